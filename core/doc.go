@@ -1,0 +1,2 @@
+// Package core is Smith's provider-independent runtime.
+package core

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# scripts/test.sh runs every gate over every module of the workspace:
+# gofmt (any unformatted file fails), generated-file freshness, go vet,
+# staticcheck (pinned in tools/go.mod), and go test -race.
+# It is what `make test` and .ci/run execute. Flags:
+#   SMITH_TEST_SHORT=1   pass -short to go test (skips the slow conformance runs)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+# Anything the tests need beyond Go is installed here, so a fresh machine works.
+"$root/scripts/deps.sh"
+
+mods=$(go list -m -f '{{.Dir}}')
+fail=0
+
+echo "== gofmt"
+unformatted=$(gofmt -l $(git ls-files -co --exclude-standard '*.go') 2>&1 || true)
+if [ -n "$unformatted" ]; then
+	echo "gofmt: these files are not formatted; run 'gofmt -w' on them:"
+	echo "$unformatted"
+	fail=1
+fi
+
+echo "== go.mod hygiene"
+if grep -n '^[[:space:]]*replace\b\|^replace' $(git ls-files -co --exclude-standard '*go.mod'); then
+	echo "go.mod: a committed go.mod must not contain 'replace'; go.work ties the modules together"
+	fail=1
+fi
+
+if [ -x "$root/scripts/gencheck.sh" ]; then
+	echo "== generated files"
+	"$root/scripts/gencheck.sh" || fail=1
+fi
+
+short=()
+if [ "${SMITH_TEST_SHORT:-}" = 1 ]; then short=(-short); fi
+
+for m in $mods; do
+	rel=${m#"$root"/}
+	echo "== $rel: vet"
+	(cd "$m" && go vet ./...) || fail=1
+	echo "== $rel: staticcheck"
+	(cd "$m" && go tool staticcheck ./...) || fail=1
+	echo "== $rel: test -race"
+	(cd "$m" && go test -race -count=1 -timeout 15m "${short[@]}" ./...) || fail=1
+done
+
+if [ "$fail" != 0 ]; then
+	echo "FAIL: one or more gates failed (see above)"
+	exit 1
+fi
+echo "PASS: all gates passed"

@@ -1,0 +1,3 @@
+module github.com/smith-agent/smith/wasmhost
+
+go 1.26.0
