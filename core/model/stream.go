@@ -1,0 +1,241 @@
+package model
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// StopReason says why a provider ended a successful response.
+type StopReason string
+
+// The stop reasons.
+const (
+	// StopEnd: the model finished its answer.
+	StopEnd StopReason = "end"
+	// StopToolUse: the model asks for the tool calls in the message.
+	StopToolUse StopReason = "tool_use"
+	// StopLength: the output limit cut the answer off.
+	StopLength StopReason = "length"
+	// StopRefusal: the model or the provider's filter refused to answer.
+	StopRefusal StopReason = "refusal"
+)
+
+// Valid reports whether r is one of the declared stop reasons.
+func (r StopReason) Valid() bool {
+	switch r {
+	case StopEnd, StopToolUse, StopLength, StopRefusal:
+		return true
+	}
+	return false
+}
+
+// StreamEvent is one event of a provider response stream. A well-formed
+// stream is [Start], then any number of [TextDelta], [ThinkingDelta],
+// [ToolCallStart], [ToolCallDelta] and [ToolCallEnd], then exactly one
+// terminal event, [Done] or [StreamError]. The set is closed.
+//
+// Content events carry Index, the position of their block in the assembled
+// message: an event either continues the block at Index or, when Index equals
+// the number of blocks so far, opens a new one.
+type StreamEvent interface {
+	isStreamEvent()
+}
+
+// Start opens a response. Provider tags every opaque payload of the response.
+type Start struct {
+	Provider   string `json:"provider,omitempty"`
+	Model      string `json:"model,omitempty"`
+	ResponseID string `json:"response_id,omitempty"`
+}
+
+// TextDelta appends Text (and Signature bytes) to the text block at Index.
+type TextDelta struct {
+	Index     int    `json:"index"`
+	Text      string `json:"text"`
+	Signature []byte `json:"signature,omitempty"`
+}
+
+// ThinkingDelta appends to the thinking block at Index. Redacted, once set,
+// stays set for the block.
+type ThinkingDelta struct {
+	Index     int    `json:"index"`
+	Text      string `json:"text"`
+	Signature []byte `json:"signature,omitempty"`
+	Encrypted []byte `json:"encrypted,omitempty"`
+	Redacted  bool   `json:"redacted,omitempty"`
+}
+
+// ToolCallStart opens the tool-call block at Index.
+type ToolCallStart struct {
+	Index int    `json:"index"`
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+}
+
+// ToolCallDelta appends a fragment of the JSON arguments of the tool call at
+// Index.
+type ToolCallDelta struct {
+	Index     int    `json:"index"`
+	Arguments string `json:"arguments"`
+}
+
+// ToolCallEnd closes the tool call at Index; its arguments are complete.
+type ToolCallEnd struct {
+	Index     int    `json:"index"`
+	Signature []byte `json:"signature,omitempty"`
+}
+
+// Done ends a successful response.
+type Done struct {
+	Reason StopReason `json:"reason"`
+	Usage  Usage      `json:"usage"`
+}
+
+// StreamError ends a failed response. Usage holds what was reported before
+// the failure.
+type StreamError struct {
+	Err   *Error `json:"error"`
+	Usage Usage  `json:"usage"`
+}
+
+func (Start) isStreamEvent()         {}
+func (TextDelta) isStreamEvent()     {}
+func (ThinkingDelta) isStreamEvent() {}
+func (ToolCallStart) isStreamEvent() {}
+func (ToolCallDelta) isStreamEvent() {}
+func (ToolCallEnd) isStreamEvent()   {}
+func (Done) isStreamEvent()          {}
+func (StreamError) isStreamEvent()   {}
+
+// StreamEventType returns the wire discriminator of e ("start",
+// "text_delta", …, "done", "error").
+func StreamEventType(e StreamEvent) string {
+	switch e.(type) {
+	case Start:
+		return "start"
+	case TextDelta:
+		return "text_delta"
+	case ThinkingDelta:
+		return "thinking_delta"
+	case ToolCallStart:
+		return "toolcall_start"
+	case ToolCallDelta:
+		return "toolcall_delta"
+	case ToolCallEnd:
+		return "toolcall_end"
+	case Done:
+		return "done"
+	case StreamError:
+		return "error"
+	}
+	panic(fmt.Sprintf("model: unknown stream event %T", e))
+}
+
+// MarshalJSON encodes the event with "type":"start".
+func (e Start) MarshalJSON() ([]byte, error) {
+	type plain Start
+	return json.Marshal(struct {
+		Type string `json:"type"`
+		plain
+	}{"start", plain(e)})
+}
+
+// MarshalJSON encodes the event with "type":"text_delta".
+func (e TextDelta) MarshalJSON() ([]byte, error) {
+	type plain TextDelta
+	return json.Marshal(struct {
+		Type string `json:"type"`
+		plain
+	}{"text_delta", plain(e)})
+}
+
+// MarshalJSON encodes the event with "type":"thinking_delta".
+func (e ThinkingDelta) MarshalJSON() ([]byte, error) {
+	type plain ThinkingDelta
+	return json.Marshal(struct {
+		Type string `json:"type"`
+		plain
+	}{"thinking_delta", plain(e)})
+}
+
+// MarshalJSON encodes the event with "type":"toolcall_start".
+func (e ToolCallStart) MarshalJSON() ([]byte, error) {
+	type plain ToolCallStart
+	return json.Marshal(struct {
+		Type string `json:"type"`
+		plain
+	}{"toolcall_start", plain(e)})
+}
+
+// MarshalJSON encodes the event with "type":"toolcall_delta".
+func (e ToolCallDelta) MarshalJSON() ([]byte, error) {
+	type plain ToolCallDelta
+	return json.Marshal(struct {
+		Type string `json:"type"`
+		plain
+	}{"toolcall_delta", plain(e)})
+}
+
+// MarshalJSON encodes the event with "type":"toolcall_end".
+func (e ToolCallEnd) MarshalJSON() ([]byte, error) {
+	type plain ToolCallEnd
+	return json.Marshal(struct {
+		Type string `json:"type"`
+		plain
+	}{"toolcall_end", plain(e)})
+}
+
+// MarshalJSON encodes the event with "type":"done".
+func (e Done) MarshalJSON() ([]byte, error) {
+	type plain Done
+	return json.Marshal(struct {
+		Type string `json:"type"`
+		plain
+	}{"done", plain(e)})
+}
+
+// MarshalJSON encodes the event with "type":"error".
+func (e StreamError) MarshalJSON() ([]byte, error) {
+	type plain StreamError
+	return json.Marshal(struct {
+		Type string `json:"type"`
+		plain
+	}{"error", plain(e)})
+}
+
+// UnmarshalStreamEvent decodes one stream event by its "type" discriminator.
+// A done event must carry a valid stop reason and an error event a valid
+// error kind.
+func UnmarshalStreamEvent(b []byte) (StreamEvent, error) {
+	typ, err := discriminator(b, "type")
+	if err != nil {
+		return nil, fmt.Errorf("model: decode stream event: %w", err)
+	}
+	switch typ {
+	case "start":
+		return decodeAs[Start](b, typ)
+	case "text_delta":
+		return decodeAs[TextDelta](b, typ)
+	case "thinking_delta":
+		return decodeAs[ThinkingDelta](b, typ)
+	case "toolcall_start":
+		return decodeAs[ToolCallStart](b, typ)
+	case "toolcall_delta":
+		return decodeAs[ToolCallDelta](b, typ)
+	case "toolcall_end":
+		return decodeAs[ToolCallEnd](b, typ)
+	case "done":
+		e, err := decodeAs[Done](b, typ)
+		if err == nil && !e.Reason.Valid() {
+			err = fmt.Errorf("model: decode done: unknown stop reason %q; want end, tool_use, length or refusal", e.Reason)
+		}
+		return e, err
+	case "error":
+		e, err := decodeAs[StreamError](b, typ)
+		if err == nil && (e.Err == nil || !e.Err.Kind.Valid()) {
+			err = fmt.Errorf("model: decode error event: missing or unknown error kind; want one of %v", errorKinds)
+		}
+		return e, err
+	}
+	return nil, fmt.Errorf("model: decode stream event: unknown type %q; want start, text_delta, thinking_delta, toolcall_start, toolcall_delta, toolcall_end, done or error", typ)
+}
