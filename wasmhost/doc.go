@@ -1,4 +1,82 @@
-// Package wasmhost is Smith's world-agnostic WebAssembly plugin engine:
-// artifact validation, canonical-ABI calls, a deterministic WASI subset,
-// budgets and instance pools.
+// Package wasmhost is Smith's world-agnostic WebAssembly plugin engine. It
+// runs core WebAssembly modules that follow the component model's canonical
+// ABI (what wit-bindgen, or `go build -buildmode=c-shared` with
+// //go:wasmexport, produces before componentization) on wazero, safely
+// against hostile guests and deterministically.
+//
+// wasmhost knows core wasm and the canonical ABI's memory conventions, not
+// Smith's world: the expected imports and exports arrive as a [WorldSpec]
+// generated from WIT, and the host functions as [HostModule]s.
+//
+// # Getting Started
+//
+//	eng, err := wasmhost.NewEngine(ctx, wasmhost.Config{}) // cache in the user cache dir
+//	if err != nil { ... }
+//	defer eng.Close(ctx)
+//	f, _ := os.Open("tools.wasm")
+//	st, _ := f.Stat()
+//	p, err := eng.Compile(ctx, wasmhost.Artifact{Name: "tools", Reader: f, Size: st.Size()},
+//		wasmhost.PluginConfig{World: world, Hosts: hosts})
+//	if err != nil { ... } // a *ValidationError says what to fix
+//	gen, _ := wasmhost.NewGeneration(p)
+//	defer gen.Close()
+//	in, err := gen.Acquire(ctx, "tools")
+//	if err != nil { ... }
+//	defer in.Release()
+//	err = in.Invoke(ctx, "smith:plugin/tool@0.0.0#invoke-tool",
+//		func(c *wasmhost.Call, params []uint64) error { ... lower with c.Alloc, c.WriteString ... },
+//		func(c *wasmhost.Call, results []uint64) error { ... lift with c.ReadU32, c.ReadString ... })
+//
+// # Validation
+//
+// [Engine.Compile] refuses an artifact before any of its code runs: a
+// declared size over the bound, more bytes than the bound (never read
+// further), a SHA-256 other than the pinned one, an import that is neither in
+// the world (with a granted host function) nor in the WASI subset, an import
+// or export whose core signature differs from the world's, a missing required
+// export, an unknown export, a missing memory or cabi_realloc, a malformed
+// _initialize or cabi_post_*, initial memory over the budget, or SIMD,
+// threads and exception opcodes. The [ValidationError] lists every problem
+// with what was found, what was expected and the fix.
+//
+// # World version
+//
+// The world version is read from the component-model names themselves, not
+// from a custom section: every import module and export of the world's
+// package is named "<package>/<interface>@<version>" (exports add
+// "#<function>"), so an artifact built against another version of the WIT
+// has names the WorldSpec does not list. Such names are reported as
+// "targets smith:plugin@0.1.0; expected smith:plugin@0.0.0", and an artifact
+// exporting no function of the package at all is refused as not a plugin of
+// the world. Reading names needs no parser for the binary component-type
+// section and works for every toolchain, including a Go build with no
+// post-processing step.
+//
+// # Sandbox
+//
+// Guests get a deterministic WASI preview 1 subset: clocks that advance by
+// one millisecond per read from a fixed epoch (a constant monotonic clock
+// hangs the Go runtime), random bytes from a ChaCha8 stream seeded by
+// PluginConfig.Seed, stdout and stderr to PluginConfig.Log, and no files,
+// environment, arguments or sockets. _initialize runs before any export.
+//
+// # Budgets
+//
+// Each invocation gets fresh [Budgets]. Fuel is injected at load time: a
+// counter charged one unit at every function entry and loop header; when a
+// slice of [FuelSlice] units runs out the guest calls the host, which refills
+// it from the invocation's budget and checks the deadline, cancellation and
+// the log budget there. That call is also where the Go scheduler can preempt
+// the goroutine, so a guest spinning in a loop never wedges the process.
+// Memory growth goes through the host too and is capped by
+// Budgets.MemoryPages under the engine's Config.MemoryLimitPages. A guest
+// that traps or exceeds a budget is destroyed and the *Error names the
+// plugin, the export and the budget.
+//
+// # Instances
+//
+// A [Generation] owns one pool per published plugin; instances are
+// interchangeable, serve one call at a time, cache their exported function
+// handles when created, and are destroyed rather than reused after any
+// failure.
 package wasmhost

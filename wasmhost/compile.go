@@ -1,0 +1,235 @@
+package wasmhost
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"strings"
+
+	"github.com/tetratelabs/wabin/binary"
+	"github.com/tetratelabs/wabin/wasm"
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+
+	"github.com/smith-agent/smith/wasmhost/internal/fuel"
+)
+
+// hostModuleInstance is a plugin's instantiated host module, resolved by
+// name when the plugin's instances link.
+type hostModuleInstance = api.Module
+
+// Compile reads, validates, instruments and compiles an artifact. Nothing in
+// the artifact executes here. A refused artifact yields a *ValidationError
+// naming every offending import, export or property, what was expected and
+// the fix. Compile is safe for concurrent use; compiled code is cached in the
+// engine's cache directory, so compiling the same bytes again (in this or a
+// later process) is fast.
+func (e *Engine) Compile(ctx context.Context, a Artifact, cfg PluginConfig) (*Plugin, error) {
+	refuse := func(item, got, want, fix string) error {
+		return &ValidationError{Plugin: a.Name, Problems: []Problem{{Item: item, Got: got, Want: want, Fix: fix}}}
+	}
+	budgets, err := e.budgets(a.Name, cfg.Budgets)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := readArtifact(a)
+	if err != nil {
+		return nil, err
+	}
+	m, err := binary.DecodeModule(raw, wasm.CoreFeaturesV2)
+	if err != nil {
+		return nil, refuse("artifact", "is not a valid core WebAssembly module: "+err.Error(), "a core module (not a component)",
+			"ship the core module that wit-bindgen or `go build -buildmode=c-shared` produces, before componentization")
+	}
+	hosts, err := hostIndex(a.Name, cfg.Hosts)
+	if err != nil {
+		return nil, err
+	}
+	v := validation{world: &cfg.World, hosts: hosts, memPages: budgets.MemoryPages, exports: map[string]exportInfo{}}
+	v.check(m)
+	if len(v.problems) > 0 {
+		return nil, &ValidationError{Plugin: a.Name, Problems: v.problems}
+	}
+	code := raw
+	if !cfg.noFuel {
+		if _, err := fuel.Instrument(m); err != nil {
+			return nil, refuse("artifact", "cannot be instrumented for fuel: "+err.Error(), "WebAssembly 2.0 without SIMD, threads or exceptions",
+				"build the plugin without those features")
+		}
+		code = binary.EncodeModule(m)
+	}
+	compiled, err := e.rt.CompileModule(ctx, code)
+	if err != nil {
+		return nil, refuse("artifact", "does not compile: "+err.Error(), "a valid WebAssembly 2.0 module", "rebuild the plugin")
+	}
+	p := &Plugin{
+		name: a.Name, engine: e, cfg: cfg, budgets: budgets, compiled: compiled,
+		hosts: map[string]hostModuleInstance{}, exports: v.exports, hasInit: v.hasInit,
+	}
+	if err := p.instantiateHosts(ctx); err != nil {
+		_ = p.Close(ctx)
+		return nil, err
+	}
+	if err := e.ensureFuelModule(ctx); err != nil {
+		_ = p.Close(ctx)
+		return nil, err
+	}
+	return p, nil
+}
+
+// budgets applies the defaults and the engine ceiling to b.
+func (e *Engine) budgets(plugin string, b Budgets) (Budgets, error) {
+	if b.Fuel == 0 {
+		b.Fuel = DefaultFuel
+	}
+	if b.Timeout == 0 {
+		b.Timeout = DefaultTimeout
+	}
+	if b.MemoryPages == 0 {
+		b.MemoryPages = e.memLimit
+	}
+	if b.MemoryPages > e.memLimit {
+		return b, fmt.Errorf("wasmhost: plugin %q: Budgets.MemoryPages %d exceeds the engine ceiling Config.MemoryLimitPages %d; lower the budget or raise the ceiling",
+			plugin, b.MemoryPages, e.memLimit)
+	}
+	if b.LogBytes == 0 {
+		b.LogBytes = DefaultLogBytes
+	}
+	if b.OutputBytes == 0 {
+		b.OutputBytes = DefaultOutputBytes
+	}
+	return b, nil
+}
+
+// readArtifact materializes the artifact after checking its declared size,
+// reading at most MaxBytes+1 bytes and verifying the pinned hash.
+func readArtifact(a Artifact) ([]byte, error) {
+	limit := a.MaxBytes
+	if limit <= 0 {
+		limit = DefaultMaxBytes
+	}
+	refuse := func(got, want, fix string) error {
+		return &ValidationError{Plugin: a.Name, Problems: []Problem{{Item: "artifact", Got: got, Want: want, Fix: fix}}}
+	}
+	if a.Reader == nil {
+		return nil, fmt.Errorf("wasmhost: plugin %q: Artifact.Reader is nil; pass the module bytes", a.Name)
+	}
+	if a.Size > limit {
+		return nil, refuse(fmt.Sprintf("declares %d bytes", a.Size), fmt.Sprintf("at most %d bytes", limit),
+			"shrink the plugin (build with -ldflags='-s -w') or raise Artifact.MaxBytes")
+	}
+	var h hash.Hash
+	r := io.LimitReader(a.Reader, limit+1)
+	if a.SHA256 != "" {
+		h = sha256.New()
+		r = io.TeeReader(r, h)
+	}
+	capHint := a.Size
+	if capHint <= 0 || capHint > limit {
+		capHint = 0
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, capHint+1))
+	if _, err := buf.ReadFrom(r); err != nil {
+		return nil, fmt.Errorf("wasmhost: plugin %q: read artifact: %w", a.Name, err)
+	}
+	n := int64(buf.Len())
+	if n > limit {
+		return nil, refuse(fmt.Sprintf("is larger than %d bytes", limit), fmt.Sprintf("at most %d bytes", limit),
+			"shrink the plugin (build with -ldflags='-s -w') or raise Artifact.MaxBytes")
+	}
+	if a.Size > 0 && n != a.Size {
+		return nil, refuse(fmt.Sprintf("has %d bytes", n), fmt.Sprintf("the declared %d bytes", a.Size),
+			"the artifact was truncated or replaced; reinstall it")
+	}
+	if h != nil {
+		got := hex.EncodeToString(h.Sum(nil))
+		if !strings.EqualFold(got, a.SHA256) {
+			return nil, refuse("has SHA-256 "+got, "the pinned "+a.SHA256,
+				"the artifact changed since it was pinned; reinstall it or update the pin after reviewing it")
+		}
+	}
+	return buf.Bytes(), nil
+}
+
+// hostIndex indexes the granted host functions and rejects duplicate or
+// reserved names.
+func hostIndex(plugin string, hosts []HostModule) (map[string]map[string]HostFuncDef, error) {
+	idx := map[string]map[string]HostFuncDef{}
+	for _, hm := range hosts {
+		if hm.Name == wasiModule || hm.Name == fuel.Module {
+			return nil, fmt.Errorf("wasmhost: plugin %q: host module name %q is reserved; rename it", plugin, hm.Name)
+		}
+		if _, dup := idx[hm.Name]; dup {
+			return nil, fmt.Errorf("wasmhost: plugin %q: host module %q given twice; merge the two", plugin, hm.Name)
+		}
+		fns := map[string]HostFuncDef{}
+		for _, f := range hm.Funcs {
+			if f.Fn == nil {
+				return nil, fmt.Errorf("wasmhost: plugin %q: host function %q %q has a nil Fn", plugin, hm.Name, f.Name)
+			}
+			if _, dup := fns[f.Name]; dup {
+				return nil, fmt.Errorf("wasmhost: plugin %q: host function %q %q given twice", plugin, hm.Name, f.Name)
+			}
+			fns[f.Name] = f
+		}
+		idx[hm.Name] = fns
+	}
+	return idx, nil
+}
+
+// instantiateHosts instantiates the plugin's host modules anonymously, so two
+// plugins can be granted different implementations under one import name.
+func (p *Plugin) instantiateHosts(ctx context.Context) error {
+	for _, hm := range p.cfg.Hosts {
+		b := p.engine.rt.NewHostModuleBuilder(hm.Name)
+		for _, f := range hm.Funcs {
+			b.NewFunctionBuilder().
+				WithGoModuleFunction(hostCall(hm.Name, f), apiTypes(f.Sig.Params), apiTypes(f.Sig.Results)).
+				WithName(f.Name).
+				Export(f.Name)
+		}
+		cm, err := b.Compile(ctx)
+		if err != nil {
+			return fmt.Errorf("wasmhost: plugin %q: compile host module %q: %w", p.name, hm.Name, err)
+		}
+		mod, err := p.engine.rt.InstantiateModule(ctx, cm, wazero.NewModuleConfig().WithName(""))
+		if err != nil {
+			return fmt.Errorf("wasmhost: plugin %q: instantiate host module %q: %w", p.name, hm.Name, err)
+		}
+		p.hosts[hm.Name] = mod
+	}
+	return nil
+}
+
+// resolve maps an import module name to the plugin's own host module; nil
+// falls back to the runtime's namespace (WASI, the fuel module).
+func (p *Plugin) resolve(name string) api.Module {
+	if m, ok := p.hosts[name]; ok {
+		return m
+	}
+	return nil
+}
+
+func apiTypes(ts []ValueType) []api.ValueType {
+	out := make([]api.ValueType, len(ts))
+	for i, t := range ts {
+		out[i] = api.ValueType(t)
+	}
+	return out
+}
+
+// Close releases the plugin's compiled code and host modules. Instances
+// still alive keep working until they are released.
+func (p *Plugin) Close(ctx context.Context) error {
+	var errs []error
+	for _, m := range p.hosts {
+		errs = append(errs, m.Close(ctx))
+	}
+	errs = append(errs, p.compiled.Close(ctx))
+	return errors.Join(errs...)
+}

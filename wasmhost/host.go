@@ -1,0 +1,29 @@
+package wasmhost
+
+import "context"
+
+// HostFunc implements one host import. stack holds the core parameters on
+// entry (encode and decode with the api.Encode*/Decode* style helpers: a
+// uint64 per value) and must hold the results on return; it is as long as the
+// longer of the two. call gives bounds-checked access to the calling guest's
+// memory and allocator for the duration of the call only.
+//
+// A non-nil error aborts the invocation: the guest is unwound, the instance is
+// destroyed, and Invoke returns an *Error wrapping it.
+type HostFunc func(ctx context.Context, call *Call, stack []uint64) error
+
+// HostFuncDef binds a HostFunc to an import name and its core signature.
+type HostFuncDef struct {
+	Name string
+	Sig  Signature
+	Fn   HostFunc
+}
+
+// HostModule is a set of host functions served under one import module name
+// ("smith:plugin/host@0.0.0"). A plugin may import only functions that both
+// its WorldSpec allows and one of its HostModules implements: a world import
+// without an implementation is a capability that was not granted.
+type HostModule struct {
+	Name  string
+	Funcs []HostFuncDef
+}

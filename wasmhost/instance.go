@@ -1,0 +1,211 @@
+package wasmhost
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
+	"github.com/tetratelabs/wazero/sys"
+)
+
+// Instance is one live instance of a plugin, obtained from
+// Generation.Acquire and returned with Release. It serves one call at a time:
+// an Instance is not safe for concurrent use. An instance whose call failed
+// is destroyed on Release, never reused.
+type Instance struct {
+	plugin *Plugin
+	pool   *pool
+	mod    api.Module
+	fns    map[string]*exportFn
+	stack  []uint64
+	call   Call
+	inv    invocation
+	ctx    invCtx
+	log    logWriter
+	broken bool
+}
+
+// exportFn caches one export's function handles, looked up once per
+// instance.
+type exportFn struct {
+	fn       api.Function
+	post     api.Function // cabi_post_<name>, or nil
+	nparams  int
+	nresults int
+}
+
+// instantiate creates an instance and runs _initialize under the plugin's
+// budgets.
+func (p *Plugin) instantiate(ctx context.Context) (*Instance, error) {
+	in := &Instance{plugin: p, fns: make(map[string]*exportFn, len(p.exports))}
+	in.inv.in = in
+	in.ctx.inv = &in.inv
+	in.ctx.Context = ctx
+	in.call.in = in
+	in.log.in = in
+	in.inv.begin(ctx, "_initialize")
+	clock := &fakeClock{}
+	cfg := wazero.NewModuleConfig().
+		WithName("").
+		WithStartFunctions().
+		WithStdout(&in.log).
+		WithStderr(&in.log).
+		WithWalltime(clock.walltime, 1).
+		WithNanotime(clock.nanotime, 1).
+		WithRandSource(seededRand(p.cfg.Seed))
+	rctx := experimental.WithImportResolver(&in.ctx, p.resolve)
+	mod, err := p.engine.rt.InstantiateModule(rctx, p.compiled, cfg)
+	if err != nil {
+		return nil, in.failure(err)
+	}
+	in.mod = mod
+	in.call.mem = mod.Memory()
+	in.call.realloc = mod.ExportedFunction("cabi_realloc")
+	stackLen := 4
+	for name, info := range p.exports {
+		ef := &exportFn{fn: mod.ExportedFunction(name), nparams: len(info.sig.Params), nresults: len(info.sig.Results)}
+		if info.post {
+			ef.post = mod.ExportedFunction("cabi_post_" + name)
+		}
+		in.fns[name] = ef
+		stackLen = max(stackLen, ef.nparams, ef.nresults)
+	}
+	in.stack = make([]uint64, stackLen)
+	if p.hasInit {
+		if err := mod.ExportedFunction("_initialize").CallWithStack(&in.ctx, nil); err != nil {
+			return nil, in.failure(err)
+		}
+	}
+	if in.inv.abort != nil {
+		return nil, in.failure(nil)
+	}
+	in.ctx.Context = nil
+	return in, nil
+}
+
+// Invoke calls the guest export named export under a fresh set of budgets:
+// lower (if non-nil) fills params, one core value per parameter, typically
+// after Call.Alloc and Call.Write* for strings and lists; then the export
+// runs; then lift (if non-nil) reads results, whose slice is only valid
+// during lift; finally the guest's cabi_post_<export>, if exported, runs
+// with the results.
+//
+// Any failure — a trap, an exceeded budget, a host function error, a lower
+// or lift error such as invalid UTF-8 or an out-of-bounds pointer from the
+// guest — destroys the instance and returns an *Error. Asking for an export
+// the plugin does not have returns a plain error and leaves the instance
+// usable.
+func (in *Instance) Invoke(ctx context.Context, export string, lower func(call *Call, params []uint64) error, lift func(call *Call, results []uint64) error) error {
+	if in.broken {
+		return &Error{Plugin: in.plugin.name, Export: export, Err: errors.New("the instance was destroyed by an earlier failure; acquire a new one")}
+	}
+	ef, ok := in.fns[export]
+	if !ok {
+		return fmt.Errorf("wasmhost: plugin %q has no export %q; check the world's exports", in.plugin.name, export)
+	}
+	in.ctx.Context = ctx
+	defer func() { in.ctx.Context = nil }()
+	in.inv.begin(ctx, export)
+	stack := in.stack
+	clear(stack)
+	if lower != nil {
+		if err := lower(&in.call, stack[:ef.nparams]); err != nil {
+			return in.failure(err)
+		}
+	}
+	if err := ef.fn.CallWithStack(&in.ctx, stack); err != nil {
+		return in.failure(err)
+	}
+	if in.inv.abort != nil {
+		return in.failure(nil)
+	}
+	if lift != nil {
+		if err := lift(&in.call, stack[:ef.nresults]); err != nil {
+			return in.failure(err)
+		}
+	}
+	if ef.post != nil {
+		if err := ef.post.CallWithStack(&in.ctx, stack); err != nil {
+			return in.failure(err)
+		}
+	}
+	if in.inv.abort != nil {
+		return in.failure(nil)
+	}
+	return nil
+}
+
+// failure destroys the instance and builds the *Error for err.
+func (in *Instance) failure(err error) error {
+	in.broken = true
+	if in.mod != nil {
+		_ = in.mod.Close(context.Background())
+	}
+	inv := &in.inv
+	if inv.abort == nil {
+		var he *Error
+		var exit *sys.ExitError
+		switch {
+		case err == nil:
+			inv.fail("", errors.New("aborted"))
+		case errors.As(err, &he):
+			he.Export = inv.export
+			inv.abort = he
+		case errors.As(err, &exit):
+			inv.fail("", fmt.Errorf("guest exited with code %d (proc_exit)", exit.ExitCode()))
+		default:
+			if inv.ctx != nil && inv.ctx.Err() != nil && errors.Is(err, inv.ctx.Err()) {
+				inv.check()
+			} else {
+				inv.fail("", fmt.Errorf("guest trapped: %w", err))
+			}
+		}
+	}
+	return inv.abort
+}
+
+// Plugin returns the plugin this instance runs.
+func (in *Instance) Plugin() *Plugin { return in.plugin }
+
+// Release returns the instance to its pool, or destroys it if a call failed
+// or its generation was closed. The instance must not be used afterwards.
+func (in *Instance) Release() {
+	if in.pool != nil {
+		in.pool.put(in)
+		return
+	}
+	in.destroy()
+}
+
+func (in *Instance) destroy() {
+	in.broken = true
+	if in.mod != nil {
+		_ = in.mod.Close(context.Background())
+	}
+}
+
+// logWriter is the guest's stdout and stderr: it forwards to PluginConfig.Log
+// and enforces Budgets.LogBytes.
+type logWriter struct{ in *Instance }
+
+func (w *logWriter) Write(b []byte) (int, error) {
+	inv := &w.in.inv
+	p := w.in.plugin
+	room := p.budgets.LogBytes - inv.logBytes
+	n := int64(len(b))
+	out := b
+	if n > room {
+		out = b[:max(room, 0)]
+		inv.fail(BudgetLog, fmt.Errorf("wrote more than Budgets.LogBytes %d bytes to stdout/stderr; raise the budget or log less", p.budgets.LogBytes))
+	}
+	inv.logBytes += int64(len(out))
+	if len(out) > 0 && p.cfg.Log != nil {
+		p.logMu.Lock()
+		_, _ = p.cfg.Log.Write(out)
+		p.logMu.Unlock()
+	}
+	return len(b), nil
+}

@@ -1,0 +1,148 @@
+package fuel
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/tetratelabs/wabin/leb128"
+	"github.com/tetratelabs/wabin/wasm"
+)
+
+// Names of what Instrument adds to a module. Artifacts that already use the
+// module name Module or the export GlobalExport must be refused before
+// instrumenting.
+const (
+	Module       = "wasmhost"
+	YieldName    = "yield"
+	GrowName     = "grow"
+	GlobalExport = "wasmhost.fuel"
+)
+
+// Stats describes what Instrument inserted.
+type Stats struct {
+	Functions   int // function entries charged
+	LoopHeaders int // loop headers charged
+	Grows       int // memory.grow instructions redirected
+}
+
+// Instrument rewrites m in place as described in the package documentation.
+// On error m is left partially rewritten and must be discarded.
+func Instrument(m *wasm.Module) (Stats, error) {
+	var st Stats
+	var funcImports uint32
+	var globalImports uint32
+	for _, imp := range m.ImportSection {
+		switch imp.Type {
+		case wasm.ExternTypeFunc:
+			funcImports++
+		case wasm.ExternTypeGlobal:
+			globalImports++
+		}
+		if imp.Module == Module {
+			return st, fmt.Errorf("fuel: module already imports %q %q; the module name %q is reserved", imp.Module, imp.Name, Module)
+		}
+	}
+	for _, e := range m.ExportSection {
+		if e.Name == GlobalExport {
+			return st, fmt.Errorf("fuel: module already exports %q; the name is reserved", GlobalExport)
+		}
+	}
+	yieldType := typeIndex(m, nil, nil)
+	growType := typeIndex(m, []wasm.ValueType{wasm.ValueTypeI32}, []wasm.ValueType{wasm.ValueTypeI32})
+	// Appending the imports after every existing import gives them function
+	// indices funcImports and funcImports+1 and shifts the defined functions.
+	m.ImportSection = append(m.ImportSection,
+		&wasm.Import{Type: wasm.ExternTypeFunc, Module: Module, Name: YieldName, DescFunc: yieldType},
+		&wasm.Import{Type: wasm.ExternTypeFunc, Module: Module, Name: GrowName, DescFunc: growType},
+	)
+	yieldIdx, growIdx := funcImports, funcImports+1
+	remap := func(i uint32) uint32 {
+		if i >= funcImports {
+			return i + 2
+		}
+		return i
+	}
+	global := globalImports + uint32(len(m.GlobalSection))
+	m.GlobalSection = append(m.GlobalSection, &wasm.Global{
+		Type: &wasm.GlobalType{ValType: wasm.ValueTypeI64, Mutable: true},
+		Init: &wasm.ConstantExpression{Opcode: wasm.OpcodeI64Const, Data: leb128.EncodeInt64(0)},
+	})
+
+	charge := chargeCode(global, yieldIdx)
+	r := rewriter{remap: remap, charge: charge, grow: growIdx}
+	for i, c := range m.CodeSection {
+		body, err := r.body(c.Body, &st)
+		if err != nil {
+			return st, fmt.Errorf("fuel: function %d (code entry %d): %w", funcImports+uint32(i), i, err)
+		}
+		c.Body = body
+		st.Functions++
+	}
+
+	for _, e := range m.ExportSection {
+		if e.Type == wasm.ExternTypeFunc {
+			e.Index = remap(e.Index)
+		}
+	}
+	m.ExportSection = append(m.ExportSection, &wasm.Export{Type: wasm.ExternTypeGlobal, Name: GlobalExport, Index: global})
+	if m.StartSection != nil {
+		s := remap(*m.StartSection)
+		m.StartSection = &s
+	}
+	for _, seg := range m.ElementSection {
+		for j, idx := range seg.Init {
+			if idx != nil {
+				v := remap(*idx)
+				seg.Init[j] = &v
+			}
+		}
+	}
+	for _, g := range m.GlobalSection {
+		if g.Init != nil && g.Init.Opcode == wasm.OpcodeRefFunc {
+			idx, n, err := readU32(g.Init.Data, 0)
+			if err != nil || n != len(g.Init.Data) {
+				return st, errors.New("fuel: malformed ref.func global initializer")
+			}
+			g.Init.Data = leb128.EncodeUint32(remap(idx))
+		}
+	}
+	if ns := m.NameSection; ns != nil {
+		for _, a := range ns.FunctionNames {
+			a.Index = remap(a.Index)
+		}
+		for _, a := range ns.LocalNames {
+			a.Index = remap(a.Index)
+		}
+	}
+	return st, nil
+}
+
+// typeIndex returns the index of an existing type equal to params -> results,
+// or appends one.
+func typeIndex(m *wasm.Module, params, results []wasm.ValueType) uint32 {
+	for i, t := range m.TypeSection {
+		if t.EqualsSignature(params, results) {
+			return uint32(i)
+		}
+	}
+	m.TypeSection = append(m.TypeSection, &wasm.FunctionType{Params: params, Results: results})
+	return uint32(len(m.TypeSection) - 1)
+}
+
+// chargeCode is the sequence inserted at function entries and loop headers:
+//
+//	global.get F; i64.eqz; if; call yield; end
+//	global.get F; i64.const 1; i64.sub; global.set F
+func chargeCode(global, yield uint32) []byte {
+	g := leb128.EncodeUint32(global)
+	var b []byte
+	b = append(b, wasm.OpcodeGlobalGet)
+	b = append(b, g...)
+	b = append(b, wasm.OpcodeI64Eqz, wasm.OpcodeIf, 0x40, wasm.OpcodeCall)
+	b = append(b, leb128.EncodeUint32(yield)...)
+	b = append(b, wasm.OpcodeEnd, wasm.OpcodeGlobalGet)
+	b = append(b, g...)
+	b = append(b, wasm.OpcodeI64Const, 1, wasm.OpcodeI64Sub, wasm.OpcodeGlobalSet)
+	b = append(b, g...)
+	return b
+}

@@ -1,0 +1,213 @@
+package fuel
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/tetratelabs/wabin/leb128"
+	"github.com/tetratelabs/wabin/wasm"
+)
+
+var errTruncated = errors.New("truncated immediate")
+
+// rewriter copies one function body, inserting the charge sequence and
+// rewriting function indices.
+type rewriter struct {
+	remap  func(uint32) uint32
+	charge []byte
+	grow   uint32
+}
+
+func (r *rewriter) body(in []byte, st *Stats) ([]byte, error) {
+	out := make([]byte, 0, len(in)+len(r.charge)*4+8)
+	out = append(out, r.charge...)
+	i := 0
+	for i < len(in) {
+		op := in[i]
+		start := i
+		i++
+		var err error
+		switch {
+		case op == wasm.OpcodeBlock || op == wasm.OpcodeIf || op == wasm.OpcodeLoop:
+			i, err = skipBlockType(in, i)
+			if err != nil {
+				return nil, at(start, op, err)
+			}
+			out = append(out, in[start:i]...)
+			if op == wasm.OpcodeLoop {
+				out = append(out, r.charge...)
+				st.LoopHeaders++
+			}
+			continue
+		case op == wasm.OpcodeCall || op == opReturnCall || op == wasm.OpcodeRefFunc:
+			idx, n, err := readU32(in, i)
+			if err != nil {
+				return nil, at(start, op, err)
+			}
+			i += n
+			out = append(out, op)
+			out = append(out, leb128.EncodeUint32(r.remap(idx))...)
+			continue
+		case op == wasm.OpcodeMemoryGrow:
+			_, n, err := readU32(in, i) // memory index
+			if err != nil {
+				return nil, at(start, op, err)
+			}
+			i += n
+			out = append(out, wasm.OpcodeCall)
+			out = append(out, leb128.EncodeUint32(r.grow)...)
+			st.Grows++
+			continue
+		}
+		i, err = skipImmediates(in, op, i)
+		if err != nil {
+			return nil, at(start, op, err)
+		}
+		out = append(out, in[start:i]...)
+	}
+	return out, nil
+}
+
+func at(offset int, op byte, err error) error {
+	return fmt.Errorf("opcode 0x%02x at body offset %d: %w", op, offset, err)
+}
+
+// skipImmediates returns the offset after the immediates of op, whose
+// immediates start at i. Opcodes with rewritten immediates are handled by the
+// caller.
+func skipImmediates(in []byte, op byte, i int) (int, error) {
+	switch {
+	case op == wasm.OpcodeUnreachable, op == wasm.OpcodeNop, op == wasm.OpcodeElse, op == wasm.OpcodeEnd,
+		op == wasm.OpcodeReturn, op == wasm.OpcodeDrop, op == wasm.OpcodeSelect:
+		return i, nil
+	case op == wasm.OpcodeBr, op == wasm.OpcodeBrIf,
+		op >= wasm.OpcodeLocalGet && op <= wasm.OpcodeGlobalSet,
+		op == wasm.OpcodeTableGet, op == wasm.OpcodeTableSet,
+		op == wasm.OpcodeMemorySize:
+		return skipU32s(in, i, 1)
+	case op == wasm.OpcodeBrTable:
+		n, k, err := readU32(in, i)
+		if err != nil {
+			return 0, err
+		}
+		if uint64(n) > uint64(len(in)) {
+			return 0, errTruncated
+		}
+		return skipU32s(in, i+k, int(n)+1)
+	case op == wasm.OpcodeCallIndirect, op == opReturnCallIndirect:
+		return skipU32s(in, i, 2)
+	case op == wasm.OpcodeTypedSelect:
+		n, k, err := readU32(in, i)
+		if err != nil {
+			return 0, err
+		}
+		i += k
+		if uint64(i)+uint64(n) > uint64(len(in)) {
+			return 0, errTruncated
+		}
+		return i + int(n), nil
+	case op >= wasm.OpcodeI32Load && op <= wasm.OpcodeI64Store32:
+		return skipU32s(in, i, 2) // align, offset
+	case op == wasm.OpcodeI32Const, op == wasm.OpcodeI64Const:
+		return skipLEB(in, i)
+	case op == wasm.OpcodeF32Const:
+		return fixed(in, i, 4)
+	case op == wasm.OpcodeF64Const:
+		return fixed(in, i, 8)
+	case op >= wasm.OpcodeI32Eqz && op <= wasm.OpcodeI64Extend32S:
+		return i, nil
+	case op == wasm.OpcodeRefNull:
+		return fixed(in, i, 1)
+	case op == wasm.OpcodeRefIsNull:
+		return i, nil
+	case op == wasm.OpcodeMiscPrefix:
+		sub, k, err := readU32(in, i)
+		if err != nil {
+			return 0, err
+		}
+		i += k
+		switch {
+		case sub <= uint32(wasm.OpcodeMiscI64TruncSatF64U):
+			return i, nil
+		case sub == uint32(wasm.OpcodeMiscMemoryInit), sub == uint32(wasm.OpcodeMiscMemoryCopy),
+			sub == uint32(wasm.OpcodeMiscTableInit), sub == uint32(wasm.OpcodeMiscTableCopy):
+			return skipU32s(in, i, 2)
+		case sub == uint32(wasm.OpcodeMiscDataDrop), sub == uint32(wasm.OpcodeMiscMemoryFill),
+			sub == uint32(wasm.OpcodeMiscElemDrop), sub == uint32(wasm.OpcodeMiscTableGrow),
+			sub == uint32(wasm.OpcodeMiscTableSize), sub == uint32(wasm.OpcodeMiscTableFill):
+			return skipU32s(in, i, 1)
+		}
+		return 0, fmt.Errorf("unsupported 0xfc sub-opcode %d", sub)
+	case op == wasm.OpcodeVecPrefix:
+		return 0, errors.New("SIMD instructions are not supported; build the plugin without SIMD")
+	}
+	return 0, errors.New("unsupported opcode (threads, exceptions and GC proposals are not supported)")
+}
+
+func skipBlockType(in []byte, i int) (int, error) {
+	if i >= len(in) {
+		return 0, errTruncated
+	}
+	switch in[i] {
+	case 0x40, 0x7f, 0x7e, 0x7d, 0x7c, 0x7b, 0x70, 0x6f:
+		return i + 1, nil
+	}
+	return skipLEB(in, i) // s33 type index
+}
+
+func skipU32s(in []byte, i, n int) (int, error) {
+	for ; n > 0; n-- {
+		_, k, err := readU32(in, i)
+		if err != nil {
+			return 0, err
+		}
+		i += k
+	}
+	return i, nil
+}
+
+// skipLEB skips one LEB128 number of at most 10 bytes.
+func skipLEB(in []byte, i int) (int, error) {
+	for k := 0; k < 10; k++ {
+		if i+k >= len(in) {
+			return 0, errTruncated
+		}
+		if in[i+k]&0x80 == 0 {
+			return i + k + 1, nil
+		}
+	}
+	return 0, errors.New("LEB128 number longer than 10 bytes")
+}
+
+func fixed(in []byte, i, n int) (int, error) {
+	if i+n > len(in) {
+		return 0, errTruncated
+	}
+	return i + n, nil
+}
+
+// readU32 decodes an unsigned LEB128 u32 at in[i:], returning the value and
+// its length in bytes.
+func readU32(in []byte, i int) (uint32, int, error) {
+	var v uint32
+	for k := 0; k < 5; k++ {
+		if i+k >= len(in) {
+			return 0, 0, errTruncated
+		}
+		b := in[i+k]
+		if k == 4 && b&0xf0 != 0 {
+			return 0, 0, errors.New("LEB128 u32 overflows 32 bits")
+		}
+		v |= uint32(b&0x7f) << (7 * k)
+		if b&0x80 == 0 {
+			return v, k + 1, nil
+		}
+	}
+	return 0, 0, errors.New("LEB128 u32 longer than 5 bytes")
+}
+
+// The tail-call proposal's opcodes, which wabin does not name.
+const (
+	opReturnCall         = 0x12
+	opReturnCallIndirect = 0x13
+)

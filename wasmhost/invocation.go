@@ -1,0 +1,204 @@
+package wasmhost
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/tetratelabs/wazero/api"
+
+	"github.com/smith-agent/smith/wasmhost/internal/fuel"
+)
+
+// invocation is the budget state of the one call in flight on an instance.
+type invocation struct {
+	in       *Instance
+	ctx      context.Context // the caller's context
+	export   string
+	deadline time.Time
+	fuelLeft uint64 // budget not yet handed to the guest
+	fuelG    api.MutableGlobal
+	logBytes int64
+	outBytes int64
+	// abort is the first budget violation or host failure; once set the
+	// guest is unwound at the next host call or yield.
+	abort *Error
+}
+
+// abortPanic unwinds the guest out of a host function; the invocation's
+// abort field says why.
+type abortPanic struct{}
+
+func (abortPanic) Error() string { return "wasmhost: invocation aborted" }
+
+func (inv *invocation) fail(b Budget, err error) {
+	if inv.abort == nil {
+		inv.abort = &Error{Plugin: inv.in.plugin.name, Export: inv.export, Budget: b, Err: err}
+	}
+}
+
+func (inv *invocation) begin(ctx context.Context, export string) {
+	b := &inv.in.plugin.budgets
+	inv.ctx = ctx
+	inv.export = export
+	inv.deadline = time.Now().Add(b.Timeout)
+	inv.fuelLeft = b.Fuel
+	inv.logBytes, inv.outBytes = 0, 0
+	inv.abort = nil
+	if inv.fuelG != nil {
+		inv.refill()
+	}
+}
+
+// refill hands the guest the next slice of the budget.
+func (inv *invocation) refill() {
+	slice := min(uint64(FuelSlice), inv.fuelLeft)
+	inv.fuelLeft -= slice
+	inv.fuelG.Set(slice)
+}
+
+// fuelUsed reports the units the guest consumed so far.
+func (inv *invocation) fuelUsed() uint64 {
+	used := inv.in.plugin.budgets.Fuel - inv.fuelLeft
+	if inv.fuelG != nil {
+		used -= inv.fuelG.Get()
+	}
+	return used
+}
+
+// check reports whether the invocation may continue, recording why not.
+func (inv *invocation) check() bool {
+	if inv.abort != nil {
+		return false
+	}
+	if err := inv.ctx.Err(); err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			inv.fail(BudgetDeadline, fmt.Errorf("context deadline passed after %d fuel units: %w", inv.fuelUsed(), err))
+		} else {
+			inv.fail("", fmt.Errorf("cancelled after %d fuel units: %w", inv.fuelUsed(), err))
+		}
+		return false
+	}
+	if time.Now().After(inv.deadline) {
+		inv.fail(BudgetDeadline, fmt.Errorf("ran past Budgets.Timeout %v (%d fuel units used); raise the timeout or make the call cheaper",
+			inv.in.plugin.budgets.Timeout, inv.fuelUsed()))
+		return false
+	}
+	return true
+}
+
+// yield is the guest's fuel import: called when the current slice is spent.
+func (inv *invocation) yield(mod api.Module) {
+	if inv.fuelG == nil {
+		g, ok := mod.ExportedGlobal(fuel.GlobalExport).(api.MutableGlobal)
+		if !ok {
+			panic(errors.New("wasmhost: instrumented module lost its fuel global"))
+		}
+		inv.fuelG = g
+	}
+	if !inv.check() {
+		panic(abortPanic{})
+	}
+	if inv.fuelLeft == 0 {
+		b := inv.in.plugin.budgets.Fuel
+		inv.fail(BudgetFuel, fmt.Errorf("used all %d fuel units; raise Budgets.Fuel or find the runaway loop", b))
+		panic(abortPanic{})
+	}
+	inv.refill()
+}
+
+// grow is the guest's memory.grow: it enforces Budgets.MemoryPages.
+func (inv *invocation) grow(mod api.Module, delta uint32) uint32 {
+	mem := mod.Memory()
+	cur := mem.Size() / 65536
+	limit := inv.in.plugin.budgets.MemoryPages
+	if uint64(cur)+uint64(delta) > uint64(limit) {
+		inv.fail(BudgetMemory, fmt.Errorf("growing linear memory from %d by %d pages would pass Budgets.MemoryPages %d (64 KiB pages); raise the budget or use less memory",
+			cur, delta, limit))
+		panic(abortPanic{})
+	}
+	prev, ok := mem.Grow(delta)
+	if !ok {
+		inv.fail(BudgetMemory, fmt.Errorf("the engine refused to grow linear memory from %d by %d pages (Config.MemoryLimitPages)", cur, delta))
+		panic(abortPanic{})
+	}
+	return prev
+}
+
+// stateKey finds the invocation in the context a host function receives.
+type stateKey struct{}
+
+// invCtx is an instance's reusable context: the caller's context plus the
+// invocation, without allocating per call.
+type invCtx struct {
+	context.Context
+	inv *invocation
+}
+
+func (c *invCtx) Value(key any) any {
+	if _, ok := key.(stateKey); ok {
+		return c.inv
+	}
+	return c.Context.Value(key)
+}
+
+func invocationOf(ctx context.Context) *invocation {
+	inv, _ := ctx.Value(stateKey{}).(*invocation)
+	if inv == nil {
+		panic(errors.New("wasmhost: host function called outside an invocation"))
+	}
+	return inv
+}
+
+// hostCall wraps a HostFunc as a wazero host function.
+func hostCall(module string, def HostFuncDef) api.GoModuleFunction {
+	fn := def.Fn
+	return api.GoModuleFunc(func(ctx context.Context, _ api.Module, stack []uint64) {
+		inv := invocationOf(ctx)
+		if inv.abort != nil {
+			panic(abortPanic{})
+		}
+		if err := fn(ctx, &inv.in.call, stack); err != nil {
+			if inv.abort == nil {
+				var he *Error
+				if errors.As(err, &he) {
+					inv.abort = he
+				} else {
+					inv.fail("", fmt.Errorf("host function %q %q: %w", module, def.Name, err))
+				}
+			}
+			panic(abortPanic{})
+		}
+	})
+}
+
+// ensureFuelModule instantiates the fuel module (yield and grow) once per
+// engine.
+func (e *Engine) ensureFuelModule(ctx context.Context) error {
+	e.fuelOnce.Do(func() {
+		_, e.fuelErr = e.rt.NewHostModuleBuilder(fuel.Module).
+			NewFunctionBuilder().
+			WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, mod api.Module, _ []uint64) {
+				invocationOf(ctx).yield(mod)
+			}), nil, nil).
+			WithName(fuel.YieldName).Export(fuel.YieldName).
+			NewFunctionBuilder().
+			WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, mod api.Module, stack []uint64) {
+				stack[0] = uint64(invocationOf(ctx).grow(mod, uint32(stack[0])))
+			}), []api.ValueType{api.ValueTypeI32}, []api.ValueType{api.ValueTypeI32}).
+			WithName(fuel.GrowName).Export(fuel.GrowName).
+			Instantiate(ctx)
+		if e.fuelErr != nil {
+			e.fuelErr = fmt.Errorf("wasmhost: instantiate the fuel module: %w", e.fuelErr)
+		}
+	})
+	return e.fuelErr
+}
+
+// fuelState is embedded in Engine.
+type fuelState struct {
+	fuelOnce sync.Once
+	fuelErr  error
+}

@@ -1,0 +1,107 @@
+package wasmhost
+
+import (
+	"io"
+	"sync"
+	"time"
+
+	"github.com/tetratelabs/wazero"
+)
+
+// DefaultMaxBytes bounds an artifact's size when Artifact.MaxBytes is zero:
+// 64 MiB.
+const DefaultMaxBytes = 64 << 20
+
+// Artifact is a plugin's core WebAssembly module as it arrives.
+type Artifact struct {
+	// Name identifies the plugin in errors and logs.
+	Name string
+	// Reader yields the module bytes. It is read at most MaxBytes+1 bytes
+	// far; a longer artifact is refused without being materialized.
+	Reader io.Reader
+	// Size, when positive, is the size the caller declares (a file's stat, a
+	// manifest entry). A declared size over MaxBytes is refused before
+	// reading, and the read must yield exactly Size bytes.
+	Size int64
+	// MaxBytes bounds the artifact. Zero means DefaultMaxBytes.
+	MaxBytes int64
+	// SHA256, when non-empty, pins the artifact: the lowercase hex SHA-256
+	// of its bytes must equal it.
+	SHA256 string
+}
+
+// Budgets are the per-invocation limits of a plugin. Every call of an export
+// (and the instantiation that runs _initialize) gets a fresh set. The zero
+// value of a field means the default stated on it.
+type Budgets struct {
+	// Fuel is the instruction budget in units: one unit is charged at every
+	// function entry and every loop iteration. Default 1<<32 units.
+	Fuel uint64
+	// Timeout bounds the wall time of one invocation; the context deadline
+	// applies too, whichever is earlier. Default 30s. It is checked each
+	// time a fuel slice (1<<20 units) runs out, so a runaway guest overshoots
+	// by about one slice (a few milliseconds).
+	Timeout time.Duration
+	// MemoryPages caps the guest's linear memory in 64 KiB pages; growth
+	// beyond it fails inside the guest and the invocation fails with
+	// BudgetMemory. Default (and maximum) Config.MemoryLimitPages.
+	MemoryPages uint32
+	// LogBytes caps what the guest writes to stdout and stderr per
+	// invocation. Default 1 MiB.
+	LogBytes int64
+	// OutputBytes caps what the host reads out of guest memory per
+	// invocation (Call.Read*). Default 64 MiB.
+	OutputBytes int64
+}
+
+// The Budgets defaults.
+const (
+	DefaultFuel        = 1 << 32
+	DefaultTimeout     = 30 * time.Second
+	DefaultLogBytes    = 1 << 20
+	DefaultOutputBytes = 64 << 20
+	// FuelSlice is how many fuel units the guest runs between two host
+	// checks of the deadline, cancellation and the log budget.
+	FuelSlice = 1 << 20
+)
+
+// PluginConfig says how a plugin is checked, linked and run.
+type PluginConfig struct {
+	// World is checked against every import and export of the artifact.
+	World WorldSpec
+	// Hosts implement the imports the plugin is granted.
+	Hosts []HostModule
+	// Budgets limit each invocation.
+	Budgets Budgets
+	// Seed seeds the guest's random_get. Every instance starts from the same
+	// seed, so identical call sequences give identical results.
+	Seed uint64
+	// Log receives what the guest writes to stdout and stderr. Writes from
+	// different instances are serialized. Default io.Discard.
+	Log io.Writer
+	// MaxInstances bounds the instances alive at once in a Generation's
+	// pool for this plugin; Acquire waits when all are busy. Default 4.
+	MaxInstances int
+
+	// noFuel compiles the artifact without instrumentation; only the
+	// benchmarks that measure fuel overhead set it.
+	noFuel bool
+}
+
+// Plugin is a validated, instrumented and compiled artifact, ready to be
+// instantiated by a Generation. A Plugin is safe for concurrent use and may
+// be shared by several generations.
+type Plugin struct {
+	name     string
+	engine   *Engine
+	cfg      PluginConfig
+	budgets  Budgets
+	compiled wazero.CompiledModule
+	hosts    map[string]hostModuleInstance
+	exports  map[string]exportInfo
+	hasInit  bool
+	logMu    sync.Mutex
+}
+
+// Name returns Artifact.Name.
+func (p *Plugin) Name() string { return p.name }
