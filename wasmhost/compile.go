@@ -57,7 +57,7 @@ func (e *Engine) Compile(ctx context.Context, a Artifact, cfg PluginConfig) (*Pl
 	}
 	code := raw
 	if !cfg.noFuel {
-		if _, err := fuel.Instrument(m); err != nil {
+		if _, err := fuel.Instrument(m, fuel.Options{MaxDepth: budgets.CallDepth}); err != nil {
 			return nil, refuse("artifact", "cannot be instrumented for fuel: "+err.Error(), "WebAssembly 2.0 without SIMD, threads or exceptions",
 				"build the plugin without those features")
 		}
@@ -102,6 +102,9 @@ func (e *Engine) budgets(plugin string, b Budgets) (Budgets, error) {
 	}
 	if b.OutputBytes == 0 {
 		b.OutputBytes = DefaultOutputBytes
+	}
+	if b.CallDepth == 0 {
+		b.CallDepth = DefaultCallDepth
 	}
 	return b, nil
 }

@@ -16,6 +16,7 @@ const (
 	BudgetMemory   Budget = "memory"   // linear memory pages
 	BudgetLog      Budget = "log"      // bytes written to stdout/stderr
 	BudgetOutput   Budget = "output"   // bytes read out of guest memory by the host
+	BudgetStack    Budget = "stack"    // nested guest calls
 )
 
 // Error reports a failed invocation or instantiation of a plugin. The

@@ -62,6 +62,9 @@ func (p *Plugin) instantiate(ctx context.Context) (*Instance, error) {
 		return nil, in.failure(err)
 	}
 	in.mod = mod
+	if !p.cfg.noFuel && in.inv.fuelG == nil {
+		in.inv.bind(mod)
+	}
 	in.call.mem = mod.Memory()
 	in.call.realloc = mod.ExportedFunction("cabi_realloc")
 	stackLen := 4
@@ -206,6 +209,10 @@ func (w *logWriter) Write(b []byte) (int, error) {
 		p.logMu.Lock()
 		_, _ = p.cfg.Log.Write(out)
 		p.logMu.Unlock()
+	}
+	if inv.abort != nil {
+		// Write runs inside the guest's fd_write: unwind the guest now.
+		panic(abortPanic{})
 	}
 	return len(b), nil
 }

@@ -20,6 +20,7 @@ type invocation struct {
 	deadline time.Time
 	fuelLeft uint64 // budget not yet handed to the guest
 	fuelG    api.MutableGlobal
+	depthG   api.MutableGlobal
 	logBytes int64
 	outBytes int64
 	// abort is the first budget violation or host failure; once set the
@@ -49,7 +50,18 @@ func (inv *invocation) begin(ctx context.Context, export string) {
 	inv.abort = nil
 	if inv.fuelG != nil {
 		inv.refill()
+		inv.depthG.Set(0)
 	}
+}
+
+// bind finds the instrumentation globals of mod.
+func (inv *invocation) bind(mod api.Module) {
+	f, ok1 := mod.ExportedGlobal(fuel.GlobalExport).(api.MutableGlobal)
+	d, ok2 := mod.ExportedGlobal(fuel.DepthExport).(api.MutableGlobal)
+	if !ok1 || !ok2 {
+		panic(errors.New("wasmhost: instrumented module lost its fuel globals"))
+	}
+	inv.fuelG, inv.depthG = f, d
 }
 
 // refill hands the guest the next slice of the budget.
@@ -92,11 +104,7 @@ func (inv *invocation) check() bool {
 // yield is the guest's fuel import: called when the current slice is spent.
 func (inv *invocation) yield(mod api.Module) {
 	if inv.fuelG == nil {
-		g, ok := mod.ExportedGlobal(fuel.GlobalExport).(api.MutableGlobal)
-		if !ok {
-			panic(errors.New("wasmhost: instrumented module lost its fuel global"))
-		}
-		inv.fuelG = g
+		inv.bind(mod)
 	}
 	if !inv.check() {
 		panic(abortPanic{})
@@ -107,6 +115,13 @@ func (inv *invocation) yield(mod api.Module) {
 		panic(abortPanic{})
 	}
 	inv.refill()
+}
+
+// tooDeep is called by a function entry past Budgets.CallDepth.
+func (inv *invocation) tooDeep() {
+	inv.fail(BudgetStack, fmt.Errorf("guest calls nested deeper than Budgets.CallDepth %d; look for unbounded recursion or raise the budget",
+		inv.in.plugin.budgets.CallDepth))
+	panic(abortPanic{})
 }
 
 // grow is the guest's memory.grow: it enforces Budgets.MemoryPages.
@@ -189,6 +204,11 @@ func (e *Engine) ensureFuelModule(ctx context.Context) error {
 				stack[0] = uint64(invocationOf(ctx).grow(mod, uint32(stack[0])))
 			}), []api.ValueType{api.ValueTypeI32}, []api.ValueType{api.ValueTypeI32}).
 			WithName(fuel.GrowName).Export(fuel.GrowName).
+			NewFunctionBuilder().
+			WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, _ api.Module, _ []uint64) {
+				invocationOf(ctx).tooDeep()
+			}), nil, nil).
+			WithName(fuel.DepthName).Export(fuel.DepthName).
 			Instantiate(ctx)
 		if e.fuelErr != nil {
 			e.fuelErr = fmt.Errorf("wasmhost: instantiate the fuel module: %w", e.fuelErr)

@@ -52,6 +52,9 @@ type Budgets struct {
 	// OutputBytes caps what the host reads out of guest memory per
 	// invocation (Call.Read*). Default 64 MiB.
 	OutputBytes int64
+	// CallDepth caps nested guest function calls, so deep recursion fails
+	// cleanly instead of growing the host's native stack. Default 1<<16.
+	CallDepth uint32
 }
 
 // The Budgets defaults.
@@ -60,6 +63,7 @@ const (
 	DefaultTimeout     = 30 * time.Second
 	DefaultLogBytes    = 1 << 20
 	DefaultOutputBytes = 64 << 20
+	DefaultCallDepth   = 1 << 16
 	// FuelSlice is how many fuel units the guest runs between two host
 	// checks of the deadline, cancellation and the log budget.
 	FuelSlice = 1 << 20

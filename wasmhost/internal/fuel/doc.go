@@ -9,10 +9,15 @@
 //
 // where yield is a new function import ([Module].[YieldName]) through which
 // the host refills the counter, checks deadlines and cancellation, or aborts
-// the guest. Every memory.grow is replaced by a call to a second import
+// the guest. A second i32 global (exported as [DepthExport]) counts the call
+// depth: each function entry increments it and calls the import
+// [Module].[DepthName] once it passes Options.MaxDepth, and each body is
+// wrapped in a block so every exit (end, return, a branch to the function's
+// label, a tail call) decrements it. This bounds recursion long before
+// wazero's own 400 MB native stack ceiling. Every memory.grow is replaced by a call to a second import
 // ([Module].[GrowName], same signature as memory.grow) so the host decides
 // and records every growth. Adding the imports shifts every defined function
-// index by two; calls, ref.func, exports, the start function, element
+// index by three; calls, ref.func, exports, the start function, element
 // segments, global initializers and the name section are rewritten to match.
 //
 // Only the opcodes of WebAssembly 2.0 without SIMD are understood; anything

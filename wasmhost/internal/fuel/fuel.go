@@ -15,8 +15,20 @@ const (
 	Module       = "wasmhost"
 	YieldName    = "yield"
 	GrowName     = "grow"
+	DepthName    = "depth"
 	GlobalExport = "wasmhost.fuel"
+	DepthExport  = "wasmhost.depth"
 )
+
+// Imports is how many function imports Instrument adds.
+const Imports = 3
+
+// Options tune the instrumentation.
+type Options struct {
+	// MaxDepth is the call depth at which a function entry calls the depth
+	// import instead of running; 0 means 1<<16.
+	MaxDepth uint32
+}
 
 // Stats describes what Instrument inserted.
 type Stats struct {
@@ -27,7 +39,10 @@ type Stats struct {
 
 // Instrument rewrites m in place as described in the package documentation.
 // On error m is left partially rewritten and must be discarded.
-func Instrument(m *wasm.Module) (Stats, error) {
+func Instrument(m *wasm.Module, opts Options) (Stats, error) {
+	if opts.MaxDepth == 0 {
+		opts.MaxDepth = 1 << 16
+	}
 	var st Stats
 	var funcImports uint32
 	var globalImports uint32
@@ -43,9 +58,12 @@ func Instrument(m *wasm.Module) (Stats, error) {
 		}
 	}
 	for _, e := range m.ExportSection {
-		if e.Name == GlobalExport {
-			return st, fmt.Errorf("fuel: module already exports %q; the name is reserved", GlobalExport)
+		if e.Name == GlobalExport || e.Name == DepthExport {
+			return st, fmt.Errorf("fuel: module already exports %q; the name is reserved", e.Name)
 		}
+	}
+	if len(m.FunctionSection) != len(m.CodeSection) {
+		return st, fmt.Errorf("fuel: %d functions declared but %d bodies present", len(m.FunctionSection), len(m.CodeSection))
 	}
 	yieldType := typeIndex(m, nil, nil)
 	growType := typeIndex(m, []wasm.ValueType{wasm.ValueTypeI32}, []wasm.ValueType{wasm.ValueTypeI32})
@@ -54,24 +72,50 @@ func Instrument(m *wasm.Module) (Stats, error) {
 	m.ImportSection = append(m.ImportSection,
 		&wasm.Import{Type: wasm.ExternTypeFunc, Module: Module, Name: YieldName, DescFunc: yieldType},
 		&wasm.Import{Type: wasm.ExternTypeFunc, Module: Module, Name: GrowName, DescFunc: growType},
+		&wasm.Import{Type: wasm.ExternTypeFunc, Module: Module, Name: DepthName, DescFunc: yieldType},
 	)
-	yieldIdx, growIdx := funcImports, funcImports+1
+	yieldIdx, growIdx, depthIdx := funcImports, funcImports+1, funcImports+2
 	remap := func(i uint32) uint32 {
 		if i >= funcImports {
-			return i + 2
+			return i + Imports
 		}
 		return i
 	}
 	global := globalImports + uint32(len(m.GlobalSection))
-	m.GlobalSection = append(m.GlobalSection, &wasm.Global{
-		Type: &wasm.GlobalType{ValType: wasm.ValueTypeI64, Mutable: true},
-		Init: &wasm.ConstantExpression{Opcode: wasm.OpcodeI64Const, Data: leb128.EncodeInt64(0)},
-	})
+	depth := global + 1
+	m.GlobalSection = append(m.GlobalSection,
+		&wasm.Global{
+			Type: &wasm.GlobalType{ValType: wasm.ValueTypeI64, Mutable: true},
+			Init: &wasm.ConstantExpression{Opcode: wasm.OpcodeI64Const, Data: leb128.EncodeInt64(0)},
+		},
+		&wasm.Global{
+			Type: &wasm.GlobalType{ValType: wasm.ValueTypeI32, Mutable: true},
+			Init: &wasm.ConstantExpression{Opcode: wasm.OpcodeI32Const, Data: leb128.EncodeInt32(0)},
+		})
 
-	charge := chargeCode(global, yieldIdx)
-	r := rewriter{remap: remap, charge: charge, grow: growIdx}
+	r := rewriter{
+		remap:  remap,
+		charge: chargeCode(global, yieldIdx),
+		enter:  enterCode(depth, opts.MaxDepth, depthIdx),
+		leave:  leaveCode(depth),
+		grow:   growIdx,
+	}
 	for i, c := range m.CodeSection {
-		body, err := r.body(c.Body, &st)
+		ti := m.FunctionSection[i]
+		if ti >= uint32(len(m.TypeSection)) {
+			return st, fmt.Errorf("fuel: function %d has type %d, which does not exist", funcImports+uint32(i), ti)
+		}
+		results := m.TypeSection[ti].Results
+		var bt []byte
+		switch len(results) {
+		case 0:
+			bt = []byte{0x40}
+		case 1:
+			bt = []byte{results[0]}
+		default:
+			bt = leb128.EncodeInt64(int64(typeIndex(m, nil, results)))
+		}
+		body, err := r.body(c.Body, bt, &st)
 		if err != nil {
 			return st, fmt.Errorf("fuel: function %d (code entry %d): %w", funcImports+uint32(i), i, err)
 		}
@@ -84,7 +128,9 @@ func Instrument(m *wasm.Module) (Stats, error) {
 			e.Index = remap(e.Index)
 		}
 	}
-	m.ExportSection = append(m.ExportSection, &wasm.Export{Type: wasm.ExternTypeGlobal, Name: GlobalExport, Index: global})
+	m.ExportSection = append(m.ExportSection,
+		&wasm.Export{Type: wasm.ExternTypeGlobal, Name: GlobalExport, Index: global},
+		&wasm.Export{Type: wasm.ExternTypeGlobal, Name: DepthExport, Index: depth})
 	if m.StartSection != nil {
 		s := remap(*m.StartSection)
 		m.StartSection = &s
@@ -144,5 +190,37 @@ func chargeCode(global, yield uint32) []byte {
 	b = append(b, g...)
 	b = append(b, wasm.OpcodeI64Const, 1, wasm.OpcodeI64Sub, wasm.OpcodeGlobalSet)
 	b = append(b, g...)
+	return b
+}
+
+// enterCode counts a call and calls the depth import past maxDepth:
+//
+//	global.set D (global.get D + 1)
+//	if global.get D > maxDepth { depth() }
+func enterCode(depth, maxDepth, depthFn uint32) []byte {
+	d := leb128.EncodeUint32(depth)
+	var b []byte
+	b = append(b, wasm.OpcodeGlobalGet)
+	b = append(b, d...)
+	b = append(b, wasm.OpcodeI32Const, 1, wasm.OpcodeI32Add, wasm.OpcodeGlobalSet)
+	b = append(b, d...)
+	b = append(b, wasm.OpcodeGlobalGet)
+	b = append(b, d...)
+	b = append(b, wasm.OpcodeI32Const)
+	b = append(b, leb128.EncodeInt32(int32(maxDepth))...)
+	b = append(b, wasm.OpcodeI32GtU, wasm.OpcodeIf, 0x40, wasm.OpcodeCall)
+	b = append(b, leb128.EncodeUint32(depthFn)...)
+	b = append(b, wasm.OpcodeEnd)
+	return b
+}
+
+// leaveCode uncounts a call: global.set D (global.get D - 1).
+func leaveCode(depth uint32) []byte {
+	d := leb128.EncodeUint32(depth)
+	var b []byte
+	b = append(b, wasm.OpcodeGlobalGet)
+	b = append(b, d...)
+	b = append(b, wasm.OpcodeI32Const, 1, wasm.OpcodeI32Sub, wasm.OpcodeGlobalSet)
+	b = append(b, d...)
 	return b
 }

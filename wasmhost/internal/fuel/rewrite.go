@@ -15,12 +15,22 @@ var errTruncated = errors.New("truncated immediate")
 type rewriter struct {
 	remap  func(uint32) uint32
 	charge []byte
+	enter  []byte
+	leave  []byte
 	grow   uint32
 }
 
-func (r *rewriter) body(in []byte, st *Stats) ([]byte, error) {
-	out := make([]byte, 0, len(in)+len(r.charge)*4+8)
+// body rewrites one function body. The original body is wrapped in a block
+// of the function's result type bt, so every way out of the function —
+// falling off the end, a branch to the function's label, return (rewritten
+// as a branch to the wrapper) — passes the depth decrement after it.
+func (r *rewriter) body(in []byte, bt []byte, st *Stats) ([]byte, error) {
+	out := make([]byte, 0, len(in)+len(r.charge)*4+len(r.enter)+len(r.leave)+16)
 	out = append(out, r.charge...)
+	out = append(out, r.enter...)
+	out = append(out, wasm.OpcodeBlock)
+	out = append(out, bt...)
+	nesting := 0 // open blocks inside the wrapper
 	i := 0
 	for i < len(in) {
 		op := in[i]
@@ -33,13 +43,49 @@ func (r *rewriter) body(in []byte, st *Stats) ([]byte, error) {
 			if err != nil {
 				return nil, at(start, op, err)
 			}
+			nesting++
 			out = append(out, in[start:i]...)
 			if op == wasm.OpcodeLoop {
 				out = append(out, r.charge...)
 				st.LoopHeaders++
 			}
 			continue
-		case op == wasm.OpcodeCall || op == opReturnCall || op == wasm.OpcodeRefFunc:
+		case op == wasm.OpcodeEnd:
+			if nesting == 0 {
+				if i != len(in) {
+					return nil, at(start, op, errors.New("code after the function's final end"))
+				}
+				out = append(out, wasm.OpcodeEnd)
+				out = append(out, r.leave...)
+				out = append(out, wasm.OpcodeEnd)
+				return out, nil
+			}
+			nesting--
+			out = append(out, op)
+			continue
+		case op == wasm.OpcodeReturn:
+			out = append(out, wasm.OpcodeBr)
+			out = append(out, leb128.EncodeUint32(uint32(nesting))...)
+			continue
+		case op == opReturnCall || op == opReturnCallIndirect:
+			out = append(out, r.leave...)
+			if op == opReturnCallIndirect {
+				i, err = skipU32s(in, i, 2)
+				if err != nil {
+					return nil, at(start, op, err)
+				}
+				out = append(out, in[start:i]...)
+				continue
+			}
+			idx, n, err := readU32(in, i)
+			if err != nil {
+				return nil, at(start, op, err)
+			}
+			i += n
+			out = append(out, op)
+			out = append(out, leb128.EncodeUint32(r.remap(idx))...)
+			continue
+		case op == wasm.OpcodeCall || op == wasm.OpcodeRefFunc:
 			idx, n, err := readU32(in, i)
 			if err != nil {
 				return nil, at(start, op, err)
@@ -65,7 +111,7 @@ func (r *rewriter) body(in []byte, st *Stats) ([]byte, error) {
 		}
 		out = append(out, in[start:i]...)
 	}
-	return out, nil
+	return nil, errors.New("function body has no final end")
 }
 
 func at(offset int, op byte, err error) error {
@@ -77,8 +123,8 @@ func at(offset int, op byte, err error) error {
 // caller.
 func skipImmediates(in []byte, op byte, i int) (int, error) {
 	switch {
-	case op == wasm.OpcodeUnreachable, op == wasm.OpcodeNop, op == wasm.OpcodeElse, op == wasm.OpcodeEnd,
-		op == wasm.OpcodeReturn, op == wasm.OpcodeDrop, op == wasm.OpcodeSelect:
+	case op == wasm.OpcodeUnreachable, op == wasm.OpcodeNop, op == wasm.OpcodeElse,
+		op == wasm.OpcodeDrop, op == wasm.OpcodeSelect:
 		return i, nil
 	case op == wasm.OpcodeBr, op == wasm.OpcodeBrIf,
 		op >= wasm.OpcodeLocalGet && op <= wasm.OpcodeGlobalSet,
@@ -94,7 +140,7 @@ func skipImmediates(in []byte, op byte, i int) (int, error) {
 			return 0, errTruncated
 		}
 		return skipU32s(in, i+k, int(n)+1)
-	case op == wasm.OpcodeCallIndirect, op == opReturnCallIndirect:
+	case op == wasm.OpcodeCallIndirect:
 		return skipU32s(in, i, 2)
 	case op == wasm.OpcodeTypedSelect:
 		n, k, err := readU32(in, i)
