@@ -1,0 +1,97 @@
+package sessionfmt
+
+import (
+	"bufio"
+	"fmt"
+
+	"github.com/smith-agent/smith/sessionfmt/internal/atomicfile"
+	"github.com/smith-agent/smith/sessionfmt/internal/envelope"
+	"github.com/smith-agent/smith/sessionfmt/internal/frame"
+	"github.com/smith-agent/smith/sessionfmt/internal/zst"
+)
+
+// FormatVersion is the session format version written by this package.
+const FormatVersion = envelope.Version
+
+// headerFrame is the first frame of every file.
+var headerFrame = frame.Append(nil, frame.TypeHeader, 0, envelope.EncodeHeader())
+
+// appendEntryFrame appends the frame for e to dst. The payload is compressed
+// when that saves bytes (see the zst package), so the same entry always gives
+// the same bytes.
+func appendEntryFrame(dst []byte, e *Entry, maxPayload int) ([]byte, error) {
+	env := envelope.Entry{ID: e.ID, Parent: e.Parent, Pair: e.Pair, Cause: e.Cause,
+		Time: e.Time.UnixMilli(), Kind: uint8(e.Kind), Key: e.Key, Content: e.Content}
+	p, err := envelope.Encode(&env)
+	if err != nil {
+		return dst, fmt.Errorf("sessionfmt: encode entry %s: %w", e.ID, err)
+	}
+	if len(p) > maxPayload {
+		return dst, &Error{Off: -1, Size: int64(len(p)), Bound: int64(maxPayload),
+			What: fmt.Sprintf("entry %s (%s) is over the payload bound", e.ID, e.Kind),
+			Why:  "readers refuse frames over the bound", Fix: "bound the content before recording it (tool output is truncated at its own limit)"}
+	}
+	return appendPayloadFrame(dst, p), nil
+}
+
+// appendPayloadFrame frames an entry payload, compressed if that saves bytes.
+func appendPayloadFrame(dst, p []byte) []byte {
+	start := len(dst)
+	dst = append(dst, make([]byte, frame.HeaderSize)...)
+	if c, ok := zst.Compress(dst, p); ok {
+		body := c[start+frame.HeaderSize:]
+		return frame.Append(c[:start], frame.TypeEntry, frame.FlagZstd, body)
+	}
+	return frame.Append(dst[:start], frame.TypeEntry, 0, p)
+}
+
+// appendSelectFrame appends a select frame naming leaf.
+func appendSelectFrame(dst []byte, leaf ID) []byte {
+	p, err := envelope.EncodeSelect(leaf)
+	if err != nil {
+		panic("sessionfmt: encode select: " + err.Error())
+	}
+	return frame.Append(dst, frame.TypeSelect, 0, p)
+}
+
+// writeFile writes s as a complete session file: the header frame, every entry
+// in order, and a select frame if the selected leaf is not the last entry.
+func (s *Session) writeFile(w *bufio.Writer, maxPayload int) error {
+	if _, err := w.Write(headerFrame); err != nil {
+		return err
+	}
+	var buf []byte
+	for i := range s.recs {
+		e := s.Entry(i)
+		var err error
+		if buf, err = appendEntryFrame(buf[:0], &e, maxPayload); err != nil {
+			return err
+		}
+		if _, err := w.Write(buf); err != nil {
+			return err
+		}
+	}
+	if s.selected >= 0 && int(s.selected) != len(s.recs)-1 {
+		if _, err := w.Write(appendSelectFrame(nil, s.recs[s.selected].id)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Publish writes s to a new session file at path atomically: a temporary
+// file in the same directory is written, fsynced, renamed to path, and the
+// directory fsynced. It fails if path exists. Use it for forks
+// (s.Fork(i).Publish) and for sessions built from external entries.
+func (s *Session) Publish(path string, opts *Options) error {
+	o := opts.norm()
+	lk, err := lockFor(path, o.WaitLock)
+	if err != nil {
+		return err
+	}
+	defer lk.Unlock()
+	if err := atomicfile.Write(path, o.Perm, false, func(w *bufio.Writer) error { return s.writeFile(w, o.MaxPayload) }); err != nil {
+		return publishError(path, err)
+	}
+	return nil
+}

@@ -1,0 +1,108 @@
+package sessionfmt
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/smith-agent/smith/sessionfmt/internal/atomicfile"
+	"github.com/smith-agent/smith/sessionfmt/internal/frame"
+)
+
+// Repair writes every recoverable frame of the session file src to a new
+// session file dst and publishes it atomically (temporary file, fsync,
+// rename, directory fsync). Frames are copied byte for byte, unknown frame
+// types included. Corrupt regions and a truncated tail are left out, as are
+// frames whose checksum is valid but whose content is unusable (over a bound,
+// malformed, a duplicate id, a select naming a missing entry); the Report
+// lists each with its offset. dst may equal src, which is then replaced under
+// the writer lock; any other existing dst is refused. Framing ambiguity is
+// an error: Repair does not guess either.
+func Repair(src, dst string, opts *Options) (*Report, error) {
+	o := opts.norm()
+	same := filepath.Clean(src) == filepath.Clean(dst)
+	lk, err := lockFor(dst, o.WaitLock)
+	if err != nil {
+		return nil, err
+	}
+	defer lk.Unlock()
+	in, err := os.Open(src)
+	if err != nil {
+		return nil, fmt.Errorf("sessionfmt: open %s: %w; check the path", src, err)
+	}
+	defer in.Close()
+	st, err := in.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("sessionfmt: stat %s: %w", src, err)
+	}
+	rep := &Report{Path: src}
+	var inflate []byte
+	ids := make(map[ID]struct{})
+	err = atomicfile.Write(dst, o.Perm, same, func(w *bufio.Writer) error {
+		var out []byte
+		return walk(in, st.Size(), o, rep, func(f frame.Frame, p []byte) error {
+			if f.Type.Known() {
+				d, err := decodeFrame(f, p, o, &inflate)
+				if err == nil && f.Type == frame.TypeHeader {
+					rep.Version = d.version
+				}
+				if err == nil && f.Type == frame.TypeEntry {
+					if _, dup := ids[d.entry.ID]; dup {
+						err = fmt.Errorf("entry id %s appears a second time", d.entry.ID)
+					} else if _, ok := ids[d.entry.Parent]; !ok && !d.entry.Parent.IsZero() {
+						rep.Orphans++
+					}
+				}
+				if err == nil && f.Type == frame.TypeSelect {
+					if _, ok := ids[d.leaf]; !ok {
+						err = fmt.Errorf("select names entry %s, which is not in the repaired file", d.leaf)
+					}
+				}
+				if err != nil {
+					if f.Type == frame.TypeHeader {
+						return err
+					}
+					rep.Dropped = append(rep.Dropped, Region{Off: f.Off, Len: f.Size(), Reason: reason(err)})
+					return nil
+				}
+				switch f.Type {
+				case frame.TypeEntry:
+					ids[d.entry.ID] = struct{}{}
+					rep.Entries++
+				case frame.TypeSelect:
+					rep.Selects++
+				}
+			} else {
+				rep.Unknown++
+			}
+			out = frame.Append(out[:0], f.Type, f.Flags, p)
+			_, err := w.Write(out)
+			return err
+		})
+	})
+	if err != nil {
+		var fe *Error
+		if errors.As(err, &fe) {
+			return rep, withPath(err, src)
+		}
+		return rep, publishError(dst, err)
+	}
+	return rep, nil
+}
+
+func reason(err error) string {
+	var fe *Error
+	if errors.As(err, &fe) {
+		s := fe.What
+		if fe.Size >= 0 && fe.Bound >= 0 {
+			s += fmt.Sprintf(" (size %d bytes, bound %d bytes)", fe.Size, fe.Bound)
+		}
+		if fe.Err != nil {
+			s += ": " + fe.Err.Error()
+		}
+		return s
+	}
+	return err.Error()
+}

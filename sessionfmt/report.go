@@ -1,0 +1,91 @@
+package sessionfmt
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/smith-agent/smith/sessionfmt/internal/frame"
+)
+
+// Error is a diagnostic about a place in a session file: what happened, why,
+// what to do, and the file, offset, size and bound concerned. Reading and
+// writing functions return it (possibly wrapped); use errors.As to inspect it.
+type Error = frame.Error
+
+// Region is a byte range of a file that was not read as a frame: a corrupt
+// frame that was skipped or a truncated tail.
+type Region = frame.Region
+
+// Report describes what reading a file found. A Report with no Skipped
+// regions, no Truncated tail and no Orphans is an intact file.
+type Report struct {
+	Path      string
+	Size      int64 // bytes in the file when it was read
+	GoodEnd   int64 // offset just past the last valid frame
+	Version   uint64
+	Frames    int // valid frames, header included
+	Entries   int
+	Selects   int      // select-leaf frames
+	Unknown   int      // frames of unknown type, preserved byte for byte
+	Skipped   []Region // corrupt frames skipped, in file order
+	Truncated Region   // truncated tail (Len 0 if none)
+	// Orphans counts entries whose parent was in a skipped frame; they load
+	// as roots of their own branch.
+	Orphans int
+	// StaleSelect counts select frames naming an entry that is not loaded.
+	StaleSelect int
+	// Compressed counts compressed entry frames; StoredBytes and RawBytes
+	// sum entry payload sizes as stored and uncompressed.
+	Compressed  int
+	StoredBytes int64
+	RawBytes    int64
+	// Dropped lists frames whose checksum was valid but whose content could
+	// not be used; only Repair drops frames (a load fails on them instead).
+	Dropped []Region
+}
+
+// Damaged reports whether anything was skipped, truncated or orphaned.
+func (r *Report) Damaged() bool {
+	return len(r.Skipped) > 0 || r.Truncated.Len > 0 || r.Orphans > 0 || r.StaleSelect > 0 || len(r.Dropped) > 0
+}
+
+// Ratio returns RawBytes/StoredBytes, the entry payload compression ratio
+// (1 when nothing is stored).
+func (r *Report) Ratio() float64 {
+	if r.StoredBytes == 0 {
+		return 1
+	}
+	return float64(r.RawBytes) / float64(r.StoredBytes)
+}
+
+// WriteText writes a human-readable account of r, one line per finding.
+func (r *Report) WriteText(w io.Writer) error {
+	name := r.Path
+	if name == "" {
+		name = "session"
+	}
+	fmt.Fprintf(w, "%s: format version %d, %d bytes, %d frames (%d entries, %d selects, %d unknown kept)\n",
+		name, r.Version, r.Size, r.Frames, r.Entries, r.Selects, r.Unknown)
+	for _, g := range r.Skipped {
+		fmt.Fprintf(w, "%s: offset %d: skipped %d bytes: %s\n", name, g.Off, g.Len, g.Reason)
+	}
+	for _, g := range r.Dropped {
+		fmt.Fprintf(w, "%s: offset %d: dropped %d bytes: %s\n", name, g.Off, g.Len, g.Reason)
+	}
+	if r.Truncated.Len > 0 {
+		fmt.Fprintf(w, "%s: offset %d: truncated tail of %d bytes: %s; every frame before it was recovered\n", name, r.Truncated.Off, r.Truncated.Len, r.Truncated.Reason)
+	}
+	if r.Orphans > 0 {
+		fmt.Fprintf(w, "%s: %d entries lost their parent to a skipped frame and load as separate branches\n", name, r.Orphans)
+	}
+	if r.StaleSelect > 0 {
+		fmt.Fprintf(w, "%s: %d select frames name entries that are not loaded; the last loaded entry stays selected\n", name, r.StaleSelect)
+	}
+	var err error
+	if r.Damaged() {
+		_, err = fmt.Fprintf(w, "%s: damaged; recovered frames end at offset %d; run 'sessionfmt repair %s -o NEW' to write them to a new file\n", name, r.GoodEnd, name)
+	} else {
+		_, err = fmt.Fprintf(w, "%s: intact\n", name)
+	}
+	return err
+}
