@@ -1,0 +1,176 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/smith-agent/smith/core/internal/jsonschema"
+	"github.com/smith-agent/smith/core/model"
+)
+
+// Recorder receives every completed conversation message, in order, before
+// the agent emits its message_end. Record must make the message durable
+// before returning nil; an error ends the run with [EndRecordFailed]. The
+// context is never cancelled by an abort: the evidence of an aborted run is
+// recorded too.
+type Recorder interface {
+	Record(ctx context.Context, m model.Message) error
+}
+
+// Config configures an [Agent]. Provider and Recorder are required.
+type Config struct {
+	// Provider answers the model requests.
+	Provider model.Provider
+	// Model is the model id passed in every request.
+	Model string
+	// System is the system prompt.
+	System string
+	// Tools are the tools the model may call; names must be unique.
+	Tools []Tool
+	// Recorder records the conversation.
+	Recorder Recorder
+	// History is the conversation to continue (for a resumed session).
+	History []model.Message
+	// MaxTurns ends a run after this many turns; 0 means no limit.
+	MaxTurns int
+	// EventBuffer is the capacity of a run's event channel; default 64.
+	EventBuffer int
+	// AbortGrace is how long an aborted run waits for a tool or provider
+	// stream that ignores cancellation before recording its outcome as
+	// unknown and moving on; default 5s.
+	AbortGrace time.Duration
+}
+
+type toolEntry struct {
+	tool   Tool
+	def    model.ToolDefinition
+	schema *jsonschema.Schema
+}
+
+// Agent runs conversations with one provider and one set of tools. It keeps
+// the conversation history and the queued input between runs. At most one
+// run is active at a time. Its methods are safe for concurrent use.
+type Agent struct {
+	cfg   Config
+	tools map[string]*toolEntry
+	names []string
+	defs  []model.ToolDefinition
+	seq   atomic.Uint64
+
+	mu       sync.Mutex
+	history  []model.Message
+	steer    []model.UserMessage
+	followUp []model.UserMessage
+	active   *Run
+	runs     int
+}
+
+// New validates cfg and returns an idle agent. Every tool's schema is
+// compiled here; an invalid schema is an error naming the tool.
+func New(cfg Config) (*Agent, error) {
+	if cfg.Provider == nil {
+		return nil, errors.New("agent: Config.Provider is nil; pass the provider that answers model requests")
+	}
+	if cfg.Recorder == nil {
+		return nil, errors.New("agent: Config.Recorder is nil; effects never run without a recording destination, so pass the session recorder")
+	}
+	if cfg.EventBuffer <= 0 {
+		cfg.EventBuffer = 64
+	}
+	if cfg.AbortGrace <= 0 {
+		cfg.AbortGrace = 5 * time.Second
+	}
+	a := &Agent{cfg: cfg, tools: make(map[string]*toolEntry), history: slices.Clone(cfg.History)}
+	for i, t := range cfg.Tools {
+		def := t.Definition()
+		if def.Name == "" {
+			return nil, fmt.Errorf("agent: tool %d (%T) has an empty name", i, t)
+		}
+		if _, dup := a.tools[def.Name]; dup {
+			return nil, fmt.Errorf("agent: tool name %q is used twice (tool %d, %T); tool names must be unique", def.Name, i, t)
+		}
+		schema, err := jsonschema.Compile(def.Parameters)
+		if err != nil {
+			return nil, fmt.Errorf("agent: tool %q parameters schema: %w", def.Name, err)
+		}
+		a.tools[def.Name] = &toolEntry{tool: t, def: def, schema: schema}
+		a.names = append(a.names, def.Name)
+		a.defs = append(a.defs, def)
+	}
+	slices.Sort(a.names)
+	a.defs = slices.Clip(a.defs)
+	return a, nil
+}
+
+// ErrRunActive is returned by [Agent.Start] while a run is active.
+var ErrRunActive = errors.New("agent: a run is already active; wait for its settled event, or queue the input with Steer or FollowUp")
+
+// Start begins a run with the prompt messages (and any queued steering
+// input). With no prompt, the run starts from queued input, steering first,
+// else follow-up; with neither it is an error. ctx bounds the whole run;
+// cancelling it aborts the run like [Run.Abort].
+func (a *Agent) Start(ctx context.Context, prompt ...model.UserMessage) (*Run, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.active != nil {
+		return nil, ErrRunActive
+	}
+	if len(prompt) == 0 && len(a.steer) == 0 && len(a.followUp) == 0 {
+		return nil, errors.New("agent: nothing to run: no prompt and no queued input")
+	}
+	a.runs++
+	rctx, cancel := context.WithCancelCause(ctx)
+	r := &Run{
+		a:      a,
+		ctx:    rctx,
+		cancel: cancel,
+		events: make(chan Event, a.cfg.EventBuffer),
+		queued: make(chan struct{}, 1),
+		done:   make(chan struct{}),
+		number: a.runs,
+		prompt: slices.Clone(prompt),
+	}
+	a.active = r
+	go r.loop()
+	return r, nil
+}
+
+// Steer queues input to be delivered after the current tool batch (or at
+// the start of the next turn). During a run it emits a queue_update.
+func (a *Agent) Steer(m model.UserMessage) { a.enqueue(&a.steer, m) }
+
+// FollowUp queues input to be delivered when the agent would otherwise
+// stop. During a run it emits a queue_update.
+func (a *Agent) FollowUp(m model.UserMessage) { a.enqueue(&a.followUp, m) }
+
+func (a *Agent) enqueue(q *[]model.UserMessage, m model.UserMessage) {
+	a.mu.Lock()
+	*q = append(*q, m)
+	r := a.active
+	a.mu.Unlock()
+	if r != nil {
+		select {
+		case r.queued <- struct{}{}:
+		default: // a signal is already pending; it covers this change too
+		}
+	}
+}
+
+// Queued returns copies of the steering and follow-up queues.
+func (a *Agent) Queued() (steer, followUp []model.UserMessage) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return slices.Clone(a.steer), slices.Clone(a.followUp)
+}
+
+// Messages returns a copy of the conversation history.
+func (a *Agent) Messages() []model.Message {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return slices.Clone(a.history)
+}

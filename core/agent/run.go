@@ -1,0 +1,239 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/smith-agent/smith/core/model"
+)
+
+// Run is one active run of an [Agent]. Its goroutine owns the run's state;
+// callers talk to it through the event channel, Abort, and the agent's
+// queue methods.
+type Run struct {
+	a      *Agent
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	events chan Event
+	queued chan struct{}
+	done   chan struct{}
+	number int
+	prompt []model.UserMessage
+	end    AgentEnd
+	turn   int
+}
+
+// errAborted is the cause of an abort requested through [Run.Abort].
+var errAborted = errors.New("agent: run aborted")
+
+// Events returns the run's events, in order, ending with [AgentEnd] and
+// [Settled], after which the channel is closed. The consumer must drain it:
+// the run blocks while the channel (of capacity Config.EventBuffer) is full.
+func (r *Run) Events() <-chan Event { return r.events }
+
+// Abort cancels the run at once: the provider stream and any running tool
+// see their context cancelled. It is safe to call any number of times, from
+// any goroutine.
+func (r *Run) Abort() { r.cancel(errAborted) }
+
+// Wait blocks until the run has settled and returns its AgentEnd. The
+// events must be drained concurrently.
+func (r *Run) Wait() AgentEnd {
+	<-r.done
+	return r.end
+}
+
+// Done is closed when the run has settled.
+func (r *Run) Done() <-chan struct{} { return r.done }
+
+func (r *Run) emit(ev Event) {
+	r.events <- ev
+}
+
+func (r *Run) seq() Seq { return Seq{N: r.a.seq.Add(1)} }
+
+// emitQueue emits a queue_update with the current queue.
+func (r *Run) emitQueue() {
+	steer, follow := r.a.Queued()
+	if steer == nil {
+		steer = []model.UserMessage{}
+	}
+	if follow == nil {
+		follow = []model.UserMessage{}
+	}
+	r.emit(QueueUpdate{Seq: r.seq(), Steer: steer, FollowUp: follow})
+}
+
+// drainQueued emits a queue_update if input was queued since the last one.
+func (r *Run) drainQueued() {
+	select {
+	case <-r.queued:
+		r.emitQueue()
+	default:
+	}
+}
+
+// take removes and returns the queue q at a lifecycle boundary.
+func (r *Run) take(q *[]model.UserMessage) []model.UserMessage {
+	r.drainQueued()
+	r.a.mu.Lock()
+	got := *q
+	*q = nil
+	r.a.mu.Unlock()
+	if len(got) > 0 {
+		r.emitQueue()
+	}
+	return got
+}
+
+// record makes m durable, appends it to the history, and emits message_end.
+// When recording fails the message stays out of the history, message_end is
+// still emitted (every start has its end) and the error ends the run.
+func (r *Run) record(m model.Message) error {
+	err := r.a.cfg.Recorder.Record(context.WithoutCancel(r.ctx), m)
+	if err != nil {
+		err = fmt.Errorf("agent: record %s message: %w", m.Role(), err)
+	} else {
+		r.a.mu.Lock()
+		r.a.history = append(r.a.history, m)
+		r.a.mu.Unlock()
+	}
+	r.emit(MessageEnd{Seq: r.seq(), Message: m})
+	return err
+}
+
+// deliver emits and records complete input messages.
+func (r *Run) deliver(msgs []model.UserMessage) error {
+	for _, m := range msgs {
+		r.emit(MessageStart{Seq: r.seq(), Message: m})
+		if err := r.record(m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *Run) aborted() bool { return r.ctx.Err() != nil }
+
+func (r *Run) loop() {
+	defer func() {
+		r.a.mu.Lock()
+		r.a.active = nil
+		r.a.mu.Unlock()
+		r.emit(Settled{Seq: r.seq()})
+		close(r.events)
+		r.cancel(nil)
+		close(r.done)
+	}()
+	r.emit(AgentStart{Seq: r.seq(), Run: r.number})
+	r.end = r.turns()
+	r.end.Seq = r.seq()
+	r.emit(r.end)
+}
+
+// turns runs turns until a stop condition and returns the (unsequenced)
+// AgentEnd.
+func (r *Run) turns() AgentEnd {
+	pending := r.prompt
+	if steer := r.take(&r.a.steer); len(steer) > 0 {
+		pending = append(pending, steer...)
+	} else if len(pending) == 0 {
+		pending = r.take(&r.a.followUp)
+	}
+	for {
+		if r.aborted() {
+			return r.abortEnd()
+		}
+		if max := r.a.cfg.MaxTurns; max > 0 && r.turn >= max {
+			return AgentEnd{Reason: EndMaxTurns, Error: fmt.Sprintf("agent: the run reached its limit of %d turns (Config.MaxTurns)", max)}
+		}
+		r.turn++
+		r.emit(TurnStart{Seq: r.seq(), Turn: r.turn})
+		if err := r.deliver(pending); err != nil {
+			r.emit(TurnEnd{Seq: r.seq(), Turn: r.turn, Message: model.AssistantMessage{Content: []model.Content{}}, ToolResults: []model.ToolResultMessage{}})
+			return AgentEnd{Reason: EndRecordFailed, Error: err.Error()}
+		}
+		pending = nil
+
+		msg, err := r.stream()
+		if err != nil {
+			r.emit(TurnEnd{Seq: r.seq(), Turn: r.turn, Message: msg, ToolResults: []model.ToolResultMessage{}})
+			return AgentEnd{Reason: EndRecordFailed, Error: err.Error()}
+		}
+		calls := msg.ToolCalls()
+		var results []model.ToolResultMessage
+		switch {
+		case msg.Error != nil || msg.Stop != model.StopToolUse:
+			why := "the response was cut off by the output limit before the call was complete"
+			switch {
+			case msg.Error != nil && msg.Error.Kind == model.ErrAborted:
+				why = "the run was aborted before the call ran"
+			case msg.Error != nil:
+				why = "the response failed before the call could run: " + msg.Error.Error()
+			}
+			results, err = r.skip(calls, why)
+		default:
+			results, err = r.execute(calls)
+		}
+		r.emit(TurnEnd{Seq: r.seq(), Turn: r.turn, Message: msg, ToolResults: nonNil(results)})
+		switch {
+		case err != nil:
+			return AgentEnd{Reason: EndRecordFailed, Error: err.Error()}
+		case r.aborted() || (msg.Error != nil && msg.Error.Kind == model.ErrAborted):
+			return r.abortEnd()
+		case msg.Error != nil:
+			return AgentEnd{Reason: EndProviderError, Error: msg.Error.Error()}
+		case msg.Stop == model.StopLength:
+			return AgentEnd{Reason: EndLength}
+		case msg.Stop == model.StopRefusal:
+			return AgentEnd{Reason: EndRefusal}
+		}
+		// Boundary after the complete tool batch: steering input first.
+		if steer := r.take(&r.a.steer); len(steer) > 0 {
+			pending = steer
+			continue
+		}
+		if len(calls) > 0 {
+			continue
+		}
+		// The agent would stop: follow-up input.
+		if fu := r.take(&r.a.followUp); len(fu) > 0 {
+			pending = fu
+			continue
+		}
+		return AgentEnd{Reason: EndCompleted}
+	}
+}
+
+func (r *Run) abortEnd() AgentEnd {
+	msg := "agent: run aborted"
+	if c := context.Cause(r.ctx); c != nil && !errors.Is(c, errAborted) {
+		msg = "agent: run aborted: " + c.Error()
+	}
+	return AgentEnd{Reason: EndAborted, Error: msg}
+}
+
+// skip answers every call with an error result without running it, so that
+// every call stays paired with a result.
+func (r *Run) skip(calls []model.ToolCall, why string) ([]model.ToolResultMessage, error) {
+	var results []model.ToolResultMessage
+	for _, c := range calls {
+		res := model.ToolResultMessage{CallID: c.ID, Name: c.Name, IsError: true, Mutation: model.MutationNotApplied,
+			Content: []model.Content{model.Text{Text: "not executed: " + why}}}
+		r.emit(MessageStart{Seq: r.seq(), Message: res})
+		if err := r.record(res); err != nil {
+			return results, err
+		}
+		results = append(results, res)
+	}
+	return results, nil
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return slices.Clip(s)
+}

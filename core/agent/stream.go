@@ -1,0 +1,83 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/smith-agent/smith/core/internal/streamasm"
+	"github.com/smith-agent/smith/core/model"
+)
+
+// stream sends one request and assembles the response, emitting
+// message_start, one message_update per non-terminal event, and (after
+// recording) message_end. The returned error is a recording failure.
+func (r *Run) stream() (model.AssistantMessage, error) {
+	r.a.mu.Lock()
+	req := &model.Request{Model: r.a.cfg.Model, System: r.a.cfg.System,
+		Messages: r.a.history[:len(r.a.history):len(r.a.history)], Tools: r.a.defs}
+	r.a.mu.Unlock()
+
+	r.emit(MessageStart{Seq: r.seq(), Message: model.AssistantMessage{Content: []model.Content{}}})
+	s := r.a.cfg.Provider.Stream(r.ctx, req)
+	evs := make(chan model.StreamEvent, 16)
+	stop := make(chan struct{})
+	exited := make(chan struct{})
+	go func() {
+		defer close(exited)
+		defer close(evs)
+		for {
+			ev, ok := s.Next()
+			if !ok {
+				return
+			}
+			select {
+			case evs <- ev:
+			case <-stop:
+				return
+			}
+		}
+	}()
+
+	var asm streamasm.Assembler
+read:
+	for {
+		select {
+		case ev, ok := <-evs:
+			if !ok {
+				break read
+			}
+			if err := asm.Push(ev); err != nil {
+				break read
+			}
+			switch ev.(type) {
+			case model.Done, model.StreamError:
+			default:
+				r.emit(MessageUpdate{Seq: r.seq(), Delta: ev})
+			}
+		case <-r.queued:
+			r.emitQueue()
+		case <-r.ctx.Done():
+			cause := context.Cause(r.ctx)
+			if errors.Is(cause, errAborted) {
+				asm.Abort(model.NewError(model.ErrAborted, "the run was aborted while the provider was streaming"))
+			} else {
+				asm.Abort(model.NewError(model.ErrAborted, "the run was aborted while the provider was streaming: %v", cause))
+			}
+			break read
+		}
+	}
+	close(stop)
+	_ = s.Close()
+	select {
+	case <-exited:
+	case <-time.After(r.a.cfg.AbortGrace):
+		// The provider ignores cancellation; its goroutine is left behind
+		// (it exits when Next returns) and nothing it sends is used.
+	}
+	msg := asm.Message()
+	if msg.Content == nil {
+		msg.Content = []model.Content{}
+	}
+	return msg, r.record(msg)
+}
