@@ -1,7 +1,9 @@
 package sessionfmt
 
 import (
+	"bufio"
 	"encoding/binary"
+	"io"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -147,3 +149,5 @@ func realSession(t testing.TB, n int, unknown bool) (string, []byte) {
 	}
 	return p, b
 }
+
+func bufioWriter(w io.Writer) *bufio.Writer { return bufio.NewWriter(w) }
