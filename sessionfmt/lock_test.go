@@ -102,7 +102,7 @@ func TestTwoProcessesAppend(t *testing.T) {
 			if s.Parent(i) != i-1 {
 				t.Fatalf("entry %d: parent index %d, want %d: a writer did not see the other's append", i, s.Parent(i), i-1)
 			}
-			if s.Entry(i-1).Key[1] != e.Key[1] {
+			if s.Entry(i - 1).Key[1] != e.Key[1] {
 				switches++
 			}
 		}

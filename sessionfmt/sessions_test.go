@@ -3,8 +3,8 @@ package sessionfmt
 import (
 	"bufio"
 	"encoding/binary"
-	"io"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
