@@ -55,20 +55,26 @@ func (e *Engine) Compile(ctx context.Context, a Artifact, cfg PluginConfig) (*Pl
 	if len(v.problems) > 0 {
 		return nil, &ValidationError{Plugin: a.Name, Problems: v.problems}
 	}
-	code := raw
-	if !cfg.noFuel {
-		if _, err := fuel.Instrument(m, fuel.Options{MaxDepth: budgets.CallDepth}); err != nil {
+	key := moduleKey{sum: sha256.Sum256(raw), noFuel: cfg.noFuel}
+	compiled, err := e.compiledModule(ctx, key, func() ([]byte, error) {
+		if cfg.noFuel {
+			return raw, nil
+		}
+		if _, err := fuel.Instrument(m); err != nil {
 			return nil, refuse("artifact", "cannot be instrumented for fuel: "+err.Error(), "WebAssembly 2.0 without SIMD, threads or exceptions",
 				"build the plugin without those features")
 		}
-		code = binary.EncodeModule(m)
-	}
-	compiled, err := e.rt.CompileModule(ctx, code)
+		return binary.EncodeModule(m), nil
+	})
 	if err != nil {
+		var ve *ValidationError
+		if errors.As(err, &ve) {
+			return nil, err
+		}
 		return nil, refuse("artifact", "does not compile: "+err.Error(), "a valid WebAssembly 2.0 module", "rebuild the plugin")
 	}
 	p := &Plugin{
-		name: a.Name, engine: e, cfg: cfg, budgets: budgets, compiled: compiled,
+		name: a.Name, engine: e, cfg: cfg, budgets: budgets, compiled: compiled, key: key,
 		hosts: map[string]hostModuleInstance{}, exports: v.exports, hasInit: v.hasInit,
 	}
 	if err := p.instantiateHosts(ctx); err != nil {
@@ -226,13 +232,78 @@ func apiTypes(ts []ValueType) []api.ValueType {
 	return out
 }
 
-// Close releases the plugin's compiled code and host modules. Instances
-// still alive keep working until they are released.
+// Close releases the plugin's host modules and its hold on the compiled
+// code (shared with other plugins compiled from the same bytes). Close a
+// plugin only after the generations publishing it are closed and their
+// calls have finished. Close is idempotent.
 func (p *Plugin) Close(ctx context.Context) error {
 	var errs []error
-	for _, m := range p.hosts {
-		errs = append(errs, m.Close(ctx))
-	}
-	errs = append(errs, p.compiled.Close(ctx))
+	p.closed.Do(func() {
+		for _, m := range p.hosts {
+			errs = append(errs, m.Close(ctx))
+		}
+		if p.compiled != nil {
+			errs = append(errs, p.engine.releaseModule(ctx, p.key))
+		}
+	})
 	return errors.Join(errs...)
+}
+
+// moduleKey identifies compiled code: the artifact's bytes and whether it
+// was instrumented. Budgets do not change the code, so plugins compiled from
+// the same artifact share it.
+type moduleKey struct {
+	sum    [32]byte
+	noFuel bool
+}
+
+type moduleEntry struct {
+	mod  wazero.CompiledModule
+	refs int
+}
+
+// compiledModule returns the compiled code for key, instrumenting and
+// compiling it with code() only if no plugin of this engine holds it.
+func (e *Engine) compiledModule(ctx context.Context, key moduleKey, code func() ([]byte, error)) (wazero.CompiledModule, error) {
+	e.modMu.Lock()
+	if ent, ok := e.modules[key]; ok {
+		ent.refs++
+		e.modMu.Unlock()
+		return ent.mod, nil
+	}
+	e.modMu.Unlock()
+	b, err := code()
+	if err != nil {
+		return nil, err
+	}
+	mod, err := e.rt.CompileModule(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	e.modMu.Lock()
+	defer e.modMu.Unlock()
+	if ent, ok := e.modules[key]; ok { // compiled concurrently
+		ent.refs++
+		_ = mod.Close(ctx)
+		return ent.mod, nil
+	}
+	if e.modules == nil {
+		e.modules = map[moduleKey]*moduleEntry{}
+	}
+	e.modules[key] = &moduleEntry{mod: mod, refs: 1}
+	return mod, nil
+}
+
+func (e *Engine) releaseModule(ctx context.Context, key moduleKey) error {
+	e.modMu.Lock()
+	defer e.modMu.Unlock()
+	ent, ok := e.modules[key]
+	if !ok {
+		return nil
+	}
+	if ent.refs--; ent.refs > 0 {
+		return nil
+	}
+	delete(e.modules, key)
+	return ent.mod.Close(ctx)
 }

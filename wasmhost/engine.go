@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
@@ -36,6 +37,8 @@ type Engine struct {
 	memLimit uint32
 	cacheDir string
 	fuelState
+	modMu   sync.Mutex
+	modules map[moduleKey]*moduleEntry
 }
 
 // NewEngine creates an Engine. It creates the cache directory if needed.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -44,6 +45,7 @@ func testWorld() WorldSpec {
 			{Name: ex + "trap", Sig: none, Optional: true},
 			{Name: ex + "alloc-many", Sig: Signature{Params: []ValueType{I32}, Results: []ValueType{I32}}, Optional: true},
 			{Name: ex + "regex-count", Sig: str, Optional: true},
+			{Name: ex + "probe", Sig: ret, Optional: true},
 		},
 	}
 }
@@ -129,6 +131,41 @@ func wat(tb testing.TB, name string) []byte {
 	}
 	built[name] = b
 	return b
+}
+
+var (
+	goGuestOnce sync.Once
+	goGuestWasm []byte
+	goGuestErr  error
+)
+
+// goGuest builds internal/testguest with the standard toolchain, once per
+// run (about 20 s cold, a second with a warm build cache).
+func goGuest(tb testing.TB) []byte {
+	tb.Helper()
+	goGuestOnce.Do(func() {
+		out := filepath.Join(sharedDir(tb), "testguest.wasm")
+		cmd := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w", "-o", out, "./internal/testguest")
+		cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			goGuestErr = fmt.Errorf("build the Go test guest: %v\n%s", err, msg)
+			return
+		}
+		goGuestWasm, goGuestErr = os.ReadFile(out)
+	})
+	if goGuestErr != nil {
+		tb.Fatal(goGuestErr)
+	}
+	return goGuestWasm
+}
+
+// guests are the two implementations of the test world.
+var guests = []struct {
+	name  string
+	build func(testing.TB) []byte
+}{
+	{"wat", func(tb testing.TB) []byte { return wat(tb, "guest") }},
+	{"go", goGuest},
 }
 
 // newEngine returns an engine caching compiled code in this run's shared

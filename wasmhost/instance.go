@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -62,8 +63,11 @@ func (p *Plugin) instantiate(ctx context.Context) (*Instance, error) {
 		return nil, in.failure(err)
 	}
 	in.mod = mod
-	if !p.cfg.noFuel && in.inv.fuelG == nil {
-		in.inv.bind(mod)
+	if !p.cfg.noFuel {
+		if in.inv.fuelG == nil {
+			in.inv.bind(mod)
+		}
+		in.inv.depthG.Set(uint64(p.budgets.CallDepth))
 	}
 	in.call.mem = mod.Memory()
 	in.call.realloc = mod.ExportedFunction("cabi_realloc")
@@ -163,7 +167,7 @@ func (in *Instance) failure(err error) error {
 			if inv.ctx != nil && inv.ctx.Err() != nil && errors.Is(err, inv.ctx.Err()) {
 				inv.check()
 			} else {
-				inv.fail("", fmt.Errorf("guest trapped: %w", err))
+				inv.fail("", trapError{err})
 			}
 		}
 	}
@@ -216,3 +220,15 @@ func (w *logWriter) Write(b []byte) (int, error) {
 	}
 	return len(b), nil
 }
+
+// trapError reports a trap by the first line of wazero's error, leaving out
+// the wasm stack trace, which names only function indices of a stripped
+// module.
+type trapError struct{ err error }
+
+func (e trapError) Error() string {
+	msg, _, _ := strings.Cut(e.err.Error(), "\n")
+	return "guest trapped: " + msg
+}
+
+func (e trapError) Unwrap() error { return e.err }

@@ -50,7 +50,7 @@ func (inv *invocation) begin(ctx context.Context, export string) {
 	inv.abort = nil
 	if inv.fuelG != nil {
 		inv.refill()
-		inv.depthG.Set(0)
+		inv.depthG.Set(uint64(b.CallDepth))
 	}
 }
 

@@ -101,10 +101,12 @@ type Plugin struct {
 	cfg      PluginConfig
 	budgets  Budgets
 	compiled wazero.CompiledModule
+	key      moduleKey
 	hosts    map[string]hostModuleInstance
 	exports  map[string]exportInfo
 	hasInit  bool
 	logMu    sync.Mutex
+	closed   sync.Once
 }
 
 // Name returns Artifact.Name.

@@ -26,6 +26,9 @@ type validation struct {
 	problems []Problem
 	exports  map[string]exportInfo
 	hasInit  bool
+	// otherVersion is set once a name targets another version of the
+	// world; the missing exports that follow from it are not reported.
+	otherVersion bool
 }
 
 func (v *validation) add(item, got, want, fix string) {
@@ -184,6 +187,9 @@ func (v *validation) check(m *wasm.Module) {
 	if !sawRealloc {
 		v.add("export \"cabi_realloc\"", "is missing", reallocSig.String(), "export the canonical ABI's cabi_realloc allocator")
 	}
+	if v.otherVersion {
+		return
+	}
 	for _, spec := range w.Exports {
 		if !spec.Optional && !seen[spec.Name] {
 			v.add(fmt.Sprintf("export %q", spec.Name), "is missing", spec.Sig.String(), "implement it; the world requires it")
@@ -212,6 +218,7 @@ func (v *validation) checkWorldImport(item string, imp *wasm.Import, got Signatu
 		return
 	}
 	if ver, ok := versionOf(imp.Module, w.Package); ok && ver != w.Version {
+		v.otherVersion = true
 		v.add(item, "targets "+w.Package+"@"+ver, w.Package+"@"+w.Version, rebuild)
 		return
 	}
@@ -222,6 +229,7 @@ func (v *validation) checkUnknownExport(item, name, rebuild string) {
 	w := v.world
 	if iface, _, ok := strings.Cut(name, "#"); ok {
 		if ver, ok := versionOf(iface, w.Package); ok && ver != w.Version {
+			v.otherVersion = true
 			v.add(item, "targets "+w.Package+"@"+ver, w.Package+"@"+w.Version, rebuild)
 			return
 		}

@@ -9,11 +9,12 @@
 //
 // where yield is a new function import ([Module].[YieldName]) through which
 // the host refills the counter, checks deadlines and cancellation, or aborts
-// the guest. A second i32 global (exported as [DepthExport]) counts the call
-// depth: each function entry increments it and calls the import
-// [Module].[DepthName] once it passes Options.MaxDepth, and each body is
-// wrapped in a block so every exit (end, return, a branch to the function's
-// label, a tail call) decrements it. This bounds recursion long before
+// the guest. A second i32 global (exported as [DepthExport]) holds the call
+// depth still allowed: each function entry decrements it and calls the
+// import [Module].[DepthName] when it reaches zero, and each body is wrapped
+// in a block so every exit (end, return, a branch to the function's label, a
+// tail call) gives the level back. The host sets both globals per call, so
+// the instrumented code does not depend on any budget. This bounds recursion long before
 // wazero's own 400 MB native stack ceiling. Every memory.grow is replaced by a call to a second import
 // ([Module].[GrowName], same signature as memory.grow) so the host decides
 // and records every growth. Adding the imports shifts every defined function

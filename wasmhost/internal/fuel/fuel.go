@@ -23,12 +23,9 @@ const (
 // Imports is how many function imports Instrument adds.
 const Imports = 3
 
-// Options tune the instrumentation.
-type Options struct {
-	// MaxDepth is the call depth at which a function entry calls the depth
-	// import instead of running; 0 means 1<<16.
-	MaxDepth uint32
-}
+// InitialDepth is the depth global's initial value: the calls a module's
+// start function may nest before the host sets the real budget.
+const InitialDepth = 1 << 16
 
 // Stats describes what Instrument inserted.
 type Stats struct {
@@ -39,10 +36,7 @@ type Stats struct {
 
 // Instrument rewrites m in place as described in the package documentation.
 // On error m is left partially rewritten and must be discarded.
-func Instrument(m *wasm.Module, opts Options) (Stats, error) {
-	if opts.MaxDepth == 0 {
-		opts.MaxDepth = 1 << 16
-	}
+func Instrument(m *wasm.Module) (Stats, error) {
 	var st Stats
 	var funcImports uint32
 	var globalImports uint32
@@ -90,13 +84,13 @@ func Instrument(m *wasm.Module, opts Options) (Stats, error) {
 		},
 		&wasm.Global{
 			Type: &wasm.GlobalType{ValType: wasm.ValueTypeI32, Mutable: true},
-			Init: &wasm.ConstantExpression{Opcode: wasm.OpcodeI32Const, Data: leb128.EncodeInt32(0)},
+			Init: &wasm.ConstantExpression{Opcode: wasm.OpcodeI32Const, Data: leb128.EncodeInt32(InitialDepth)},
 		})
 
 	r := rewriter{
 		remap:  remap,
 		charge: chargeCode(global, yieldIdx),
-		enter:  enterCode(depth, opts.MaxDepth, depthIdx),
+		enter:  enterCode(depth, depthIdx),
 		leave:  leaveCode(depth),
 		grow:   growIdx,
 	}
@@ -193,34 +187,33 @@ func chargeCode(global, yield uint32) []byte {
 	return b
 }
 
-// enterCode counts a call and calls the depth import past maxDepth:
+// enterCode spends one level of the remaining call depth and calls the
+// depth import when none is left:
 //
-//	global.set D (global.get D + 1)
-//	if global.get D > maxDepth { depth() }
-func enterCode(depth, maxDepth, depthFn uint32) []byte {
-	d := leb128.EncodeUint32(depth)
-	var b []byte
-	b = append(b, wasm.OpcodeGlobalGet)
-	b = append(b, d...)
-	b = append(b, wasm.OpcodeI32Const, 1, wasm.OpcodeI32Add, wasm.OpcodeGlobalSet)
-	b = append(b, d...)
-	b = append(b, wasm.OpcodeGlobalGet)
-	b = append(b, d...)
-	b = append(b, wasm.OpcodeI32Const)
-	b = append(b, leb128.EncodeInt32(int32(maxDepth))...)
-	b = append(b, wasm.OpcodeI32GtU, wasm.OpcodeIf, 0x40, wasm.OpcodeCall)
-	b = append(b, leb128.EncodeUint32(depthFn)...)
-	b = append(b, wasm.OpcodeEnd)
-	return b
-}
-
-// leaveCode uncounts a call: global.set D (global.get D - 1).
-func leaveCode(depth uint32) []byte {
+//	global.set D (global.get D - 1)
+//	if global.get D == 0 { depth() }
+func enterCode(depth, depthFn uint32) []byte {
 	d := leb128.EncodeUint32(depth)
 	var b []byte
 	b = append(b, wasm.OpcodeGlobalGet)
 	b = append(b, d...)
 	b = append(b, wasm.OpcodeI32Const, 1, wasm.OpcodeI32Sub, wasm.OpcodeGlobalSet)
+	b = append(b, d...)
+	b = append(b, wasm.OpcodeGlobalGet)
+	b = append(b, d...)
+	b = append(b, wasm.OpcodeI32Eqz, wasm.OpcodeIf, 0x40, wasm.OpcodeCall)
+	b = append(b, leb128.EncodeUint32(depthFn)...)
+	b = append(b, wasm.OpcodeEnd)
+	return b
+}
+
+// leaveCode gives the level back: global.set D (global.get D + 1).
+func leaveCode(depth uint32) []byte {
+	d := leb128.EncodeUint32(depth)
+	var b []byte
+	b = append(b, wasm.OpcodeGlobalGet)
+	b = append(b, d...)
+	b = append(b, wasm.OpcodeI32Const, 1, wasm.OpcodeI32Add, wasm.OpcodeGlobalSet)
 	b = append(b, d...)
 	return b
 }

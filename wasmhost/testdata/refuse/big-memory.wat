@@ -1,0 +1,6 @@
+;; declares more initial memory than the budget
+(module
+  (memory (export "memory") 1000)
+  (func (export "cabi_realloc") (param i32 i32 i32 i32) (result i32) (i32.const 0))
+  (func (export "test:echo/api@0.1.0#echo") (param i32 i32) (result i32) (i32.const 0))
+)

@@ -1,0 +1,7 @@
+;; exports a function the world does not know
+(module
+  (memory (export "memory") 1)
+  (func (export "cabi_realloc") (param i32 i32 i32 i32) (result i32) (i32.const 0))
+  (func (export "test:echo/api@0.1.0#echo") (param i32 i32) (result i32) (i32.const 0))
+  (func (export "launch-missiles"))
+)
