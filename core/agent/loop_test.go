@@ -287,3 +287,36 @@ func TestEventJSONHasTypeFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestInterruptedCallsArePairedOnResume: a history that ends with tool
+// calls lacking results (a crash mid-batch) gets results marked unknown
+// before any new input.
+func TestInterruptedCallsArePairedOnResume(t *testing.T) {
+	history := []model.Message{
+		model.UserText("go"),
+		model.AssistantMessage{Stop: model.StopToolUse, Content: []model.Content{
+			model.ToolCall{ID: "c1", Name: "write", Arguments: json.RawMessage(`{}`)},
+			model.ToolCall{ID: "c2", Name: "write", Arguments: json.RawMessage(`{}`)},
+		}},
+		model.ToolResultMessage{CallID: "c1", Name: "write", Mutation: model.MutationApplied, Content: []model.Content{}},
+	}
+	p := script(t, `{"mock_script":1,"responses":[{"text":"resumed"}]}`)
+	rec := &memRecorder{}
+	a, err := New(Config{Provider: p, Recorder: rec, History: history})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, _ := a.Start(context.Background(), model.UserText("continue"))
+	wantLines(t, briefs(drain(t, run), false),
+		"agent_start 1",
+		"message_start tool_result c2 unknown", "message_end tool_result c2 unknown",
+		"turn_start 1",
+		"message_start user continue", "message_end user continue",
+		"message_start assistant", "message_end assistant end",
+		"turn_end 1 results=0",
+		"agent_end completed", "settled")
+	checkPairing(t, a.Messages())
+	if got := resultText(rec.messages()[0].(model.ToolResultMessage)); !strings.HasPrefix(got, "interrupted: the previous session ended") {
+		t.Fatalf("result = %q", got)
+	}
+}

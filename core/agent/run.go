@@ -136,6 +136,9 @@ func (r *Run) loop() {
 // turns runs turns until a stop condition and returns the (unsequenced)
 // AgentEnd.
 func (r *Run) turns() AgentEnd {
+	if err := r.closeInterrupted(); err != nil {
+		return AgentEnd{Reason: EndRecordFailed, Error: err.Error()}
+	}
 	pending := r.prompt
 	if steer := r.take(&r.a.steer); len(steer) > 0 {
 		pending = append(pending, steer...)
@@ -236,4 +239,44 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return slices.Clip(s)
+}
+
+// closeInterrupted answers the tool calls of the history's last assistant
+// message that have no result — the previous process ended mid-batch — so
+// that every call stays paired before new input is added. Their effects
+// are unknown: the effect journal's recovery holds the evidence.
+func (r *Run) closeInterrupted() error {
+	r.a.mu.Lock()
+	h := r.a.history
+	last := -1
+	for i := len(h) - 1; i >= 0; i-- {
+		if _, ok := h[i].(model.AssistantMessage); ok {
+			last = i
+			break
+		}
+		if _, ok := h[i].(model.ToolResultMessage); !ok {
+			break
+		}
+	}
+	var open []model.ToolCall
+	if last >= 0 {
+		answered := make(map[string]bool)
+		for _, m := range h[last+1:] {
+			answered[m.(model.ToolResultMessage).CallID] = true
+		}
+		for _, c := range h[last].(model.AssistantMessage).ToolCalls() {
+			if !answered[c.ID] {
+				open = append(open, c)
+			}
+		}
+	}
+	r.a.mu.Unlock()
+	for _, c := range open {
+		res := failed(c, model.MutationUnknown, "interrupted: the previous session ended before this call completed; whether its effects happened is unknown (see the session's effect records)")
+		r.emit(MessageStart{Seq: r.seq(), Message: res})
+		if err := r.record(res); err != nil {
+			return err
+		}
+	}
+	return nil
 }

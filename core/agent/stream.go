@@ -71,13 +71,25 @@ read:
 	_ = s.Close()
 	select {
 	case <-exited:
-	case <-time.After(r.a.cfg.AbortGrace):
-		// The provider ignores cancellation; its goroutine is left behind
-		// (it exits when Next returns) and nothing it sends is used.
+	default:
+		r.awaitExit(exited)
 	}
 	msg := asm.Message()
+
 	if msg.Content == nil {
 		msg.Content = []model.Content{}
 	}
 	return msg, r.record(msg)
+}
+
+// awaitExit waits for the stream goroutine for at most the abort grace. A
+// provider that ignores cancellation leaves its goroutine behind (it exits
+// when Next returns) and nothing it sends is used.
+func (r *Run) awaitExit(exited <-chan struct{}) {
+	t := time.NewTimer(r.a.cfg.AbortGrace)
+	defer t.Stop()
+	select {
+	case <-exited:
+	case <-t.C:
+	}
 }

@@ -122,6 +122,10 @@ func (l *contentList) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &raws); err != nil {
 		return fmt.Errorf("model: decode content list: %w", err)
 	}
+	if raws == nil {
+		*l = nil
+		return nil
+	}
 	out := make([]Content, 0, len(raws))
 	for i, r := range raws {
 		c, err := UnmarshalContent(r)

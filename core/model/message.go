@@ -58,7 +58,7 @@ type AssistantMessage struct {
 }
 
 // ToolCalls returns the message's tool calls in order.
-func (m *AssistantMessage) ToolCalls() []ToolCall {
+func (m AssistantMessage) ToolCalls() []ToolCall {
 	var calls []ToolCall
 	for _, c := range m.Content {
 		if tc, ok := c.(ToolCall); ok {

@@ -1,0 +1,189 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/smith-agent/smith/core/effect"
+	"github.com/smith-agent/smith/core/model"
+	"github.com/smith-agent/smith/sessionfmt"
+)
+
+// Store writes a conversation and its effects into one open session file.
+// It implements [agent.Recorder] and [effect.Store]. It is safe for
+// concurrent use; the file must not be appended to by anything else while
+// the Store uses it.
+type Store struct {
+	mu    sync.Mutex
+	f     *sessionfmt.File
+	calls map[string]sessionfmt.ID // tool call id → entry of its assistant message
+	now   func() time.Time
+}
+
+// New returns a Store appending to f. It indexes the tool calls of the
+// messages already in f, so effects can name them as causal parents.
+func New(f *sessionfmt.File) (*Store, error) {
+	s := &Store{f: f, calls: make(map[string]sessionfmt.ID), now: time.Now}
+	sess := f.Session()
+	for i := range sess.Len() {
+		if sess.Kind(i) != sessionfmt.KindMessage {
+			continue
+		}
+		e := sess.Entry(i)
+		m, err := decodeMessage(e.Content)
+		if err != nil {
+			return nil, fmt.Errorf("session: entry %s of %s: %w", e.ID, f.Path(), err)
+		}
+		if am, ok := m.(model.AssistantMessage); ok {
+			for _, c := range am.ToolCalls() {
+				s.calls[c.ID] = e.ID
+			}
+		}
+	}
+	return s, nil
+}
+
+// append adds an entry under the selected leaf.
+func (s *Store) append(e sessionfmt.Entry, d sessionfmt.Durability) error {
+	sess := s.f.Session()
+	if i := sess.Selected(); i >= 0 {
+		e.Parent = sess.ID(i)
+	}
+	e.ID = sessionfmt.NewID()
+	e.Time = s.now()
+	return s.f.Append(e, d)
+}
+
+// Record appends a message entry (agent.Recorder).
+func (s *Store) Record(ctx context.Context, m model.Message) error {
+	content, err := encodeMessage(m)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := sessionfmt.Entry{Kind: sessionfmt.KindMessage, Content: content}
+	if err := s.append(e, sessionfmt.Buffered); err != nil {
+		return err
+	}
+	if am, ok := m.(model.AssistantMessage); ok {
+		id := s.f.Session().ID(s.f.Session().Selected())
+		for _, c := range am.ToolCalls() {
+			s.calls[c.ID] = id
+		}
+	}
+	return nil
+}
+
+type intentContent struct {
+	Kind       string `cbor:"kind"`
+	Parent     string `cbor:"parent"`
+	Generation uint64 `cbor:"generation"`
+	Input      string `cbor:"input"`
+}
+
+type completionContent struct {
+	Mutation        string `cbor:"mutation"`
+	Output          []byte `cbor:"output,omitempty"`
+	OutputTruncated bool   `cbor:"output_truncated,omitempty"`
+	Error           string `cbor:"error,omitempty"`
+	Recovered       bool   `cbor:"recovered,omitempty"`
+}
+
+// Append appends an effect record (effect.Store): an intent durably
+// (fsynced), a completion written at once.
+func (s *Store) Append(ctx context.Context, r effect.Record) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id, err := sessionfmt.ParseID(r.EffectID())
+	if err != nil {
+		return fmt.Errorf("session: effect id: %w", err)
+	}
+	switch r := r.(type) {
+	case effect.Intent:
+		cause, err := s.cause(r.Parent)
+		if err != nil {
+			return err
+		}
+		content, err := sessionfmt.EncodeContent(intentContent{Kind: r.Kind, Parent: r.Parent, Generation: r.Generation, Input: string(r.Input)})
+		if err != nil {
+			return err
+		}
+		return s.append(sessionfmt.Entry{Kind: sessionfmt.KindEffectIntent, Pair: id, Cause: cause, Content: content}, sessionfmt.Durable)
+	case effect.Completion:
+		content, err := sessionfmt.EncodeContent(completionContent{Mutation: string(r.Mutation), Output: r.Output,
+			OutputTruncated: r.OutputTruncated, Error: r.Error, Recovered: r.Recovered})
+		if err != nil {
+			return err
+		}
+		return s.append(sessionfmt.Entry{Kind: sessionfmt.KindEffectCompletion, Pair: id, Content: content}, sessionfmt.Buffered)
+	}
+	return fmt.Errorf("session: unknown effect record %T", r)
+}
+
+// cause resolves an intent's causal parent: a tool call id, or the id of an
+// entry already in the session.
+func (s *Store) cause(parent string) (sessionfmt.ID, error) {
+	if id, ok := s.calls[parent]; ok {
+		return id, nil
+	}
+	if id, err := sessionfmt.ParseID(parent); err == nil && s.f.Session().Index(id) >= 0 {
+		return id, nil
+	}
+	if parent == "" {
+		return sessionfmt.ID{}, errors.New("session: effect intent has no causal parent; set Intent.Parent to the tool call id or the causing entry's id")
+	}
+	return sessionfmt.ID{}, fmt.Errorf("session: effect intent's causal parent %q is neither a recorded tool call nor an entry of %s; record the assistant message first", parent, s.f.Path())
+}
+
+// Records returns every effect record in the file, in file order
+// (effect.Store).
+func (s *Store) Records(ctx context.Context) ([]effect.Record, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sess := s.f.Session()
+	var out []effect.Record
+	for i := range sess.Len() {
+		e := sess.Entry(i)
+		switch sess.Kind(i) {
+		case sessionfmt.KindEffectIntent:
+			var c intentContent
+			if err := sessionfmt.DecodeContent(e.Content, &c); err != nil {
+				return nil, fmt.Errorf("session: effect intent %s: %w", e.Pair, err)
+			}
+			out = append(out, effect.Intent{ID: e.Pair.String(), Parent: c.Parent, Generation: c.Generation, Kind: c.Kind, Input: []byte(c.Input)})
+		case sessionfmt.KindEffectCompletion:
+			var c completionContent
+			if err := sessionfmt.DecodeContent(e.Content, &c); err != nil {
+				return nil, fmt.Errorf("session: effect completion %s: %w", e.Pair, err)
+			}
+			out = append(out, effect.Completion{ID: e.Pair.String(), Mutation: model.Mutation(c.Mutation), Output: c.Output,
+				OutputTruncated: c.OutputTruncated, Error: c.Error, Recovered: c.Recovered})
+		}
+	}
+	return out, nil
+}
+
+// Messages decodes the messages on the selected branch of sess, oldest
+// first.
+func Messages(sess *sessionfmt.Session) ([]model.Message, error) {
+	if sess.Selected() < 0 {
+		return nil, nil
+	}
+	var out []model.Message
+	for _, i := range sess.History(sess.Selected(), nil) {
+		if sess.Kind(i) != sessionfmt.KindMessage {
+			continue
+		}
+		e := sess.Entry(i)
+		m, err := decodeMessage(e.Content)
+		if err != nil {
+			return nil, fmt.Errorf("session: entry %s: %w", e.ID, err)
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
