@@ -1,0 +1,148 @@
+package hostfs
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"io"
+	"unicode/utf8"
+
+	"github.com/smith-agent/smith/core/model"
+)
+
+// ReadOptions selects a window of a file. The zero value reads from line 1
+// with the default bounds.
+type ReadOptions struct {
+	// Offset is the first line to return, 1-based; 0 means 1.
+	Offset int
+	// Limit is the number of lines to return; 0 means 2000.
+	Limit int
+	// MaxBytes bounds the returned text; 0 means 50 KiB. A window cut by it
+	// ends at a line boundary (or inside an overlong line).
+	MaxBytes int
+	// MaxFileBytes bounds the file read; 0 means 16 MiB.
+	MaxFileBytes int64
+}
+
+// ReadResult is a window of a text file.
+type ReadResult struct {
+	// Text is the window's lines, each ending in "\n" except possibly the
+	// file's last.
+	Text string
+	// StartLine and EndLine are the 1-based lines of the window; EndLine is
+	// StartLine-1 when the window is empty.
+	StartLine, EndLine int
+	// TotalLines counts the file's lines.
+	TotalLines int
+	// Truncated reports that the window stopped before Limit lines or the
+	// end of the file because of MaxBytes.
+	Truncated bool
+}
+
+// Read returns a line window of the text file at path (relative to cwd).
+// Binary content (a NUL byte or invalid UTF-8) is refused. The file's hash
+// is remembered for stale-edit detection.
+func (h *FS) Read(ctx context.Context, cwd, path string, o ReadOptions) (ReadResult, error) {
+	fail := func(err error) (ReadResult, error) {
+		return ReadResult{}, &Error{Op: "read", Path: path, Mutation: model.MutationNotApplied, Err: err}
+	}
+	if err := ctx.Err(); err != nil {
+		return fail(err)
+	}
+	if o.Offset <= 0 {
+		o.Offset = 1
+	}
+	if o.Limit <= 0 {
+		o.Limit = 2000
+	}
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = 50 << 10
+	}
+	if o.MaxFileBytes <= 0 {
+		o.MaxFileBytes = 16 << 20
+	}
+	t, err := h.resolve(cwd, path)
+	if err != nil {
+		return fail(err)
+	}
+	data, err := h.readAll(t, o.MaxFileBytes)
+	if nt, ok := h.absolute(t, err); ok {
+		t = nt
+		data, err = h.readAll(t, o.MaxFileBytes)
+	}
+	if err != nil {
+		return fail(err)
+	}
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		return fail(fmt.Errorf("is a binary file (NUL byte at offset %d); read only text files", i))
+	}
+	if !utf8.Valid(data) {
+		return fail(fmt.Errorf("is not valid UTF-8 text; read only text files"))
+	}
+	h.remember(t, sha256.Sum256(data))
+	total := bytes.Count(data, []byte{'\n'})
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		total++
+	}
+	if o.Offset > total && !(o.Offset == 1 && total == 0) {
+		return fail(fmt.Errorf("offset %d is beyond the end of the file (%d lines); use an offset from 1 to %d", o.Offset, total, max(total, 1)))
+	}
+	res := ReadResult{StartLine: o.Offset, EndLine: o.Offset - 1, TotalLines: total}
+	rest := data
+	for line := 1; line < o.Offset; line++ {
+		rest = rest[bytes.IndexByte(rest, '\n')+1:]
+	}
+	var out bytes.Buffer
+	for n := 0; n < o.Limit && len(rest) > 0; n++ {
+		end := bytes.IndexByte(rest, '\n') + 1
+		if end == 0 {
+			end = len(rest)
+		}
+		if out.Len()+end > o.MaxBytes {
+			if out.Len() == 0 { // one overlong line: cut it on a rune boundary
+				cut := o.MaxBytes
+				for cut > 0 && !utf8.RuneStart(rest[cut]) {
+					cut--
+				}
+				out.Write(rest[:cut])
+				res.EndLine++
+			}
+			res.Truncated = true
+			break
+		}
+		out.Write(rest[:end])
+		rest = rest[end:]
+		res.EndLine++
+	}
+	res.Text = out.String()
+	return res, nil
+}
+
+// readAll reads the whole file at t, refusing files over bound and
+// directories.
+func (h *FS) readAll(t target, bound int64) ([]byte, error) {
+	f, err := t.root.r.Open(t.rel)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if info.IsDir() {
+		return nil, fmt.Errorf("is a directory; list it with ls instead")
+	}
+	if info.Size() > bound {
+		return nil, fmt.Errorf("is %d bytes, over the %d-byte read bound; read a smaller file", info.Size(), bound)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, bound+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > bound {
+		return nil, fmt.Errorf("grew past the %d-byte read bound while being read", bound)
+	}
+	return data, nil
+}
