@@ -1,0 +1,166 @@
+package httpengine
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync/atomic"
+	"time"
+)
+
+// Body streams one response body. A goroutine reads the wire and hands
+// chunks to [Body.Next] over a channel of [Config.ChunkQueue] entries, so at
+// most ChunkQueue+1 chunks of at most [Config.ReadSize] bytes are held per
+// body, whatever its length.
+//
+// Next and Close must be called from one goroutine at a time (the consumer).
+// To stop a body from elsewhere, cancel the context given to
+// [Engine.Exchange].
+type Body struct {
+	ch     chan []byte
+	done   chan struct{} // closed when the reading goroutine has exited
+	ctx    context.Context
+	cancel context.CancelFunc // ends the exchange's internal context
+	xdone  <-chan struct{}    // that context's Done
+	engine *Engine
+	id     uint64
+	start  time.Time
+
+	// written by the reading goroutine before it closes ch
+	readEnd  End
+	received int64
+
+	closing   atomic.Bool // Close was called
+	ended     bool
+	end       End
+	delivered int64
+	chunks    int
+}
+
+// Next blocks until the next chunk arrives and returns it, or returns false
+// once the body has ended; [Body.End] then says how. Cancellation is checked
+// at every chunk boundary: once ctx has ended, no further chunk is returned
+// and the body ends [Cancelled], even when chunks read earlier are queued.
+// The returned slice belongs to the caller.
+func (b *Body) Next() ([]byte, bool) {
+	if b.ended {
+		return nil, false
+	}
+	if b.ctx.Err() != nil {
+		b.finish(End{Outcome: Cancelled, Err: b.ctx.Err()})
+		return nil, false
+	}
+	chunk, ok := <-b.ch
+	switch {
+	case !ok:
+		b.finish(b.readEnd)
+		return nil, false
+	case b.ctx.Err() != nil:
+		b.finish(End{Outcome: Cancelled, Err: b.ctx.Err()})
+		return nil, false
+	}
+	b.delivered += int64(len(chunk))
+	b.chunks++
+	return chunk, true
+}
+
+// Close abandons the body: the connection is released and, unless the body
+// had already ended and been fully delivered, it ends [Cancelled]. Close is
+// idempotent and a no-op after Next has returned false.
+func (b *Body) Close() {
+	if b.ended {
+		return
+	}
+	b.closing.Store(true)
+	select {
+	case <-b.done:
+		if len(b.ch) == 0 { // everything read was delivered
+			b.finish(b.readEnd)
+			return
+		}
+	default:
+	}
+	b.finish(End{Outcome: Cancelled})
+}
+
+// End returns how the body ended. It is meaningful once Next has returned
+// false or Close has returned; before that its Outcome is zero.
+func (b *Body) End() End { return b.end }
+
+func (b *Body) finish(end End) {
+	b.cancel()
+	<-b.done
+	end.Received, end.Delivered, end.Chunks = b.received, b.delivered, b.chunks
+	b.ended, b.end = true, end
+	b.engine.emit(EndEvent{Exchange: b.id, Elapsed: time.Since(b.start), End: end})
+}
+
+// read runs on the body's goroutine: it reads chunks until EOF, the bound,
+// the gap, cancellation or a failure, and records the reason in readEnd.
+func (b *Body) read(rc io.ReadCloser, shown string, headAfter time.Duration) {
+	s := &b.engine.s
+	defer close(b.done)
+	defer close(b.ch)
+	defer rc.Close()
+	var gapped atomic.Bool
+	gap := time.AfterFunc(s.chunkGap, func() { gapped.Store(true); b.cancel() })
+	defer gap.Stop()
+	last := headAfter
+	for {
+		size := int64(s.readSize)
+		if left := s.maxResponse - b.received + 1; left < size {
+			size = left // one byte past the bound tells truncated from complete
+		}
+		buf := make([]byte, size)
+		n, err := rc.Read(buf)
+		if n > 0 {
+			gap.Stop()
+			truncated := b.received+int64(n) > s.maxResponse
+			if truncated {
+				n = int(s.maxResponse - b.received)
+			}
+			if n > 0 {
+				now := time.Since(b.start)
+				b.engine.emit(ChunkEvent{Exchange: b.id, Size: n, Offset: b.received, Elapsed: now, Gap: now - last})
+				last = now
+				b.received += int64(n)
+				select {
+				case b.ch <- buf[:n:n]:
+				case <-b.xdone:
+					b.readEnd = b.stopped(&gapped, nil, shown)
+					return
+				}
+			}
+			if truncated {
+				b.readEnd = End{Outcome: Truncated}
+				return
+			}
+			gap.Reset(s.chunkGap)
+		}
+		switch {
+		case err == io.EOF:
+			b.readEnd = End{Outcome: Complete}
+			return
+		case err != nil:
+			b.readEnd = b.stopped(&gapped, err, shown)
+			return
+		}
+	}
+}
+
+// stopped decides why reading stopped early: the gap bound, the caller, or
+// the transport.
+func (b *Body) stopped(gapped *atomic.Bool, err error, shown string) End {
+	s := &b.engine.s
+	switch {
+	case gapped.Load():
+		return End{Outcome: Failed, Err: &Error{Kind: KindTimeout, Op: "read body", URL: shown, Err: err, Detail: fmt.Sprintf(
+			"no body chunk for %v (Config.ChunkGap) after %d bytes; the server stalled mid-body; retry, or raise the bound", s.chunkGap, b.received)}}
+	case b.ctx.Err() != nil:
+		return End{Outcome: Cancelled, Err: b.ctx.Err()}
+	case b.closing.Load():
+		return End{Outcome: Cancelled}
+	}
+	return End{Outcome: Failed, Err: &Error{Kind: classify(err), Op: "read body", URL: shown, Err: err,
+		Detail: fmt.Sprintf("body stopped after %d bytes", b.received)}}
+}
