@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/smith-agent/smith/sessionfmt/internal/atomicfile"
@@ -207,7 +208,7 @@ func Import(w io.Writer, r io.Reader, opts *Options) error {
 			}
 		}
 		if out, err = importLine(out[:0], &l, n, ids, o); err != nil {
-			return fmt.Errorf("sessionfmt: import: line %d: %w", n, err)
+			return fmt.Errorf("sessionfmt: import: line %d: %s", n, strings.TrimPrefix(err.Error(), "sessionfmt: "))
 		}
 		if _, err := bw.Write(out); err != nil {
 			return err
