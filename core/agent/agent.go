@@ -111,14 +111,23 @@ func New(cfg Config) (*Agent, error) {
 var ErrRunActive = errors.New("agent: a run is already active; wait for its settled event, or queue the input with Steer or FollowUp")
 
 // Start begins a run with the prompt messages (and any queued steering
-// input). With no prompt, the run starts from queued input, steering first,
+// input). Called after the active run's agent_end, it waits until that run
+// has settled; before, it returns [ErrRunActive]. With no prompt, the run starts from queued input, steering first,
 // else follow-up; with neither it is an error. ctx bounds the whole run;
 // cancelling it aborts the run like [Run.Abort].
 func (a *Agent) Start(ctx context.Context, prompt ...model.UserMessage) (*Run, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.active != nil {
-		return nil, ErrRunActive
+	for a.active != nil {
+		prev := a.active
+		if !prev.ended.Load() {
+			return nil, ErrRunActive
+		}
+		// The previous run has ended and is settling: wait for it, so the
+		// new run starts after its settled event.
+		a.mu.Unlock()
+		<-prev.done
+		a.mu.Lock()
 	}
 	if len(prompt) == 0 && len(a.steer) == 0 && len(a.followUp) == 0 {
 		return nil, errors.New("agent: nothing to run: no prompt and no queued input")

@@ -320,3 +320,27 @@ func TestInterruptedCallsArePairedOnResume(t *testing.T) {
 		t.Fatalf("result = %q", got)
 	}
 }
+
+// TestStartAfterAgentEndWaitsForSettled: a consumer that starts the next
+// run as soon as it sees agent_end gets a run that begins after the
+// previous one settled, with sequence numbers still in order.
+func TestStartAfterAgentEndWaitsForSettled(t *testing.T) {
+	p := script(t, `{"mock_script":1,"responses":[{"text":"one"},{"text":"two"}]}`)
+	a := newAgent(t, p, &memRecorder{})
+	r1, _ := a.Start(context.Background(), model.UserText("a"))
+	var r2 *Run
+	var last uint64
+	for ev := range r1.Events() {
+		last = ev.Sequence()
+		if _, ok := ev.(AgentEnd); ok {
+			var err error
+			if r2, err = a.Start(context.Background(), model.UserText("b")); err != nil {
+				t.Fatalf("start after agent_end: %v", err)
+			}
+		}
+	}
+	evs := drain(t, r2)
+	if evs[0].Sequence() != last+1 {
+		t.Fatalf("second run starts at seq %d after %d", evs[0].Sequence(), last)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync/atomic"
 
 	"github.com/smith-agent/smith/core/model"
 )
@@ -23,6 +24,7 @@ type Run struct {
 	prompt []model.UserMessage
 	end    AgentEnd
 	turn   int
+	ended  atomic.Bool // agent_end was emitted
 }
 
 // errAborted is the cause of an abort requested through [Run.Abort].
@@ -118,19 +120,20 @@ func (r *Run) deliver(msgs []model.UserMessage) error {
 func (r *Run) aborted() bool { return r.ctx.Err() != nil }
 
 func (r *Run) loop() {
-	defer func() {
-		r.a.mu.Lock()
-		r.a.active = nil
-		r.a.mu.Unlock()
-		r.emit(Settled{Seq: r.seq()})
-		close(r.events)
-		r.cancel(nil)
-		close(r.done)
-	}()
 	r.emit(AgentStart{Seq: r.seq(), Run: r.number})
 	r.end = r.turns()
 	r.end.Seq = r.seq()
 	r.emit(r.end)
+	r.ended.Store(true)
+	// Every stream and tool goroutine of the run has finished or been
+	// abandoned after its grace period by now.
+	r.emit(Settled{Seq: r.seq()})
+	r.a.mu.Lock()
+	r.a.active = nil
+	r.a.mu.Unlock()
+	close(r.events)
+	r.cancel(nil)
+	close(r.done)
 }
 
 // turns runs turns until a stop condition and returns the (unsequenced)

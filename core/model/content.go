@@ -38,7 +38,9 @@ type Image struct {
 
 // ToolCall is a request from the model to run a tool.
 //
-// Arguments is always valid JSON. When the streamed arguments were not valid
+// Arguments is always valid JSON, kept byte for byte as the provider sent it
+// (encoding/json compacts it on output; the session keeps it exact). When
+// the streamed arguments were not valid
 // JSON, ArgumentsError says why and Arguments holds the raw text as a JSON
 // string; such a call is never executed.
 type ToolCall struct {
