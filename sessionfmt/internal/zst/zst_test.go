@@ -1,0 +1,81 @@
+package zst
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+func TestCompressOnlyWhenItSaves(t *testing.T) {
+	text := []byte(strings.Repeat("the same line of tool output\n", 200))
+	noise := make([]byte, 8192)
+	r := rand.New(rand.NewPCG(7, 7))
+	for i := range noise {
+		noise[i] = byte(r.Uint32())
+	}
+	tests := []struct {
+		name string
+		in   []byte
+		want bool
+	}{
+		{"below threshold", text[:Threshold-1], false},
+		{"compressible", text, true},
+		{"incompressible", noise, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, ok := Compress([]byte("prefix"), tt.in)
+			if ok != tt.want {
+				t.Fatalf("compressed %v, want %v", ok, tt.want)
+			}
+			if !ok {
+				if string(out) != "prefix" {
+					t.Fatal("dst changed when not compressing")
+				}
+				return
+			}
+			if len(out)-6 >= len(tt.in) {
+				t.Fatal("stored form does not save bytes")
+			}
+			again, _ := Compress(nil, tt.in)
+			if !bytes.Equal(again, out[6:]) {
+				t.Fatal("not deterministic")
+			}
+			got, err := Decompress(make([]byte, 0, len(tt.in)), out[6:], 1<<20)
+			if err != nil || !bytes.Equal(got, tt.in) {
+				t.Fatalf("round trip: %v", err)
+			}
+		})
+	}
+}
+
+func TestDecompressRefusals(t *testing.T) {
+	in := []byte(strings.Repeat("abc", 4000))
+	stored, _ := Compress(nil, in)
+	tests := []struct {
+		name   string
+		stored []byte
+		dst    []byte
+		bound  uint64
+		want   string
+	}{
+		{"over the bound", stored, nil, 100, "over the bound of 100"},
+		{"dst too small", stored, make([]byte, 0, 10), 1 << 20, "output buffer holds 10 bytes"},
+		{"short prefix", stored[:3], nil, 1 << 20, "shorter than its 4-byte size prefix"},
+		{"garbage", append(bytes.Clone(stored[:4]), "not zstd at all"...), make([]byte, 0, len(in)), 1 << 20, "zstd frame header"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Decompress(tt.dst, tt.stored, tt.bound)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err %v, want %q", err, tt.want)
+			}
+		})
+	}
+	var be *BoundError
+	if _, err := Decompress(nil, stored, 100); !errors.As(err, &be) || be.Size != uint64(len(in)) || be.Bound != 100 {
+		t.Fatalf("bound error %v", err)
+	}
+}
