@@ -137,12 +137,13 @@ func (h *FS) readAll(t target, bound int64) ([]byte, error) {
 	if info.Size() > bound {
 		return nil, fmt.Errorf("is %d bytes, over the %d-byte read bound; read a smaller file", info.Size(), bound)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, bound+1))
-	if err != nil {
+	data := make([]byte, info.Size()+1)
+	n, err := io.ReadFull(f, data)
+	switch {
+	case err == nil: // more bytes than Stat reported
+		return nil, fmt.Errorf("grew while being read; read it again")
+	case err != io.ErrUnexpectedEOF && err != io.EOF:
 		return nil, err
 	}
-	if int64(len(data)) > bound {
-		return nil, fmt.Errorf("grew past the %d-byte read bound while being read", bound)
-	}
-	return data, nil
+	return data[:n], nil
 }

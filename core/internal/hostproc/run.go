@@ -1,0 +1,156 @@
+//go:build unix
+
+package hostproc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/smith-agent/smith/core/model"
+)
+
+// Options configures one command. Dir is required; the zero value of every
+// other field means its default.
+type Options struct {
+	// Dir is the absolute working directory (from the invocation).
+	Dir string
+	// Env is the environment; nil means the process's environment.
+	Env []string
+	// Timeout bounds the run; default 2 minutes.
+	Timeout time.Duration
+	// MaxOutput bounds the kept output (the last bytes); default 64 KiB.
+	MaxOutput int
+	// KillGrace is the time between SIGTERM and SIGKILL; default 2s.
+	KillGrace time.Duration
+	// DrainDelay is how long output is still collected after the shell
+	// exits, for children that hold the pipe; default 500ms.
+	DrainDelay time.Duration
+}
+
+// Result is how a command ended.
+type Result struct {
+	// Output is the combined stdout and stderr: all of it, or its last
+	// MaxOutput bytes when Truncated.
+	Output []byte
+	// TotalBytes counts all output bytes, kept or not.
+	TotalBytes int64
+	// Truncated reports that the start of the output was dropped.
+	Truncated bool
+	// ExitCode is the shell's exit status, -1 when a signal ended it.
+	ExitCode int
+	// Signal names the signal that ended the shell, if any.
+	Signal string
+	// TimedOut and Cancelled say why Smith stopped the command.
+	TimedOut, Cancelled bool
+	// Lingering reports that processes started by the command still held
+	// its output open DrainDelay after the shell exited; they were killed
+	// and anything they wrote later was not collected.
+	Lingering bool
+	// Mutation is applied when the command ran to its own end, unknown when
+	// it was stopped (it may have done part of its work).
+	Mutation model.Mutation
+}
+
+// Notice returns the truncation notice to show with the output, or "".
+func (r Result) Notice() string {
+	if !r.Truncated {
+		return ""
+	}
+	return fmt.Sprintf("[output truncated: showing the last %d of %d bytes]", len(r.Output), r.TotalBytes)
+}
+
+// Run runs command with bash (sh when bash is missing). The error is
+// non-nil only when the command could not be started (then nothing ran);
+// a failing command is a Result with its exit status.
+func Run(ctx context.Context, command string, o Options) (Result, error) {
+	if o.Dir == "" || !filepath.IsAbs(o.Dir) {
+		return Result{Mutation: model.MutationNotApplied}, fmt.Errorf("hostproc: working directory %q is not absolute; pass the invocation's directory", o.Dir)
+	}
+	if info, err := os.Stat(o.Dir); err != nil || !info.IsDir() {
+		return Result{Mutation: model.MutationNotApplied}, fmt.Errorf("hostproc: working directory %q is not a directory", o.Dir)
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 2 * time.Minute
+	}
+	if o.MaxOutput <= 0 {
+		o.MaxOutput = 64 << 10
+	}
+	if o.KillGrace <= 0 {
+		o.KillGrace = 2 * time.Second
+	}
+	if o.DrainDelay <= 0 {
+		o.DrainDelay = 500 * time.Millisecond
+	}
+	if err := ctx.Err(); err != nil {
+		return Result{Mutation: model.MutationNotApplied}, fmt.Errorf("hostproc: not started: %w", err)
+	}
+	shell, err := exec.LookPath("bash")
+	if err != nil {
+		shell = "/bin/sh"
+	}
+	tctx, cancel := context.WithTimeout(ctx, o.Timeout)
+	defer cancel()
+
+	out := &tail{max: o.MaxOutput}
+	cmd := exec.Command(shell, "-c", command)
+	cmd.Dir = o.Dir
+	cmd.Env = o.Env
+	cmd.Stdin = nil
+	cmd.Stdout = out
+	cmd.Stderr = out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.WaitDelay = o.DrainDelay
+	if err := cmd.Start(); err != nil {
+		return Result{Mutation: model.MutationNotApplied}, fmt.Errorf("hostproc: start %s: %w", shell, err)
+	}
+	pgid := cmd.Process.Pid
+
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	var werr error
+	stopped := false
+	select {
+	case werr = <-waited:
+	case <-tctx.Done():
+		stopped = true
+		_ = syscall.Kill(-pgid, syscall.SIGTERM)
+		grace := time.NewTimer(o.KillGrace)
+		select {
+		case werr = <-waited:
+		case <-grace.C:
+			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			werr = <-waited
+		}
+		grace.Stop()
+	}
+	// Whatever the group left behind dies with the invocation.
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+
+	res := Result{ExitCode: -1, Mutation: model.MutationApplied}
+	res.Output, res.TotalBytes = out.bytes()
+	res.Truncated = res.TotalBytes > int64(len(res.Output))
+	if cmd.ProcessState == nil {
+		return res, fmt.Errorf("hostproc: wait for %s: %w", shell, werr)
+	}
+	if st, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok {
+		switch {
+		case st.Exited():
+			res.ExitCode = st.ExitStatus()
+		case st.Signaled():
+			res.Signal = st.Signal().String()
+		}
+	}
+	if stopped {
+		res.Mutation = model.MutationUnknown
+		res.TimedOut = errors.Is(tctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
+		res.Cancelled = !res.TimedOut
+	}
+	res.Lingering = errors.Is(werr, exec.ErrWaitDelay)
+	return res, nil
+}
