@@ -82,6 +82,10 @@ func (p *Plugin) instantiate(ctx context.Context) (*Instance, error) {
 	}
 	in.stack = make([]uint64, stackLen)
 	if p.hasInit {
+		// _initialize gets fresh budgets: the wall time of wazero's own
+		// instantiation (large data segments, a race-instrumented host)
+		// is not the guest's.
+		in.inv.begin(ctx, "_initialize")
 		if err := mod.ExportedFunction("_initialize").CallWithStack(&in.ctx, nil); err != nil {
 			return nil, in.failure(err)
 		}
