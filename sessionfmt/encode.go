@@ -3,6 +3,7 @@ package sessionfmt
 import (
 	"bufio"
 	"fmt"
+	"sync"
 
 	"github.com/smith-agent/smith/sessionfmt/internal/atomicfile"
 	"github.com/smith-agent/smith/sessionfmt/internal/envelope"
@@ -22,27 +23,35 @@ var headerFrame = frame.Append(nil, frame.TypeHeader, 0, envelope.EncodeHeader()
 func appendEntryFrame(dst []byte, e *Entry, maxPayload int) ([]byte, error) {
 	env := envelope.Entry{ID: e.ID, Parent: e.Parent, Pair: e.Pair, Cause: e.Cause,
 		Time: e.Time.UnixMilli(), Kind: uint8(e.Kind), Key: e.Key, Content: e.Content}
-	p, err := envelope.Encode(&env)
+	out, start := frame.Begin(dst)
+	out, err := envelope.Append(out, &env)
 	if err != nil {
 		return dst, fmt.Errorf("sessionfmt: encode entry %s: %w", e.ID, err)
 	}
-	if len(p) > maxPayload {
-		return dst, &Error{Off: -1, Size: int64(len(p)), Bound: int64(maxPayload),
+	if n := len(out) - start - frame.HeaderSize; n > maxPayload {
+		return dst, &Error{Off: -1, Size: int64(n), Bound: int64(maxPayload),
 			What: fmt.Sprintf("entry %s (%s) is over the payload bound", e.ID, e.Kind),
 			Why:  "readers refuse frames over the bound", Fix: "bound the content before recording it (tool output is truncated at its own limit)"}
 	}
-	return appendPayloadFrame(dst, p), nil
+	return finishEntryFrame(out, start), nil
 }
 
-// appendPayloadFrame frames an entry payload, compressed if that saves bytes.
-func appendPayloadFrame(dst, p []byte) []byte {
-	start := len(dst)
-	dst = append(dst, make([]byte, frame.HeaderSize)...)
-	if c, ok := zst.Compress(dst, p); ok {
-		body := c[start+frame.HeaderSize:]
-		return frame.Append(c[:start], frame.TypeEntry, frame.FlagZstd, body)
+var scratch = sync.Pool{New: func() any { return new([]byte) }}
+
+// finishEntryFrame completes an entry frame begun at start, compressing its
+// payload in place when that saves bytes.
+func finishEntryFrame(out []byte, start int) []byte {
+	p := out[start+frame.HeaderSize:]
+	if len(p) >= zst.Threshold {
+		sp := scratch.Get().(*[]byte)
+		defer scratch.Put(sp)
+		if c, ok := zst.Compress((*sp)[:0], p); ok {
+			*sp = c
+			out = append(out[:start+frame.HeaderSize], c...)
+			return frame.Finish(out, start, frame.TypeEntry, frame.FlagZstd)
+		}
 	}
-	return frame.Append(dst[:start], frame.TypeEntry, 0, p)
+	return frame.Finish(out, start, frame.TypeEntry, 0)
 }
 
 // appendSelectFrame appends a select frame naming leaf.

@@ -13,9 +13,10 @@ const (
 	MaxElements = 1 << 20
 )
 
-// Enc encodes with core deterministic options.
-var Enc = func() cbor.EncMode {
-	m, err := cbor.CoreDetEncOptions().EncMode()
+// Enc encodes with core deterministic options. Its MarshalToBuffer appends
+// to a caller's buffer without allocating the output.
+var Enc = func() cbor.UserBufferEncMode {
+	m, err := cbor.CoreDetEncOptions().UserBufferEncMode()
 	if err != nil {
 		panic("sessionfmt: cbor encode options: " + err.Error())
 	}

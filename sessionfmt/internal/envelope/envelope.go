@@ -9,8 +9,10 @@
 package envelope
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/smith-agent/smith/sessionfmt/internal/detcbor"
@@ -47,15 +49,29 @@ func opt(id *[16]byte) []byte {
 
 // Encode returns the canonical CBOR payload of e. Content must be non-empty.
 func Encode(e *Entry) ([]byte, error) {
+	return Append(nil, e)
+}
+
+var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// Append appends the canonical CBOR payload of e to dst. It is safe for
+// concurrent use.
+func Append(dst []byte, e *Entry) ([]byte, error) {
 	if e.ID == ([16]byte{}) {
-		return nil, errors.New("entry id is zero")
+		return dst, errors.New("entry id is zero")
 	}
 	if len(e.Content) == 0 {
-		return nil, errors.New("entry content is empty")
+		return dst, errors.New("entry content is empty")
 	}
 	w := wire{ID: e.ID[:], Parent: opt(&e.Parent), Time: e.Time, Kind: e.Kind,
 		Pair: opt(&e.Pair), Cause: opt(&e.Cause), Key: e.Key, Content: e.Content}
-	return detcbor.Enc.Marshal(&w)
+	buf := buffers.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer buffers.Put(buf)
+	if err := detcbor.Enc.MarshalToBuffer(&w, buf); err != nil {
+		return dst, err
+	}
+	return append(dst, buf.Bytes()...), nil
 }
 
 // View is a parsed entry payload. Key and Content alias the parsed bytes.

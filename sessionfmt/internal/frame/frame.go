@@ -76,3 +76,17 @@ func Split(b []byte) (t Type, flags uint8, payload []byte, ok bool) {
 	}
 	return Type(b[4]), b[5], b[HeaderSize:end], true
 }
+
+// Begin reserves room for a frame header at the end of dst; append the
+// payload after it and call [Finish] with the returned start.
+func Begin(dst []byte) (out []byte, start int) {
+	return append(dst, 0, 0, 0, 0, 0, 0), len(dst)
+}
+
+// Finish completes the frame begun at start, whose payload is
+// dst[start+HeaderSize:], and returns dst with the checksum appended.
+func Finish(dst []byte, start int, t Type, flags uint8) []byte {
+	binary.LittleEndian.PutUint32(dst[start:], uint32(len(dst)-start-HeaderSize))
+	dst[start+4], dst[start+5] = byte(t), flags
+	return binary.LittleEndian.AppendUint32(dst, Checksum(dst[start:]))
+}

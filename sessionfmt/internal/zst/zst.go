@@ -27,7 +27,7 @@ var (
 			zstd.WithEncoderConcurrency(1),
 			zstd.WithEncoderCRC(false),
 			zstd.WithZeroFrames(false),
-			zstd.WithLowerEncoderMem(false),
+			zstd.WithLowerEncoderMem(true),
 		)
 		if err != nil {
 			panic("sessionfmt: zstd encoder options: " + err.Error())
