@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
 	"github.com/smith-agent/smith/core/model"
 )
 
@@ -31,9 +33,10 @@ func (e *Error) Unwrap() error { return e.Err }
 // content hash of each file it read or wrote, to detect stale edits. It is
 // safe for concurrent use; Close releases the roots.
 type FS struct {
-	roots []root
-	mu    sync.Mutex
-	seen  map[string][sha256.Size]byte // real root-relative key → content hash
+	roots  []root
+	mu     sync.Mutex
+	seen   map[string][sha256.Size]byte // real root-relative key → content hash
+	ignore []gitignore.Pattern          // configured ignores
 }
 
 type root struct {

@@ -1,0 +1,295 @@
+package hostfs
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/smith-agent/smith/core/model"
+)
+
+// Entry is one directory entry listed by Ls.
+type Entry struct {
+	Name    string
+	Dir     bool
+	Symlink bool
+}
+
+// LsResult is a bounded directory listing, sorted by name.
+type LsResult struct {
+	Entries   []Entry
+	Total     int // entries not ignored, listed or not
+	Truncated bool
+}
+
+// Ls lists the directory at path (relative to cwd), skipping ignored
+// entries; at most limit entries (0 means 500).
+func (h *FS) Ls(ctx context.Context, cwd, p string, limit int) (LsResult, error) {
+	fail := func(err error) (LsResult, error) {
+		return LsResult{}, &Error{Op: "ls", Path: p, Mutation: model.MutationNotApplied, Err: err}
+	}
+	if limit <= 0 {
+		limit = 500
+	}
+	if p == "" {
+		p = "."
+	}
+	t, err := h.resolve(cwd, p)
+	if err != nil {
+		return fail(err)
+	}
+	ig := h.newIgnorer(t)
+	dir := path.Clean(strings.ReplaceAll(t.rel, "\\", "/"))
+	ig.load(dir)
+	entries, err := fs.ReadDir(t.root.r.FS(), dir)
+	if err != nil {
+		return fail(err)
+	}
+	var res LsResult
+	for _, e := range entries { // fs.ReadDir sorts by name
+		if err := ctx.Err(); err != nil {
+			return fail(err)
+		}
+		full := e.Name()
+		if dir != "." {
+			full = dir + "/" + e.Name()
+		}
+		if ig.ignored(full, e.IsDir()) {
+			continue
+		}
+		res.Total++
+		if len(res.Entries) < limit {
+			res.Entries = append(res.Entries, Entry{Name: e.Name(), Dir: e.IsDir(), Symlink: e.Type()&fs.ModeSymlink != 0})
+		}
+	}
+	res.Truncated = res.Total > len(res.Entries)
+	return res, nil
+}
+
+// FindResult is a bounded list of paths, relative to the search directory,
+// in lexical walk order.
+type FindResult struct {
+	Paths     []string
+	Truncated bool
+}
+
+// Find returns the files and directories beneath dir (relative to cwd;
+// "" means cwd) matching the glob pattern, skipping ignored paths. A
+// pattern with a "/" matches the path relative to dir ("**" crosses
+// directories); one without matches the base name. At most limit paths
+// (0 means 1000).
+func (h *FS) Find(ctx context.Context, cwd, dir, pattern string, limit int) (FindResult, error) {
+	fail := func(err error) (FindResult, error) {
+		return FindResult{}, &Error{Op: "find", Path: dir, Mutation: model.MutationNotApplied, Err: err}
+	}
+	if !doublestar.ValidatePattern(pattern) || pattern == "" {
+		return fail(fmt.Errorf("pattern %q is not a valid glob; use * ? [abc] {a,b} and ** (for example **/*.go)", pattern))
+	}
+	if limit <= 0 {
+		limit = 1000
+	}
+	if dir == "" {
+		dir = "."
+	}
+	t, err := h.resolve(cwd, dir)
+	if err != nil {
+		return fail(err)
+	}
+	base := path.Clean(strings.ReplaceAll(t.rel, "\\", "/"))
+	var res FindResult
+	err = h.walk(ctx, t, func(p string, d fs.DirEntry) error {
+		rel := relTo(base, p)
+		if rel == "." {
+			return nil
+		}
+		subject := rel
+		if !strings.Contains(pattern, "/") {
+			subject = path.Base(rel)
+		}
+		if ok, _ := doublestar.Match(pattern, subject); !ok {
+			return nil
+		}
+		if len(res.Paths) == limit {
+			res.Truncated = true
+			return fs.SkipAll
+		}
+		if d.IsDir() {
+			rel += "/"
+		}
+		res.Paths = append(res.Paths, rel)
+		return nil
+	})
+	if err != nil {
+		return fail(err)
+	}
+	return res, nil
+}
+
+// GrepOptions configures Grep. The zero value searches cwd
+// case-sensitively for a regular expression.
+type GrepOptions struct {
+	// Dir is the file or directory to search, relative to cwd; "" is cwd.
+	Dir string
+	// Glob restricts the files searched (as Find's pattern).
+	Glob string
+	// Literal treats the pattern as plain text.
+	Literal bool
+	// IgnoreCase matches case-insensitively.
+	IgnoreCase bool
+	// Limit bounds the matches; 0 means 100.
+	Limit int
+	// MaxLineBytes cuts long matching lines; 0 means 500.
+	MaxLineBytes int
+	// MaxFileBytes skips larger files; 0 means 4 MiB.
+	MaxFileBytes int64
+}
+
+// Match is one matching line.
+type Match struct {
+	Path string // relative to the searched directory
+	Line int    // 1-based
+	Text string // the line, cut at MaxLineBytes (then ending in "…")
+}
+
+// GrepResult lists matches in walk order (lexical per directory, depth
+// first, as Find), then line order.
+type GrepResult struct {
+	Matches   []Match
+	Truncated bool
+	// Skipped counts files not searched: binary or over MaxFileBytes.
+	Skipped int
+}
+
+// Grep searches text files beneath o.Dir for pattern (RE2 syntax unless
+// Literal), skipping ignored paths and binary files.
+func (h *FS) Grep(ctx context.Context, cwd, pattern string, o GrepOptions) (GrepResult, error) {
+	fail := func(err error) (GrepResult, error) {
+		return GrepResult{}, &Error{Op: "grep", Path: o.Dir, Mutation: model.MutationNotApplied, Err: err}
+	}
+	if pattern == "" {
+		return fail(errors.New("empty pattern; pass the text or regular expression to search for"))
+	}
+	expr := pattern
+	if o.Literal {
+		expr = regexp.QuoteMeta(pattern)
+	}
+	if o.IgnoreCase {
+		expr = "(?i)" + expr
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return fail(fmt.Errorf("pattern %q is not a valid RE2 regular expression (%v); escape special characters or set literal", pattern, err))
+	}
+	if o.Glob != "" && !doublestar.ValidatePattern(o.Glob) {
+		return fail(fmt.Errorf("glob %q is not valid; for example **/*.go", o.Glob))
+	}
+	if o.Limit <= 0 {
+		o.Limit = 100
+	}
+	if o.MaxLineBytes <= 0 {
+		o.MaxLineBytes = 500
+	}
+	if o.MaxFileBytes <= 0 {
+		o.MaxFileBytes = 4 << 20
+	}
+	dir := o.Dir
+	if dir == "" {
+		dir = "."
+	}
+	t, err := h.resolve(cwd, dir)
+	if err != nil {
+		return fail(err)
+	}
+	base := path.Clean(strings.ReplaceAll(t.rel, "\\", "/"))
+	if info, err := t.root.r.Stat(base); err == nil && !info.IsDir() {
+		base = path.Dir(base) // a single file: paths relative to its directory
+	}
+	var res GrepResult
+	err = h.walk(ctx, t, func(p string, d fs.DirEntry) error {
+		if d.IsDir() || !d.Type().IsRegular() {
+			return nil
+		}
+		rel := relTo(base, p)
+		if o.Glob != "" {
+			subject := rel
+			if !strings.Contains(o.Glob, "/") {
+				subject = path.Base(rel)
+			}
+			if ok, _ := doublestar.Match(o.Glob, subject); !ok {
+				return nil
+			}
+		}
+		data, ok := h.grepFile(t, p, o.MaxFileBytes)
+		if !ok {
+			res.Skipped++
+			return nil
+		}
+		line := 0
+		for len(data) > 0 {
+			line++
+			end := bytes.IndexByte(data, '\n')
+			var text []byte
+			if end < 0 {
+				text, data = data, nil
+			} else {
+				text, data = data[:end], data[end+1:]
+			}
+			if !re.Match(text) {
+				continue
+			}
+			if len(res.Matches) == o.Limit {
+				res.Truncated = true
+				return fs.SkipAll
+			}
+			res.Matches = append(res.Matches, Match{Path: rel, Line: line, Text: cut(text, o.MaxLineBytes)})
+		}
+		return nil
+	})
+	if err != nil {
+		return fail(err)
+	}
+	return res, nil
+}
+
+// grepFile reads a file for grep; ok is false for binary or oversized files.
+func (h *FS) grepFile(t target, p string, bound int64) ([]byte, bool) {
+	f, err := t.root.r.Open(p)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil || info.Size() > bound {
+		return nil, false
+	}
+	data := make([]byte, info.Size())
+	n, err := io.ReadFull(f, data)
+	if err != nil && err != io.ErrUnexpectedEOF {
+		return nil, false
+	}
+	data = data[:n]
+	if bytes.IndexByte(data[:min(len(data), 8192)], 0) >= 0 {
+		return nil, false
+	}
+	return data, true
+}
+
+// cut shortens a line to at most n bytes on a rune boundary, marking it.
+func cut(b []byte, n int) string {
+	if len(b) <= n {
+		return string(b)
+	}
+	for n > 0 && !utf8.RuneStart(b[n]) {
+		n--
+	}
+	return string(b[:n]) + "…"
+}
