@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smith-agent/smith/httpengine/internal/testdns"
 	"github.com/smith-agent/smith/httpengine/internal/testpki"
 )
 
@@ -53,6 +54,12 @@ func TestTransportErrorKinds(t *testing.T) {
 		}), KindProtocol, "Content-Length"},
 		{"bad url", "ftp://example.invalid/", KindRequest, "not an absolute http or https URL"},
 	}
+	queries := testdns.Queries()
+	defer func() {
+		if testdns.Queries() == queries {
+			t.Error("the dns case never reached the loopback resolver")
+		}
+	}()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEngine(t, Config{})
