@@ -39,6 +39,9 @@ type Report struct {
 	Compressed  int
 	StoredBytes int64
 	RawBytes    int64
+	// BadContent describes entries whose content is not one well-formed
+	// CBOR item; only [Verify] fills it.
+	BadContent []string
 	// Dropped lists frames whose checksum was valid but whose content could
 	// not be used; only Repair drops frames (a load fails on them instead).
 	Dropped []Region
@@ -46,7 +49,7 @@ type Report struct {
 
 // Damaged reports whether anything was skipped, truncated or orphaned.
 func (r *Report) Damaged() bool {
-	return len(r.Skipped) > 0 || r.Truncated.Len > 0 || r.Orphans > 0 || r.StaleSelect > 0 || len(r.Dropped) > 0
+	return len(r.Skipped) > 0 || r.Truncated.Len > 0 || r.Orphans > 0 || r.StaleSelect > 0 || len(r.Dropped) > 0 || len(r.BadContent) > 0
 }
 
 // Ratio returns RawBytes/StoredBytes, the entry payload compression ratio
@@ -74,6 +77,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	if r.Truncated.Len > 0 {
 		fmt.Fprintf(w, "%s: offset %d: truncated tail of %d bytes: %s; every frame before it was recovered\n", name, r.Truncated.Off, r.Truncated.Len, r.Truncated.Reason)
+	}
+	for _, b := range r.BadContent {
+		fmt.Fprintf(w, "%s: %s: content is not one well-formed CBOR item; its consumer will refuse it\n", name, b)
 	}
 	if r.Orphans > 0 {
 		fmt.Fprintf(w, "%s: %d entries lost their parent to a skipped frame and load as separate branches\n", name, r.Orphans)

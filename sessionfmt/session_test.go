@@ -251,3 +251,28 @@ func TestResumeSelectAndForkFile(t *testing.T) {
 		t.Fatalf("branches %d, want 2", got)
 	}
 }
+
+func TestVerifyChecksContent(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "v.session")
+	w, err := Create(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := Entry{ID: testID(1), Time: testEpoch, Kind: KindMessage, Content: mustContent(t, "fine")}
+	if err := w.Append(good, Durable); err != nil {
+		t.Fatal(err)
+	}
+	// A foreign writer stores content that is not CBOR (Append refuses it).
+	w.buf, _ = appendEntryFrame(w.buf[:0], &Entry{ID: testID(2), Parent: testID(1), Time: testEpoch, Kind: KindMessage, Content: []byte{0x62, 'h'}}, DefaultMaxPayload)
+	if err := w.write(Durable); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	if _, rep, err := Load(p, nil); err != nil || rep.Damaged() {
+		t.Fatalf("load does not look at content: %v %+v", err, rep)
+	}
+	_, rep, err := Verify(p, nil)
+	if err != nil || len(rep.BadContent) != 1 || !strings.Contains(rep.BadContent[0], testID(2).String()) || !rep.Damaged() {
+		t.Fatalf("verify: %v %+v", err, rep)
+	}
+}

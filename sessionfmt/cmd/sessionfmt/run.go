@@ -15,7 +15,7 @@ const usage = `sessionfmt inspects, checks, repairs and builds Smith session fil
 
 Usage:
   sessionfmt dump FILE              write every frame as one JSON line to stdout
-  sessionfmt verify FILE            check every frame; report every recovered or skipped region
+  sessionfmt verify FILE            check every frame and entry; report every recovered or skipped region
   sessionfmt repair FILE -o OUT     write the recoverable frames of FILE to OUT (atomically)
   sessionfmt stat FILE              entries, branches, bytes and compression ratio
   sessionfmt import JSONL -o FILE   build a session file from JSONL ('-' reads stdin)
@@ -107,7 +107,7 @@ func single(cmd string, args []string, stdout, stderr io.Writer) int {
 		rep, err := sessionfmt.Dump(stdout, path, nil)
 		return finish(rep, err, false, stderr)
 	case "verify":
-		_, rep, err := sessionfmt.Load(path, nil)
+		_, rep, err := sessionfmt.Verify(path, nil)
 		if err == nil {
 			rep.WriteText(stdout)
 		}
