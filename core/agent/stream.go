@@ -23,9 +23,17 @@ func (r *Run) stream() (model.AssistantMessage, error) {
 	evs := make(chan model.StreamEvent, 16)
 	stop := make(chan struct{})
 	exited := make(chan struct{})
+	var panicked *model.Error
 	go func() {
 		defer close(exited)
 		defer close(evs)
+		defer func() {
+			if p := recover(); p != nil {
+				// A provider defect must not take the process down; the
+				// stream fails as malformed (read after evs is closed).
+				panicked = model.NewError(model.ErrMalformed, "the provider panicked: %v", p)
+			}
+		}()
 		for {
 			ev, ok := s.Next()
 			if !ok {
@@ -45,6 +53,9 @@ read:
 		select {
 		case ev, ok := <-evs:
 			if !ok {
+				if panicked != nil {
+					asm.Abort(panicked)
+				}
 				break read
 			}
 			if err := asm.Push(ev); err != nil {
