@@ -16,7 +16,7 @@ func (panicProvider) Stream(context.Context, *model.Request) model.Stream { retu
 type panicStream struct{}
 
 func (panicStream) Next() (model.StreamEvent, bool) { panic("codec bug") }
-func (panicStream) Close() error                   { return nil }
+func (panicStream) Close() error                    { return nil }
 
 func TestProviderPanicFailsTheStream(t *testing.T) {
 	run, _ := newAgent(t, panicProvider{}, &memRecorder{}).Start(context.Background(), model.UserText("go"))
