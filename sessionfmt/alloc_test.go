@@ -22,7 +22,7 @@ func TestLoadAndForkAllocateConstantly(t *testing.T) {
 		t.Skip("coverage instrumentation changes allocation counts")
 	}
 	dir := t.TempDir()
-	for _, n := range []int{300, 3000} {
+	for _, n := range []int{200, 2000} {
 		p := filepath.Join(dir, "s.session")
 		_ = os.Remove(p)
 		writeSession(t, p, representative(t, n), true)
