@@ -48,6 +48,11 @@ func Load(path string, opts *Options) (*Session, *Report, error) {
 // other damage is an explicit error. A frame over a bound is refused before
 // it is read.
 func LoadFrom(r io.ReaderAt, size int64, opts *Options) (*Session, *Report, error) {
+	s, rep, err := loadFrom(r, size, opts)
+	return s, rep, fromFrame(err)
+}
+
+func loadFrom(r io.ReaderAt, size int64, opts *Options) (*Session, *Report, error) {
 	o := opts.norm()
 	lim := frame.Limits{MaxFrame: uint32(o.MaxFrame), MaxSkips: o.MaxSkips}
 	win := make([]byte, frame.WindowSize)
@@ -157,8 +162,8 @@ func LoadFrom(r io.ReaderAt, size int64, opts *Options) (*Session, *Report, erro
 			rep.Unknown++
 		}
 	}
-	rep.Skipped = sc.Skipped()
-	rep.Truncated = sc.Tail()
+	rep.Skipped = regions(sc.Skipped())
+	rep.Truncated = Region(sc.Tail())
 	rep.GoodEnd = sc.GoodEnd()
 	return s, rep, nil
 }

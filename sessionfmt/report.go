@@ -10,11 +10,53 @@ import (
 // Error is a diagnostic about a place in a session file: what happened, why,
 // what to do, and the file, offset, size and bound concerned. Reading and
 // writing functions return it (possibly wrapped); use errors.As to inspect it.
-type Error = frame.Error
+// Its message reads
+//
+//	sessionfmt: FILE: offset OFF: WHAT (size N bytes, bound B bytes): ERR; WHY; FIX
+type Error struct {
+	Path  string // file name; empty when reading from an io.ReaderAt
+	Off   int64  // byte offset of the frame or region concerned; -1 if none
+	Size  int64  // the offending size in bytes; -1 if none
+	Bound int64  // the bound Size was checked against; -1 if none
+	What  string // what happened
+	Why   string // why it matters or what caused it
+	Fix   string // the next corrective action
+	Err   error  // underlying error, if any
+}
+
+// Error formats the diagnostic on one line.
+func (e *Error) Error() string { return (*frame.Error)(e).Error() }
+
+// Unwrap returns the underlying error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// fromFrame converts the frame package's diagnostics into [*Error].
+func fromFrame(err error) error {
+	if fe, ok := err.(*frame.Error); ok {
+		return (*Error)(fe)
+	}
+	return err
+}
 
 // Region is a byte range of a file that was not read as a frame: a corrupt
 // frame that was skipped or a truncated tail.
-type Region = frame.Region
+type Region struct {
+	Off    int64  // offset of the first byte
+	Len    int64  // length in bytes
+	Reason string // what was wrong
+}
+
+// regions converts the scanner's regions, allocating only when there are any.
+func regions(rs []frame.Region) []Region {
+	if len(rs) == 0 {
+		return nil
+	}
+	out := make([]Region, len(rs))
+	for i, r := range rs {
+		out[i] = Region(r)
+	}
+	return out
+}
 
 // Report describes what reading a file found. A Report with no Skipped
 // regions, no Truncated tail and no Orphans is an intact file.

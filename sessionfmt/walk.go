@@ -15,6 +15,10 @@ import (
 // until fn returns) and fills the report's frame structure. Memory is bounded
 // by the largest frame, itself bounded by MaxFrame.
 func walk(r io.ReaderAt, size int64, o Options, rep *Report, fn func(f frame.Frame, payload []byte) error) error {
+	return fromFrame(walkFrames(r, size, o, rep, fn))
+}
+
+func walkFrames(r io.ReaderAt, size int64, o Options, rep *Report, fn func(f frame.Frame, payload []byte) error) error {
 	sc := frame.NewScanner(r, size, frame.Limits{MaxFrame: uint32(o.MaxFrame), MaxSkips: o.MaxSkips}, nil)
 	rep.Size = size
 	var buf []byte
@@ -38,8 +42,8 @@ func walk(r io.ReaderAt, size int64, o Options, rep *Report, fn func(f frame.Fra
 			return err
 		}
 	}
-	rep.Skipped = sc.Skipped()
-	rep.Truncated = sc.Tail()
+	rep.Skipped = regions(sc.Skipped())
+	rep.Truncated = Region(sc.Tail())
 	rep.GoodEnd = sc.GoodEnd()
 	return nil
 }
