@@ -10,8 +10,9 @@ import (
 
 // Body streams one response body. A goroutine reads the wire and hands
 // chunks to [Body.Next] over a channel of [Config.ChunkQueue] entries, so at
-// most ChunkQueue+1 chunks of at most [Config.ReadSize] bytes are held per
-// body, whatever its length.
+// most ChunkQueue+2 buffers of [Config.ReadSize] bytes are held per
+// body, whatever its length; the buffers are reused, so streaming allocates
+// nothing per chunk.
 //
 // Next and Close must be called from one goroutine at a time (the consumer).
 // To stop a body from elsewhere, cancel the context given to
@@ -41,7 +42,9 @@ type Body struct {
 // once the body has ended; [Body.End] then says how. Cancellation is checked
 // at every chunk boundary: once ctx has ended, no further chunk is returned
 // and the body ends [Cancelled], even when chunks read earlier are queued.
-// The returned slice belongs to the caller.
+// The returned slice is valid until the next call to Next or Close: the
+// engine reuses its memory (copy it to keep it). This is what keeps a body's
+// memory fixed at ChunkQueue+2 read buffers however long it is.
 func (b *Body) Next() ([]byte, bool) {
 	if b.ended {
 		return nil, false
@@ -106,12 +109,23 @@ func (b *Body) read(rc io.ReadCloser, shown string, headAfter time.Duration) {
 	gap := time.AfterFunc(s.chunkGap, func() { gapped.Store(true); b.cancel() })
 	defer gap.Stop()
 	last := headAfter
+	// Chunk buffers are reused round a ring: while the reader fills one, at
+	// most ChunkQueue sit in the channel and the consumer holds one more (the
+	// last Next returned, valid until its next call), so ChunkQueue+2 slots
+	// never overwrite a chunk anyone can still see. Slots are allocated on
+	// first use, so short bodies cost one or two.
+	ring := make([][]byte, s.queue+2)
+	slot := 0
 	for {
 		size := int64(s.readSize)
 		if left := s.maxResponse - b.received + 1; left < size {
 			size = left // one byte past the bound tells truncated from complete
 		}
-		buf := make([]byte, size)
+		if ring[slot] == nil {
+			ring[slot] = make([]byte, s.readSize)
+		}
+		buf := ring[slot][:size]
+		slot = (slot + 1) % len(ring)
 		n, err := rc.Read(buf)
 		if n > 0 {
 			gap.Stop()
@@ -121,7 +135,9 @@ func (b *Body) read(rc io.ReadCloser, shown string, headAfter time.Duration) {
 			}
 			if n > 0 {
 				now := time.Since(b.start)
-				b.engine.emit(ChunkEvent{Exchange: b.id, Size: n, Offset: b.received, Elapsed: now, Gap: now - last})
+				if s.observer != nil { // checked first: boxing the event allocates
+					s.observer.Observe(ChunkEvent{Exchange: b.id, Size: n, Offset: b.received, Elapsed: now, Gap: now - last})
+				}
 				last = now
 				b.received += int64(n)
 				select {

@@ -1,6 +1,7 @@
 package httpengine
 
 import (
+	"bytes"
 	"bufio"
 	"context"
 	"fmt"
@@ -82,11 +83,11 @@ func newEngine(t testing.TB, c Config) *Engine {
 	return e
 }
 
-// drain reads a body to its end.
+// drain reads a body to its end, copying each chunk (Next reuses them).
 func drain(b *Body) ([][]byte, End) {
 	var chunks [][]byte
 	for c, ok := b.Next(); ok; c, ok = b.Next() {
-		chunks = append(chunks, c)
+		chunks = append(chunks, bytes.Clone(c))
 	}
 	return chunks, b.End()
 }

@@ -41,7 +41,7 @@ func run(t *testing.T, e *httpengine.Engine, req httpengine.Request) result {
 	}
 	r := result{status: resp.StatusCode, header: resp.Header}
 	for c, ok := resp.Body.Next(); ok; c, ok = resp.Body.Next() {
-		r.chunks = append(r.chunks, c)
+		r.chunks = append(r.chunks, bytes.Clone(c))
 	}
 	r.end = resp.Body.End()
 	return r
