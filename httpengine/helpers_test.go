@@ -1,8 +1,8 @@
 package httpengine
 
 import (
-	"bytes"
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"net"
