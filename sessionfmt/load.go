@@ -12,9 +12,11 @@ import (
 )
 
 // Load reads the session file at path without taking the writer lock, so it
-// never blocks and sees the frames complete when it starts. It recovers what
-// can be recovered without guessing and says what it found in the Report.
-// Errors are *Error diagnostics (use errors.As) naming the file and offset.
+// never blocks and sees the frames complete when it starts (a frame being
+// appended at that moment shows as a truncated tail). It recovers what can be
+// recovered without guessing and says what it found in the Report. Errors
+// are *Error diagnostics (use errors.As) naming the file and offset. Load is
+// safe for concurrent use; see [LoadFrom] for how it reads and allocates.
 func Load(path string, opts *Options) (*Session, *Report, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -32,6 +34,9 @@ func Load(path string, opts *Options) (*Session, *Report, error) {
 	rep.Path = path
 	return s, rep, nil
 }
+
+// maxHeader bounds the header frame's payload.
+const maxHeader = 4096
 
 // LoadFrom reads a session from the first size bytes of r.
 //
@@ -74,6 +79,9 @@ func loadFrom(r io.ReaderAt, size int64, opts *Options) (*Session, *Report, erro
 			if f.Off != 0 {
 				return nil, nil, frame.Errorf(f.Off, "second header frame", "a header frame belongs only at offset 0, so this file was concatenated or overwritten", frame.FixRepair)
 			}
+			if f.Len > maxHeader {
+				return nil, nil, &Error{Off: 0, Size: int64(f.Len), Bound: maxHeader, What: "header frame over its bound", Why: "a header holds only the magic and the version", Fix: "check the path"}
+			}
 			hdr, err := sc.ReadPayload(f, make([]byte, 0, f.Len))
 			if err != nil {
 				return nil, nil, err
@@ -108,7 +116,7 @@ func loadFrom(r io.ReaderAt, size int64, opts *Options) (*Session, *Report, erro
 			}
 			maxDeclared = max(maxDeclared, int(f.Declared))
 		} else if int64(f.Len) > int64(o.MaxPayload) {
-			return nil, nil, &Error{Off: f.Off, Size: int64(f.Len), Bound: int64(o.MaxPayload), What: "entry payload over the bound", Fix: "raise Options.MaxPayload if the file is trusted"}
+			return nil, nil, &Error{Off: f.Off, Size: int64(f.Len), Bound: int64(o.MaxPayload), What: "entry payload over the bound", Why: "readers refuse frames over the bound before reading them", Fix: "raise Options.MaxPayload if the file is trusted"}
 		}
 		entries++
 		total += int64(f.Declared)
