@@ -41,13 +41,20 @@ func New(c Config) (*Engine, error) {
 // bound passes, ctx ends, or the transport fails. On success the returned
 // Response's Body streams the body; the caller must drain it with
 // [Body.Next] or call [Body.Close]. ctx bounds the whole exchange, body
-// included. Any status code is a Response; every error is an [*Error].
+// included. Any status code is a Response (redirects are not followed);
+// every error is an [*Error]. The request is sent with Content-Length set;
+// the default transport adds no Accept-Encoding and decodes nothing, so the
+// body arrives byte for byte as the server sent it.
 func (e *Engine) Exchange(ctx context.Context, req Request) (*Response, error) {
+	method := req.Method
+	if method == "" {
+		method = http.MethodGet
+	}
 	id := e.seq.Add(1)
 	start := time.Now()
 	secrets := secretSet(req.SecretHeaders)
 	shown := showURL(req.URL)
-	e.emit(StartEvent{Exchange: id, At: start, Method: req.Method, URL: withoutUser(req.URL),
+	e.emit(StartEvent{Exchange: id, At: start, Method: method, URL: withoutUser(req.URL),
 		Header: redactHeader(req.Header, e.s.secrets, secrets), BodySize: int64(len(req.Body))})
 	fail := func(err *Error) (*Response, error) {
 		e.emit(EndEvent{Exchange: id, Elapsed: time.Since(start), End: End{Outcome: Failed, Err: err}})
@@ -66,10 +73,6 @@ func (e *Engine) Exchange(ctx context.Context, req Request) (*Response, error) {
 		}
 		return fail(&Error{Kind: KindRequest, Op: "send request", URL: shown,
 			Detail: "the URL is not an absolute http or https URL; nothing was sent", Err: err})
-	}
-	method := req.Method
-	if method == "" {
-		method = http.MethodGet
 	}
 
 	xctx, cancel := context.WithCancel(ctx)

@@ -114,3 +114,21 @@ func TestEmptyBodies(t *testing.T) {
 		}
 	}
 }
+
+func TestBodyArrivesAsEncodedByTheServer(t *testing.T) {
+	encoded := []byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff, 1, 2, 3}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if ae := r.Header.Get("Accept-Encoding"); ae != "" {
+			http.Error(w, "unexpected Accept-Encoding "+ae, http.StatusBadRequest)
+			return
+		}
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Write(encoded)
+	}))
+	defer srv.Close()
+	resp := get(t, newEngine(t, Config{}), srv.URL)
+	chunks, end := drain(resp.Body)
+	if resp.StatusCode != 200 || join(chunks) != string(encoded) || end.Outcome != Complete {
+		t.Fatalf("status %d body %q end %+v; want the gzip bytes untouched", resp.StatusCode, join(chunks), end)
+	}
+}

@@ -113,3 +113,30 @@ func systemPoolChild(t *testing.T) {
 	}
 	t.Log("system pool accepted; engine rejected:", err)
 }
+
+func TestHTTP2ChunkGap(t *testing.T) {
+	ca := testpki.NewCA(t)
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "first")
+		w.(http.Flusher).Flush()
+		<-r.Context().Done() // stall until the client gives up
+	}))
+	srv.EnableHTTP2 = true
+	srv.TLS = &tls.Config{Certificates: []tls.Certificate{ca.Leaf(t)}}
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0)
+	srv.StartTLS()
+	defer srv.Close()
+	rt, err := NewTransport(TransportConfig{ExtraRoots: []*x509.Certificate{ca.Cert}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEngine(t, Config{Transport: rt, ChunkGap: 60 * ms})
+	resp, err := e.Exchange(context.Background(), Request{URL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunks, end := drain(resp.Body)
+	if resp.ProtoMajor != 2 || join(chunks) != "first" || end.Outcome != Failed || kindOf(t, end.Err) != KindTimeout {
+		t.Fatalf("HTTP/%d stalled stream: %q, end %+v; want failed by the gap after \"first\"", resp.ProtoMajor, join(chunks), end)
+	}
+}
