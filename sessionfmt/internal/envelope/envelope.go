@@ -40,22 +40,32 @@ type wire struct {
 	Content []byte `cbor:"8,keyasint"`
 }
 
-func opt(id *[16]byte) []byte {
-	if *id == ([16]byte{}) {
-		return nil
-	}
-	return id[:]
-}
-
 // Encode returns the canonical CBOR payload of e. Content must be non-empty.
 func Encode(e *Entry) ([]byte, error) {
 	return Append(nil, e)
 }
 
-var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+// encoder is the reusable state of one Append: the wire struct handed to
+// the CBOR encoder (as an interface, so it lives on the heap), copies of the
+// ids it points into, and the output buffer.
+type encoder struct {
+	w                       wire
+	id, parent, pair, cause [16]byte
+	buf                     bytes.Buffer
+}
+
+var encoders = sync.Pool{New: func() any { return new(encoder) }}
+
+func (c *encoder) opt(dst *[16]byte, id [16]byte) []byte {
+	if id == ([16]byte{}) {
+		return nil
+	}
+	*dst = id
+	return dst[:]
+}
 
 // Append appends the canonical CBOR payload of e to dst. It is safe for
-// concurrent use.
+// concurrent use and does not allocate in the steady state.
 func Append(dst []byte, e *Entry) ([]byte, error) {
 	if e.ID == ([16]byte{}) {
 		return dst, errors.New("entry id is zero")
@@ -63,15 +73,18 @@ func Append(dst []byte, e *Entry) ([]byte, error) {
 	if len(e.Content) == 0 {
 		return dst, errors.New("entry content is empty")
 	}
-	w := wire{ID: e.ID[:], Parent: opt(&e.Parent), Time: e.Time, Kind: e.Kind,
-		Pair: opt(&e.Pair), Cause: opt(&e.Cause), Key: e.Key, Content: e.Content}
-	buf := buffers.Get().(*bytes.Buffer)
-	buf.Reset()
-	defer buffers.Put(buf)
-	if err := detcbor.Enc.MarshalToBuffer(&w, buf); err != nil {
+	c := encoders.Get().(*encoder)
+	defer encoders.Put(c)
+	c.id = e.ID
+	c.w = wire{ID: c.id[:], Parent: c.opt(&c.parent, e.Parent), Time: e.Time, Kind: e.Kind,
+		Pair: c.opt(&c.pair, e.Pair), Cause: c.opt(&c.cause, e.Cause), Key: e.Key, Content: e.Content}
+	c.buf.Reset()
+	err := detcbor.Enc.MarshalToBuffer(&c.w, &c.buf)
+	c.w = wire{} // drop references to the caller's key and content
+	if err != nil {
 		return dst, err
 	}
-	return append(dst, buf.Bytes()...), nil
+	return append(dst, c.buf.Bytes()...), nil
 }
 
 // View is a parsed entry payload. Key and Content alias the parsed bytes.
