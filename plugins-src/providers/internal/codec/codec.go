@@ -1,0 +1,38 @@
+package codec
+
+import (
+	"fmt"
+
+	"github.com/smith-agent/smith/plugins-src/providers/internal/anthropic"
+	"github.com/smith-agent/smith/plugins-src/providers/internal/gemini"
+	"github.com/smith-agent/smith/plugins-src/providers/internal/norm"
+	"github.com/smith-agent/smith/plugins-src/providers/internal/openaichat"
+	"github.com/smith-agent/smith/plugins-src/providers/internal/openairesp"
+)
+
+// API names a wire protocol.
+type API string
+
+// The wire APIs.
+const (
+	Anthropic       API = "anthropic"
+	OpenAIChat      API = "openai-chat"
+	OpenAIResponses API = "openai-responses"
+	Gemini          API = "gemini"
+)
+
+// NewDecoder returns a decoder for api whose events name provider as the
+// producer of opaque payloads.
+func NewDecoder(api API, provider string) (norm.Decoder, error) {
+	switch api {
+	case Anthropic:
+		return anthropic.NewDecoder(provider), nil
+	case OpenAIChat:
+		return openaichat.NewDecoder(provider), nil
+	case OpenAIResponses:
+		return openairesp.NewDecoder(provider), nil
+	case Gemini:
+		return gemini.NewDecoder(provider), nil
+	}
+	return nil, fmt.Errorf("codec: unknown wire API %q; want anthropic, openai-chat, openai-responses or gemini", api)
+}

@@ -1,0 +1,8 @@
+// Package conformance holds the tests that hold every codec to the shared
+// provider fixtures (shared/fixtures/providers beside the repository): each
+// recorded body is decoded in several chunkings and must give its
+// expect.json, each error body must classify as its expectation says, and
+// the recorded follow-up requests must be reproduced by the builders. The
+// tests walk the fixture folders, so new fixtures are picked up without a
+// code change. The package has no non-test code besides this comment.
+package conformance
