@@ -55,3 +55,17 @@ func TestLoadAndForkAllocateConstantly(t *testing.T) {
 		}
 	}
 }
+
+func TestEncodeDoesNotAllocate(t *testing.T) {
+	es := representative(t, 200)
+	buf := make([]byte, 0, 1<<20)
+	got := testing.AllocsPerRun(10, func() {
+		buf = buf[:0]
+		for i := range es {
+			buf, _ = appendEntryFrame(buf, &es[i], DefaultMaxPayload)
+		}
+	})
+	if got != 0 {
+		t.Fatalf("encoding %d entries allocates %v times", len(es), got)
+	}
+}
