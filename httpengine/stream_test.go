@@ -54,10 +54,7 @@ func TestQueueIsBounded(t *testing.T) {
 		}
 		return n
 	}
-	for range 2000 {
-		if chunkEvents() >= queue+1 {
-			break
-		}
+	for deadline := time.Now().Add(10 * time.Second); chunkEvents() < queue+1 && time.Now().Before(deadline); {
 		time.Sleep(ms)
 	}
 	time.Sleep(50 * ms) // give an unbounded reader the chance to run ahead

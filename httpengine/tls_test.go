@@ -130,7 +130,7 @@ func TestHTTP2ChunkGap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := newEngine(t, Config{Transport: rt, ChunkGap: 60 * ms})
+	e := newEngine(t, Config{Transport: rt, ChunkGap: 200 * ms})
 	resp, err := e.Exchange(context.Background(), Request{URL: srv.URL})
 	if err != nil {
 		t.Fatal(err)
