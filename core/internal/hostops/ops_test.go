@@ -21,7 +21,7 @@ type fixture struct {
 	inv   Invocation
 }
 
-func setup(t *testing.T, fail func(effect.Record) error) *fixture {
+func setup(t testing.TB, fail func(effect.Record) error) *fixture {
 	t.Helper()
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -44,7 +44,7 @@ func setup(t *testing.T, fail func(effect.Record) error) *fixture {
 }
 
 // records returns the journal as "kind input" / "mutation" lines.
-func (f *fixture) records(t *testing.T) (intents []effect.Intent, completions []effect.Completion) {
+func (f *fixture) records(t testing.TB) (intents []effect.Intent, completions []effect.Completion) {
 	t.Helper()
 	recs, _ := f.store.Records(context.Background())
 	for _, r := range recs {
