@@ -2,12 +2,14 @@ package codec
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/smith-agent/smith/plugins-src/providers/internal/anthropic"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/gemini"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/norm"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/openaichat"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/openairesp"
+	"github.com/smith-agent/smith/plugins-src/providers/internal/retryhint"
 )
 
 // API names a wire protocol.
@@ -33,6 +35,20 @@ func NewDecoder(api API, provider string) (norm.Decoder, error) {
 		return openairesp.NewDecoder(provider), nil
 	case Gemini:
 		return gemini.NewDecoder(provider), nil
+	}
+	return nil, fmt.Errorf("codec: unknown wire API %q; want anthropic, openai-chat, openai-responses or gemini", api)
+}
+
+// ClassifyResponse classifies a non-2xx response of api from its status,
+// headers (any case) and body; now resolves HTTP-date retry-after values.
+func ClassifyResponse(api API, status int, h retryhint.Headers, body []byte, now time.Time) (*norm.Error, error) {
+	switch api {
+	case Anthropic:
+		return anthropic.ClassifyResponse(status, h, body, now), nil
+	case OpenAIChat, OpenAIResponses:
+		return openaichat.ClassifyResponse(status, h, body, now), nil
+	case Gemini:
+		return gemini.ClassifyResponse(status, h, body, now), nil
 	}
 	return nil, fmt.Errorf("codec: unknown wire API %q; want anthropic, openai-chat, openai-responses or gemini", api)
 }

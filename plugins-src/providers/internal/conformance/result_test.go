@@ -64,6 +64,8 @@ func result(api string, fr norm.Framing, events []norm.Event) (map[string]any, e
 				er["code"] = e.Err.Code
 			}
 			res["error"] = er
+			res["error_kind"] = string(e.Err.Kind)
+			res["retry_after_ms"] = e.Err.RetryAfter.Milliseconds()
 		}
 	}
 	msg := asm.Message()
