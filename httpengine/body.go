@@ -115,7 +115,7 @@ func (b *Body) read(rc io.ReadCloser, shown string, headAfter time.Duration) {
 	// never overwrite a chunk anyone can still see. Slots are allocated on
 	// first use, so short bodies cost one or two.
 	ring := make([][]byte, s.queue+2)
-	slot := 0
+	slot, empty := 0, 0
 	for {
 		size := int64(s.readSize)
 		if left := s.maxResponse - b.received + 1; left < size {
@@ -152,6 +152,13 @@ func (b *Body) read(rc io.ReadCloser, shown string, headAfter time.Duration) {
 				return
 			}
 			gap.Reset(s.chunkGap)
+		}
+		if n == 0 && err == nil {
+			if empty++; empty == 100 { // as bufio does: a reader making no progress is broken
+				err = io.ErrNoProgress
+			}
+		} else {
+			empty = 0
 		}
 		switch {
 		case err == io.EOF:

@@ -20,9 +20,9 @@ const (
 	DefaultDialTimeout     = 30 * time.Second
 )
 
-// DefaultSecretHeaders are redacted in everything observed even when a
-// [Request] does not list them.
-var DefaultSecretHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"}
+// defaultSecretHeaders are redacted in everything observed even when
+// neither the Config nor the Request lists them.
+var defaultSecretHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"}
 
 // Config sets an [Engine]'s bounds. The zero Config is valid: every zero
 // field takes the default named on it. Negative values are rejected by [New].
@@ -50,8 +50,9 @@ type Config struct {
 	// ReadSize is the largest chunk read from the wire at once. Default 32 KiB.
 	ReadSize int
 	// SecretHeaders are header names whose values are redacted in everything
-	// an [Observer] sees, in addition to [DefaultSecretHeaders] and
-	// [Request.SecretHeaders].
+	// an [Observer] sees, in addition to [Request.SecretHeaders] and the
+	// always-secret Authorization, Proxy-Authorization, Cookie and
+	// Set-Cookie.
 	SecretHeaders []string
 	// Observer receives every exchange's events. Default none.
 	Observer Observer
@@ -104,7 +105,7 @@ func (c Config) settings() (settings, error) {
 			return s, fmt.Errorf("httpengine: Config.%s is %d; use 0 for the default or a positive bound", f.name, f.v)
 		}
 	}
-	s.secrets = secretSet(DefaultSecretHeaders, c.SecretHeaders)
+	s.secrets = secretSet(defaultSecretHeaders, c.SecretHeaders)
 	return s, nil
 }
 

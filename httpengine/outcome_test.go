@@ -3,6 +3,7 @@ package httpengine
 import (
 	"bufio"
 	"context"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -130,5 +131,24 @@ func TestBodyArrivesAsEncodedByTheServer(t *testing.T) {
 	chunks, end := drain(resp.Body)
 	if resp.StatusCode != 200 || join(chunks) != string(encoded) || end.Outcome != Complete {
 		t.Fatalf("status %d body %q end %+v; want the gzip bytes untouched", resp.StatusCode, join(chunks), end)
+	}
+}
+
+// stuckBody returns no data and no error forever.
+type stuckBody struct{}
+
+func (stuckBody) Read([]byte) (int, error) { return 0, nil }
+func (stuckBody) Close() error             { return nil }
+
+type stuckTransport struct{}
+
+func (stuckTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	return &http.Response{StatusCode: 200, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Header: http.Header{}, Body: stuckBody{}, ContentLength: -1}, nil
+}
+
+func TestReaderMakingNoProgressFails(t *testing.T) {
+	_, end := drain(get(t, newEngine(t, Config{Transport: stuckTransport{}}), "http://fake.invalid/").Body)
+	if end.Outcome != Failed || !errors.Is(end.Err, io.ErrNoProgress) {
+		t.Fatalf("end %+v, want failed with io.ErrNoProgress", end)
 	}
 }

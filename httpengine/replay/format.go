@@ -87,6 +87,7 @@ type SyntaxError struct {
 	Msg    string
 }
 
+// Error formats "replay: recording line N (byte B): message".
 func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("replay: recording line %d (byte %d): %s", e.Line, e.Offset, e.Msg)
 }

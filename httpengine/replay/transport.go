@@ -16,7 +16,7 @@ import (
 type Transport struct {
 	// Timing, when set, replays the recorded delays before the head and
 	// between chunks (honouring the request's context). Default off: replay
-	// runs as fast as the reader.
+	// runs as fast as the reader. Set it before the first RoundTrip.
 	Timing bool
 
 	mu        sync.Mutex
@@ -75,6 +75,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 // RecordedError is a transport or body error replayed from a recording.
 type RecordedError struct{ Text string }
 
+// Error formats "replay: recorded error: <text>".
 func (e *RecordedError) Error() string { return "replay: recorded error: " + e.Text }
 
 type replayBody struct {
