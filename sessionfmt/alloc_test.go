@@ -41,6 +41,9 @@ func TestLoadAndForkAllocateConstantly(t *testing.T) {
 		if got != forkAllocs {
 			t.Errorf("Fork of %d entries: %v allocations, want %d", s.Depth(tip), got, forkAllocs)
 		}
+		if got := testing.AllocsPerRun(5, func() { s.Clone() }); got != forkAllocs {
+			t.Errorf("Clone of %d entries: %v allocations, want %d", n, got, forkAllocs)
+		}
 		// Traversal and boundary lookup do not allocate at all.
 		hist := make([]int, 0, n)
 		got = testing.AllocsPerRun(5, func() {

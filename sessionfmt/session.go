@@ -262,3 +262,10 @@ func (s *Session) Fork(i int) *Session {
 	}
 	return f
 }
+
+// Clone returns an independent copy of s: every branch, the same selected
+// leaf and therefore the same compaction boundaries. It allocates a constant
+// number of times.
+func (s *Session) Clone() *Session {
+	return &Session{recs: slices.Clone(s.recs), arena: slices.Clone(s.arena), table: slices.Clone(s.table), selected: s.selected}
+}

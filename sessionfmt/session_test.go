@@ -178,6 +178,17 @@ func TestHistoryForkAndCompactionBoundary(t *testing.T) {
 			t.Fatalf("fork entry %d differs: %+v vs %+v", k, a, b)
 		}
 	}
+	cl := s.Clone()
+	if err := cl.Add(Entry{ID: testID(999999), Parent: s.ID(tip), Time: testEpoch, Kind: KindMessage, Content: mustContent(t, "x")}); err != nil {
+		t.Fatal(err)
+	}
+	if s.Len() != len(es) || cl.Len() != len(es)+1 || s.Index(testID(999999)) >= 0 {
+		t.Fatal("a clone shares state with its original")
+	}
+	if cc, ckept, ok := cl.CompactionBoundary(cl.Selected()); !ok || cc != c || ckept != kept {
+		t.Fatal("clone lost the compaction boundary")
+	}
+
 	fc, fkept, ok := f.CompactionBoundary(f.Selected())
 	if !ok || f.ID(fc) != s.ID(c) || f.ID(fkept) != s.ID(kept) {
 		t.Fatal("fork lost the compaction boundary")
