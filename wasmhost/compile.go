@@ -60,6 +60,7 @@ func (e *Engine) Compile(ctx context.Context, a Artifact, cfg PluginConfig) (*Pl
 		if cfg.noFuel {
 			return raw, nil
 		}
+		fuel.MergeData(m)
 		if _, err := fuel.Instrument(m); err != nil {
 			return nil, refuse("artifact", "cannot be instrumented for fuel: "+err.Error(), "WebAssembly 2.0 without SIMD, threads or exceptions",
 				"build the plugin without those features")
@@ -76,6 +77,11 @@ func (e *Engine) Compile(ctx context.Context, a Artifact, cfg PluginConfig) (*Pl
 	p := &Plugin{
 		name: a.Name, engine: e, cfg: cfg, budgets: budgets, compiled: compiled, key: key,
 		hosts: map[string]hostModuleInstance{}, exports: v.exports, hasInit: v.hasInit,
+	}
+	p.memory = memoryAllocator(uint64(budgets.MemoryPages) * 65536)
+	p.stackLen = 4
+	for _, info := range p.exports {
+		p.stackLen = max(p.stackLen, len(info.sig.Params), len(info.sig.Results))
 	}
 	if err := p.instantiateHosts(ctx); err != nil {
 		_ = p.Close(ctx)

@@ -41,7 +41,7 @@ type exportFn struct {
 // instantiate creates an instance and runs _initialize under the plugin's
 // budgets.
 func (p *Plugin) instantiate(ctx context.Context) (*Instance, error) {
-	in := &Instance{plugin: p, fns: make(map[string]*exportFn, len(p.exports))}
+	in := &Instance{plugin: p, fns: make(map[string]*exportFn, 4)}
 	in.inv.in = in
 	in.ctx.inv = &in.inv
 	in.ctx.Context = ctx
@@ -58,6 +58,7 @@ func (p *Plugin) instantiate(ctx context.Context) (*Instance, error) {
 		WithNanotime(clock.nanotime, 1).
 		WithRandSource(seededRand(p.cfg.Seed))
 	rctx := experimental.WithImportResolver(&in.ctx, p.resolve)
+	rctx = experimental.WithMemoryAllocator(rctx, p.memory)
 	mod, err := p.engine.rt.InstantiateModule(rctx, p.compiled, cfg)
 	if err != nil {
 		return nil, in.failure(err)
@@ -71,16 +72,7 @@ func (p *Plugin) instantiate(ctx context.Context) (*Instance, error) {
 	}
 	in.call.mem = mod.Memory()
 	in.call.realloc = mod.ExportedFunction("cabi_realloc")
-	stackLen := 4
-	for name, info := range p.exports {
-		ef := &exportFn{fn: mod.ExportedFunction(name), nparams: len(info.sig.Params), nresults: len(info.sig.Results)}
-		if info.post {
-			ef.post = mod.ExportedFunction("cabi_post_" + name)
-		}
-		in.fns[name] = ef
-		stackLen = max(stackLen, ef.nparams, ef.nresults)
-	}
-	in.stack = make([]uint64, stackLen)
+	in.stack = make([]uint64, p.stackLen)
 	if p.hasInit {
 		// _initialize gets fresh budgets: the wall time of wazero's own
 		// instantiation (large data segments, a race-instrumented host)
@@ -115,7 +107,18 @@ func (in *Instance) Invoke(ctx context.Context, export string, lower func(call *
 	}
 	ef, ok := in.fns[export]
 	if !ok {
-		return fmt.Errorf("wasmhost: plugin %q has no export %q; check the world's exports", in.plugin.name, export)
+		// Looked up once per instance, on first use: each handle costs a
+		// wazero call engine (≈10 KiB), too much to make for every export
+		// of every instance up front.
+		info, ok := in.plugin.exports[export]
+		if !ok {
+			return fmt.Errorf("wasmhost: plugin %q has no export %q; check the world's exports", in.plugin.name, export)
+		}
+		ef = &exportFn{fn: in.mod.ExportedFunction(export), nparams: len(info.sig.Params), nresults: len(info.sig.Results)}
+		if info.post {
+			ef.post = in.mod.ExportedFunction("cabi_post_" + export)
+		}
+		in.fns[export] = ef
 	}
 	in.ctx.Context = ctx
 	defer func() { in.ctx.Context = nil }()

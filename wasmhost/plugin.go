@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/experimental"
 )
 
 // DefaultMaxBytes bounds an artifact's size when Artifact.MaxBytes is zero:
@@ -105,6 +106,8 @@ type Plugin struct {
 	hosts    map[string]hostModuleInstance
 	exports  map[string]exportInfo
 	hasInit  bool
+	stackLen int // the longest export signature, for Instance.stack
+	memory   experimental.MemoryAllocator
 	logMu    sync.Mutex
 	closed   sync.Once
 }

@@ -1,6 +1,7 @@
 package fuel
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tetratelabs/wabin/binary"
+	"github.com/tetratelabs/wabin/leb128"
 	"github.com/tetratelabs/wabin/wasm"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -249,4 +251,60 @@ func FuzzInstrument(f *testing.F) {
 		}
 		cm.Close(ctx)
 	})
+}
+
+// TestMergeData checks the merged data section writes the same initial
+// memory, including segments that overwrite earlier ones.
+func TestMergeData(t *testing.T) {
+	seg := func(off int32, b string) *wasm.DataSegment {
+		return &wasm.DataSegment{OffsetExpression: &wasm.ConstantExpression{Opcode: wasm.OpcodeI32Const, Data: leb128.EncodeInt32(off)}, Init: []byte(b)}
+	}
+	tests := []struct {
+		name string
+		mod  *wasm.Module
+		want int // segments after merging
+	}{
+		{name: "adjacent and overlapping", want: 1, mod: &wasm.Module{
+			MemorySection: &wasm.Memory{Min: 1},
+			DataSection:   []*wasm.DataSegment{seg(100, "hello"), seg(105, " world"), seg(102, "LL"), seg(4000, "far")},
+		}},
+		{name: "gap too wide", want: 2, mod: &wasm.Module{
+			MemorySection: &wasm.Memory{Min: 1},
+			DataSection:   []*wasm.DataSegment{seg(0, "a"), seg(MaxDataGap+2, "b")},
+		}},
+		{name: "out of bounds is left to fail", want: 2, mod: &wasm.Module{
+			MemorySection: &wasm.Memory{Min: 1},
+			DataSection:   []*wasm.DataSegment{seg(0, "a"), seg(65535, "bc")},
+		}},
+		{name: "passive segments are left alone", want: 2, mod: &wasm.Module{
+			MemorySection: &wasm.Memory{Min: 1},
+			DataSection:   []*wasm.DataSegment{seg(0, "a"), {Init: []byte("p")}},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := image(tt.mod)
+			if got := MergeData(tt.mod); got != tt.want || len(tt.mod.DataSection) != tt.want {
+				t.Fatalf("%d segments, want %d", got, tt.want)
+			}
+			if after := image(tt.mod); !bytes.Equal(before, after) {
+				t.Fatal("the merged segments write a different initial memory")
+			}
+		})
+	}
+}
+
+// image applies the active, in-bounds data segments to a zeroed memory.
+func image(m *wasm.Module) []byte {
+	mem := make([]byte, 65536*int(m.MemorySection.Min))
+	for _, s := range m.DataSection {
+		if s.OffsetExpression == nil {
+			continue
+		}
+		off, _, _ := leb128.DecodeInt32(bytes.NewReader(s.OffsetExpression.Data))
+		if int(off)+len(s.Init) <= len(mem) {
+			copy(mem[off:], s.Init)
+		}
+	}
+	return mem
 }

@@ -1,0 +1,37 @@
+package wasmhost
+
+import "github.com/tetratelabs/wazero/experimental"
+
+// heapMemory is a guest's linear memory on the Go heap that grows its
+// capacity geometrically (up to the plugin's memory budget). wazero's
+// default allocator reallocates to the exact new size, so a Go guest, which
+// grows its memory many times while it initializes, copies its whole heap
+// at every memory.grow.
+type heapMemory struct {
+	buf   []byte
+	limit uint64
+}
+
+func (m *heapMemory) Reallocate(size uint64) []byte {
+	if size > m.limit {
+		return nil
+	}
+	if size <= uint64(cap(m.buf)) {
+		m.buf = m.buf[:size]
+		return m.buf
+	}
+	nb := make([]byte, size, min(max(size, 2*uint64(cap(m.buf))), m.limit))
+	copy(nb, m.buf)
+	m.buf = nb
+	return nb
+}
+
+func (m *heapMemory) Free() { m.buf = nil }
+
+// memoryAllocator returns the allocator for a plugin whose memory budget is
+// maxBytes.
+func memoryAllocator(maxBytes uint64) experimental.MemoryAllocator {
+	return experimental.MemoryAllocatorFunc(func(_, max uint64) experimental.LinearMemory {
+		return &heapMemory{limit: min(max, maxBytes)}
+	})
+}
