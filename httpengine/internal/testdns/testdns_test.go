@@ -32,3 +32,18 @@ func TestNXDomainRejectsShortQueries(t *testing.T) {
 		t.Fatal("answered a truncated query")
 	}
 }
+
+// FuzzNXDomain: any packet is answered with a well-formed header or not at all.
+func FuzzNXDomain(f *testing.F) {
+	f.Add([]byte("\x12\x34\x01\x00\x00\x01\x00\x00\x00\x00\x00\x01\x07invalid\x00\x00\x01\x00\x01\x00\x00\x29"))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, q []byte) {
+		r := nxdomain(q)
+		if r == nil {
+			return
+		}
+		if len(r) < 12 || len(r) > len(q) || r[0] != q[0] || r[1] != q[1] || r[3]&0x0f != 3 {
+			t.Fatalf("bad answer %x to %x", r, q)
+		}
+	})
+}
