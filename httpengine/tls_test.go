@@ -140,3 +140,26 @@ func TestHTTP2ChunkGap(t *testing.T) {
 		t.Fatalf("HTTP/%d stalled stream: %q, end %+v; want failed by the gap after \"first\"", resp.ProtoMajor, join(chunks), end)
 	}
 }
+
+// An HTTP/2 stream reset mid-body must end the body failed, never complete.
+func TestHTTP2StreamResetMidBody(t *testing.T) {
+	ca := testpki.NewCA(t)
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "partial")
+		w.(http.Flusher).Flush()
+		panic(http.ErrAbortHandler) // the server resets the stream
+	}))
+	srv.EnableHTTP2 = true
+	srv.TLS = &tls.Config{Certificates: []tls.Certificate{ca.Leaf(t)}}
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0)
+	srv.StartTLS()
+	defer srv.Close()
+	resp, err := tlsEngine(t, ca.Cert).Exchange(context.Background(), Request{URL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunks, end := drain(resp.Body)
+	if resp.ProtoMajor != 2 || join(chunks) != "partial" || end.Outcome != Failed || kindOf(t, end.Err) != KindProtocol {
+		t.Fatalf("HTTP/%d reset stream: %q, end %+v; want failed (protocol) after \"partial\"", resp.ProtoMajor, join(chunks), end)
+	}
+}
