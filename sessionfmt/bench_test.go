@@ -26,12 +26,13 @@ func BenchmarkEncode1000(b *testing.B) {
 	}{{"messages", small[:1000]}, {"with-tool-output", all[:1000]}} {
 		b.Run(bc.name, func(b *testing.B) {
 			var buf []byte
+			var enc entryEncoder
 			b.ReportAllocs()
 			for b.Loop() {
 				buf = buf[:0]
 				for i := range bc.es {
 					var err error
-					if buf, err = appendEntryFrame(buf, &bc.es[i], DefaultMaxPayload); err != nil {
+					if buf, err = enc.appendEntryFrame(buf, &bc.es[i], DefaultMaxPayload); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -70,6 +70,7 @@ func Dump(w io.Writer, path string, opts *Options) (*Report, error) {
 func dumpFrom(w io.Writer, r io.ReaderAt, size int64, o Options, rep *Report) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var inflate, re []byte
+	var ee entryEncoder
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
 	err := walk(r, size, o, rep, func(f frame.Frame, p []byte) error {
@@ -109,7 +110,7 @@ func dumpFrom(w io.Writer, r io.ReaderAt, size int64, o Options, rep *Report) er
 			}
 			l.Content = contentJSON(e.Content)
 			if e.Validate() == nil {
-				again, _ = appendEntryFrame(nil, e, o.MaxPayload)
+				again, _ = ee.appendEntryFrame(nil, e, o.MaxPayload)
 			}
 		}
 		if !bytes.Equal(again, stored) {

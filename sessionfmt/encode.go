@@ -3,7 +3,6 @@ package sessionfmt
 import (
 	"bufio"
 	"fmt"
-	"sync"
 
 	"github.com/smith-agent/smith/sessionfmt/internal/atomicfile"
 	"github.com/smith-agent/smith/sessionfmt/internal/envelope"
@@ -17,14 +16,21 @@ const FormatVersion = envelope.Version
 // headerFrame is the first frame of every file.
 var headerFrame = frame.Append(nil, frame.TypeHeader, 0, envelope.EncodeHeader())
 
+// entryEncoder encodes entry frames. Its zero value is ready to use; it is
+// not safe for concurrent use and does not allocate in the steady state.
+type entryEncoder struct {
+	env  envelope.Encoder
+	zbuf []byte
+}
+
 // appendEntryFrame appends the frame for e to dst. The payload is compressed
 // when that saves bytes (see the zst package), so the same entry always gives
 // the same bytes.
-func appendEntryFrame(dst []byte, e *Entry, maxPayload int) ([]byte, error) {
+func (c *entryEncoder) appendEntryFrame(dst []byte, e *Entry, maxPayload int) ([]byte, error) {
 	env := envelope.Entry{ID: e.ID, Parent: e.Parent, Pair: e.Pair, Cause: e.Cause,
 		Time: e.Time.UnixMilli(), Kind: uint8(e.Kind), Key: e.Key, Content: e.Content}
 	out, start := frame.Begin(dst)
-	out, err := envelope.Append(out, &env)
+	out, err := c.env.Append(out, &env)
 	if err != nil {
 		return dst, fmt.Errorf("sessionfmt: encode entry %s: %w", e.ID, err)
 	}
@@ -33,25 +39,15 @@ func appendEntryFrame(dst []byte, e *Entry, maxPayload int) ([]byte, error) {
 			What: fmt.Sprintf("entry %s (%s) is over the payload bound", e.ID, e.Kind),
 			Why:  "readers refuse frames over the bound", Fix: "bound the content before recording it (tool output is truncated at its own limit)"}
 	}
-	return finishEntryFrame(out, start), nil
-}
-
-var scratch = sync.Pool{New: func() any { return new([]byte) }}
-
-// finishEntryFrame completes an entry frame begun at start, compressing its
-// payload in place when that saves bytes.
-func finishEntryFrame(out []byte, start int) []byte {
 	p := out[start+frame.HeaderSize:]
 	if len(p) >= zst.Threshold {
-		sp := scratch.Get().(*[]byte)
-		defer scratch.Put(sp)
-		if c, ok := zst.Compress((*sp)[:0], p); ok {
-			*sp = c
-			out = append(out[:start+frame.HeaderSize], c...)
-			return frame.Finish(out, start, frame.TypeEntry, frame.FlagZstd)
+		var ok bool
+		if c.zbuf, ok = zst.Compress(c.zbuf[:0], p); ok {
+			out = append(out[:start+frame.HeaderSize], c.zbuf...)
+			return frame.Finish(out, start, frame.TypeEntry, frame.FlagZstd), nil
 		}
 	}
-	return frame.Finish(out, start, frame.TypeEntry, 0)
+	return frame.Finish(out, start, frame.TypeEntry, 0), nil
 }
 
 // appendSelectFrame appends a select frame naming leaf.
@@ -70,10 +66,11 @@ func (s *Session) writeFile(w *bufio.Writer, maxPayload int) error {
 		return err
 	}
 	var buf []byte
+	var enc entryEncoder
 	for i := range s.recs {
 		e := s.Entry(i)
 		var err error
-		if buf, err = appendEntryFrame(buf[:0], &e, maxPayload); err != nil {
+		if buf, err = enc.appendEntryFrame(buf[:0], &e, maxPayload); err != nil {
 			return err
 		}
 		if _, err := w.Write(buf); err != nil {

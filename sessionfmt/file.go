@@ -38,6 +38,7 @@ type File struct {
 	opts   Options
 	end    int64
 	buf    []byte
+	enc    entryEncoder
 	broken error
 }
 
@@ -165,7 +166,7 @@ func (w *File) Append(e Entry, d Durability) error {
 	if err != nil {
 		return err
 	}
-	if w.buf, err = appendEntryFrame(w.buf[:0], &e, w.opts.MaxPayload); err != nil {
+	if w.buf, err = w.enc.appendEntryFrame(w.buf[:0], &e, w.opts.MaxPayload); err != nil {
 		return err
 	}
 	if err := w.write(d); err != nil {

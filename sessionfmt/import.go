@@ -31,6 +31,7 @@ func Import(w io.Writer, r io.Reader, opts *Options) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	ids := make(map[ID]struct{})
 	var out []byte
+	var enc entryEncoder
 	for n := 1; ; n++ {
 		b, err := readLine(br)
 		if err == io.EOF && len(b) == 0 {
@@ -59,7 +60,7 @@ func Import(w io.Writer, r io.Reader, opts *Options) error {
 				return err
 			}
 		}
-		if out, err = importLine(out[:0], &l, n, ids, o); err != nil {
+		if out, err = importLine(&enc, out[:0], &l, n, ids, o); err != nil {
 			return fmt.Errorf("sessionfmt: import: line %d: %s", n, strings.TrimPrefix(err.Error(), "sessionfmt: "))
 		}
 		if _, err := bw.Write(out); err != nil {
@@ -87,7 +88,7 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 	}
 }
 
-func importLine(out []byte, l *line, n int, ids map[ID]struct{}, o Options) ([]byte, error) {
+func importLine(enc *entryEncoder, out []byte, l *line, n int, ids map[ID]struct{}, o Options) ([]byte, error) {
 	if l.Raw != nil {
 		t, _, _, ok := frame.Split(l.Raw)
 		if !ok {
@@ -152,7 +153,7 @@ func importLine(out []byte, l *line, n int, ids map[ID]struct{}, o Options) ([]b
 			return nil, err
 		}
 		ids[e.ID] = struct{}{}
-		return appendEntryFrame(out, e, o.MaxPayload)
+		return enc.appendEntryFrame(out, e, o.MaxPayload)
 	}
 	return nil, fmt.Errorf("frame %q is not one of header, entry, select, unknown", l.Frame)
 }

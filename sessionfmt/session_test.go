@@ -274,7 +274,7 @@ func TestVerifyChecksContent(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A foreign writer stores content that is not CBOR (Append refuses it).
-	w.buf, _ = appendEntryFrame(w.buf[:0], &Entry{ID: testID(2), Parent: testID(1), Time: testEpoch, Kind: KindMessage, Content: []byte{0x62, 'h'}}, DefaultMaxPayload)
+	w.buf, _ = w.enc.appendEntryFrame(w.buf[:0], &Entry{ID: testID(2), Parent: testID(1), Time: testEpoch, Kind: KindMessage, Content: []byte{0x62, 'h'}}, DefaultMaxPayload)
 	if err := w.write(Durable); err != nil {
 		t.Fatal(err)
 	}

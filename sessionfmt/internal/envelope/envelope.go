@@ -12,7 +12,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/smith-agent/smith/sessionfmt/internal/detcbor"
@@ -42,21 +41,21 @@ type wire struct {
 
 // Encode returns the canonical CBOR payload of e. Content must be non-empty.
 func Encode(e *Entry) ([]byte, error) {
-	return Append(nil, e)
+	var c Encoder
+	return c.Append(nil, e)
 }
 
-// encoder is the reusable state of one Append: the wire struct handed to
-// the CBOR encoder (as an interface, so it lives on the heap), copies of the
-// ids it points into, and the output buffer.
-type encoder struct {
+// Encoder holds the reusable state of entry encoding: the wire struct handed
+// to the CBOR encoder (as an interface, so it lives on the heap), copies of
+// the ids it points into, and the output buffer. Its zero value is ready to
+// use. An Encoder is not safe for concurrent use; [Encode] is.
+type Encoder struct {
 	w                       wire
 	id, parent, pair, cause [16]byte
 	buf                     bytes.Buffer
 }
 
-var encoders = sync.Pool{New: func() any { return new(encoder) }}
-
-func (c *encoder) opt(dst *[16]byte, id [16]byte) []byte {
+func keep(dst *[16]byte, id [16]byte) []byte {
 	if id == ([16]byte{}) {
 		return nil
 	}
@@ -64,20 +63,18 @@ func (c *encoder) opt(dst *[16]byte, id [16]byte) []byte {
 	return dst[:]
 }
 
-// Append appends the canonical CBOR payload of e to dst. It is safe for
-// concurrent use and does not allocate in the steady state.
-func Append(dst []byte, e *Entry) ([]byte, error) {
+// Append appends the canonical CBOR payload of e to dst. It does not
+// allocate once its buffer has grown to the largest payload.
+func (c *Encoder) Append(dst []byte, e *Entry) ([]byte, error) {
 	if e.ID == ([16]byte{}) {
 		return dst, errors.New("entry id is zero")
 	}
 	if len(e.Content) == 0 {
 		return dst, errors.New("entry content is empty")
 	}
-	c := encoders.Get().(*encoder)
-	defer encoders.Put(c)
 	c.id = e.ID
-	c.w = wire{ID: c.id[:], Parent: c.opt(&c.parent, e.Parent), Time: e.Time, Kind: e.Kind,
-		Pair: c.opt(&c.pair, e.Pair), Cause: c.opt(&c.cause, e.Cause), Key: e.Key, Content: e.Content}
+	c.w = wire{ID: c.id[:], Parent: keep(&c.parent, e.Parent), Time: e.Time, Kind: e.Kind,
+		Pair: keep(&c.pair, e.Pair), Cause: keep(&c.cause, e.Cause), Key: e.Key, Content: e.Content}
 	c.buf.Reset()
 	err := detcbor.Enc.MarshalToBuffer(&c.w, &c.buf)
 	c.w = wire{} // drop references to the caller's key and content
