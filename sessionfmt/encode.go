@@ -10,8 +10,13 @@ import (
 	"github.com/smith-agent/smith/sessionfmt/internal/zst"
 )
 
-// FormatVersion is the session format version written by this package.
-const FormatVersion = envelope.Version
+// FormatVersion is the session format version written by this package and
+// the only one it reads. Files of other versions are refused with an error
+// naming the version.
+const FormatVersion = 1
+
+// The header encoder and the readers agree on the version.
+var _ = [1]struct{}{}[FormatVersion-envelope.Version]
 
 // headerFrame is the first frame of every file.
 var headerFrame = frame.Append(nil, frame.TypeHeader, 0, envelope.EncodeHeader())
