@@ -1,7 +1,11 @@
 // Package session connects the runtime to the session file format: a
 // [Store] writes the conversation (as an [agent.Recorder]) and the durable
 // effect journal (as an [effect.Store]) into one sessionfmt file, and
-// [Messages] reads the conversation of a session back.
+// [Messages] reads the conversation of a session back. A [Dir] keeps
+// sessions by id and optional name: create, list, continue the latest,
+// resume by name or id prefix, and fork at an entry. Branch navigation is
+// sessionfmt's File.Select: selecting an earlier entry and recording more
+// makes a new branch, and every entry stays in the file.
 //
 // Every record is one entry whose parent is the previously selected leaf,
 // so a run appends one linear branch. Messages are KindMessage entries;
