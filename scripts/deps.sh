@@ -11,3 +11,20 @@ if ! command -v wat2wasm >/dev/null 2>&1; then
 	$sudo apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq wabt >/dev/null
 fi
+
+# jco (npm @bytecodealliance/jco, pinned in tools/jco/package.json and its
+# package-lock.json) componentizes the Go conformance guest and runs it in
+# Node (core/internal/pluginabi/internal/conformance). Installed with npm ci
+# when missing or at another version.
+jco_pin=$(sed -n 's/.*"@bytecodealliance\/jco": "\([^"]*\)".*/\1/p' tools/jco/package.json)
+jco_pkg=tools/jco/node_modules/@bytecodealliance/jco/package.json
+if ! [ -x tools/jco/node_modules/.bin/jco ] || ! grep -q "\"version\": \"$jco_pin\"" "$jco_pkg" 2>/dev/null; then
+	if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
+		echo "deps: installing nodejs and npm from Debian"
+		if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
+		$sudo apt-get update -qq
+		DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq nodejs npm >/dev/null
+	fi
+	echo "deps: installing jco $jco_pin (npm ci in tools/jco)"
+	npm ci --prefix tools/jco --no-audit --no-fund --loglevel=error >/dev/null
+fi
