@@ -52,3 +52,20 @@ func ClassifyResponse(api API, status int, h retryhint.Headers, body []byte, now
 	}
 	return nil, fmt.Errorf("codec: unknown wire API %q; want anthropic, openai-chat, openai-responses or gemini", api)
 }
+
+// BuildRequest builds the request template of api for r; q shapes
+// openai-chat requests and is ignored by the other APIs; secretRef names the
+// credential the host substitutes ("" for keyless openai-chat servers).
+func BuildRequest(api API, r *norm.Request, q openaichat.Quirks, secretRef string) (*norm.HTTPRequest, error) {
+	switch api {
+	case Anthropic:
+		return anthropic.BuildRequest(r, secretRef)
+	case OpenAIChat:
+		return openaichat.BuildRequest(r, q, secretRef)
+	case OpenAIResponses:
+		return openairesp.BuildRequest(r, secretRef)
+	case Gemini:
+		return gemini.BuildRequest(r, secretRef)
+	}
+	return nil, fmt.Errorf("codec: unknown wire API %q; want anthropic, openai-chat, openai-responses or gemini", api)
+}
