@@ -55,7 +55,7 @@ func Dump(w io.Writer, path string, opts *Options) (*Report, error) {
 	o := opts.norm()
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("sessionfmt: open %s: %w; check the path", path, err)
+		return nil, fmt.Errorf("sessionfmt: %w; check the path", err)
 	}
 	defer f.Close()
 	st, err := f.Stat()

@@ -87,7 +87,7 @@ func Create(path string, opts *Options) (*File, error) {
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
 		lk.Unlock()
-		return nil, fmt.Errorf("sessionfmt: open %s: %w", path, err)
+		return nil, fmt.Errorf("sessionfmt: %w", err)
 	}
 	return &File{path: path, f: f, lock: lk, s: New(), rep: &Report{Path: path, Size: int64(len(headerFrame)), GoodEnd: int64(len(headerFrame)), Frames: 1, Version: FormatVersion},
 		opts: o, end: int64(len(headerFrame))}, nil
@@ -106,7 +106,7 @@ func Open(path string, opts *Options) (*File, error) {
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
 		lk.Unlock()
-		return nil, fmt.Errorf("sessionfmt: open %s: %w; check the path, or use Create for a new session", path, err)
+		return nil, fmt.Errorf("sessionfmt: %w; check the path, or use Create for a new session", err)
 	}
 	fail := func(err error) (*File, error) {
 		f.Close()

@@ -20,7 +20,7 @@ import (
 func Load(path string, opts *Options) (*Session, *Report, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("sessionfmt: open %s: %w; check the path", path, err)
+		return nil, nil, fmt.Errorf("sessionfmt: %w; check the path", err)
 	}
 	defer f.Close()
 	st, err := f.Stat()

@@ -30,7 +30,7 @@ func Repair(src, dst string, opts *Options) (*Report, error) {
 	defer lk.Unlock()
 	in, err := os.Open(src)
 	if err != nil {
-		return nil, fmt.Errorf("sessionfmt: open %s: %w; check the path", src, err)
+		return nil, fmt.Errorf("sessionfmt: %w; check the path", err)
 	}
 	defer in.Close()
 	st, err := in.Stat()

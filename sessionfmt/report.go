@@ -124,7 +124,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, "%s: %s: content is not one well-formed CBOR item; its consumer will refuse it\n", name, b)
 	}
 	if r.Orphans > 0 {
-		fmt.Fprintf(w, "%s: %d entries lost their parent to a skipped frame and load as separate branches\n", name, r.Orphans)
+		fmt.Fprintf(w, "%s: entries whose parent was in a skipped frame: %d; each loads as the root of its own branch\n", name, r.Orphans)
 	}
 	if r.StaleSelect > 0 {
 		fmt.Fprintf(w, "%s: %d select frames name entries that are not loaded; the last loaded entry stays selected\n", name, r.StaleSelect)
