@@ -30,6 +30,7 @@ const InitialDepth = 1 << 16
 // Stats describes what Instrument inserted.
 type Stats struct {
 	Functions   int // function entries charged
+	Leaves      int // functions without loops or calls, left uncharged
 	LoopHeaders int // loop headers charged
 	Grows       int // memory.grow instructions redirected
 }
@@ -114,7 +115,6 @@ func Instrument(m *wasm.Module) (Stats, error) {
 			return st, fmt.Errorf("fuel: function %d (code entry %d): %w", funcImports+uint32(i), i, err)
 		}
 		c.Body = body
-		st.Functions++
 	}
 
 	for _, e := range m.ExportSection {

@@ -88,8 +88,8 @@ func run(t *testing.T, code []byte) (api.Module, *counters) {
 
 func TestInstrumentKeepsSemantics(t *testing.T) {
 	code, st := instrument(t, wat2wasm(t, "control"))
-	if st.Functions != 8 || st.LoopHeaders != 1 || st.Grows != 1 {
-		t.Fatalf("stats %+v, want 8 functions, 1 loop header, 1 grow", st)
+	if st.Functions != 7 || st.Leaves != 2 || st.LoopHeaders != 1 || st.Grows != 1 {
+		t.Fatalf("stats %+v, want 7 charged functions, 2 leaves, 1 loop header, 1 grow", st)
 	}
 	m, c := run(t, code)
 	depth := m.ExportedGlobal(DepthExport)

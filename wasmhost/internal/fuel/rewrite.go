@@ -24,12 +24,25 @@ type rewriter struct {
 // of the function's result type bt, so every way out of the function —
 // falling off the end, a branch to the function's label, return (rewritten
 // as a branch to the wrapper) — passes the depth decrement after it.
+//
+// A leaf function — no loop, no call of any kind — runs a bounded number of
+// instructions and cannot recurse, so it is left uncharged and unwrapped;
+// only its ref.func and memory.grow are rewritten.
 func (r *rewriter) body(in []byte, bt []byte, st *Stats) ([]byte, error) {
+	leaf, err := isLeaf(in)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]byte, 0, len(in)+len(r.charge)*4+len(r.enter)+len(r.leave)+16)
-	out = append(out, r.charge...)
-	out = append(out, r.enter...)
-	out = append(out, wasm.OpcodeBlock)
-	out = append(out, bt...)
+	if leaf {
+		st.Leaves++
+	} else {
+		st.Functions++
+		out = append(out, r.charge...)
+		out = append(out, r.enter...)
+		out = append(out, wasm.OpcodeBlock)
+		out = append(out, bt...)
+	}
 	nesting := 0 // open blocks inside the wrapper
 	i := 0
 	for i < len(in) {
@@ -55,8 +68,10 @@ func (r *rewriter) body(in []byte, bt []byte, st *Stats) ([]byte, error) {
 				if i != len(in) {
 					return nil, at(start, op, errors.New("code after the function's final end"))
 				}
-				out = append(out, wasm.OpcodeEnd)
-				out = append(out, r.leave...)
+				if !leaf {
+					out = append(out, wasm.OpcodeEnd)
+					out = append(out, r.leave...)
+				}
 				out = append(out, wasm.OpcodeEnd)
 				return out, nil
 			}
@@ -64,6 +79,10 @@ func (r *rewriter) body(in []byte, bt []byte, st *Stats) ([]byte, error) {
 			out = append(out, op)
 			continue
 		case op == wasm.OpcodeReturn:
+			if leaf {
+				out = append(out, op)
+				continue
+			}
 			out = append(out, wasm.OpcodeBr)
 			out = append(out, leb128.EncodeUint32(uint32(nesting))...)
 			continue
@@ -112,6 +131,31 @@ func (r *rewriter) body(in []byte, bt []byte, st *Stats) ([]byte, error) {
 		out = append(out, in[start:i]...)
 	}
 	return nil, errors.New("function body has no final end")
+}
+
+// isLeaf reports whether a body has no loop and no call.
+func isLeaf(in []byte) (bool, error) {
+	for i := 0; i < len(in); {
+		op := in[i]
+		start := i
+		i++
+		var err error
+		switch op {
+		case wasm.OpcodeLoop, wasm.OpcodeCall, wasm.OpcodeCallIndirect, opReturnCall, opReturnCallIndirect:
+			return false, nil
+		case wasm.OpcodeBlock, wasm.OpcodeIf:
+			i, err = skipBlockType(in, i)
+		case wasm.OpcodeRefFunc, wasm.OpcodeMemoryGrow:
+			i, err = skipU32s(in, i, 1)
+		case wasm.OpcodeEnd, wasm.OpcodeReturn:
+		default:
+			i, err = skipImmediates(in, op, i)
+		}
+		if err != nil {
+			return false, at(start, op, err)
+		}
+	}
+	return true, nil
 }
 
 func at(offset int, op byte, err error) error {

@@ -7,8 +7,12 @@
   (elem (i32.const 0) $early $fact)
   (global $fref funcref (ref.func $fact))
 
+  ;; nop is a leaf; the others call it so that they are instrumented
+  (func $nop)
+
   ;; early(x): return from inside nested blocks, or fall off the end
   (func $early (export "early") (param $x i32) (result i32)
+    (call $nop)
     (block
       (block
         (if (i32.gt_u (local.get $x) (i32.const 10))
@@ -17,17 +21,20 @@
 
   ;; pair(x): multi-value results through return
   (func (export "pair") (param $x i32) (result i32 i32)
+    (call $nop)
     (if (local.get $x) (then (return (i32.const 3) (i32.const 4))))
     (i32.const 5) (i32.const 6))
 
   ;; branch(x): br and br_if to the function's own label
   (func (export "branch") (param $x i32) (result i32)
+    (call $nop)
     (drop (br_if 0 (i32.const 7) (local.get $x)))
     (if (i32.eqz (local.get $x)) (then (br 1 (i32.const 8))))
     (i32.const 9))
 
   ;; table(x): br_table whose default is the function's label
   (func (export "table") (param $x i32) (result i32)
+    (call $nop)
     (block $a (result i32)
       (br_table $a 1 (i32.const 10) (local.get $x)))
     (i32.add (i32.const 1)))
@@ -54,6 +61,7 @@
 
   ;; unreachable code after return still has to validate
   (func (export "dead") (result i32)
+    (call $nop)
     (return (i32.const 12))
     (drop (i32.const 0))
     (i32.const 13))
