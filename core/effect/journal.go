@@ -151,10 +151,12 @@ type CompletionError struct {
 	Err      error
 }
 
+// Error names the effect, its best known state and the recording failure.
 func (e *CompletionError) Error() string {
 	return fmt.Sprintf("effect: record completion of effect %s (best known state: %s): %v; the journal accepts no more effects", e.ID, e.Mutation, e.Err)
 }
 
+// Unwrap returns the recording failure.
 func (e *CompletionError) Unwrap() error { return e.Err }
 
 // Complete records how the effect ended. A second call returns an error and

@@ -70,6 +70,7 @@ type stream struct {
 	closed  bool
 }
 
+// Next returns the next scripted event; see [model.Stream].
 func (s *stream) Next() (model.StreamEvent, bool) {
 	if s.aborted || s.isClosed() {
 		return nil, false
@@ -95,6 +96,7 @@ func (s *stream) isClosed() bool {
 	return s.closed
 }
 
+// Close ends the stream; Next then reports the end.
 func (s *stream) Close() error {
 	s.mu.Lock()
 	s.closed = true

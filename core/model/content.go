@@ -119,6 +119,7 @@ func UnmarshalContent(b []byte) (Content, error) {
 // contentList is a []Content that decodes by discriminator.
 type contentList []Content
 
+// UnmarshalJSON decodes each block by its discriminator; null stays nil.
 func (l *contentList) UnmarshalJSON(b []byte) error {
 	var raws []json.RawMessage
 	if err := json.Unmarshal(b, &raws); err != nil {

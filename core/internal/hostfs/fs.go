@@ -23,10 +23,12 @@ type Error struct {
 	Err      error
 }
 
+// Error returns "hostfs: OP \"PATH\": CAUSE".
 func (e *Error) Error() string {
 	return fmt.Sprintf("hostfs: %s %q: %v", e.Op, e.Path, e.Err)
 }
 
+// Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
 
 // FS confines file access to a set of allowed roots. It remembers the

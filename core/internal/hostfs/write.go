@@ -45,9 +45,12 @@ func (h *FS) Write(ctx context.Context, cwd, path string, content []byte) (Write
 // errCommitted wraps failures after the rename: the change is in place.
 type errCommitted struct{ err error }
 
+// Error says the change is in place but may not be durable.
 func (e errCommitted) Error() string {
 	return e.err.Error() + " (the new content is in place but may not be durable)"
 }
+
+// Unwrap returns the cause.
 func (e errCommitted) Unwrap() error { return e.err }
 
 func mutationOf(err error) model.Mutation {

@@ -12,6 +12,7 @@ type tail struct {
 	total int64
 }
 
+// Write keeps the last bytes of p and counts all of them; it never fails.
 func (t *tail) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()

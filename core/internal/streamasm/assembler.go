@@ -16,6 +16,7 @@ const (
 	kindToolCall
 )
 
+// String names the kind for messages.
 func (k blockKind) String() string {
 	switch k {
 	case kindText:
