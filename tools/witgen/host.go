@@ -43,7 +43,7 @@ func genHost(m *model, cfg hostConfig, errTypes map[*wit.TypeDef]bool, source st
 			return handleCode{
 				goType: "*" + n,
 				lift: func(hv, dst string, own bool) string {
-					return fmt.Sprintf("%s = &%s{g: g, handle: %s}\n", dst, n, hv)
+					return fmt.Sprintf("if _, err := st.%s.Get(%s); err != nil {\nreturn err\n}\n%s = &%s{g: g, handle: %s}\n", tableField(r), hv, dst, n, hv)
 				},
 				lower: func(v string, own bool) string {
 					h.c.fail("guest resource %s may be passed back only as a method receiver", *r.Name)

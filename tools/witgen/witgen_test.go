@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -293,5 +294,21 @@ func TestGoName(t *testing.T) {
 				t.Errorf("goName(%q) = %q; want %q", tt.in, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestGuestBindingsBuildForWasip1 type-checks and vets every generated
+// guest package for the target they run on; the host-side gates never
+// compile their wasip1 files.
+func TestGuestBindingsBuildForWasip1(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(goBin, "vet", "./...")
+	cmd.Dir = filepath.Join(repoRoot, "wit")
+	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("GOOS=wasip1 go vet ./... in wit: %v\n%s", err, out)
 	}
 }

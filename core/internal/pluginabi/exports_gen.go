@@ -260,6 +260,9 @@ func (g *Guest) NewDecoder(ctx context.Context, options DecodeOptions) (*Decoder
 		return nil
 	}
 	lift := func(c *wasmhost.Call, f []uint64) error {
+		if _, err := st.decoderTable.Get(uint32(f[0])); err != nil {
+			return err
+		}
 		v = &Decoder{g: g, handle: uint32(f[0])}
 		return nil
 	}

@@ -92,6 +92,9 @@ func (g *Guest) NewAccumulator(ctx context.Context, name string) (*Accumulator, 
 		return nil
 	}
 	lift := func(c *wasmhost.Call, f []uint64) error {
+		if _, err := st.accumulatorTable.Get(uint32(f[0])); err != nil {
+			return err
+		}
 		v = &Accumulator{g: g, handle: uint32(f[0])}
 		return nil
 	}
