@@ -81,11 +81,17 @@ func TestHostileResults(t *testing.T) {
 			want: "fault: discriminant 9 is not below its 3 cases"},
 		{name: "string-out-of-bounds", export: "probe-shape",
 			body: "(i32.store8 (i32.const 2048) (i32.const 1)) (i32.store (i32.const 2052) (i32.const 65000)) (i32.store (i32.const 2056) (i32.const 1000)) (i32.const 2048)",
-			call: func(ctx context.Context, g *conformance.Guest) error { _, err := g.ProbeShape(ctx, conformance.Shape{}); return err },
+			call: func(ctx context.Context, g *conformance.Guest) error {
+				_, err := g.ProbeShape(ctx, conformance.Shape{})
+				return err
+			},
 			want: "outside linear memory"},
 		{name: "invalid-utf8", export: "probe-shape",
 			body: "(i32.store8 (i32.const 2048) (i32.const 1)) (i32.store (i32.const 2052) (i32.const 64)) (i32.store (i32.const 2056) (i32.const 2)) (i32.const 2048)",
-			call: func(ctx context.Context, g *conformance.Guest) error { _, err := g.ProbeShape(ctx, conformance.Shape{}); return err },
+			call: func(ctx context.Context, g *conformance.Guest) error {
+				_, err := g.ProbeShape(ctx, conformance.Shape{})
+				return err
+			},
 			want: "UTF-8"},
 		{name: "list-length-wraps", export: "[method]accumulator.drain",
 			body: "(i32.store8 (i32.const 2048) (i32.const 0)) (i32.store (i32.const 2052) (i32.const 8)) (i32.store (i32.const 2056) (i32.const 0x7fffffff)) (i32.const 2048)",
@@ -102,7 +108,10 @@ func TestHostileResults(t *testing.T) {
 			call: func(ctx context.Context, g *conformance.Guest) error { _, err := g.OpenCounter(ctx, 1); return err },
 			want: "counter handle 77 is not in the instance's table"},
 		{name: "invented-resource", export: "[constructor]accumulator", body: "(i32.const 9)",
-			call: func(ctx context.Context, g *conformance.Guest) error { _, err := g.NewAccumulator(ctx, "a"); return err },
+			call: func(ctx context.Context, g *conformance.Guest) error {
+				_, err := g.NewAccumulator(ctx, "a")
+				return err
+			},
 			want: "accumulator handle 9 is not in the instance's table"},
 	}
 	for _, tt := range tests {
