@@ -166,3 +166,30 @@ func TestQueueUpdateWhileStreaming(t *testing.T) {
 		t.Fatalf("follow-up queue after abort = %v; want it intact", fu)
 	}
 }
+
+// TestQueuedInputSurvivesTheTurnLimit: input picked for the next turn is
+// only taken when that turn starts; a run ended by its turn limit leaves it
+// queued.
+func TestQueuedInputSurvivesTheTurnLimit(t *testing.T) {
+	p := script(t, `{"mock_script":1,"responses":[{"tool_calls":[{"id":"c1","name":"read","arguments":{"path":"a"}}]}]}`)
+	var a *Agent
+	tool := &funcTool{name: "read", run: func(ctx context.Context, c *Call) (Result, error) {
+		a.Steer(model.UserText("steer"))
+		a.FollowUp(model.UserText("later"))
+		return textResult("x"), nil
+	}}
+	var err error
+	a, err = New(Config{Provider: p, Recorder: &memRecorder{}, Tools: []Tool{tool}, MaxTurns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, _ := a.Start(context.Background(), model.UserText("go"))
+	drain(t, run)
+	if end := run.Wait(); end.Reason != EndMaxTurns {
+		t.Fatalf("end = %+v", end)
+	}
+	steer, follow := a.Queued()
+	if len(steer) != 1 || len(follow) != 1 {
+		t.Fatalf("queue after the limit: steer %v, follow-up %v", steer, follow)
+	}
+}

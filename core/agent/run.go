@@ -77,6 +77,13 @@ func (r *Run) drainQueued() {
 	}
 }
 
+// queueLen returns the length of queue q.
+func (r *Run) queueLen(q *[]model.UserMessage) int {
+	r.a.mu.Lock()
+	defer r.a.mu.Unlock()
+	return len(*q)
+}
+
 // take removes and returns the queue q at a lifecycle boundary.
 func (r *Run) take(q *[]model.UserMessage) []model.UserMessage {
 	r.drainQueued()
@@ -142,12 +149,17 @@ func (r *Run) turns() AgentEnd {
 	if err := r.closeInterrupted(); err != nil {
 		return AgentEnd{Reason: EndRecordFailed, Error: err.Error()}
 	}
-	pending := r.prompt
-	if steer := r.take(&r.a.steer); len(steer) > 0 {
-		pending = append(pending, steer...)
-	} else if len(pending) == 0 {
-		pending = r.take(&r.a.followUp)
+	// source is the queue to deliver from at the next turn's start. It is
+	// only taken once the turn really starts, so input queued when the run
+	// ends (abort, turn limit) stays queued.
+	var source *[]model.UserMessage
+	switch {
+	case r.queueLen(&r.a.steer) > 0:
+		source = &r.a.steer
+	case len(r.prompt) == 0:
+		source = &r.a.followUp
 	}
+	first := true
 	for {
 		if r.aborted() {
 			return r.abortEnd()
@@ -155,13 +167,20 @@ func (r *Run) turns() AgentEnd {
 		if max := r.a.cfg.MaxTurns; max > 0 && r.turn >= max {
 			return AgentEnd{Reason: EndMaxTurns, Error: fmt.Sprintf("agent: the run reached its limit of %d turns (Config.MaxTurns)", max)}
 		}
+		var pending []model.UserMessage
+		if first {
+			pending, first = r.prompt, false
+		}
+		if source != nil {
+			pending = append(pending, r.take(source)...)
+			source = nil
+		}
 		r.turn++
 		r.emit(TurnStart{Seq: r.seq(), Turn: r.turn})
 		if err := r.deliver(pending); err != nil {
 			r.emit(TurnEnd{Seq: r.seq(), Turn: r.turn, Message: model.AssistantMessage{Content: []model.Content{}}, ToolResults: []model.ToolResultMessage{}})
 			return AgentEnd{Reason: EndRecordFailed, Error: err.Error()}
 		}
-		pending = nil
 
 		msg, err := r.stream()
 		if err != nil {
@@ -197,19 +216,17 @@ func (r *Run) turns() AgentEnd {
 			return AgentEnd{Reason: EndRefusal}
 		}
 		// Boundary after the complete tool batch: steering input first.
-		if steer := r.take(&r.a.steer); len(steer) > 0 {
-			pending = steer
-			continue
+		r.drainQueued()
+		switch {
+		case r.queueLen(&r.a.steer) > 0:
+			source = &r.a.steer
+		case len(calls) > 0:
+		case r.queueLen(&r.a.followUp) > 0:
+			// The agent would stop: follow-up input.
+			source = &r.a.followUp
+		default:
+			return AgentEnd{Reason: EndCompleted}
 		}
-		if len(calls) > 0 {
-			continue
-		}
-		// The agent would stop: follow-up input.
-		if fu := r.take(&r.a.followUp); len(fu) > 0 {
-			pending = fu
-			continue
-		}
-		return AgentEnd{Reason: EndCompleted}
 	}
 }
 
