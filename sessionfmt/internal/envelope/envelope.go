@@ -161,7 +161,7 @@ func str(p []byte, i int, major byte) ([]byte, int, error) {
 	return p[j : j+int(n)], j + int(n), nil
 }
 
-func id16(p []byte, i int, dst *[16]byte, required bool) (int, error) {
+func id16(p []byte, i int, dst *[16]byte) (int, error) {
 	b, j, err := str(p, i, 2)
 	if err != nil {
 		return 0, err
@@ -173,7 +173,6 @@ func id16(p []byte, i int, dst *[16]byte, required bool) (int, error) {
 	if *dst == ([16]byte{}) {
 		return 0, fail(i, "zero id must be omitted")
 	}
-	_ = required
 	return j, nil
 }
 
@@ -202,13 +201,13 @@ func ParseEntry(p []byte, v *View) error {
 		seen |= 1 << k
 		switch k {
 		case 1:
-			i, err = id16(p, i, &v.ID, true)
+			i, err = id16(p, i, &v.ID)
 		case 2:
-			i, err = id16(p, i, &v.Parent, false)
+			i, err = id16(p, i, &v.Parent)
 		case 5:
-			i, err = id16(p, i, &v.Pair, false)
+			i, err = id16(p, i, &v.Pair)
 		case 6:
-			i, err = id16(p, i, &v.Cause, false)
+			i, err = id16(p, i, &v.Cause)
 		case 3:
 			var mj byte
 			var a uint64
@@ -284,7 +283,7 @@ func ParseSelect(p []byte) ([16]byte, error) {
 	if km != 0 || k != 1 {
 		return leaf, fail(1, "want key 1")
 	}
-	if i, err = id16(p, i, &leaf, true); err != nil {
+	if i, err = id16(p, i, &leaf); err != nil {
 		return leaf, err
 	}
 	if i != len(p) {

@@ -194,12 +194,11 @@ func (s *Scanner) Next() (Frame, error) {
 		case stBadCRC:
 			next := f.End()
 			if next != s.w.size {
-				g, st2, err := s.probe(next)
+				_, st2, err := s.probe(next)
 				if err != nil {
 					return Frame{}, &Error{Off: next, Size: -1, Bound: -1, What: "cannot read frame", Err: err}
 				}
 				if st2 != stOK {
-					_ = g
 					return Frame{}, &Error{Off: s.off, Size: int64(f.Len), Bound: -1,
 						What: fmt.Sprintf("framing ambiguity: checksum mismatch, and offset %d where its length says the next frame starts holds no valid frame", next),
 						Why:  "the length field cannot be trusted, so the reader cannot tell where the next frame starts and does not guess",
