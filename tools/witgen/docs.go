@@ -41,7 +41,35 @@ func witType(t wit.Type) string {
 		}
 		return "?"
 	}
-	return t.TypeName()
+	switch t.(type) {
+	case wit.Bool:
+		return "bool"
+	case wit.S8:
+		return "s8"
+	case wit.U8:
+		return "u8"
+	case wit.S16:
+		return "s16"
+	case wit.U16:
+		return "u16"
+	case wit.S32:
+		return "s32"
+	case wit.U32:
+		return "u32"
+	case wit.S64:
+		return "s64"
+	case wit.U64:
+		return "u64"
+	case wit.F32:
+		return "f32"
+	case wit.F64:
+		return "f64"
+	case wit.Char:
+		return "char"
+	case wit.String:
+		return "string"
+	}
+	return "?"
 }
 
 // witSignature renders a function's parameters and result as WIT source.
@@ -116,8 +144,11 @@ func genDocs(m *model) string {
 	b.WriteString("## Interfaces\n\n| interface | direction | capability | summary |\n|---|---|---|---|\n")
 	for _, in := range m.ifaces {
 		dir := "imported (host provides)"
-		if in.exported {
+		switch {
+		case in.exported:
 			dir = "exported (plugin provides)"
+		case len(in.funcs) == 0:
+			dir = "shared types"
 		}
 		capability := "core (always)"
 		if in.capability != "" {

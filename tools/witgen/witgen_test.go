@@ -312,3 +312,27 @@ func TestGuestBindingsBuildForWasip1(t *testing.T) {
 		t.Fatalf("GOOS=wasip1 go vet ./... in wit: %v\n%s", err, out)
 	}
 }
+
+func TestWITType(t *testing.T) {
+	m := plugin(t)
+	got := map[string]string{}
+	for _, in := range m.ifaces {
+		for _, f := range in.funcs {
+			got[in.name+"."+f.Name] = witSignature(f)
+		}
+	}
+	tests := []struct{ name, fn, want string }{
+		{name: "primitives", fn: "fs.write-file", want: "func(path: string, content: string, options: write-options) -> result<u64, file-fault>"},
+		{name: "list-and-option", fn: "provider.classify-failure", want: "func(body: list<u8>, options: classify-options) -> failure"},
+		{name: "empty-ok", fn: "secrets.store-secret", want: "func(name: string, value: string, options: store-options) -> result<_, secret-fault>"},
+		{name: "constructor", fn: "provider.[constructor]decoder", want: "constructor(options: decode-options)"},
+		{name: "no-result", fn: "log.write-log", want: "func(message: string, options: log-options)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got[tt.fn] != tt.want {
+				t.Errorf("witSignature(%s) = %q; want %q", tt.fn, got[tt.fn], tt.want)
+			}
+		})
+	}
+}
