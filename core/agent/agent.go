@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -14,8 +15,9 @@ import (
 )
 
 // Recorder receives every completed conversation message, in order, before
-// the agent emits its message_end. Record must make the message durable
-// before returning nil; an error ends the run with [EndRecordFailed]. The
+// the agent emits its message_end. Record must have handed the message to
+// durable storage (it survives a crash of the process) before returning
+// nil; an error ends the run with [EndRecordFailed]. The
 // context is never cancelled by an abort: the evidence of an aborted run is
 // recorded too.
 type Recorder interface {
@@ -97,6 +99,12 @@ func New(cfg Config) (*Agent, error) {
 		schema, err := jsonschema.Compile(def.Parameters)
 		if err != nil {
 			return nil, fmt.Errorf("agent: tool %q parameters schema: %w", def.Name, err)
+		}
+		var top struct {
+			Type string `json:"type"`
+		}
+		if json.Unmarshal(def.Parameters, &top) != nil || top.Type != "object" {
+			return nil, fmt.Errorf("agent: tool %q parameters schema must be an object schema (type object); providers pass tool arguments as one JSON object", def.Name)
 		}
 		a.tools[def.Name] = &toolEntry{tool: t, def: def, schema: schema}
 		a.names = append(a.names, def.Name)

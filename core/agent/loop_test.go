@@ -225,6 +225,8 @@ func TestNewRejectsBadConfig(t *testing.T) {
 		{"duplicate tool", Config{Provider: script(t, `{"mock_script":1}`), Recorder: &memRecorder{}, Tools: []Tool{ok, ok}}, `tool name "read" is used twice`},
 		{"bad schema", Config{Provider: script(t, `{"mock_script":1}`), Recorder: &memRecorder{},
 			Tools: []Tool{&funcTool{name: "x", schema: `{"type":"obj"}`}}}, `agent: tool "x" parameters schema: jsonschema: unknown type "obj"`},
+		{"not an object schema", Config{Provider: script(t, `{"mock_script":1}`), Recorder: &memRecorder{},
+			Tools: []Tool{&funcTool{name: "x", schema: `{"type":"string"}`}}}, `agent: tool "x" parameters schema must be an object schema`},
 		{"empty name", Config{Provider: script(t, `{"mock_script":1}`), Recorder: &memRecorder{}, Tools: []Tool{&funcTool{}}}, "has an empty name"},
 	}
 	for _, tt := range tests {
