@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"runtime/metrics"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -33,7 +34,7 @@ func bodyServer(b *testing.B) *httptest.Server {
 	return srv
 }
 
-func engineStream(b *testing.B, e *Engine, url string, size int64) {
+func engineStream(b *testing.B, e *Engine, url string, size int64) End {
 	resp, err := e.Exchange(context.Background(), Request{URL: url})
 	if err != nil {
 		b.Fatal(err)
@@ -42,9 +43,11 @@ func engineStream(b *testing.B, e *Engine, url string, size int64) {
 	for c, ok := resp.Body.Next(); ok; c, ok = resp.Body.Next() {
 		n += int64(len(c))
 	}
-	if end := resp.Body.End(); end.Outcome != Complete || n != size {
+	end := resp.Body.End()
+	if end.Outcome != Complete || n != size {
 		b.Fatalf("engine read %d of %d bytes: %+v", n, size, end)
 	}
+	return end
 }
 
 func plainStream(b *testing.B, c *http.Client, url string, size int64, buf []byte) {
@@ -78,9 +81,11 @@ func BenchmarkStream64MiB(b *testing.B) {
 	b.Run("engine", func(b *testing.B) {
 		e := newEngine(b, Config{})
 		b.SetBytes(size)
+		chunks := 0
 		for b.Loop() {
-			engineStream(b, e, url, size)
+			chunks += engineStream(b, e, url, size).Chunks
 		}
+		b.ReportMetric(float64(size)*float64(b.N)/float64(chunks)/1024, "KiB/chunk")
 	})
 	b.Run("nethttp", func(b *testing.B) {
 		c := &http.Client{Transport: &http.Transport{}}
@@ -101,24 +106,32 @@ func BenchmarkStreamRatio(b *testing.B) {
 	e := newEngine(b, Config{})
 	c := &http.Client{Transport: &http.Transport{}}
 	buf := make([]byte, DefaultReadSize)
-	var te, tp time.Duration
-	timed := func(f func()) time.Duration { t0 := time.Now(); f(); return time.Since(t0) }
+	var te, tp, ce, cp time.Duration
+	// timed returns wall time and process CPU time (server included, which
+	// does the same work for both): CPU time is steadier on a shared machine.
+	timed := func(f func(), wall, cpu *time.Duration) {
+		c0, t0 := cpuTime(), time.Now()
+		f()
+		*wall += time.Since(t0)
+		*cpu += cpuTime() - c0
+	}
 	engine := func() { engineStream(b, e, url, size) }
 	plain := func() { plainStream(b, c, url, size, buf) }
 	i := 0
 	for b.Loop() {
 		if i++; i%2 == 0 { // alternate which goes first
-			te += timed(engine)
-			tp += timed(plain)
+			timed(engine, &te, &ce)
+			timed(plain, &tp, &cp)
 		} else {
-			tp += timed(plain)
-			te += timed(engine)
+			timed(plain, &tp, &cp)
+			timed(engine, &te, &ce)
 		}
 	}
 	mib := float64(size) / (1 << 20) * float64(b.N)
 	b.ReportMetric(mib/te.Seconds(), "engine-MiB/s")
 	b.ReportMetric(mib/tp.Seconds(), "nethttp-MiB/s")
 	b.ReportMetric(tp.Seconds()/te.Seconds(), "ratio")
+	b.ReportMetric(cp.Seconds()/ce.Seconds(), "cpu-ratio")
 }
 
 // BenchmarkFirstChunk measures the time from calling Exchange to holding
@@ -201,4 +214,11 @@ func BenchmarkPeakHeap(b *testing.B) {
 			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
 		})
 	}
+}
+
+// cpuTime is the process's user+system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -11,14 +11,16 @@ import (
 // Body streams one response body. A goroutine reads the wire and hands
 // chunks to [Body.Next] over a channel of [Config.ChunkQueue] entries, so at
 // most ChunkQueue+2 buffers of [Config.ReadSize] bytes are held per
-// body, whatever its length; the buffers are reused, so streaming allocates
-// nothing per chunk.
+// body, whatever its length. Buffers are recycled, so streaming allocates
+// nothing per chunk, and allocated only as the backlog needs them.
 //
 // Next and Close must be called from one goroutine at a time (the consumer).
 // To stop a body from elsewhere, cancel the context given to
 // [Engine.Exchange].
 type Body struct {
 	ch     chan []byte
+	free   chan []byte   // read buffers handed back by Next, capacity ChunkQueue+2
+	held   []byte        // the chunk Next returned last
 	done   chan struct{} // closed when the reading goroutine has exited
 	ctx    context.Context
 	cancel context.CancelFunc // ends the exchange's internal context
@@ -44,10 +46,14 @@ type Body struct {
 // and the body ends [Cancelled], even when chunks read earlier are queued.
 // The returned slice is valid until the next call to Next or Close: the
 // engine reuses its memory (copy it to keep it). This is what keeps a body's
-// memory fixed at ChunkQueue+2 read buffers however long it is.
+// memory at most ChunkQueue+2 read buffers however long it is.
 func (b *Body) Next() ([]byte, bool) {
 	if b.ended {
 		return nil, false
+	}
+	if b.held != nil { // the previous chunk is the caller's no longer
+		b.free <- b.held[:cap(b.held)]
+		b.held = nil
 	}
 	if b.ctx.Err() != nil {
 		b.finish(End{Outcome: Cancelled, Err: b.ctx.Err()})
@@ -64,7 +70,8 @@ func (b *Body) Next() ([]byte, bool) {
 	}
 	b.delivered += int64(len(chunk))
 	b.chunks++
-	return chunk, true
+	b.held = chunk
+	return chunk[:len(chunk):len(chunk)], true
 }
 
 // Close abandons the body: the connection is released and, unless the body
@@ -109,24 +116,35 @@ func (b *Body) read(rc io.ReadCloser, shown string, headAfter time.Duration) {
 	gap := time.AfterFunc(s.chunkGap, func() { gapped.Store(true); b.cancel() })
 	defer gap.Stop()
 	last := headAfter
-	// Chunk buffers are reused round a ring: while the reader fills one, at
-	// most ChunkQueue sit in the channel and the consumer holds one more (the
-	// last Next returned, valid until its next call), so ChunkQueue+2 slots
-	// never overwrite a chunk anyone can still see. Slots are allocated on
-	// first use, so short bodies cost one or two.
-	ring := make([][]byte, s.queue+2)
-	slot, empty := 0, 0
+	// Read buffers are recycled: Next hands the chunk it returned last back
+	// through b.free when it is called again. While the reader fills one
+	// buffer, at most ChunkQueue sit in the channel and the consumer holds
+	// one, so ChunkQueue+2 buffers always suffice; a stream whose consumer
+	// keeps up cycles through few.
+	var buf []byte // the buffer being filled; kept across reads that return nothing
+	allocated, empty := 0, 0
 	for {
 		size := int64(s.readSize)
 		if left := s.maxResponse - b.received + 1; left < size {
 			size = left // one byte past the bound tells truncated from complete
 		}
-		if ring[slot] == nil {
-			ring[slot] = make([]byte, s.readSize)
+		if buf == nil {
+			select {
+			case buf = <-b.free:
+			default:
+				if allocated < s.queue+2 {
+					buf, allocated = make([]byte, s.readSize), allocated+1
+					break
+				}
+				select { // unreachable by the count above; kept so a mistake cannot hang
+				case buf = <-b.free:
+				case <-b.xdone:
+					b.readEnd = b.stopped(&gapped, nil, shown)
+					return
+				}
+			}
 		}
-		buf := ring[slot][:size]
-		slot = (slot + 1) % len(ring)
-		n, err := rc.Read(buf)
+		n, err := rc.Read(buf[:size])
 		if n > 0 {
 			gap.Stop()
 			truncated := b.received+int64(n) > s.maxResponse
@@ -141,7 +159,8 @@ func (b *Body) read(rc io.ReadCloser, shown string, headAfter time.Duration) {
 				last = now
 				b.received += int64(n)
 				select {
-				case b.ch <- buf[:n:n]:
+				case b.ch <- buf[:n]:
+					buf = nil
 				case <-b.xdone:
 					b.readEnd = b.stopped(&gapped, nil, shown)
 					return

@@ -122,7 +122,7 @@ func (e *Engine) Exchange(ctx context.Context, req Request) (*Response, error) {
 	e.emit(HeadEvent{Exchange: id, Elapsed: headAfter, StatusCode: resp.StatusCode, Proto: resp.Proto,
 		Header: redactHeader(resp.Header, e.s.secrets, secrets)})
 	b := &Body{
-		ch: make(chan []byte, e.s.queue), done: make(chan struct{}),
+		ch: make(chan []byte, e.s.queue), free: make(chan []byte, e.s.queue+2), done: make(chan struct{}),
 		ctx: ctx, cancel: cancel, xdone: xctx.Done(), engine: e, id: id, start: start,
 	}
 	go b.read(resp.Body, shown, headAfter)
