@@ -9,6 +9,10 @@ import (
 	"github.com/smith-agent/smith/plugins-src/providers/internal/sse"
 )
 
+// maxErrorText bounds the non-SSE text collected while waiting for a bare
+// JSON error object to complete (real ones are a few hundred bytes).
+const maxErrorText = 64 << 10
+
 // Decoder decodes one streamGenerateContent?alt=sse body. Create it with
 // [NewDecoder]; it is used by one goroutine at a time.
 type Decoder struct {
@@ -128,6 +132,10 @@ func (d *Decoder) item(it sse.Item) {
 		// Gemini may append a bare (pretty-printed) JSON error object
 		// outside the SSE framing; collect lines until it parses.
 		d.text = append(append(d.text, it.Data...), '\n')
+		if len(d.text) > maxErrorText {
+			d.fail(&norm.Error{Kind: norm.ErrMalformed, Message: fmt.Sprintf("gemini: more than %d bytes of non-SSE text in the body, not a JSON error object: %.120q", maxErrorText, d.text)})
+			return
+		}
 		if json.Valid(d.text) {
 			d.fail(errorObject(0, d.text))
 			d.text = d.text[:0]
