@@ -96,6 +96,9 @@ func (e *Engine) Exchange(ctx context.Context, req Request) (*Response, error) {
 	if !timer.Stop() {
 		headLate.Store(true)
 	}
+	if err == nil && resp == nil {
+		err = fmt.Errorf("the transport (%T) returned neither a response nor an error", e.s.transport)
+	}
 	if err == nil && headLate.Load() {
 		resp.Body.Close()
 		err = context.Canceled

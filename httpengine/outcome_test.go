@@ -152,3 +152,14 @@ func TestReaderMakingNoProgressFails(t *testing.T) {
 		t.Fatalf("end %+v, want failed with io.ErrNoProgress", end)
 	}
 }
+
+type nilTransport struct{}
+
+func (nilTransport) RoundTrip(*http.Request) (*http.Response, error) { return nil, nil }
+
+func TestTransportReturningNothingIsAnError(t *testing.T) {
+	_, err := newEngine(t, Config{Transport: nilTransport{}}).Exchange(context.Background(), Request{URL: "http://fake.invalid/"})
+	if kindOf(t, err) != KindProtocol || !strings.Contains(err.Error(), "httpengine.nilTransport") {
+		t.Fatalf("err = %v, want a protocol error naming the transport type", err)
+	}
+}
