@@ -218,9 +218,9 @@ func (w *File) Sync() error {
 	return nil
 }
 
-// Fork publishes, atomically at path, a new session holding the selected
-// history up to the entry with the given id (see [Session.Fork]) and returns
-// it open for appending.
+// Fork publishes, atomically at path, a new session holding the history from
+// the root to the entry with the given id, that entry selected (see
+// [Session.Fork]), and returns it open for appending. The path must not exist.
 func (w *File) Fork(at ID, path string) (*File, error) {
 	i := w.s.Index(at)
 	if i < 0 {
