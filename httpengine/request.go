@@ -5,8 +5,9 @@ import (
 	"time"
 )
 
-// Request is one HTTP request. The engine does not modify it; it may be
-// reused once [Engine.Exchange] returns.
+// Request is one HTTP request. The engine does not modify it. The transport
+// may still be sending Body after [Engine.Exchange] returns (a server can
+// answer early), so do not modify Body until the response body has ended.
 type Request struct {
 	Method string // default GET
 	URL    string // absolute http or https URL
