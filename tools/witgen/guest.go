@@ -496,7 +496,7 @@ func genGuestExport(c *codec, in *iface, f *wit.Function, abi *goFile) {
 	fmt.Fprintf(&abi.body, "ret := cabi.Alloc(%d, %d)\n", shape.t.Size(), shape.t.Align())
 	abi.body.WriteString(guestLowerResult(c, shape, "memory", "ret", f.Name))
 	abi.body.WriteString("return cabi.Addr(ret)\n}\n\n")
-	fmt.Fprintf(&abi.body, "//go:wasmexport cabi_post_%s\nfunc wasmpost%s(uint32) { cabi.Release(0) }\n\n", exportName, strings.TrimPrefix(shim, "wasmexport"))
+	fmt.Fprintf(&abi.body, "//go:wasmexport cabi_post_%s\nfunc wasmpost%s(uint32) { cabi.Release(cabi.Marker{}) }\n\n", exportName, strings.TrimPrefix(shim, "wasmexport"))
 }
 
 // guestLowerResult returns statements that lower v (and err, for results)

@@ -37,7 +37,7 @@ func wasmexportDeclareContributions(p0 uint32, p1 uint32, p2 uint32, p3 uint32) 
 }
 
 //go:wasmexport cabi_post_smith:plugin/contrib@0.0.0#declare-contributions
-func wasmpostDeclareContributions(uint32) { cabi.Release(0) }
+func wasmpostDeclareContributions(uint32) { cabi.Release(cabi.Marker{}) }
 
 func liftDeclareOptions(f []uint64, v *DeclareOptions) {
 	cabi.LiftString(f[0], f[1], &v.WorldVersion)

@@ -42,7 +42,7 @@ func wasmexportHandleEvent(p0 uint32, p1 uint64, p2 uint32, p3 uint32, p4 uint32
 }
 
 //go:wasmexport cabi_post_smith:plugin/handler@0.0.0#handle-event
-func wasmpostHandleEvent(uint32) { cabi.Release(0) }
+func wasmpostHandleEvent(uint32) { cabi.Release(cabi.Marker{}) }
 
 func liftEvent(f []uint64, v *Event) {
 	liftTypesEventKind(f[0:], &v.Kind)

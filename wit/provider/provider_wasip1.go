@@ -47,7 +47,7 @@ func wasmexportBuildRequest(p0 uint32, p1 uint32, p2 uint32, p3 uint32, p4 uint3
 }
 
 //go:wasmexport cabi_post_smith:plugin/provider@0.0.0#build-request
-func wasmpostBuildRequest(uint32) { cabi.Release(0) }
+func wasmpostBuildRequest(uint32) { cabi.Release(cabi.Marker{}) }
 
 //go:wasmexport smith:plugin/provider@0.0.0#classify-failure
 func wasmexportClassifyFailure(p0 uint32, p1 uint32, p2 uint32, p3 uint32, p4 uint32, p5 uint32, p6 uint32, p7 uint32) uint32 {
@@ -68,7 +68,7 @@ func wasmexportClassifyFailure(p0 uint32, p1 uint32, p2 uint32, p3 uint32, p4 ui
 }
 
 //go:wasmexport cabi_post_smith:plugin/provider@0.0.0#classify-failure
-func wasmpostClassifyFailure(uint32) { cabi.Release(0) }
+func wasmpostClassifyFailure(uint32) { cabi.Release(cabi.Marker{}) }
 
 //go:wasmexport smith:plugin/provider@0.0.0#[constructor]decoder
 func wasmexportNewDecoder(p0 uint32, p1 uint32, p2 uint32, p3 uint32, p4 uint32) uint32 {
@@ -114,7 +114,7 @@ func wasmexportDecoderDecodeChunk(p0 uint32, p1 uint32, p2 uint32) uint32 {
 }
 
 //go:wasmexport cabi_post_smith:plugin/provider@0.0.0#[method]decoder.decode-chunk
-func wasmpostDecoderDecodeChunk(uint32) { cabi.Release(0) }
+func wasmpostDecoderDecodeChunk(uint32) { cabi.Release(cabi.Marker{}) }
 
 //go:wasmexport smith:plugin/provider@0.0.0#[method]decoder.finish
 func wasmexportDecoderFinish(p0 uint32) uint32 {
@@ -145,7 +145,7 @@ func wasmexportDecoderFinish(p0 uint32) uint32 {
 }
 
 //go:wasmexport cabi_post_smith:plugin/provider@0.0.0#[method]decoder.finish
-func wasmpostDecoderFinish(uint32) { cabi.Release(0) }
+func wasmpostDecoderFinish(uint32) { cabi.Release(cabi.Marker{}) }
 
 func liftRequestSnapshot(f []uint64, v *RequestSnapshot) {
 	cabi.LiftString(f[0], f[1], &v.Provider)

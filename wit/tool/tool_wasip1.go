@@ -38,7 +38,7 @@ func wasmexportInvokeTool(p0 uint32, p1 uint32, p2 uint32, p3 uint32, p4 uint32,
 }
 
 //go:wasmexport cabi_post_smith:plugin/tool@0.0.0#invoke-tool
-func wasmpostInvokeTool(uint32) { cabi.Release(0) }
+func wasmpostInvokeTool(uint32) { cabi.Release(cabi.Marker{}) }
 
 func liftToolCall(f []uint64, v *ToolCall) {
 	cabi.LiftString(f[0], f[1], &v.ID)

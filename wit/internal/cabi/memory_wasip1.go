@@ -7,7 +7,11 @@ import (
 
 var (
 	pins [][]uint64 // host-written buffers, until Unpin
-	keep []any      // guest buffers the host may still read, until Release
+	// Guest buffers the host may still read, until Release; typed so that
+	// keeping one does not allocate an interface.
+	keepBufs  [][]uint64
+	keepStrs  []string
+	keepBytes [][]byte
 )
 
 // realloc is the canonical ABI's allocator, which the host calls to place
@@ -62,17 +66,24 @@ func Alloc(size, align int) []byte {
 		return nil
 	}
 	buf := make([]uint64, (size+7)/8)
-	keep = append(keep, buf)
+	keepBufs = append(keepBufs, buf)
 	return unsafe.Slice((*byte)(unsafe.Pointer(&buf[0])), size)
 }
 
-// Mark returns the current depth of the kept buffers, for Release.
-func Mark() int { return len(keep) }
+// Marker records the depth of the kept buffers, for Release.
+type Marker struct{ bufs, strs, bytes int }
 
-// Release drops the buffers kept since mark.
-func Release(mark int) {
-	clear(keep[mark:])
-	keep = keep[:mark]
+// Mark returns the current depth of the kept buffers.
+func Mark() Marker { return Marker{len(keepBufs), len(keepStrs), len(keepBytes)} }
+
+// Release drops the buffers kept since m; the zero Marker drops them all.
+func Release(m Marker) {
+	clear(keepBufs[m.bufs:])
+	keepBufs = keepBufs[:m.bufs]
+	clear(keepStrs[m.strs:])
+	keepStrs = keepStrs[:m.strs]
+	clear(keepBytes[m.bytes:])
+	keepBytes = keepBytes[:m.bytes]
 }
 
 func ptrLen(b []byte) (uint32, uint32) {
@@ -105,13 +116,13 @@ func LoadList(b []byte, size int) []byte {
 
 // StoreString writes s's pointer and length to b; s is kept.
 func StoreString(b []byte, s string) {
-	keep = append(keep, s)
+	keepStrs = append(keepStrs, s)
 	putPtrLen(b, uint32(uintptr(unsafe.Pointer(unsafe.StringData(s)))), uint32(len(s)))
 }
 
 // StoreBytes writes p's pointer and length to b; p is kept.
 func StoreBytes(b []byte, p []byte) {
-	keep = append(keep, p)
+	keepBytes = append(keepBytes, p)
 	putPtrLen(b, Addr(p), uint32(len(p)))
 }
 
@@ -145,14 +156,14 @@ func LiftList(ptr, n uint64, size int) []byte {
 
 // LowerString writes s as flat pointer and length values; s is kept.
 func LowerString(s string, f []uint64) {
-	keep = append(keep, s)
+	keepStrs = append(keepStrs, s)
 	f[0] = uint64(uintptr(unsafe.Pointer(unsafe.StringData(s))))
 	f[1] = uint64(len(s))
 }
 
 // LowerBytes writes p as flat pointer and length values; p is kept.
 func LowerBytes(p []byte, f []uint64) {
-	keep = append(keep, p)
+	keepBytes = append(keepBytes, p)
 	f[0] = uint64(Addr(p))
 	f[1] = uint64(len(p))
 }

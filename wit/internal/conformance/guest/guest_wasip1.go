@@ -85,7 +85,7 @@ func wasmexportAccumulatorDrain(p0 uint32) uint32 {
 }
 
 //go:wasmexport cabi_post_smith:conformance/guest@0.0.0#[method]accumulator.drain
-func wasmpostAccumulatorDrain(uint32) { cabi.Release(0) }
+func wasmpostAccumulatorDrain(uint32) { cabi.Release(cabi.Marker{}) }
 
 //go:wasmexport smith:conformance/guest@0.0.0#transform-bundle
 func wasmexportTransformBundle(p0 uint32) uint32 {
@@ -112,7 +112,7 @@ func wasmexportTransformBundle(p0 uint32) uint32 {
 }
 
 //go:wasmexport cabi_post_smith:conformance/guest@0.0.0#transform-bundle
-func wasmpostTransformBundle(uint32) { cabi.Release(0) }
+func wasmpostTransformBundle(uint32) { cabi.Release(cabi.Marker{}) }
 
 //go:wasmexport smith:conformance/guest@0.0.0#probe-text
 func wasmexportProbeText(p0 uint32, p1 uint32) uint32 {
@@ -140,7 +140,7 @@ func wasmexportProbeText(p0 uint32, p1 uint32) uint32 {
 }
 
 //go:wasmexport cabi_post_smith:conformance/guest@0.0.0#probe-text
-func wasmpostProbeText(uint32) { cabi.Release(0) }
+func wasmpostProbeText(uint32) { cabi.Release(cabi.Marker{}) }
 
 //go:wasmexport smith:conformance/guest@0.0.0#probe-shape
 func wasmexportProbeShape(p0 uint32, p1 uint32, p2 uint32, p3 uint32, p4 uint32) uint32 {
@@ -162,7 +162,7 @@ func wasmexportProbeShape(p0 uint32, p1 uint32, p2 uint32, p3 uint32, p4 uint32)
 }
 
 //go:wasmexport cabi_post_smith:conformance/guest@0.0.0#probe-shape
-func wasmpostProbeShape(uint32) { cabi.Release(0) }
+func wasmpostProbeShape(uint32) { cabi.Release(cabi.Marker{}) }
 
 //go:wasmexport smith:conformance/guest@0.0.0#count-with
 func wasmexportCountWith(p0 uint32, p1 uint32) uint64 {
