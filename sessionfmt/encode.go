@@ -93,7 +93,9 @@ func (s *Session) writeFile(w *bufio.Writer, maxPayload int) error {
 // Publish writes s to a new session file at path atomically: a temporary
 // file in the same directory is written, fsynced, renamed to path, and the
 // directory fsynced. It fails if path exists. Use it for forks
-// (s.Fork(i).Publish) and for sessions built from external entries.
+// (s.Fork(i).Publish) and for sessions built from external entries. Frames of
+// unknown types are not part of a Session and so are not written; use
+// [Repair] to copy a file with them.
 func (s *Session) Publish(path string, opts *Options) error {
 	o := opts.norm()
 	lk, err := lockFor(path, o.WaitLock)
