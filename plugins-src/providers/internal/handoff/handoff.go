@@ -116,7 +116,9 @@ func assistant(m norm.AssistantMessage, t Target, ids *idMap) norm.AssistantMess
 			case c.Redacted || c.Text == "":
 				// Nothing readable to keep.
 			default:
-				out.Content = append(out.Content, norm.Text{Text: c.Text})
+				// Readable reasoning stays as text; the blank line keeps it
+				// apart from the answer when an API joins text blocks.
+				out.Content = append(out.Content, norm.Text{Text: c.Text + "\n\n"})
 			}
 		case norm.Text:
 			if !own {

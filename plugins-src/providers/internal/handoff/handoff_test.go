@@ -51,7 +51,7 @@ func TestTransform(t *testing.T) {
 			target: Target{Provider: "openai", API: "openai-chat", Model: "gpt-5"},
 			want: []norm.Message{
 				norm.AssistantMessage{Provider: "anthropic", Model: "claude", Content: []norm.Content{
-					norm.Text{Text: "let me look"}, norm.Text{Text: "Reading."}, call("toolu_01", "read")}},
+					norm.Text{Text: "let me look\n\n"}, norm.Text{Text: "Reading."}, call("toolu_01", "read")}},
 				result("toolu_01", "read", "x")},
 		},
 		{
@@ -78,7 +78,7 @@ func TestTransform(t *testing.T) {
 			target: Target{Provider: "openai", API: "openai-responses", Model: "gpt-5-mini"},
 			want: []norm.Message{
 				norm.AssistantMessage{Provider: "openai", Model: "gpt-5", Content: []norm.Content{
-					norm.Text{Text: "summary"},
+					norm.Text{Text: "summary\n\n"},
 					norm.ToolCall{ID: "call_abc_fc_0123456789012345678901234567890123456789012_b10ebcd2", Name: "read", Arguments: json.RawMessage(`{}`), ItemID: "fc_1"}}},
 				result("call_abc_fc_0123456789012345678901234567890123456789012_b10ebcd2", "read", "x")},
 		},

@@ -204,7 +204,9 @@ func assistant(m norm.AssistantMessage, q Quirks) (map[string]any, error) {
 	if len(calls) > 0 {
 		out["tool_calls"] = calls
 	}
-	if q.EchoReasoning != "" && reasoning.Len() > 0 {
+	// DeepSeek-style servers reject a tool-call turn without its reasoning
+	// field, even an empty one.
+	if q.EchoReasoning != "" && (reasoning.Len() > 0 || len(calls) > 0) {
 		out[q.EchoReasoning] = reasoning.String()
 	}
 	if len(details) > 0 {

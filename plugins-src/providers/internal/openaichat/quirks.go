@@ -18,7 +18,8 @@ type Quirks struct {
 	ThinkingFormat string `json:"thinking_format,omitempty"`
 	// EchoReasoning sends an assistant message's thinking back in the
 	// named field ("reasoning_content" for DeepSeek-style servers, or
-	// "reasoning" for OpenRouter); empty drops it.
+	// "reasoning" for OpenRouter), always on turns with tool calls (DeepSeek
+	// answers 400 when a tool-call turn lacks it); empty drops it.
 	EchoReasoning string `json:"echo_reasoning,omitempty"`
 	// ReasoningDetails sends OpenRouter's reasoning_details (text plus
 	// signature) back with an assistant message, so a signed provider
