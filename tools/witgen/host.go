@@ -322,7 +322,7 @@ func (h *hostGen) genHostFunc(b *strings.Builder, in *iface, fn *wit.Function) {
 	}
 	fmt.Fprintf(b, "ret := make([]byte, %d)\n", s.t.Size())
 	b.WriteString((h.lowerResult(s, "memory", "ret", fn.Name)))
-	fmt.Fprintf(b, "return c.WriteBytes(uint32(stack[%d]), ret)\n}},\n", retIdx)
+	fmt.Fprintf(b, "return canon.WriteRecord(c, uint32(stack[%d]), %d, ret)\n}},\n", retIdx, s.t.Align())
 }
 
 // lowerResult returns statements lowering v (and fault, for results) into r.

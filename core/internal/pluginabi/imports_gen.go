@@ -66,7 +66,7 @@ func moduleFs(impl FsImports) wasmhost.HostModule {
 					return err
 				}
 			}
-			return c.WriteBytes(uint32(stack[5]), ret)
+			return canon.WriteRecord(c, uint32(stack[5]), 8, ret)
 		}},
 		{Name: "write-file", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}, Fn: func(ctx context.Context, c *wasmhost.Call, stack []uint64) error {
 			st, err := stateOf(ctx)
@@ -104,7 +104,7 @@ func moduleFs(impl FsImports) wasmhost.HostModule {
 			} else {
 				binary.LittleEndian.PutUint64(ret[8:], uint64(v))
 			}
-			return c.WriteBytes(uint32(stack[5]), ret)
+			return canon.WriteRecord(c, uint32(stack[5]), 8, ret)
 		}},
 		{Name: "edit-file", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I64, wasmhost.I32}, Results: nil}, Fn: func(ctx context.Context, c *wasmhost.Call, stack []uint64) error {
 			st, err := stateOf(ctx)
@@ -152,7 +152,7 @@ func moduleFs(impl FsImports) wasmhost.HostModule {
 					return err
 				}
 			}
-			return c.WriteBytes(uint32(stack[5]), ret)
+			return canon.WriteRecord(c, uint32(stack[5]), 8, ret)
 		}},
 		{Name: "list-directory", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}, Fn: func(ctx context.Context, c *wasmhost.Call, stack []uint64) error {
 			st, err := stateOf(ctx)
@@ -198,7 +198,7 @@ func moduleFs(impl FsImports) wasmhost.HostModule {
 					return canon.Wrap("list-directory", err)
 				}
 			}
-			return c.WriteBytes(uint32(stack[3]), ret)
+			return canon.WriteRecord(c, uint32(stack[3]), 8, ret)
 		}},
 		{Name: "find-files", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}, Fn: func(ctx context.Context, c *wasmhost.Call, stack []uint64) error {
 			st, err := stateOf(ctx)
@@ -248,7 +248,7 @@ func moduleFs(impl FsImports) wasmhost.HostModule {
 					return canon.Wrap("find-files", err)
 				}
 			}
-			return c.WriteBytes(uint32(stack[6]), ret)
+			return canon.WriteRecord(c, uint32(stack[6]), 8, ret)
 		}},
 		{Name: "search-text", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}, Fn: func(ctx context.Context, c *wasmhost.Call, stack []uint64) error {
 			st, err := stateOf(ctx)
@@ -298,7 +298,7 @@ func moduleFs(impl FsImports) wasmhost.HostModule {
 					return canon.Wrap("search-text", err)
 				}
 			}
-			return c.WriteBytes(uint32(stack[10]), ret)
+			return canon.WriteRecord(c, uint32(stack[10]), 8, ret)
 		}},
 	}}
 }
@@ -348,7 +348,7 @@ func moduleHTTP(impl HTTPImports) wasmhost.HostModule {
 					return err
 				}
 			}
-			return c.WriteBytes(uint32(stack[10]), ret)
+			return canon.WriteRecord(c, uint32(stack[10]), 8, ret)
 		}},
 	}}
 }
@@ -429,7 +429,7 @@ func moduleProcess(impl ProcessImports) wasmhost.HostModule {
 					return err
 				}
 			}
-			return c.WriteBytes(uint32(stack[6]), ret)
+			return canon.WriteRecord(c, uint32(stack[6]), 4, ret)
 		}},
 	}}
 }
@@ -486,7 +486,7 @@ func moduleSecrets(impl SecretsImports) wasmhost.HostModule {
 				}
 			} else {
 			}
-			return c.WriteBytes(uint32(stack[6]), ret)
+			return canon.WriteRecord(c, uint32(stack[6]), 4, ret)
 		}},
 		{Name: "check-secret", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}, Fn: func(ctx context.Context, c *wasmhost.Call, stack []uint64) error {
 			st, err := stateOf(ctx)
@@ -518,7 +518,7 @@ func moduleSecrets(impl SecretsImports) wasmhost.HostModule {
 					ret[4:][0] = 1
 				}
 			}
-			return c.WriteBytes(uint32(stack[2]), ret)
+			return canon.WriteRecord(c, uint32(stack[2]), 4, ret)
 		}},
 	}}
 }
@@ -586,7 +586,7 @@ func moduleUI(impl UIImports) wasmhost.HostModule {
 					ret[4:][0] = 1
 				}
 			}
-			return c.WriteBytes(uint32(stack[4]), ret)
+			return canon.WriteRecord(c, uint32(stack[4]), 4, ret)
 		}},
 	}}
 }

@@ -99,3 +99,9 @@ func TestBadCase(t *testing.T) {
 		t.Errorf("BadCase = %v", err)
 	}
 }
+
+func TestWriteRecordAlignment(t *testing.T) {
+	if err := WriteRecord(nil, 6, 4, []byte{1}); err == nil || !strings.Contains(err.Error(), "return area 0x6 is not aligned to 4 bytes") {
+		t.Errorf("WriteRecord misaligned error = %v", err)
+	}
+}

@@ -187,3 +187,12 @@ func LowerBytes(c *wasmhost.Call, p []byte, f []uint64) error {
 	f[0], f[1] = uint64(ptr), uint64(len(p))
 	return nil
 }
+
+// WriteRecord writes b at ptr, which must be aligned to align: a result
+// stored into the return area an importing guest passed.
+func WriteRecord(c *wasmhost.Call, ptr uint32, align int, b []byte) error {
+	if ptr%uint32(align) != 0 {
+		return fmt.Errorf("canon: return area %#x is not aligned to %d bytes; the guest passed a bad pointer", ptr, align)
+	}
+	return c.WriteBytes(ptr, b)
+}

@@ -20,6 +20,7 @@ func hostileGuest(t *testing.T, bodies map[string]string) []byte {
 	t.Helper()
 	var b strings.Builder
 	b.WriteString("(module\n(import \"[export]smith:conformance/guest@0.0.0\" \"[resource-new]accumulator\" (func $new (param i32) (result i32)))\n")
+	b.WriteString("(import \"smith:conformance/host@0.0.0\" \"check-text\" (func $check (param i32 i32 i32)))\n")
 	b.WriteString("(memory (export \"memory\") 1)\n")
 	b.WriteString("(data (i32.const 64) \"\\ff\\fe\")\n")
 	b.WriteString("(func (export \"cabi_realloc\") (param i32 i32 i32 i32) (result i32) (i32.const 1024))\n")
@@ -129,5 +130,28 @@ func TestHostileResults(t *testing.T) {
 				t.Errorf("call after the failure = %v; want the instance destroyed", err)
 			}
 		})
+	}
+}
+
+// TestCoreInterfaceRequired checks that the host must serve every
+// non-capability import: there is nothing to grant for it.
+func TestCoreInterfaceRequired(t *testing.T) {
+	_, err := conformance.HostModules(conformance.Hosts{})
+	if err == nil || !strings.Contains(err.Error(), "Hosts.Host is nil") {
+		t.Errorf("HostModules without the core host = %v; want an error naming Hosts.Host", err)
+	}
+}
+
+// TestMisalignedReturnArea: a guest importing a function whose result goes
+// through memory must pass an aligned return area.
+func TestMisalignedReturnArea(t *testing.T) {
+	wasm := hostileGuest(t, map[string]string{
+		"probe-text": "(call $check (i32.const 0) (i32.const 1) (i32.const 1027)) (i32.const 2048)",
+	})
+	g, _ := instance(t, guestCase{name: "hostile", wasm: wasm}, wasmhost.Budgets{})
+	_, err := g.ProbeText(context.Background(), "x")
+	var we *wasmhost.Error
+	if !errors.As(err, &we) || !strings.Contains(err.Error(), "return area 0x403 is not aligned to 4 bytes") {
+		t.Fatalf("error = %v; want a *wasmhost.Error naming the misaligned return area", err)
 	}
 }

@@ -101,7 +101,7 @@ func moduleHost(impl HostImports) wasmhost.HostModule {
 			if err := canon.StoreString(c, ret, v); err != nil {
 				return canon.Wrap("[method]counter.describe", err)
 			}
-			return c.WriteBytes(uint32(stack[1]), ret)
+			return canon.WriteRecord(c, uint32(stack[1]), 4, ret)
 		}},
 		{Name: "echo-bundle", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32}, Results: nil}, Fn: func(ctx context.Context, c *wasmhost.Call, stack []uint64) error {
 			st, err := stateOf(ctx)
@@ -125,7 +125,7 @@ func moduleHost(impl HostImports) wasmhost.HostModule {
 			if err := storeBundle(c, ret, &v); err != nil {
 				return err
 			}
-			return c.WriteBytes(uint32(stack[1]), ret)
+			return canon.WriteRecord(c, uint32(stack[1]), 8, ret)
 		}},
 		{Name: "check-text", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}, Fn: func(ctx context.Context, c *wasmhost.Call, stack []uint64) error {
 			st, err := stateOf(ctx)
@@ -155,7 +155,7 @@ func moduleHost(impl HostImports) wasmhost.HostModule {
 			} else {
 				binary.LittleEndian.PutUint32(ret[4:], uint32(v))
 			}
-			return c.WriteBytes(uint32(stack[2]), ret)
+			return canon.WriteRecord(c, uint32(stack[2]), 4, ret)
 		}},
 		{Name: "name-shape", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}, Fn: func(ctx context.Context, c *wasmhost.Call, stack []uint64) error {
 			st, err := stateOf(ctx)
@@ -178,7 +178,7 @@ func moduleHost(impl HostImports) wasmhost.HostModule {
 					return canon.Wrap("name-shape", err)
 				}
 			}
-			return c.WriteBytes(uint32(stack[5]), ret)
+			return canon.WriteRecord(c, uint32(stack[5]), 4, ret)
 		}},
 		{Name: "[resource-drop]counter", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32}, Results: nil}, Fn: func(ctx context.Context, c *wasmhost.Call, stack []uint64) error {
 			st, err := stateOf(ctx)
