@@ -196,7 +196,7 @@ func (b *Body) stopped(gapped *atomic.Bool, err error, shown string) End {
 	s := &b.engine.s
 	switch {
 	case gapped.Load():
-		return End{Outcome: Failed, Err: &Error{Kind: KindTimeout, Op: "read body", URL: shown, Err: err, Detail: fmt.Sprintf(
+		return End{Outcome: Failed, Err: &Error{Kind: KindTimeout, Op: "read body", URL: shown, Detail: fmt.Sprintf(
 			"no body chunk for %v (Config.ChunkGap) after %d bytes; the server stalled mid-body; retry, or raise the bound", s.chunkGap, b.received)}}
 	case b.ctx.Err() != nil:
 		return End{Outcome: Cancelled, Err: b.ctx.Err()}

@@ -143,7 +143,7 @@ func TestHeadTimeout(t *testing.T) {
 			url := rawServer(t, tt.handle)
 			e := newEngine(t, Config{HeadTimeout: 50 * ms})
 			_, err := e.Exchange(context.Background(), Request{URL: url})
-			if kindOf(t, err) != KindTimeout || !strings.Contains(err.Error(), "no response head within 50ms (Config.HeadTimeout)") {
+			if kindOf(t, err) != KindTimeout || !strings.Contains(err.Error(), "no response head within 50ms (Config.HeadTimeout)") || errors.Is(err, context.Canceled) {
 				t.Fatalf("err = %v, want a timeout naming the 50ms head bound", err)
 			}
 		})
@@ -170,7 +170,7 @@ func TestChunkGap(t *testing.T) {
 			url := rawServer(t, tt.handle)
 			e := newEngine(t, Config{ChunkGap: 60 * ms})
 			chunks, end := drain(get(t, e, url).Body)
-			if end.Outcome != Failed || kindOf(t, end.Err) != KindTimeout {
+			if end.Outcome != Failed || kindOf(t, end.Err) != KindTimeout || errors.Is(end.Err, context.Canceled) {
 				t.Fatalf("end %+v, want failed with a timeout", end)
 			}
 			want := fmt.Sprintf("no body chunk for 60ms (Config.ChunkGap) after %d bytes", tt.bytes)

@@ -54,8 +54,10 @@ func (e *Engine) Exchange(ctx context.Context, req Request) (*Response, error) {
 	start := time.Now()
 	secrets := secretSet(req.SecretHeaders)
 	shown := showURL(req.URL)
-	e.emit(StartEvent{Exchange: id, At: start, Method: method, URL: withoutUser(req.URL),
-		Header: redactHeader(req.Header, e.s.secrets, secrets), BodySize: int64(len(req.Body))})
+	if e.s.observer != nil {
+		e.emit(StartEvent{Exchange: id, At: start, Method: method, URL: withoutUser(req.URL),
+			Header: redactHeader(req.Header, e.s.secrets, secrets), BodySize: int64(len(req.Body))})
+	}
 	fail := func(err *Error) (*Response, error) {
 		e.emit(EndEvent{Exchange: id, Elapsed: time.Since(start), End: End{Outcome: Failed, Err: err}})
 		return nil, err
@@ -107,8 +109,8 @@ func (e *Engine) Exchange(ctx context.Context, req Request) (*Response, error) {
 		cancel()
 		xe := &Error{Op: "read head", URL: shown, Err: err}
 		switch {
-		case headLate.Load():
-			xe.Kind, xe.Detail = KindTimeout, fmt.Sprintf(
+		case headLate.Load(): // the cause is our own cancellation: not worth showing
+			xe.Kind, xe.Err, xe.Detail = KindTimeout, nil, fmt.Sprintf(
 				"no response head within %v (Config.HeadTimeout); the server or network stalled; retry later or raise the bound", e.s.headTimeout)
 		case ctx.Err() != nil:
 			xe.Kind, xe.Err = KindCancelled, ctx.Err()
@@ -122,8 +124,10 @@ func (e *Engine) Exchange(ctx context.Context, req Request) (*Response, error) {
 	}
 
 	headAfter := time.Since(start)
-	e.emit(HeadEvent{Exchange: id, Elapsed: headAfter, StatusCode: resp.StatusCode, Proto: resp.Proto,
-		Header: redactHeader(resp.Header, e.s.secrets, secrets)})
+	if e.s.observer != nil {
+		e.emit(HeadEvent{Exchange: id, Elapsed: headAfter, StatusCode: resp.StatusCode, Proto: resp.Proto,
+			Header: redactHeader(resp.Header, e.s.secrets, secrets)})
+	}
 	b := &Body{
 		ch: make(chan []byte, e.s.queue), free: make(chan []byte, e.s.queue+2), done: make(chan struct{}),
 		ctx: ctx, cancel: cancel, xdone: xctx.Done(), engine: e, id: id, start: start,

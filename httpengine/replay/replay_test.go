@@ -5,11 +5,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -256,5 +258,46 @@ func TestReplayedClosedBodyIsNotComplete(t *testing.T) {
 	res := run(t, engine(t, NewTransport(xs), nil), httpengine.Request{URL: "http://big.invalid/"})
 	if res.end.Outcome != httpengine.Failed || !strings.Contains(res.end.Err.Error(), "closed the body before its end") {
 		t.Fatalf("end %+v, want failed: a recording cut by its reader must not replay as complete", res.end)
+	}
+}
+
+// TestRecorderConcurrent hammers one Recorder (run with -race): every
+// exchange is kept whole.
+func TestRecorderConcurrent(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, r.URL.Path)
+	}))
+	defer srv.Close()
+	real, err := httpengine.NewTransport(httpengine.TransportConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := NewRecorder(real)
+	e := engine(t, rec, nil)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 10 {
+				path := fmt.Sprintf("/g%d/i%d", g, i)
+				if res := run(t, e, httpengine.Request{URL: srv.URL + path}); res.err != nil || res.end.Outcome != httpengine.Complete {
+					t.Errorf("%s: %+v", path, res)
+				}
+				rec.Exchanges() // snapshots race with recording
+			}
+		})
+	}
+	wg.Wait()
+	xs := rec.Exchanges()
+	if len(xs) != 80 {
+		t.Fatalf("%d exchanges recorded, want 80", len(xs))
+	}
+	for _, x := range xs {
+		var body []byte
+		for _, c := range x.Chunks {
+			body = append(body, c.Data...)
+		}
+		if x.End != EndEOF || !strings.HasSuffix(x.URL, string(body)) {
+			t.Fatalf("exchange %s recorded body %q end %q", x.URL, body, x.End)
+		}
 	}
 }
