@@ -79,3 +79,29 @@ func TestDecompressRefusals(t *testing.T) {
 		t.Fatalf("bound error %v", err)
 	}
 }
+
+var toolOutput = []byte(strings.Repeat("line 5: func (s *Session) Fork(i int) *Session { return s }\n", 60))
+
+// BenchmarkCompress measures one call on a 3.6 KB tool output, the size
+// that dominates the encode benchmark's compressed entries.
+func BenchmarkCompress(b *testing.B) {
+	var dst []byte
+	b.ReportAllocs()
+	b.SetBytes(int64(len(toolOutput)))
+	for b.Loop() {
+		dst, _ = Compress(dst[:0], toolOutput)
+	}
+}
+
+// BenchmarkDecompress decodes the same payload into an exact-size buffer.
+func BenchmarkDecompress(b *testing.B) {
+	stored, _ := Compress(nil, toolOutput)
+	out := make([]byte, 0, len(toolOutput))
+	b.ReportAllocs()
+	b.SetBytes(int64(len(toolOutput)))
+	for b.Loop() {
+		if _, err := Decompress(out, stored, 1<<20); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
