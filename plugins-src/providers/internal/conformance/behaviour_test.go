@@ -118,6 +118,33 @@ func TestDecoderBehaviour(t *testing.T) {
 			want: `{"text":"Hi","stop":{"reason":"error","raw":"STOP"},"error_kind":"overloaded","error":{"type":"UNAVAILABLE","retryable":true},"framing":{"non_sse_text":true}}`,
 		},
 		{
+			name: "anthropic second message_start from a proxy keeps the first id",
+			api:  codec.Anthropic,
+			body: "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_a\",\"model\":\"c\",\"usage\":{\"input_tokens\":5,\"output_tokens\":1}}}\n\n" +
+				"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n" +
+				"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"a\"}}\n\n" +
+				"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_b\",\"model\":\"c\"}}\n\n" +
+				"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"b\"}}\n\n" +
+				"event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":3}}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
+			want: `{"response":{"id":"msg_a","model":"c"},"text":"ab","stop":{"reason":"end"},"usage":{"input":5,"output":3,"cache_read":0,"cache_write":0,"reasoning":null,"total":8}}`,
+		},
+		{
+			name: "responses codex terminal response.done",
+			api:  codec.OpenAIResponses,
+			body: "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"item_id\":\"msg_1\",\"delta\":\"Hi\"}\n\n" +
+				"event: response.done\ndata: {\"type\":\"response.done\",\"response\":{\"id\":\"resp_1\",\"model\":\"gpt-5-codex\",\"status\":\"completed\",\"usage\":{\"input_tokens\":10,\"input_tokens_details\":{\"cached_tokens\":4},\"output_tokens\":2}}}\n\n",
+			want: `{"text":"Hi","stop":{"reason":"end","raw":"completed"},"usage":{"input":6,"output":2,"cache_read":4,"cache_write":0,"reasoning":null,"total":12}}`,
+		},
+		{
+			name: "gemini vertex partial args: nested keys, numbers, booleans, continued strings",
+			api:  codec.Gemini,
+			body: "data: {\"candidates\":[{\"content\":{\"parts\":[{\"functionCall\":{\"name\":\"f\",\"willContinue\":true}}]}}],\"responseId\":\"r\"}\r\n\r\n" +
+				"data: {\"candidates\":[{\"content\":{\"parts\":[{\"functionCall\":{\"partialArgs\":[{\"jsonPath\":\"$.a.b\",\"numberValue\":1.5},{\"jsonPath\":\"$.a.c\",\"stringValue\":\"x\\\"\",\"willContinue\":true}],\"willContinue\":true}}]}}]}\r\n\r\n" +
+				"data: {\"candidates\":[{\"content\":{\"parts\":[{\"functionCall\":{\"partialArgs\":[{\"jsonPath\":\"$.a.c\",\"stringValue\":\"y\"},{\"jsonPath\":\"$.d\",\"boolValue\":true}],\"willContinue\":true}}]}}]}\r\n\r\n" +
+				"data: {\"candidates\":[{\"content\":{\"parts\":[{\"functionCall\":{}}]},\"finishReason\":\"STOP\"}]}\r\n\r\n",
+			want: `{"tool_calls":[{"id":"gemini_r_1","name":"f","arguments":{"a":{"b":1.5,"c":"x\"y"},"d":true}}],"stop":{"reason":"tool_use","raw":"STOP"},"delta_counts":{"tool_args":4}}`,
+		},
+		{
 			name: "gemini eof without finishReason is truncated",
 			api:  codec.Gemini,
 			body: "data: {\"candidates\": [{\"content\": {\"parts\": [{\"text\": \"Hi\"}],\"role\": \"model\"}}],\"modelVersion\": \"g\",\"responseId\": \"r\"}\r\n\r\n",

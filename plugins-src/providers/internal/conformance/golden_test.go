@@ -61,7 +61,7 @@ func TestBuildGolden(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				msgs := handoff.Transform(richConversation(from), handoff.Target{Provider: tc.provider, API: ep.API, Model: tc.model})
+				msgs := handoff.Transform(richConversation(from), handoff.Target{Provider: tc.provider, API: ep.API, Model: tc.model, IDStyle: ep.IDStyle})
 				req := &norm.Request{Model: tc.model, System: "Be brief.", Messages: msgs, Tools: weatherTools,
 					MaxTokens: 32000, Thinking: tc.thinking, CacheKey: "session-1"}
 				hr, err := codec.BuildRequest(codec.API(ep.API), req, ep.Quirks, ep.KeyEnv[0])

@@ -24,6 +24,9 @@ type Endpoint struct {
 	KeyEnv []string
 	// Quirks shape Chat Completions requests (openai-chat only).
 	Quirks openaichat.Quirks
+	// IDStyle names a tool-call id rule stricter than the API's (see
+	// handoff.Target.IDStyle); empty means the API's rule.
+	IDStyle string
 }
 
 var known = map[string]Endpoint{
@@ -43,8 +46,8 @@ var known = map[string]Endpoint{
 		openaichat.Quirks{MaxTokensField: "max_tokens", EchoReasoning: "reasoning_content", NoPromptCacheKey: true}),
 	"groq": compat("groq", "https://api.groq.com/openai/v1", "GROQ_API_KEY",
 		openaichat.Quirks{MaxTokensField: "max_tokens", NoPromptCacheKey: true}),
-	"mistral": compat("mistral", "https://api.mistral.ai/v1", "MISTRAL_API_KEY",
-		openaichat.Quirks{MaxTokensField: "max_tokens", ThinkingFormat: "none", NoStrict: true, NoPromptCacheKey: true}),
+	"mistral": withIDStyle(compat("mistral", "https://api.mistral.ai/v1", "MISTRAL_API_KEY",
+		openaichat.Quirks{MaxTokensField: "max_tokens", ThinkingFormat: "none", NoStrict: true, NoPromptCacheKey: true}), "mistral"),
 	"openrouter": compat("openrouter", "https://openrouter.ai/api/v1", "OPENROUTER_API_KEY",
 		openaichat.Quirks{ThinkingFormat: "openrouter", EchoReasoning: "reasoning", ReasoningDetails: true,
 			UsageInclude: true, NoPromptCacheKey: true}),
@@ -69,6 +72,11 @@ func compat(name, base, key string, q openaichat.Quirks) Endpoint {
 	if key != "" {
 		e.KeyEnv = []string{key}
 	}
+	return e
+}
+
+func withIDStyle(e Endpoint, style string) Endpoint {
+	e.IDStyle = style
 	return e
 }
 

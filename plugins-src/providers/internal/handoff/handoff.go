@@ -19,6 +19,10 @@ type Target struct {
 	// Model is the model id; encrypted reasoning is only replayed to the
 	// model that made it.
 	Model string
+	// IDStyle overrides the API's tool-call id rule for servers with a
+	// stricter one: "mistral" (exactly 9 letters or digits). Empty means
+	// the API's rule.
+	IDStyle string
 }
 
 // idRules are the tool-call id constraints of each API.
@@ -41,7 +45,7 @@ const SkipSignature = "skip_thought_signature_validator"
 // never ran); results of calls no longer in the history become user text;
 // calls without a result get an error result, so pairing always holds.
 func Transform(msgs []norm.Message, t Target) []norm.Message {
-	ids := newIDMap(t.API)
+	ids := newIDMap(t.API, t.IDStyle)
 	var out []norm.Message
 	for i := 0; i < len(msgs); i++ {
 		switch m := msgs[i].(type) {
@@ -149,14 +153,16 @@ func assistant(m norm.AssistantMessage, t Target, ids *idMap) norm.AssistantMess
 // idMap rewrites ids to a target's rules, consistently and without
 // collisions.
 type idMap struct {
-	api  string
-	to   map[string]string
-	used map[string]string // rewritten → original
+	api, style string
+	to         map[string]string
+	used       map[string]string // rewritten → original
 }
 
-func newIDMap(api string) *idMap {
-	return &idMap{api: api, to: map[string]string{}, used: map[string]string{}}
+func newIDMap(api, style string) *idMap {
+	return &idMap{api: api, style: style, to: map[string]string{}, used: map[string]string{}}
 }
+
+var mistralID = regexp.MustCompile(`^[a-zA-Z0-9]{9}$`)
 
 func (m *idMap) get(id string) string {
 	if v, ok := m.to[id]; ok {
@@ -164,7 +170,12 @@ func (m *idMap) get(id string) string {
 	}
 	rule, ok := idRules[m.api]
 	v := id
-	if ok {
+	switch {
+	case m.style == "mistral":
+		if !mistralID.MatchString(v) || m.used[v] != "" && m.used[v] != id {
+			v = base62(id, 9)
+		}
+	case ok:
 		v = rule.allowed.ReplaceAllString(id, "_")
 		if v == "" {
 			v = "call"
@@ -178,6 +189,20 @@ func (m *idMap) get(id string) string {
 	}
 	m.to[id], m.used[v] = v, id
 	return v
+}
+
+// base62 derives n letters and digits from id.
+func base62(id string, n int) string {
+	const digits = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	h := fnv.New64a()
+	h.Write([]byte(id))
+	x := h.Sum64()
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = digits[x%62]
+		x /= 62
+	}
+	return string(b)
 }
 
 func hashed(prefix, id string) string {

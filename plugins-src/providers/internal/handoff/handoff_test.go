@@ -3,6 +3,7 @@ package handoff
 import (
 	"encoding/json"
 	"reflect"
+	"regexp"
 	"testing"
 
 	"github.com/smith-agent/smith/plugins-src/providers/internal/norm"
@@ -100,6 +101,14 @@ func TestTransform(t *testing.T) {
 				result("a_b", "f", "1"), result("a_b_08bd8540", "f", "2")},
 		},
 		{
+			name:   "mistral takes exactly nine letters or digits",
+			in:     []norm.Message{norm.AssistantMessage{Provider: "anthropic", Content: []norm.Content{call("toolu_01XYZ", "read"), call("gSIMJiOkT", "ls")}}, result("toolu_01XYZ", "read", "x"), result("gSIMJiOkT", "ls", "y")},
+			target: Target{Provider: "mistral", API: "openai-chat", IDStyle: "mistral"},
+			want: []norm.Message{
+				norm.AssistantMessage{Provider: "anthropic", Content: []norm.Content{call("53f8J0Ela", "read"), call("gSIMJiOkT", "ls")}},
+				result("53f8J0Ela", "read", "x"), result("gSIMJiOkT", "ls", "y")},
+		},
+		{
 			name: "interrupted call gets an error result; a stray result becomes user text; a failed turn is dropped",
 			in: []norm.Message{
 				norm.AssistantMessage{Provider: "anthropic", Content: []norm.Content{call("c1", "read"), call("c2", "bash")}},
@@ -125,6 +134,9 @@ func TestTransform(t *testing.T) {
 				t.Errorf("got\n%#v\nwant\n%#v", got, tt.want)
 			}
 			rule := idRules[tt.target.API]
+			if tt.target.IDStyle == "mistral" {
+				rule.allowed, rule.max = regexp.MustCompile(`[^a-zA-Z0-9]`), 9
+			}
 			for _, m := range got {
 				var ids []string
 				switch m := m.(type) {
