@@ -19,7 +19,7 @@ type goFile struct {
 
 // stdImports are the standard packages generated code may use, found by
 // their qualifier in the body.
-var stdImports = []string{"encoding/binary", "math", "errors", "strconv", "context", "fmt"}
+var stdImports = []string{"encoding/binary", "math", "errors", "strconv", "context", "fmt", "runtime", "sync", "weak"}
 
 func (f *goFile) render(source string) ([]byte, error) {
 	var b strings.Builder

@@ -7,6 +7,9 @@ import (
 	"errors"
 	"github.com/smith-agent/smith/core/internal/pluginabi/canon"
 	"github.com/smith-agent/smith/wasmhost"
+	"runtime"
+	"sync"
+	"weak"
 )
 
 // state is one guest instance's canonical-ABI state: its resource handle
@@ -32,18 +35,31 @@ func stateOf(ctx context.Context) (*state, error) {
 	return st, nil
 }
 
-// Guest calls the world's exports on one guest instance. Bind an instance
-// once and keep the Guest with it: resource handles live in the instance's
-// tables, which the Guest holds. A Guest, like its instance, serves one call
-// at a time.
+// Guest calls the world's exports on one guest instance. A Guest, like its
+// instance, serves one call at a time.
 type Guest struct {
 	in *wasmhost.Instance
 	st *state
 }
 
-// Bind returns the exports of in with fresh resource tables.
+// states maps each live instance to its resource tables, so that every
+// Bind of a pooled instance sees the handles created through earlier ones.
+// An entry goes when its instance is garbage collected.
+var states sync.Map // weak.Pointer[wasmhost.Instance] -> *state
+
+// Bind returns the exports of in. Binding the same instance again returns
+// a Guest sharing its resource handle tables; Bind is safe for concurrent
+// use.
 func Bind(in *wasmhost.Instance) *Guest {
-	return &Guest{in: in, st: newState()}
+	key := weak.Make(in)
+	if st, ok := states.Load(key); ok {
+		return &Guest{in: in, st: st.(*state)}
+	}
+	st, loaded := states.LoadOrStore(key, newState())
+	if !loaded {
+		runtime.AddCleanup(in, func(k weak.Pointer[wasmhost.Instance]) { states.Delete(k) }, key)
+	}
+	return &Guest{in: in, st: st.(*state)}
 }
 
 // Instance returns the bound instance.

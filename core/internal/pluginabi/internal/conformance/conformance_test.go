@@ -307,3 +307,29 @@ func testGuestResource(t *testing.T, gc guestCase) {
 		t.Errorf("other Drain = %q, %v; want the empty batch", got, err)
 	}
 }
+
+// TestBindSharesHandles checks that binding a pooled instance again sees
+// the resource handles created through an earlier binding.
+func TestBindSharesHandles(t *testing.T) {
+	_, w := guests(t)
+	g, _ := instance(t, guestCase{name: "wat", wasm: w}, wasmhost.Budgets{})
+	ctx := context.Background()
+	acc, err := g.NewAccumulator(ctx, "shared")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := acc.Push(ctx, []string{"a"}); err != nil {
+		t.Fatal(err)
+	}
+	again := conformance.Bind(g.Instance())
+	second, err := again.NewAccumulator(ctx, "second")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if acc.Handle() != 1 || second.Handle() != 2 {
+		t.Errorf("handles = %d, %d; want 1, 2 from one shared table", acc.Handle(), second.Handle())
+	}
+	if err := acc.Drop(ctx); err != nil {
+		t.Errorf("Drop after rebinding: %v", err)
+	}
+}
