@@ -44,8 +44,9 @@ type Config struct {
 	// [Failed] with [KindTimeout]. Default 300 s.
 	ChunkGap time.Duration
 	// ChunkQueue is the capacity of the channel between the goroutine that
-	// reads the body and [Body.Next]: at most ChunkQueue chunks of at most
-	// ReadSize bytes are held in memory per body. Default 8.
+	// reads the body and [Body.Next]: the reader runs at most ChunkQueue
+	// chunks ahead of the consumer, and a body holds at most ChunkQueue+2
+	// buffers of ReadSize bytes. Default 8.
 	ChunkQueue int
 	// ReadSize is the largest chunk read from the wire at once. Default 32 KiB.
 	ReadSize int

@@ -25,9 +25,10 @@
 //   - the response head must arrive within 120 s ([Config.HeadTimeout]);
 //   - a gap of 300 s between body chunks ends the body [Failed] with
 //     [KindTimeout] ([Config.ChunkGap]);
-//   - at most [Config.ChunkQueue] (8) chunks of at most [Config.ReadSize]
-//     (32 KiB) bytes are queued per body: bodies are streamed, never
-//     buffered to completion.
+//   - the reader runs at most [Config.ChunkQueue] (8) chunks of at most
+//     [Config.ReadSize] (32 KiB) ahead of the consumer, so a body holds at
+//     most ChunkQueue+2 buffers (320 KiB by default) however long it is:
+//     bodies are streamed, never buffered to completion.
 //
 // # Outcomes and errors
 //
