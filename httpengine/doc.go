@@ -10,7 +10,7 @@
 //	resp, err := eng.Exchange(ctx, httpengine.Request{Method: "POST", URL: url, Body: body})
 //	if err != nil { ... } // an *httpengine.Error; errors.As it and switch on Kind
 //	for chunk, ok := resp.Body.Next(); ok; chunk, ok = resp.Body.Next() {
-//		decode(chunk) // chunks arrive as the server sends them
+//		decode(chunk) // as the server sent it; valid until the next call to Next
 //	}
 //	switch end := resp.Body.End(); end.Outcome { ... } // complete, truncated, cancelled or failed
 //
