@@ -107,8 +107,10 @@ func BenchmarkStringCall(b *testing.B) {
 }
 
 // BenchmarkFuelOverhead runs compute-heavy Go guest calls with and without
-// the fuel instrumentation; the uninstrumented build is unsafe (nothing can
-// stop it) and exists only for this comparison.
+// the fuel instrumentation, alternating the two in every iteration so that
+// load from other processes hits both alike, and reports the overhead. The
+// uninstrumented build is unsafe (nothing can stop it) and exists only for
+// this comparison.
 func BenchmarkFuelOverhead(b *testing.B) {
 	e := newEngine(b, Config{})
 	wasm := goGuest(b)
@@ -117,36 +119,48 @@ func BenchmarkFuelOverhead(b *testing.B) {
 		items[i] = "user" + strconv.Itoa(i) + " wrote to alice@example.com and bob@example.com about x"
 	}
 	payload, _ := json.Marshal(items)
-	for _, mode := range []struct {
-		name   string
-		noFuel bool
-	}{{"fuel", false}, {"nofuel", true}} {
-		p := compile(b, e, "go-"+mode.name, wasm, PluginConfig{noFuel: mode.noFuel})
-		b.Run("spin/"+mode.name, func(b *testing.B) {
-			_, in := acquire(b, p)
-			defer in.Release()
+	withFuel := compile(b, e, "fuel", wasm, PluginConfig{})
+	without := compile(b, e, "nofuel", wasm, PluginConfig{noFuel: true})
+	workloads := []struct {
+		name string
+		call func(*Instance) error
+	}{
+		{"spin", func(in *Instance) error {
+			return in.Invoke(context.Background(), ex+"spin", func(_ *Call, params []uint64) error {
+				params[0] = 2000
+				return nil
+			}, nil)
+		}},
+		{"json-regexp", func(in *Instance) error {
+			out, err := callString(context.Background(), in, ex+"regex-count", string(payload))
+			if err == nil && !strings.HasPrefix(out, "4000 matches") {
+				b.Fatalf("regex-count = %q", out)
+			}
+			return err
+		}},
+	}
+	for _, w := range workloads {
+		b.Run(w.name, func(b *testing.B) {
+			_, fin := acquire(b, withFuel)
+			defer fin.Release()
+			_, nin := acquire(b, without)
+			defer nin.Release()
+			var tf, tn time.Duration
 			for i := 0; i < b.N; i++ {
-				err := in.Invoke(context.Background(), ex+"spin", func(_ *Call, params []uint64) error {
-					params[0] = 2000
-					return nil
-				}, nil)
-				if err != nil {
+				start := time.Now()
+				if err := w.call(fin); err != nil {
 					b.Fatal(err)
 				}
-			}
-		})
-		b.Run("json-regexp/"+mode.name, func(b *testing.B) {
-			_, in := acquire(b, p)
-			defer in.Release()
-			for i := 0; i < b.N; i++ {
-				out, err := callString(context.Background(), in, ex+"regex-count", string(payload))
-				if err != nil {
+				mid := time.Now()
+				if err := w.call(nin); err != nil {
 					b.Fatal(err)
 				}
-				if !strings.HasPrefix(out, "4000 matches") {
-					b.Fatalf("regex-count = %q", out)
-				}
+				tf += mid.Sub(start)
+				tn += time.Since(mid)
 			}
+			b.ReportMetric(float64(tf.Nanoseconds())/float64(b.N), "ns-fuel/op")
+			b.ReportMetric(float64(tn.Nanoseconds())/float64(b.N), "ns-nofuel/op")
+			b.ReportMetric(100*(float64(tf)/float64(tn)-1), "%overhead")
 		})
 	}
 }

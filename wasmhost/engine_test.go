@@ -1,0 +1,97 @@
+package wasmhost
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestDefaultCacheDir(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", home)
+	t.Setenv("HOME", home)
+	e, err := NewEngine(context.Background(), Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close(context.Background())
+	base, err := os.UserCacheDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(base, "smith", "wazero"); e.CacheDir() != want {
+		t.Fatalf("CacheDir() = %q, want %q", e.CacheDir(), want)
+	}
+}
+
+// TestCompilationCacheOnDisk compiles the same plugin in two engines on one
+// directory: the first writes compiled code, the second reuses it.
+func TestCompilationCacheOnDisk(t *testing.T) {
+	dir := t.TempDir()
+	files := func() []string {
+		var out []string
+		filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				out = append(out, path)
+			}
+			return nil
+		})
+		return out
+	}
+	for i := range 2 {
+		e := newEngine(t, Config{CacheDir: dir})
+		p := compile(t, e, "cached", wat(t, "guest"), PluginConfig{})
+		_, in := acquire(t, p)
+		if got, err := callString(context.Background(), in, ex+"echo", "x"); err != nil || got != "x" {
+			t.Fatalf("engine %d: %q, %v", i, got, err)
+		}
+		in.Release()
+		e.Close(context.Background())
+		if n := len(files()); n != 1 {
+			t.Fatalf("after engine %d the cache holds %d files, want 1: %v", i, n, files())
+		}
+	}
+}
+
+func TestEngineConfigErrors(t *testing.T) {
+	if _, err := NewEngine(context.Background(), Config{MemoryLimitPages: 70000}); err == nil || !strings.Contains(err.Error(), "exceeds the wasm32 maximum 65536") {
+		t.Fatalf("error %v", err)
+	}
+	file := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(file, nil, 0o644)
+	if _, err := NewEngine(context.Background(), Config{CacheDir: filepath.Join(file, "sub")}); err == nil || !strings.Contains(err.Error(), "set Config.CacheDir to a writable directory") {
+		t.Fatalf("error %v", err)
+	}
+	e := newEngine(t, Config{MemoryLimitPages: 100})
+	_, err := e.Compile(context.Background(), Artifact{Name: "big", Reader: strings.NewReader("")}, PluginConfig{Budgets: Budgets{MemoryPages: 200}})
+	if err == nil || !strings.Contains(err.Error(), "Budgets.MemoryPages 200 exceeds the engine ceiling Config.MemoryLimitPages 100") {
+		t.Fatalf("error %v", err)
+	}
+}
+
+// TestLyingAllocator checks a guest cabi_realloc returning a pointer
+// outside memory fails the call cleanly, re-entrantly from a host function.
+func TestLyingAllocator(t *testing.T) {
+	e := newEngine(t, Config{})
+	p := compile(t, e, "evil", wat(t, "evil"), PluginConfig{})
+	g, in := acquire(t, p)
+	_, err := callString(context.Background(), in, ex+"echo", "x")
+	if he := asError(t, err); !strings.Contains(he.Error(), "cabi_realloc(0, 0, 1, 1) returned 0xfffffff0, which is misaligned or outside linear memory (65536 bytes)") {
+		t.Fatalf("error %v", err)
+	}
+	in.Release()
+	in, err = g.Acquire(context.Background(), "evil")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Release()
+	err = in.Invoke(context.Background(), ex+"greet", func(_ *Call, params []uint64) error {
+		params[0], params[1] = 100, 0
+		return nil
+	}, nil)
+	if he := asError(t, err); !strings.Contains(he.Error(), "returned 0xfffffff0") {
+		t.Fatalf("error %v", err)
+	}
+}
