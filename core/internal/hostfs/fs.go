@@ -121,7 +121,7 @@ func (h *FS) resolve(cwd, path string) (target, error) {
 		}
 	}
 	if best < 0 {
-		return target{}, fmt.Errorf("resolves to %s, outside the allowed roots (%s); use a path inside them", abs, strings.Join(h.Roots(), ", "))
+		return target{}, faultf(FaultDenied, "resolves to %s, outside the allowed roots (%s); use a path inside them", abs, strings.Join(h.Roots(), ", "))
 	}
 	rel, err := filepath.Rel(h.roots[best].dir, abs)
 	if err != nil {

@@ -75,10 +75,10 @@ func (h *FS) Read(ctx context.Context, cwd, path string, o ReadOptions) (ReadRes
 		return fail(err)
 	}
 	if i := bytes.IndexByte(data, 0); i >= 0 {
-		return fail(fmt.Errorf("is a binary file (NUL byte at offset %d); read only text files", i))
+		return fail(faultf(FaultNotText, "is a binary file (NUL byte at offset %d); read only text files", i))
 	}
 	if !utf8.Valid(data) {
-		return fail(fmt.Errorf("is not valid UTF-8 text; read only text files"))
+		return fail(faultf(FaultNotText, "is not valid UTF-8 text; read only text files"))
 	}
 	h.remember(t, sha256.Sum256(data))
 	total := bytes.Count(data, []byte{'\n'})
@@ -135,7 +135,7 @@ func (h *FS) readAll(t target, bound int64) ([]byte, error) {
 		return nil, fmt.Errorf("is a directory; list it with ls instead")
 	}
 	if info.Size() > bound {
-		return nil, fmt.Errorf("is %d bytes, over the %d-byte read bound; read a smaller file", info.Size(), bound)
+		return nil, faultf(FaultTooLarge, "is %d bytes, over the %d-byte read bound; read a smaller file", info.Size(), bound)
 	}
 	data := make([]byte, info.Size()+1)
 	n, err := io.ReadFull(f, data)

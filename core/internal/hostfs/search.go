@@ -82,12 +82,22 @@ type FindResult struct {
 	Truncated bool
 }
 
+// FindOptions bounds Find. The zero value means 1000 paths, ignores
+// respected.
+type FindOptions struct {
+	// Limit bounds the paths returned; 0 means 1000.
+	Limit int
+	// IncludeIgnored also returns paths that ignore files exclude (".git"
+	// stays excluded).
+	IncludeIgnored bool
+}
+
 // Find returns the files and directories beneath dir (relative to cwd;
 // "" means cwd) matching the glob pattern, skipping ignored paths. A
 // pattern with a "/" matches the path relative to dir ("**" crosses
-// directories); one without matches the base name. At most limit paths
-// (0 means 1000).
-func (h *FS) Find(ctx context.Context, cwd, dir, pattern string, limit int) (FindResult, error) {
+// directories); one without matches the base name.
+func (h *FS) Find(ctx context.Context, cwd, dir, pattern string, o FindOptions) (FindResult, error) {
+	limit := o.Limit
 	fail := func(err error) (FindResult, error) {
 		return FindResult{}, &Error{Op: "find", Path: dir, Mutation: model.MutationNotApplied, Err: err}
 	}
@@ -106,7 +116,7 @@ func (h *FS) Find(ctx context.Context, cwd, dir, pattern string, limit int) (Fin
 	}
 	base := path.Clean(strings.ReplaceAll(t.rel, "\\", "/"))
 	var res FindResult
-	err = h.walk(ctx, t, func(p string, d fs.DirEntry) error {
+	err = h.walk(ctx, t, o.IncludeIgnored, func(p string, d fs.DirEntry) error {
 		rel := relTo(base, p)
 		if rel == "." {
 			return nil
@@ -214,7 +224,7 @@ func (h *FS) Grep(ctx context.Context, cwd, pattern string, o GrepOptions) (Grep
 		base = path.Dir(base) // a single file: paths relative to its directory
 	}
 	var res GrepResult
-	err = h.walk(ctx, t, func(p string, d fs.DirEntry) error {
+	err = h.walk(ctx, t, false, func(p string, d fs.DirEntry) error {
 		if d.IsDir() || !d.Type().IsRegular() {
 			return nil
 		}

@@ -111,7 +111,7 @@ func TestFind(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := h.Find(ctx, tt.cwd, tt.dir, tt.pattern, tt.limit)
+			res, err := h.Find(ctx, tt.cwd, tt.dir, tt.pattern, FindOptions{Limit: tt.limit})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -120,7 +120,7 @@ func TestFind(t *testing.T) {
 			}
 		})
 	}
-	all, err := h.Find(ctx, root, "", "*", 0)
+	all, err := h.Find(ctx, root, "", "*", FindOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,9 +129,9 @@ func TestFind(t *testing.T) {
 			t.Fatalf("find returned %s", p)
 		}
 	}
-	_, err = h.Find(ctx, root, "", "[", 0)
+	_, err = h.Find(ctx, root, "", "[", FindOptions{})
 	wantErr(t, err, model.MutationNotApplied, `pattern "[" is not a valid glob`)
-	_, err = h.Find(ctx, root, "../..", "*", 0)
+	_, err = h.Find(ctx, root, "../..", "*", FindOptions{})
 	wantErr(t, err, model.MutationNotApplied, "outside the allowed roots")
 }
 

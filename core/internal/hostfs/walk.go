@@ -30,6 +30,7 @@ func (h *FS) SetIgnore(patterns ...string) {
 // ignored: ".git" always, the configured patterns, and every .gitignore
 // from the root down to the path.
 type ignorer struct {
+	all        bool // only ".git" is ignored
 	t          target
 	configured gitignore.Matcher
 	patterns   []gitignore.Pattern
@@ -81,13 +82,18 @@ func (ig *ignorer) ignored(p string, dir bool) bool {
 	if parts[len(parts)-1] == ".git" {
 		return true
 	}
+	if ig.all {
+		return false
+	}
 	return ig.configured.Match(parts, dir) || gitignore.NewMatcher(ig.patterns).Match(parts, dir)
 }
 
 // walk visits the non-ignored entries beneath t in lexical order (symbolic
-// links are reported, never followed). fn returns fs.SkipAll to stop.
-func (h *FS) walk(ctx context.Context, t target, fn func(p string, d fs.DirEntry) error) error {
+// links are reported, never followed); with all, only ".git" is skipped. fn
+// returns fs.SkipAll to stop.
+func (h *FS) walk(ctx context.Context, t target, all bool, fn func(p string, d fs.DirEntry) error) error {
 	ig := h.newIgnorer(t)
+	ig.all = all
 	start := path.Clean(strings.ReplaceAll(t.rel, "\\", "/"))
 	return fs.WalkDir(t.root.r.FS(), start, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/smith-agent/smith/core/model"
@@ -28,13 +29,19 @@ type WriteResult struct {
 // old or the new content, never a mix. ctx is checked before the commit
 // (the rename); a cancelled write leaves the file untouched.
 func (h *FS) Write(ctx context.Context, cwd, path string, content []byte) (WriteResult, error) {
+	return h.WriteFile(ctx, cwd, path, content, true)
+}
+
+// WriteFile is Write with a choice: without createParents a missing parent
+// directory is a not-found failure.
+func (h *FS) WriteFile(ctx context.Context, cwd, path string, content []byte, createParents bool) (WriteResult, error) {
 	t, err := h.resolve(cwd, path)
 	if err != nil {
 		return WriteResult{}, &Error{Op: "write", Path: path, Mutation: model.MutationNotApplied, Err: err}
 	}
-	created, err := h.replace(ctx, t, content, 0o644)
+	created, err := h.replace(ctx, t, content, 0o644, createParents)
 	if nt, ok := h.absolute(t, err); ok {
-		created, err = h.replace(ctx, nt, content, 0o644)
+		created, err = h.replace(ctx, nt, content, 0o644, createParents)
 	}
 	if err != nil {
 		return WriteResult{}, &Error{Op: "write", Path: path, Mutation: mutationOf(err), Err: err}
@@ -63,7 +70,7 @@ func mutationOf(err error) model.Mutation {
 
 // replace writes content to a temporary file beside t, syncs it, renames it
 // over t and syncs the directory. It keeps an existing file's permissions.
-func (h *FS) replace(ctx context.Context, t target, content []byte, perm os.FileMode) (created bool, err error) {
+func (h *FS) replace(ctx context.Context, t target, content []byte, perm os.FileMode, createParents bool) (created bool, err error) {
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}
@@ -71,8 +78,12 @@ func (h *FS) replace(ctx context.Context, t target, content []byte, perm os.File
 		return false, errors.New("is the root directory; name a file")
 	}
 	dir := filepath.Dir(t.rel)
-	if err := t.root.r.MkdirAll(dir, 0o755); err != nil {
-		return false, fmt.Errorf("create parent directories: %w", err)
+	if createParents {
+		if err := t.root.r.MkdirAll(dir, 0o755); err != nil {
+			return false, fmt.Errorf("create parent directories: %w", err)
+		}
+	} else if _, err := t.root.r.Stat(dir); err != nil {
+		return false, fmt.Errorf("parent directory: %w; create it first or allow creating parents", err)
 	}
 	info, err := t.root.r.Stat(t.rel)
 	switch {
@@ -129,25 +140,48 @@ func (h *FS) replace(ctx context.Context, t target, content []byte, perm os.File
 
 // EditResult describes a committed edit.
 type EditResult struct {
-	// Line is the 1-based line where the replacement starts.
+	// Line is the 1-based line where the first replacement starts.
 	Line int
 	// Bytes is the new file size.
 	Bytes int
+	// Before and After are the file's text before and after the edit.
+	Before, After string
+}
+
+// TextEdit is one exact replacement.
+type TextEdit struct {
+	Old, New string
 }
 
 // Edit replaces the single exact occurrence of old with new in the text
-// file at path. It fails, changing nothing, when old is empty, missing,
-// occurs more than once, when old equals new, or when the file changed
-// since this FS last read or wrote it (stale input).
+// file at path; see [FS.EditAll].
 func (h *FS) Edit(ctx context.Context, cwd, path, old, new string) (EditResult, error) {
+	return h.EditAll(ctx, cwd, path, []TextEdit{{Old: old, New: new}}, 0)
+}
+
+// EditAll applies edits to the text file at path, all or none: every Old
+// must occur exactly once in the current text, and no two may overlap. It
+// fails, changing nothing, when an Old is empty, missing or ambiguous, when
+// an edit changes nothing, when the result would exceed maxBytes (0 means
+// 16 MiB), or when the file changed since this FS last read or wrote it
+// (stale input).
+func (h *FS) EditAll(ctx context.Context, cwd, path string, edits []TextEdit, maxBytes int) (EditResult, error) {
 	fail := func(m model.Mutation, err error) (EditResult, error) {
 		return EditResult{}, &Error{Op: "edit", Path: path, Mutation: m, Err: err}
 	}
-	if old == "" {
-		return fail(model.MutationNotApplied, errors.New("the text to replace is empty; quote the exact text to change"))
+	if maxBytes <= 0 {
+		maxBytes = 16 << 20
 	}
-	if old == new {
-		return fail(model.MutationNotApplied, errors.New("the replacement equals the original text; nothing to change"))
+	if len(edits) == 0 {
+		return fail(model.MutationNotApplied, errors.New("no edits; pass at least one replacement"))
+	}
+	for i, e := range edits {
+		if e.Old == "" {
+			return fail(model.MutationNotApplied, fmt.Errorf("edit %d: the text to replace is empty; quote the exact text to change", i+1))
+		}
+		if e.Old == e.New {
+			return fail(model.MutationNotApplied, fmt.Errorf("edit %d: the replacement equals the original text; nothing to change", i+1))
+		}
 	}
 	t, err := h.resolve(cwd, path)
 	if err != nil {
@@ -162,23 +196,42 @@ func (h *FS) Edit(ctx context.Context, cwd, path, old, new string) (EditResult, 
 		return fail(model.MutationNotApplied, err)
 	}
 	if bytes.IndexByte(data, 0) >= 0 {
-		return fail(model.MutationNotApplied, errors.New("is a binary file; edit only text files"))
+		return fail(model.MutationNotApplied, faultf(FaultNotText, "is a binary file; edit only text files"))
 	}
 	if prev, ok := h.remembered(t); ok && prev != sha256.Sum256(data) {
-		return fail(model.MutationNotApplied, errors.New("changed since it was last read; read it again and redo the edit against the current content"))
+		return fail(model.MutationNotApplied, faultf(FaultConflict, "changed since it was last read; read it again and redo the edit against the current content"))
 	}
 	text := string(data)
-	switch n := strings.Count(text, old); n {
-	case 0:
-		return fail(model.MutationNotApplied, errors.New("the text to replace was not found; read the file and quote the text exactly, including whitespace"))
-	case 1:
-	default:
-		return fail(model.MutationNotApplied, fmt.Errorf("the text to replace occurs %d times; include more surrounding lines so it matches exactly once", n))
+	type span struct{ at, i int }
+	spans := make([]span, 0, len(edits))
+	for i, e := range edits {
+		switch n := strings.Count(text, e.Old); n {
+		case 0:
+			return fail(model.MutationNotApplied, faultf(FaultConflict, "edit %d: the text to replace was not found; read the file and quote the text exactly, including whitespace", i+1))
+		case 1:
+		default:
+			return fail(model.MutationNotApplied, faultf(FaultConflict, "edit %d: the text to replace occurs %d times; include more surrounding lines so it matches exactly once", i+1, n))
+		}
+		spans = append(spans, span{at: strings.Index(text, e.Old), i: i})
 	}
-	i := strings.Index(text, old)
-	out := text[:i] + new + text[i+len(old):]
-	if _, err := h.replace(ctx, t, []byte(out), 0o644); err != nil {
+	slices.SortFunc(spans, func(a, b span) int { return a.at - b.at })
+	var out strings.Builder
+	prev := 0
+	for k, sp := range spans {
+		if sp.at < prev {
+			return fail(model.MutationNotApplied, faultf(FaultConflict, "edits %d and %d overlap; merge them into one", spans[k-1].i+1, sp.i+1))
+		}
+		out.WriteString(text[prev:sp.at])
+		out.WriteString(edits[sp.i].New)
+		prev = sp.at + len(edits[sp.i].Old)
+	}
+	out.WriteString(text[prev:])
+	result := out.String()
+	if len(result) > maxBytes {
+		return fail(model.MutationNotApplied, faultf(FaultTooLarge, "the edited file would be %d bytes, over the %d-byte bound", len(result), maxBytes))
+	}
+	if _, err := h.replace(ctx, t, []byte(result), 0o644, false); err != nil {
 		return fail(mutationOf(err), err)
 	}
-	return EditResult{Line: strings.Count(text[:i], "\n") + 1, Bytes: len(out)}, nil
+	return EditResult{Line: strings.Count(text[:spans[0].at], "\n") + 1, Bytes: len(result), Before: text, After: result}, nil
 }

@@ -145,9 +145,10 @@ func (o *Ops) Ls(ctx context.Context, inv Invocation, a LsArgs) (hostfs.LsResult
 
 // FindArgs are the find primitive's inputs.
 type FindArgs struct {
-	Pattern string `json:"pattern"`
-	Path    string `json:"path,omitempty"`
-	Limit   int    `json:"limit,omitempty"`
+	Pattern        string `json:"pattern"`
+	Path           string `json:"path,omitempty"`
+	Limit          int    `json:"limit,omitempty"`
+	IncludeIgnored bool   `json:"include_ignored,omitempty"`
 }
 
 // Find finds paths by glob (kind "fs.find").
@@ -155,7 +156,7 @@ func (o *Ops) Find(ctx context.Context, inv Invocation, a FindArgs) (hostfs.Find
 	var res hostfs.FindResult
 	c, err := o.run(ctx, inv, "fs.find", a, func(ctx context.Context) (any, model.Mutation, error) {
 		var err error
-		res, err = o.FS.Find(ctx, inv.Cwd, a.Path, a.Pattern, a.Limit)
+		res, err = o.FS.Find(ctx, inv.Cwd, a.Path, a.Pattern, hostfs.FindOptions{Limit: a.Limit, IncludeIgnored: a.IncludeIgnored})
 		return res, mutationOf(err, model.MutationApplied), err
 	})
 	return res, c, err
