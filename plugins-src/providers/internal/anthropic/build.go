@@ -32,12 +32,20 @@ func BuildRequest(r *norm.Request, secretRef string) (*norm.HTTPRequest, error) 
 		maxTokens = DefaultMaxTokens
 	}
 	body := map[string]any{"model": r.Model, "max_tokens": maxTokens, "stream": true}
+	cache := map[string]any{"type": "ephemeral"}
 	if r.System != "" {
-		body["system"] = []any{map[string]any{"type": "text", "text": r.System}}
+		sys := map[string]any{"type": "text", "text": r.System}
+		if r.CacheKey != "" {
+			sys["cache_control"] = cache
+		}
+		body["system"] = []any{sys}
 	}
 	msgs, err := messages(r.Messages)
 	if err != nil {
 		return nil, err
+	}
+	if r.CacheKey != "" {
+		markLast(msgs, cache)
 	}
 	body["messages"] = msgs
 	if len(r.Tools) > 0 {
@@ -111,6 +119,22 @@ func messages(in []norm.Message) ([]any, error) {
 	}
 	flush()
 	return out, nil
+}
+
+// markLast puts a cache breakpoint on the last block of the last message,
+// so the whole conversation prefix is cached for the next turn (with the
+// system prompt's, two of the four breakpoints the API allows).
+func markLast(msgs []any, cache map[string]any) {
+	if len(msgs) == 0 {
+		return
+	}
+	blocks, _ := msgs[len(msgs)-1].(map[string]any)["content"].([]any)
+	if len(blocks) == 0 {
+		return
+	}
+	if b, ok := blocks[len(blocks)-1].(map[string]any); ok {
+		b["cache_control"] = cache
+	}
 }
 
 func userBlocks(cs []norm.Content) []any {

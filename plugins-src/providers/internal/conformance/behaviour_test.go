@@ -129,6 +129,14 @@ func TestDecoderBehaviour(t *testing.T) {
 			want: `{"response":{"id":"msg_a","model":"c"},"text":"ab","stop":{"reason":"end"},"usage":{"input":5,"output":3,"cache_read":0,"cache_write":0,"reasoning":null,"total":8}}`,
 		},
 		{
+			name: "responses message phase is kept on its text block",
+			api:  codec.OpenAIResponses,
+			body: "event: response.output_item.added\ndata: {\"type\":\"response.output_item.added\",\"item\":{\"id\":\"msg_1\",\"type\":\"message\",\"phase\":\"commentary\"}}\n\n" +
+				"event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"item_id\":\"msg_1\",\"delta\":\"Looking.\"}\n\n" +
+				"event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"resp_1\",\"status\":\"completed\"}}\n\n",
+			want: `{"blocks":[{"type":"text","text":"Looking.","signature":null,"item_id":"msg_1","phase":"commentary"}],"stop":{"reason":"end"},"usage":null}`,
+		},
+		{
 			name: "responses codex terminal response.done",
 			api:  codec.OpenAIResponses,
 			body: "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"item_id\":\"msg_1\",\"delta\":\"Hi\"}\n\n" +

@@ -42,7 +42,11 @@ type Request struct {
 	// ThinkingBudget, when positive, overrides the token budget derived from
 	// Thinking for APIs that take a budget (Anthropic, Gemini 2.5).
 	ThinkingBudget int
-	// CacheKey, when set, is sent as the vendor's prompt cache key.
+	// CacheKey, when set, asks for prompt caching keyed by it (usually the
+	// session id): OpenAI gets it as prompt_cache_key, Anthropic gets
+	// cache_control breakpoints on the system prompt and the last message.
+	// Empty sends no caching hints (vendors' automatic caching still
+	// applies).
 	CacheKey string
 }
 

@@ -84,15 +84,24 @@ func toItems(m norm.Message) ([]any, error) {
 	case norm.AssistantMessage:
 		var items []any
 		var text strings.Builder
+		phase := ""
 		flushText := func() {
 			if text.Len() > 0 {
-				items = append(items, map[string]any{"role": "assistant", "content": text.String()})
+				item := map[string]any{"role": "assistant", "content": text.String()}
+				if phase != "" {
+					item["phase"] = phase // gpt-5.x tells commentary from the final answer
+				}
+				items = append(items, item)
 				text.Reset()
 			}
 		}
 		for _, c := range m.Content {
 			switch c := c.(type) {
 			case norm.Text:
+				if c.Phase != phase {
+					flushText()
+					phase = c.Phase
+				}
 				text.WriteString(c.Text)
 			case norm.Thinking:
 				if len(c.Encrypted) == 0 || c.ItemID == "" {

@@ -29,7 +29,8 @@ type itemState struct {
 	index     int // block index, -1 until the first event
 	summary   int // summary_index of the last reasoning delta
 	gotArgs   bool
-	itemIDOut bool // the block's first event (which carries ItemID) was emitted
+	phase     string // message phase (commentary, final_answer), from output_item.added
+	itemIDOut bool   // the block's first event (which carries ItemID) was emitted
 }
 
 // NewDecoder returns a decoder whose events name provider (for example
@@ -130,7 +131,7 @@ func (d *Decoder) item(it sse.Item) {
 		if st := d.state(ev.ItemID, "message"); ev.Delta != "" {
 			td := norm.TextDelta{Index: d.indexOf(st), Text: ev.Delta}
 			if !st.itemIDOut {
-				td.ItemID, st.itemIDOut = ev.ItemID, true
+				td.ItemID, td.Phase, st.itemIDOut = ev.ItemID, st.phase, true
 			}
 			d.em.Emit(td)
 		}
@@ -188,6 +189,7 @@ func (d *Decoder) itemAdded(raw json.RawMessage) {
 		return
 	}
 	st := d.state(it.ID, it.Type)
+	st.phase = it.Phase
 	if it.Type == "function_call" {
 		d.anyCall = true
 		d.em.Emit(norm.ToolCallStart{Index: d.indexOf(st), ID: it.CallID, Name: it.Name, ItemID: it.ID})
