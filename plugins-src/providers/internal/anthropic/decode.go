@@ -54,7 +54,7 @@ func (d *Decoder) Close() []norm.Event {
 		if d.stopRaw != "" {
 			d.finish()
 		} else {
-			d.em.End(norm.Truncated("message_delta carried a stop_reason", d.usage.result()))
+			d.em.End(norm.Truncated("anthropic", "message_delta carried a stop_reason", d.usage.result()))
 		}
 	}
 	return d.em.Events()

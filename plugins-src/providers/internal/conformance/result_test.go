@@ -19,6 +19,12 @@ func result(api string, fr norm.Framing, events []norm.Event) (map[string]any, e
 		blockTyp string
 	}
 	var raws []*rawBlock
+	// delta_counts counts content deltas: a delta that only carries an
+	// opaque payload (a signature, encrypted reasoning, redacted data) is
+	// not a text or thinking delta. Decoders emit one delta per vendor
+	// delta event (Anthropic also for empty ones, as the
+	// expectations count them; Chat chunks carry placeholder "" fields on
+	// every chunk, so only non-empty fragments are deltas there).
 	counts := map[string]any{"text": 0, "thinking": 0, "tool_args": 0}
 	inc := func(k string) { counts[k] = counts[k].(int) + 1 }
 	res := map[string]any{"api": api, "response": nil, "error": nil, "usage": nil}

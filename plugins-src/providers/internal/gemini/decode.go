@@ -70,7 +70,7 @@ func (d *Decoder) Close() []norm.Event {
 	case d.blockRaw != "":
 		d.em.End(norm.Done{Reason: norm.StopRefusal, Raw: d.blockRaw, Usage: u, UsageRaw: raw})
 	case d.stopRaw == "":
-		e := norm.Truncated("a chunk with a finishReason arrived", u)
+		e := norm.Truncated("gemini", "a chunk with a finishReason arrived", u)
 		e.UsageRaw = raw
 		d.em.End(e)
 	default:

@@ -50,8 +50,8 @@ func (e *Emitter) End(ev Event) {
 func (e *Emitter) Ended() bool { return e.ended }
 
 // Truncated returns the terminal event for a body that ended without a stop
-// signal.
-func Truncated(what string, u Usage) StreamError {
+// signal; codec names the decoder and what names the missing signal.
+func Truncated(codec, what string, u Usage) StreamError {
 	return StreamError{Err: &Error{Kind: ErrTruncated, Retryable: true,
-		Message: "the response body ended before " + what + "; the answer is incomplete"}, Usage: u}
+		Message: codec + ": the response body ended before " + what + "; the answer is incomplete, retry the request"}, Usage: u}
 }

@@ -284,7 +284,7 @@ func (d *Decoder) finish() {
 	}
 	u := usage(d.usageRaw)
 	if d.stopRaw == "" {
-		d.em.End(withRaw(norm.Truncated("a finish_reason arrived", u), d.usageRaw))
+		d.em.End(withRaw(norm.Truncated("openaichat", "a finish_reason arrived", u), d.usageRaw))
 		return
 	}
 	d.endCalls()

@@ -57,7 +57,7 @@ func (d *Decoder) Close() []norm.Event {
 		if d.pending != nil {
 			d.em.End(norm.StreamError{Err: d.pending, Usage: usage(d.usageRaw), UsageRaw: d.usageRaw})
 		} else {
-			e := norm.Truncated("a response.completed, response.incomplete or response.failed event", usage(d.usageRaw))
+			e := norm.Truncated("openairesp", "a response.completed, response.incomplete or response.failed event", usage(d.usageRaw))
 			e.UsageRaw = d.usageRaw
 			d.em.End(e)
 		}
