@@ -56,7 +56,7 @@ func ClassifyResponse(api API, status int, h retryhint.Headers, body []byte, now
 // BuildRequest builds the request template of api for r; q shapes
 // openai-chat requests and is ignored by the other APIs; secretRef names the
 // credential the host substitutes ("" for keyless openai-chat servers).
-func BuildRequest(api API, r *norm.Request, q openaichat.Quirks, secretRef string) (*norm.HTTPRequest, error) {
+func BuildRequest(api API, r *norm.Request, q Quirks, secretRef string) (*norm.HTTPRequest, error) {
 	switch api {
 	case Anthropic:
 		return anthropic.BuildRequest(r, secretRef)
@@ -69,3 +69,6 @@ func BuildRequest(api API, r *norm.Request, q openaichat.Quirks, secretRef strin
 	}
 	return nil, fmt.Errorf("codec: unknown wire API %q; want anthropic, openai-chat, openai-responses or gemini", api)
 }
+
+// Quirks are the per-server request differences of openai-chat servers.
+type Quirks = openaichat.Quirks
