@@ -91,7 +91,7 @@ func TestDecoderBehaviour(t *testing.T) {
 			api:  codec.OpenAIResponses,
 			body: "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"resp_1\",\"model\":\"gpt\"}}\n\n" +
 				"event: error\ndata: {\"type\":\"error\",\"code\":\"rate_limit_exceeded\",\"message\":\"Rate limit reached. Please try again in 1.5s.\",\"param\":null}\n\n",
-			want: `{"stop":{"reason":"error"},"error_kind":"rate_limit","error":{"type":"rate_limit_exceeded","retryable":true}}`,
+			want: `{"stop":{"reason":"error"},"error_kind":"rate_limit","retry_after_ms":1500,"error":{"type":"rate_limit_exceeded","retryable":true}}`,
 		},
 		{
 			name: "responses incomplete with only reasoning is a length stop",

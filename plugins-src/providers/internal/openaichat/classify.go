@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/smith-agent/smith/plugins-src/providers/internal/norm"
+	"github.com/smith-agent/smith/plugins-src/providers/internal/retryhint"
 )
 
 // WireError is the error object of the OpenAI APIs and of compatible
@@ -52,6 +53,9 @@ func Classify(status int, w *WireError) *norm.Error {
 		ptype = code
 	}
 	e := &norm.Error{Kind: kind, Message: w.Message, Retryable: kind.Retryable(), HTTPStatus: status, ProviderType: ptype}
+	if kind == norm.ErrRateLimit {
+		e.RetryAfter = retryhint.FromMessage(w.Message) // headers, when there are any, take precedence
+	}
 	if code != "" && code != ptype {
 		e.Code = code
 	}

@@ -28,9 +28,8 @@ func ClassifyResponse(status int, h retryhint.Headers, body []byte, now time.Tim
 	}
 	e := Classify(status, &w)
 	e.RequestID = h.Get("x-request-id")
-	e.RetryAfter = retryhint.After(h, now)
-	if e.RetryAfter == 0 && e.Kind == norm.ErrRateLimit {
-		e.RetryAfter = retryhint.FromMessage(w.Message)
+	if after := retryhint.After(h, now); after > 0 {
+		e.RetryAfter = after
 	}
 	if r, ok := retryhint.ShouldRetry(h); ok && e.Kind != norm.ErrQuota {
 		e.Retryable = r
