@@ -278,13 +278,21 @@ func (e *Engine) compiledModule(ctx context.Context, key moduleKey, code func() 
 		return ent.mod, nil
 	}
 	e.modMu.Unlock()
-	b, err := code()
-	if err != nil {
-		return nil, err
+	var mod wazero.CompiledModule
+	if b := e.readInstrumented(key); b != nil {
+		if m, err := e.rt.CompileModule(ctx, b); err == nil {
+			mod = m
+		}
 	}
-	mod, err := e.rt.CompileModule(ctx, b)
-	if err != nil {
-		return nil, err
+	if mod == nil {
+		b, err := code()
+		if err != nil {
+			return nil, err
+		}
+		if mod, err = e.rt.CompileModule(ctx, b); err != nil {
+			return nil, err
+		}
+		e.writeInstrumented(key, b)
 	}
 	e.modMu.Lock()
 	defer e.modMu.Unlock()

@@ -27,7 +27,8 @@ func TestDefaultCacheDir(t *testing.T) {
 }
 
 // TestCompilationCacheOnDisk compiles the same plugin in two engines on one
-// directory: the first writes compiled code, the second reuses it.
+// directory: the first writes the instrumented module and wazero's compiled
+// code, the second reuses both and writes nothing.
 func TestCompilationCacheOnDisk(t *testing.T) {
 	dir := t.TempDir()
 	files := func() []string {
@@ -49,8 +50,12 @@ func TestCompilationCacheOnDisk(t *testing.T) {
 		}
 		in.Release()
 		e.Close(context.Background())
-		if n := len(files()); n != 1 {
-			t.Fatalf("after engine %d the cache holds %d files, want 1: %v", i, n, files())
+		got := files()
+		if len(got) != 2 {
+			t.Fatalf("after engine %d the cache holds %d files, want 2: %v", i, len(got), got)
+		}
+		if !strings.Contains(got[0], instrumentedDir) {
+			t.Fatalf("no instrumented module cached: %v", got)
 		}
 	}
 }
@@ -93,5 +98,29 @@ func TestLyingAllocator(t *testing.T) {
 	}, nil)
 	if he := asError(t, err); !strings.Contains(he.Error(), "returned 0xfffffff0") {
 		t.Fatalf("error %v", err)
+	}
+}
+
+// TestCorruptInstrumentedCache checks a damaged cached module is ignored
+// and replaced.
+func TestCorruptInstrumentedCache(t *testing.T) {
+	dir := t.TempDir()
+	e := newEngine(t, Config{CacheDir: dir})
+	compile(t, e, "a", wat(t, "guest"), PluginConfig{})
+	e.Close(context.Background())
+	matches, _ := filepath.Glob(filepath.Join(dir, instrumentedDir, "*.wasm"))
+	if len(matches) != 1 {
+		t.Fatalf("cached modules: %v", matches)
+	}
+	os.WriteFile(matches[0], []byte("\x00asm garbage"), 0o644)
+	e = newEngine(t, Config{CacheDir: dir})
+	p := compile(t, e, "a", wat(t, "guest"), PluginConfig{})
+	_, in := acquire(t, p)
+	defer in.Release()
+	if got, err := callString(context.Background(), in, ex+"echo", "ok"); err != nil || got != "ok" {
+		t.Fatalf("%q, %v", got, err)
+	}
+	if b, _ := os.ReadFile(matches[0]); string(b) == "\x00asm garbage" {
+		t.Fatal("the damaged cache entry was not replaced")
 	}
 }

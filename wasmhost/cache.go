@@ -1,0 +1,59 @@
+package wasmhost
+
+import (
+	"encoding/hex"
+	"os"
+	"path/filepath"
+)
+
+// instrumentedDir holds instrumented modules next to wazero's compiled code,
+// so a warm start skips the fuel rewrite as wazero skips compilation. Bump
+// the version whenever the instrumentation changes.
+const instrumentedDir = "wasmhost-fuel-v1"
+
+// instrumentedPath is where the instrumented form of key is cached, or ""
+// without a cache directory. Uninstrumented modules are not cached: they
+// are the artifact itself.
+func (e *Engine) instrumentedPath(key moduleKey) string {
+	if e.cacheDir == "" || key.noFuel {
+		return ""
+	}
+	return filepath.Join(e.cacheDir, instrumentedDir, hex.EncodeToString(key.sum[:])+".wasm")
+}
+
+// readInstrumented returns the cached instrumented module, or nil. The
+// cache directory is trusted like wazero's own cache of machine code: a
+// file that fails to compile is ignored and rewritten.
+func (e *Engine) readInstrumented(key moduleKey) []byte {
+	path := e.instrumentedPath(key)
+	if path == "" {
+		return nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// writeInstrumented caches b atomically (temporary file and rename); a
+// failure only costs the next start a rewrite.
+func (e *Engine) writeInstrumented(key moduleKey, b []byte) {
+	path := e.instrumentedPath(key)
+	if path == "" {
+		return
+	}
+	dir := filepath.Dir(path)
+	if os.MkdirAll(dir, 0o755) != nil {
+		return
+	}
+	f, err := os.CreateTemp(dir, ".tmp-*")
+	if err != nil {
+		return
+	}
+	_, werr := f.Write(b)
+	cerr := f.Close()
+	if werr != nil || cerr != nil || os.Rename(f.Name(), path) != nil {
+		os.Remove(f.Name())
+	}
+}
