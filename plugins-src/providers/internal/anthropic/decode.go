@@ -107,6 +107,9 @@ func (d *Decoder) item(it sse.Item) {
 		d.fail(norm.ErrMalformed, fmt.Sprintf("anthropic: unexpected non-SSE line %.80q in the event stream", it.Data), "")
 		return
 	}
+	if it.Done {
+		return // not part of the protocol; some proxies append it
+	}
 	var ev wireEvent
 	if err := json.Unmarshal(it.Data, &ev); err != nil {
 		d.fail(norm.ErrMalformed, fmt.Sprintf("anthropic: event %q: payload is not JSON (%v): %.80q", it.Name, err, it.Data), "")

@@ -118,14 +118,15 @@ func TestDecoderBehaviour(t *testing.T) {
 			want: `{"text":"Hi","stop":{"reason":"error","raw":"STOP"},"error_kind":"overloaded","error":{"type":"UNAVAILABLE","retryable":true},"framing":{"non_sse_text":true}}`,
 		},
 		{
-			name: "anthropic second message_start from a proxy keeps the first id",
+			name: "anthropic proxy quirks: a second message_start keeps the first id, a stray [DONE] is ignored",
 			api:  codec.Anthropic,
 			body: "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_a\",\"model\":\"c\",\"usage\":{\"input_tokens\":5,\"output_tokens\":1}}}\n\n" +
 				"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n" +
 				"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"a\"}}\n\n" +
 				"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_b\",\"model\":\"c\"}}\n\n" +
 				"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"b\"}}\n\n" +
-				"event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":3}}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
+				"event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":3}}\n\n" +
+				"data: [DONE]\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
 			want: `{"response":{"id":"msg_a","model":"c"},"text":"ab","stop":{"reason":"end"},"usage":{"input":5,"output":3,"cache_read":0,"cache_write":0,"reasoning":null,"total":8}}`,
 		},
 		{
