@@ -71,9 +71,10 @@ func mutationOf(err error, success model.Mutation) model.Mutation {
 
 // ReadArgs are the read primitive's inputs.
 type ReadArgs struct {
-	Path   string `json:"path"`
-	Offset int    `json:"offset,omitempty"`
-	Limit  int    `json:"limit,omitempty"`
+	Path     string `json:"path"`
+	Offset   int    `json:"offset,omitempty"`
+	Limit    int    `json:"limit,omitempty"`
+	MaxBytes int    `json:"max_bytes,omitempty"`
 }
 
 // Read reads a line window (kind "fs.read").
@@ -81,7 +82,7 @@ func (o *Ops) Read(ctx context.Context, inv Invocation, a ReadArgs) (hostfs.Read
 	var res hostfs.ReadResult
 	c, err := o.run(ctx, inv, "fs.read", a, func(ctx context.Context) (any, model.Mutation, error) {
 		var err error
-		res, err = o.FS.Read(ctx, inv.Cwd, a.Path, hostfs.ReadOptions{Offset: a.Offset, Limit: a.Limit})
+		res, err = o.FS.Read(ctx, inv.Cwd, a.Path, hostfs.ReadOptions{Offset: a.Offset, Limit: a.Limit, MaxBytes: a.MaxBytes})
 		return res, mutationOf(err, model.MutationApplied), err
 	})
 	return res, c, err
@@ -98,13 +99,18 @@ func digest(s string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// Write replaces or creates a file (kind "fs.write").
+// Write replaces or creates a file, creating parents (kind "fs.write").
 func (o *Ops) Write(ctx context.Context, inv Invocation, path, content string) (hostfs.WriteResult, effect.Completion, error) {
+	return o.WriteFile(ctx, inv, path, content, true)
+}
+
+// WriteFile is Write with the choice of creating parent directories.
+func (o *Ops) WriteFile(ctx context.Context, inv Invocation, path, content string, createParents bool) (hostfs.WriteResult, effect.Completion, error) {
 	var res hostfs.WriteResult
 	c, err := o.run(ctx, inv, "fs.write", textInput{Path: path, SHA256: digest(content), Bytes: len(content)},
 		func(ctx context.Context) (any, model.Mutation, error) {
 			var err error
-			res, err = o.FS.Write(ctx, inv.Cwd, path, []byte(content))
+			res, err = o.FS.WriteFile(ctx, inv.Cwd, path, []byte(content), createParents)
 			return res, mutationOf(err, model.MutationApplied), err
 		})
 	return res, c, err
@@ -112,16 +118,34 @@ func (o *Ops) Write(ctx context.Context, inv Invocation, path, content string) (
 
 // Edit applies one exact replacement (kind "fs.edit").
 func (o *Ops) Edit(ctx context.Context, inv Invocation, path, old, new string) (hostfs.EditResult, effect.Completion, error) {
+	return o.EditAll(ctx, inv, path, []hostfs.TextEdit{{Old: old, New: new}}, 0)
+}
+
+// EditAll applies exact replacements, all or none (kind "fs.edit"). The
+// intent records the SHA-256 of each old and new text, not the texts.
+func (o *Ops) EditAll(ctx context.Context, inv Invocation, path string, edits []hostfs.TextEdit, maxBytes int) (hostfs.EditResult, effect.Completion, error) {
 	var res hostfs.EditResult
+	type editDigest struct {
+		Old string `json:"old_sha256"`
+		New string `json:"new_sha256"`
+	}
 	input := struct {
-		Path      string `json:"path"`
-		OldSHA256 string `json:"old_sha256"`
-		NewSHA256 string `json:"new_sha256"`
-	}{path, digest(old), digest(new)}
+		Path  string       `json:"path"`
+		Edits []editDigest `json:"edits"`
+	}{Path: path, Edits: make([]editDigest, len(edits))}
+	for i, e := range edits {
+		input.Edits[i] = editDigest{digest(e.Old), digest(e.New)}
+	}
 	c, err := o.run(ctx, inv, "fs.edit", input, func(ctx context.Context) (any, model.Mutation, error) {
 		var err error
-		res, err = o.FS.Edit(ctx, inv.Cwd, path, old, new)
-		return res, mutationOf(err, model.MutationApplied), err
+		res, err = o.FS.EditAll(ctx, inv.Cwd, path, edits, maxBytes)
+		if err != nil {
+			return nil, mutationOf(err, model.MutationApplied), err
+		}
+		return struct {
+			Line  int `json:"line"`
+			Bytes int `json:"bytes"`
+		}{res.Line, res.Bytes}, model.MutationApplied, nil
 	})
 	return res, c, err
 }
@@ -186,21 +210,30 @@ func (o *Ops) Grep(ctx context.Context, inv Invocation, a GrepArgs) (hostfs.Grep
 
 // BashArgs are the process primitive's inputs.
 type BashArgs struct {
-	Command        string `json:"command"`
-	TimeoutSeconds int    `json:"timeout_seconds,omitempty"`
+	Command string `json:"command"`
+	// Dir is the absolute working directory; "" means the invocation's.
+	Dir string `json:"dir,omitempty"`
+	// TimeoutMs bounds the run; 0 means the default (2 minutes).
+	TimeoutMs int `json:"timeout_ms,omitempty"`
+	// OutputLimit bounds the kept output tail; 0 means the default.
+	OutputLimit int `json:"output_limit,omitempty"`
 }
 
-// Bash runs a shell command in the invocation's directory (kind
-// "process.run"). The directory must lie inside the allowed roots.
+// Bash runs a shell command (kind "process.run") in a working directory
+// that must lie inside the allowed roots.
 func (o *Ops) Bash(ctx context.Context, inv Invocation, a BashArgs) (hostproc.Result, effect.Completion, error) {
 	var res hostproc.Result
+	dir := a.Dir
+	if dir == "" {
+		dir = inv.Cwd
+	}
 	c, err := o.run(ctx, inv, "process.run", a, func(ctx context.Context) (any, model.Mutation, error) {
-		if _, err := o.FS.Ls(ctx, inv.Cwd, ".", 1); err != nil {
+		if _, err := o.FS.Ls(ctx, dir, ".", 1); err != nil {
 			return nil, model.MutationNotApplied, fmt.Errorf("hostops: working directory: %w", err)
 		}
 		var err error
-		res, err = hostproc.Run(ctx, a.Command, hostproc.Options{Dir: inv.Cwd, Env: o.Env,
-			Timeout: time.Duration(a.TimeoutSeconds) * time.Second})
+		res, err = hostproc.Run(ctx, a.Command, hostproc.Options{Dir: dir, Env: o.Env,
+			Timeout: time.Duration(a.TimeoutMs) * time.Millisecond, MaxOutput: a.OutputLimit})
 		if err != nil {
 			return nil, model.MutationNotApplied, err
 		}

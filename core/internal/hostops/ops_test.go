@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/smith-agent/smith/core/effect"
 	"github.com/smith-agent/smith/core/internal/hostfs"
@@ -161,9 +162,7 @@ func TestFailuresRecordTheirMutationState(t *testing.T) {
 			return err
 		}, model.MutationNotApplied, "not found"},
 		{"bash outside roots", func(f *fixture) error {
-			inv := f.inv
-			inv.Cwd = filepath.Dir(f.dir)
-			_, _, err := f.ops.Bash(context.Background(), inv, BashArgs{Command: "touch escaped"})
+			_, _, err := f.ops.Bash(context.Background(), f.inv, BashArgs{Command: "touch escaped", Dir: filepath.Dir(f.dir)})
 			return err
 		}, model.MutationNotApplied, "hostops: working directory"},
 	}
@@ -185,11 +184,21 @@ func TestFailuresRecordTheirMutationState(t *testing.T) {
 // part of its work; the record says unknown.
 func TestCancelledProcessIsUnknown(t *testing.T) {
 	f := setup(t, nil)
-	r, c, err := f.ops.Bash(context.Background(), f.inv, BashArgs{Command: "echo partial; sleep 30", TimeoutSeconds: 1})
+	r, c, err := f.ops.Bash(context.Background(), f.inv, BashArgs{Command: "echo partial; sleep 30", TimeoutMs: 300})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !r.TimedOut || c.Mutation != model.MutationUnknown || !strings.Contains(string(c.Output), `"timed_out":true`) {
 		t.Fatalf("result %+v completion %+v", r, c)
 	}
+}
+
+type effectRecord = effect.Record
+
+// cancelSoon cancels after the command has started.
+func cancelSoon(cancel context.CancelFunc) {
+	go func() {
+		time.Sleep(150 * time.Millisecond)
+		cancel()
+	}()
 }
