@@ -59,6 +59,7 @@ func normalize(b conformance.Bundle) conformance.Bundle {
 }
 
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	for _, gc := range guestCases(t) {
 		t.Run(gc.name, func(t *testing.T) {
 			t.Run("bundle", func(t *testing.T) { testBundle(t, gc) })
