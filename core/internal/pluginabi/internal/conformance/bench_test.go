@@ -44,3 +44,43 @@ func BenchmarkCall(b *testing.B) {
 		})
 	}
 }
+
+// TestCallAllocations pins the host-side allocations of a call through the
+// bindings: the context carrying the instance state, and what lifting and
+// lowering a string needs.
+func TestCallAllocations(t *testing.T) {
+	_, w := guests(t)
+	g, _ := instance(t, guestCase{name: "wat", wasm: w}, wasmhost.Budgets{})
+	ctx := context.Background()
+	shape := conformance.Shape{Case: conformance.ShapeCircle, Circle: 3}
+	tests := []struct {
+		name string
+		max  float64
+		call func() error
+	}{
+		{name: "flat-scalars", max: 1, call: func() error {
+			_, err := g.ScoreShape(ctx, shape, nil, conformance.ColorRed)
+			return err
+		}},
+		{name: "string-through-import", max: 5, call: func() error {
+			_, err := g.ProbeText(ctx, "héllo")
+			return err
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var err error
+			n := testing.AllocsPerRun(200, func() {
+				if e := tt.call(); e != nil {
+					err = e
+				}
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n > tt.max {
+				t.Errorf("allocations per call = %v; want at most %v", n, tt.max)
+			}
+		})
+	}
+}
