@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -32,6 +33,9 @@ type Config struct {
 	Model string
 	// System is the system prompt.
 	System string
+	// Cwd is the absolute working directory tool calls run in (the
+	// invocation's, never the process's); "" leaves it to the tools.
+	Cwd string
 	// Tools are the tools the model may call; names must be unique.
 	Tools []Tool
 	// Recorder records the conversation.
@@ -80,6 +84,9 @@ func New(cfg Config) (*Agent, error) {
 	}
 	if cfg.Recorder == nil {
 		return nil, errors.New("agent: Config.Recorder is nil; effects never run without a recording destination, so pass the session recorder")
+	}
+	if cfg.Cwd != "" && !filepath.IsAbs(cfg.Cwd) {
+		return nil, fmt.Errorf("agent: Config.Cwd %q is not absolute; resolve it once, at the frontend", cfg.Cwd)
 	}
 	if cfg.EventBuffer <= 0 {
 		cfg.EventBuffer = 64

@@ -62,7 +62,7 @@ func (r *Run) runTool(c model.ToolCall) model.ToolResultMessage {
 	updates := make(chan []model.Content, 16)
 	finished := make(chan outcome, 1)
 	abandoned := make(chan struct{})
-	call := &Call{ID: c.ID, Name: c.Name, Arguments: c.Arguments}
+	call := &Call{ID: c.ID, Name: c.Name, Arguments: c.Arguments, Cwd: r.a.cfg.Cwd}
 	call.update = func(p []model.Content) {
 		select {
 		case updates <- p:

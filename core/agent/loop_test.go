@@ -227,6 +227,7 @@ func TestNewRejectsBadConfig(t *testing.T) {
 			Tools: []Tool{&funcTool{name: "x", schema: `{"type":"obj"}`}}}, `agent: tool "x" parameters schema: jsonschema: unknown type "obj"`},
 		{"not an object schema", Config{Provider: script(t, `{"mock_script":1}`), Recorder: &memRecorder{},
 			Tools: []Tool{&funcTool{name: "x", schema: `{"type":"string"}`}}}, `agent: tool "x" parameters schema must be an object schema`},
+		{"relative cwd", Config{Provider: script(t, `{"mock_script":1}`), Recorder: &memRecorder{}, Cwd: "proj"}, `agent: Config.Cwd "proj" is not absolute`},
 		{"empty name", Config{Provider: script(t, `{"mock_script":1}`), Recorder: &memRecorder{}, Tools: []Tool{&funcTool{}}}, "has an empty name"},
 	}
 	for _, tt := range tests {
@@ -344,5 +345,26 @@ func TestStartAfterAgentEndWaitsForSettled(t *testing.T) {
 	evs := drain(t, r2)
 	if evs[0].Sequence() != last+1 {
 		t.Fatalf("second run starts at seq %d after %d", evs[0].Sequence(), last)
+	}
+}
+
+// TestCallsCarryTheInvocationDirectory: tools get the configured working
+// directory, not the process's.
+func TestCallsCarryTheInvocationDirectory(t *testing.T) {
+	dir := t.TempDir()
+	p := script(t, `{"mock_script":1,"responses":[{"tool_calls":[{"id":"c1","name":"read","arguments":{"path":"a"}}]},{"text":"ok"}]}`)
+	var got string
+	tool := &funcTool{name: "read", run: func(ctx context.Context, c *Call) (Result, error) {
+		got = c.Cwd
+		return textResult("x"), nil
+	}}
+	a, err := New(Config{Provider: p, Recorder: &memRecorder{}, Tools: []Tool{tool}, Cwd: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, _ := a.Start(context.Background(), model.UserText("go"))
+	drain(t, run)
+	if got != dir {
+		t.Fatalf("call cwd = %q; want %q", got, dir)
 	}
 }

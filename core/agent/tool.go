@@ -30,6 +30,8 @@ type Call struct {
 	Name string
 	// Arguments are the JSON arguments, valid against the tool's schema.
 	Arguments json.RawMessage
+	// Cwd is the absolute working directory of the call (Config.Cwd).
+	Cwd string
 	// update forwards partial output to the run.
 	update func([]model.Content)
 }
