@@ -34,18 +34,15 @@ func (h Headers) Get(name string) string {
 func After(h Headers, now time.Time) time.Duration {
 	if v := h.Get("retry-after-ms"); v != "" {
 		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms >= 0 {
-			return time.Duration(ms * float64(time.Millisecond))
+			return scaled(ms, time.Millisecond)
 		}
 	}
 	if v := h.Get("retry-after"); v != "" {
 		if s, err := strconv.ParseFloat(v, 64); err == nil && s >= 0 {
-			return time.Duration(s * float64(time.Second))
+			return scaled(s, time.Second)
 		}
 		if t, err := time.Parse(httpDate, v); err == nil {
-			if d := t.Sub(now); d > 0 {
-				return d
-			}
-			return 0
+			return clamp(t.Sub(now))
 		}
 	}
 	var best time.Duration
@@ -54,7 +51,27 @@ func After(h Headers, now time.Time) time.Duration {
 			best = d
 		}
 	}
-	return best
+	return clamp(best)
+}
+
+// MaxWait bounds every hint: a vendor asking for longer is treated as
+// asking for MaxWait (the caller's retry policy decides whether to wait
+// at all).
+const MaxWait = 24 * time.Hour
+
+// scaled converts v units to a duration within [0, MaxWait]; NaN is 0.
+func scaled(v float64, unit time.Duration) time.Duration {
+	switch {
+	case !(v > 0):
+		return 0
+	case v >= float64(MaxWait)/float64(unit):
+		return MaxWait
+	}
+	return time.Duration(v * float64(unit))
+}
+
+func clamp(d time.Duration) time.Duration {
+	return min(max(d, 0), MaxWait)
 }
 
 // ShouldRetry returns the vendor's explicit x-should-retry verdict and
@@ -82,9 +99,9 @@ func FromMessage(msg string) time.Duration {
 		return 0
 	}
 	if m[2] == "ms" {
-		return time.Duration(v * float64(time.Millisecond))
+		return scaled(v, time.Millisecond)
 	}
-	return time.Duration(v * float64(time.Second))
+	return scaled(v, time.Second)
 }
 
 // Duration parses a protobuf JSON duration such as "34.4s" (Gemini's
@@ -94,8 +111,8 @@ func Duration(s string) time.Duration {
 		return 0
 	}
 	v, err := strconv.ParseFloat(strings.TrimSuffix(s, "s"), 64)
-	if err != nil || v < 0 {
+	if err != nil {
 		return 0
 	}
-	return time.Duration(v * float64(time.Second))
+	return scaled(v, time.Second)
 }

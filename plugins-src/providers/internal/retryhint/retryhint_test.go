@@ -19,6 +19,10 @@ func TestAfter(t *testing.T) {
 		{"http date in the past", Headers{"retry-after": "Fri, 02 Jan 2026 03:00:00 GMT"}, 0},
 		{"garbage", Headers{"retry-after": "soon"}, 0},
 		{"negative ms ignored", Headers{"retry-after-ms": "-5"}, 0},
+		{"huge seconds clamp instead of overflowing", Headers{"retry-after": "1e300"}, MaxWait},
+		{"infinite ms clamp", Headers{"retry-after-ms": "+Inf"}, MaxWait},
+		{"NaN is no hint", Headers{"retry-after-ms": "NaN"}, 0},
+		{"far future date clamps", Headers{"retry-after": "Fri, 02 Jan 2099 03:05:05 GMT"}, MaxWait},
 		{"ratelimit reset durations: the longer wins", Headers{"x-ratelimit-reset-requests": "120ms", "x-ratelimit-reset-tokens": "3.328s"}, 3328 * time.Millisecond},
 	}
 	for _, tt := range tests {
@@ -47,7 +51,10 @@ func TestHints(t *testing.T) {
 			t.Errorf("FromMessage(%q) = %v, want %v", msg, got, want)
 		}
 	}
-	for s, want := range map[string]time.Duration{"34.4s": 34400 * time.Millisecond, "0s": 0, "-1s": 0, "34": 0} {
+	if got := FromMessage("try again in 99999999999999999999999s"); got != MaxWait {
+		t.Errorf("huge message hint: got %v, want %v", got, MaxWait)
+	}
+	for s, want := range map[string]time.Duration{"34.4s": 34400 * time.Millisecond, "0s": 0, "-1s": 0, "34": 0, "1e30s": MaxWait} {
 		if got := Duration(s); got != want {
 			t.Errorf("Duration(%q) = %v, want %v", s, got, want)
 		}
