@@ -143,6 +143,9 @@ func TestGenerationErrors(t *testing.T) {
 	}
 	in, _ := g.Acquire(context.Background(), "same")
 	defer in.Release()
+	if !a.HasExport(ex+"echo") || a.HasExport(ex+"probe") {
+		t.Fatal("HasExport disagrees with the WAT guest, which has echo but no probe")
+	}
 	if err := in.Invoke(context.Background(), "nope", nil, nil); err == nil || !strings.Contains(err.Error(), `has no export "nope"`) {
 		t.Fatalf("unknown export: %v", err)
 	}

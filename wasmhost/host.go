@@ -6,7 +6,9 @@ import "context"
 // entry (encode and decode with the api.Encode*/Decode* style helpers: a
 // uint64 per value) and must hold the results on return; it is as long as the
 // longer of the two. call gives bounds-checked access to the calling guest's
-// memory and allocator for the duration of the call only.
+// memory and allocator for the duration of the call only. ctx carries the
+// caller's deadline and cancellation (not Budgets.Timeout, which is checked
+// between fuel slices); it is valid only during the call.
 //
 // A non-nil error aborts the invocation: the guest is unwound, the instance is
 // destroyed, and Invoke returns an *Error wrapping it.

@@ -85,7 +85,7 @@ func (p *Plugin) instantiate(ctx context.Context) (*Instance, error) {
 	if in.inv.abort != nil {
 		return nil, in.failure(nil)
 	}
-	in.ctx.Context = nil
+	in.ctx.Context = context.Background()
 	return in, nil
 }
 
@@ -121,7 +121,9 @@ func (in *Instance) Invoke(ctx context.Context, export string, lower func(call *
 		in.fns[export] = ef
 	}
 	in.ctx.Context = ctx
-	defer func() { in.ctx.Context = nil }()
+	// Drop the caller's context afterwards; a host function that kept the
+	// context it was given sees an uncancelled one, never a nil.
+	defer func() { in.ctx.Context = context.Background() }()
 	in.inv.begin(ctx, export)
 	stack := in.stack
 	clear(stack)

@@ -114,3 +114,10 @@ type Plugin struct {
 
 // Name returns Artifact.Name.
 func (p *Plugin) Name() string { return p.name }
+
+// HasExport reports whether the artifact exports the world function name;
+// an Optional export of the WorldSpec may be absent.
+func (p *Plugin) HasExport(name string) bool {
+	_, ok := p.exports[name]
+	return ok
+}
