@@ -93,6 +93,13 @@ func (g *Generation) Acquire(ctx context.Context, plugin string) (*Instance, err
 }
 
 func (pl *pool) put(in *Instance) {
+	recycle := pl.plugin.cfg.RecycleBytes
+	if recycle <= 0 {
+		recycle = DefaultRecycleBytes
+	}
+	if !in.broken && int64(in.call.mem.Size()) > recycle {
+		in.broken = true
+	}
 	pl.mu.Lock()
 	if in.broken || pl.closed {
 		pl.mu.Unlock()

@@ -172,3 +172,26 @@ func TestPluginsShareCompiledCode(t *testing.T) {
 		t.Fatalf("echo after the other plugin closed: %q, %v", got, err)
 	}
 }
+
+// TestGrownInstanceIsRecycled checks an instance whose memory grew past
+// RecycleBytes is destroyed on Release rather than pooled.
+func TestGrownInstanceIsRecycled(t *testing.T) {
+	e := newEngine(t, Config{})
+	p := compile(t, e, "grow", wat(t, "guest"), PluginConfig{RecycleBytes: 4 * 65536})
+	g, in := acquire(t, p)
+	if _, err := callString(context.Background(), in, ex+"echo", "small"); err != nil {
+		t.Fatal(err)
+	}
+	in.Release()
+	if g.Idle("grow") != 1 {
+		t.Fatal("a small instance was not pooled")
+	}
+	in, _ = g.Acquire(context.Background(), "grow")
+	if _, err := callString(context.Background(), in, ex+"echo", strings.Repeat("x", 5*65536)); err != nil {
+		t.Fatal(err)
+	}
+	in.Release()
+	if g.Idle("grow") != 0 {
+		t.Fatal("an instance past RecycleBytes went back to the pool")
+	}
+}

@@ -186,8 +186,9 @@ func (in *Instance) failure(err error) error {
 // Plugin returns the plugin this instance runs.
 func (in *Instance) Plugin() *Plugin { return in.plugin }
 
-// Release returns the instance to its pool, or destroys it if a call failed
-// or its generation was closed. The instance must not be used afterwards.
+// Release returns the instance to its pool, or destroys it if a call
+// failed, its generation was closed or its memory grew past
+// PluginConfig.RecycleBytes. The instance must not be used afterwards.
 func (in *Instance) Release() {
 	if in.pool != nil {
 		in.pool.put(in)

@@ -9,6 +9,9 @@ import (
 	"github.com/tetratelabs/wazero/experimental"
 )
 
+// DefaultRecycleBytes is PluginConfig.RecycleBytes when zero: 64 MiB.
+const DefaultRecycleBytes = 64 << 20
+
 // DefaultMaxBytes bounds an artifact's size when Artifact.MaxBytes is zero:
 // 64 MiB.
 const DefaultMaxBytes = 64 << 20
@@ -87,6 +90,10 @@ type PluginConfig struct {
 	// MaxInstances bounds the instances alive at once in a Generation's
 	// pool for this plugin; Acquire waits when all are busy. Default 4.
 	MaxInstances int
+	// RecycleBytes: linear memory never shrinks, so an instance whose memory
+	// has grown past this many bytes is destroyed on Release instead of
+	// going back to the pool. Default 64 MiB.
+	RecycleBytes int64
 
 	// noFuel compiles the artifact without instrumentation; only the
 	// benchmarks that measure fuel overhead set it.
