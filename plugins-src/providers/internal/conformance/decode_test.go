@@ -96,6 +96,7 @@ func TestFixturesDecode(t *testing.T) {
 			}
 			want := decodeNumbers(t, fx.Expect)
 			api, _ := want.(map[string]any)["api"].(string)
+			checkIncremental(t, vendor, body)
 			var first any
 			for _, ch := range chunkings {
 				d, err := codec.NewDecoder(codec.API(vendorAPI(vendor)), vendor)
@@ -149,4 +150,49 @@ func decodeNumbers(t *testing.T, raw []byte) any {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// checkIncremental feeds a body one byte at a time and requires every
+// non-terminal event to come out of Feed, as soon as its SSE event is
+// complete, rather than being held back until Close: a decoder that
+// buffered the whole response would pass the comparisons but not stream.
+func checkIncremental(t *testing.T, vendor string, body []byte) {
+	t.Helper()
+	d, err := codec.NewDecoder(codec.API(vendorAPI(vendor)), vendor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	content := func(es []norm.Event) int {
+		n := 0
+		for _, e := range es {
+			switch e.(type) {
+			case norm.TextDelta, norm.ThinkingDelta, norm.ToolCallDelta:
+				n++
+			}
+		}
+		return n
+	}
+	var firstHalf, total int
+	for i := range body {
+		n := content(d.Feed(body[i : i+1]))
+		total += n
+		if i < len(body)/2 {
+			firstHalf += n
+		}
+	}
+	// A long stream has deltas all along: by half the body, a streaming
+	// decoder has delivered a good share of them.
+	if total >= 20 && firstHalf < total/5 {
+		t.Errorf("only %d of %d content deltas were delivered by the middle of the body; the decoder is not streaming", firstHalf, total)
+	}
+	complete := bytes.HasSuffix(body, []byte("\n\n")) || bytes.HasSuffix(body, []byte("\r\n\r\n"))
+	for _, e := range d.Close() {
+		switch e.(type) {
+		case norm.Done, norm.StreamError:
+		default:
+			if complete {
+				t.Errorf("Close returned %T for a body whose events were all complete: the decoder held it back", e)
+			}
+		}
+	}
 }
