@@ -1,0 +1,2 @@
+// Command smith is the Smith terminal coding agent.
+package main
