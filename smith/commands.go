@@ -1,0 +1,19 @@
+package main
+
+import "github.com/urfave/cli/v3"
+
+// version is the smith release version; release builds set it with -ldflags.
+var version = "0.0.0-dev"
+
+// rootCommand assembles the smith command line. Each subcommand lives in its
+// own file and is listed here once.
+func rootCommand() *cli.Command {
+	return &cli.Command{
+		Name:    "smith",
+		Usage:   "a fast terminal coding agent",
+		Version: version,
+		Commands: []*cli.Command{
+			// One line per subcommand, alphabetical.
+		},
+	}
+}
