@@ -225,8 +225,9 @@ func body(code []byte) *wasm.Module {
 	}
 }
 
-// FuzzInstrument checks that instrumenting any module wazero accepts gives
-// a module wazero accepts.
+// FuzzInstrument checks that merging the data segments and instrumenting
+// any module wazero accepts gives a module wazero accepts, and that merging
+// keeps the initial memory image.
 func FuzzInstrument(f *testing.F) {
 	f.Add(wat2wasm(f, "control"))
 	ctx := context.Background()
@@ -242,6 +243,13 @@ func FuzzInstrument(f *testing.F) {
 			return
 		}
 		cm.Close(ctx)
+		if m.MemorySection != nil && m.MemorySection.Min <= 16 {
+			before := image(m)
+			MergeData(m)
+			if !bytes.Equal(before, image(m)) {
+				t.Fatal("MergeData changed the initial memory")
+			}
+		}
 		if _, err := Instrument(m); err != nil {
 			return // refusing is allowed: SIMD and friends
 		}
