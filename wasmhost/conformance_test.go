@@ -161,3 +161,16 @@ func TestOutputBudget(t *testing.T) {
 		t.Fatalf("error %v, want the output budget", err)
 	}
 }
+
+// TestSleepAdvancesFakeTime checks a guest sleeping an hour returns at once
+// and cheaply: sleeping advances the fake clock instead of the guest
+// spinning on it.
+func TestSleepAdvancesFakeTime(t *testing.T) {
+	e := newEngine(t, Config{})
+	p := compile(t, e, "sleeper", goGuest(t), PluginConfig{Budgets: Budgets{Fuel: 50_000_000}})
+	_, in := acquire(t, p)
+	defer in.Release()
+	if err := in.Invoke(context.Background(), ex+"sleep", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+}

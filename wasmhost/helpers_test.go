@@ -46,6 +46,7 @@ func testWorld() WorldSpec {
 			{Name: ex + "alloc-many", Sig: Signature{Params: []ValueType{I32}, Results: []ValueType{I32}}, Optional: true},
 			{Name: ex + "regex-count", Sig: str, Optional: true},
 			{Name: ex + "probe", Sig: ret, Optional: true},
+			{Name: ex + "sleep", Sig: none, Optional: true},
 		},
 	}
 }

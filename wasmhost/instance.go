@@ -56,6 +56,7 @@ func (p *Plugin) instantiate(ctx context.Context) (*Instance, error) {
 		WithStderr(&in.log).
 		WithWalltime(clock.walltime, 1).
 		WithNanotime(clock.nanotime, 1).
+		WithNanosleep(clock.sleep).
 		WithRandSource(seededRand(p.cfg.Seed))
 	rctx := experimental.WithImportResolver(&in.ctx, p.resolve)
 	rctx = experimental.WithMemoryAllocator(rctx, p.memory)

@@ -47,15 +47,23 @@ func i32s(n int) []ValueType {
 }
 
 // fakeClock serves the guest's clocks: both advance by one millisecond per
-// read, so the Go runtime's loops on nanotime terminate, and identical call
-// sequences see identical times. Wall time starts at 2022-01-01T00:00:00Z.
-type fakeClock struct{ ticks int64 }
+// read, so the Go runtime's loops on nanotime terminate, and by the full
+// duration of every sleep (poll_oneoff), which returns at once; identical
+// call sequences see identical times. Wall time starts at
+// 2022-01-01T00:00:00Z.
+type fakeClock struct{ ns int64 }
 
 const fakeEpoch = 1640995200 // 2022-01-01T00:00:00Z in Unix seconds
 
 func (c *fakeClock) nanotime() int64 {
-	c.ticks++
-	return c.ticks * 1e6
+	c.ns += 1e6
+	return c.ns
+}
+
+func (c *fakeClock) sleep(ns int64) {
+	if ns > 0 {
+		c.ns += ns
+	}
 }
 
 func (c *fakeClock) walltime() (int64, int32) {

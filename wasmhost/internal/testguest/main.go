@@ -206,3 +206,8 @@ func probe() uint32 {
 
 //go:wasmexport cabi_post_test:echo/api@0.1.0#probe
 func probePost(uint32) { postReturn() }
+
+// sleep sleeps for an hour of the sandbox's fake time.
+//
+//go:wasmexport test:echo/api@0.1.0#sleep
+func sleep() { time.Sleep(time.Hour) }
