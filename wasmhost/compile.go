@@ -46,7 +46,7 @@ func (e *Engine) Compile(ctx context.Context, a Artifact, cfg PluginConfig) (*Pl
 		return nil, refuse("artifact", "is not a valid core WebAssembly module: "+err.Error(), "a core module (not a component)",
 			"ship the core module that wit-bindgen or `go build -buildmode=c-shared` produces, before componentization")
 	}
-	hosts, err := hostIndex(a.Name, cfg.Hosts)
+	hosts, err := hostIndex(a.Name, cfg.Hosts, &cfg.World)
 	if err != nil {
 		return nil, err
 	}
@@ -172,8 +172,12 @@ func readArtifact(a Artifact) ([]byte, error) {
 }
 
 // hostIndex indexes the granted host functions and rejects duplicate or
-// reserved names.
-func hostIndex(plugin string, hosts []HostModule) (map[string]map[string]HostFuncDef, error) {
+// reserved names and signatures that differ from the world's.
+func hostIndex(plugin string, hosts []HostModule, world *WorldSpec) (map[string]map[string]HostFuncDef, error) {
+	declared := map[[2]string]Signature{}
+	for _, imp := range world.Imports {
+		declared[[2]string{imp.Module, imp.Name}] = imp.Sig
+	}
 	idx := map[string]map[string]HostFuncDef{}
 	for _, hm := range hosts {
 		if hm.Name == wasiModule || hm.Name == fuel.Module {
@@ -189,6 +193,10 @@ func hostIndex(plugin string, hosts []HostModule) (map[string]map[string]HostFun
 			}
 			if _, dup := fns[f.Name]; dup {
 				return nil, fmt.Errorf("wasmhost: plugin %q: host function %q %q given twice", plugin, hm.Name, f.Name)
+			}
+			if want, ok := declared[[2]string{hm.Name, f.Name}]; ok && !want.same(f.Sig) {
+				return nil, fmt.Errorf("wasmhost: plugin %q: host function %q %q has signature %v but world %s@%s declares %v; regenerate the host bindings",
+					plugin, hm.Name, f.Name, f.Sig, world.Package, world.Version, want)
 			}
 			fns[f.Name] = f
 		}

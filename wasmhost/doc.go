@@ -56,7 +56,8 @@
 //
 // Guests get a deterministic WASI preview 1 subset: clocks that advance by
 // one millisecond per read from a fixed epoch (a constant monotonic clock
-// hangs the Go runtime), random bytes from a ChaCha8 stream seeded by
+// hangs the Go runtime) and by the whole duration of a sleep, which returns
+// at once; random bytes from a ChaCha8 stream seeded by
 // PluginConfig.Seed, stdout and stderr to PluginConfig.Log, and no files,
 // environment, arguments or sockets. _initialize runs before any export.
 //

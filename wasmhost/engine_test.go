@@ -124,3 +124,33 @@ func TestCorruptInstrumentedCache(t *testing.T) {
 		t.Fatal("the damaged cache entry was not replaced")
 	}
 }
+
+func TestHostConfigErrors(t *testing.T) {
+	e := newEngine(t, Config{})
+	nop := func(context.Context, *Call, []uint64) error { return nil }
+	tests := []struct {
+		name  string
+		hosts []HostModule
+		want  string
+	}{
+		{name: "signature differs from the world", want: `host function "test:echo/host@0.1.0" "greet" has signature (i32) -> () but world test:echo@0.1.0 declares (i32, i32, i32) -> ()`,
+			hosts: []HostModule{{Name: hostMod, Funcs: []HostFuncDef{{Name: "greet", Sig: Signature{Params: []ValueType{I32}}, Fn: nop}}}}},
+		{name: "reserved module name", want: `host module name "wasi_snapshot_preview1" is reserved`,
+			hosts: []HostModule{{Name: "wasi_snapshot_preview1"}}},
+		{name: "module twice", want: `host module "m" given twice`,
+			hosts: []HostModule{{Name: "m"}, {Name: "m"}}},
+		{name: "function twice", want: `host function "m" "f" given twice`,
+			hosts: []HostModule{{Name: "m", Funcs: []HostFuncDef{{Name: "f", Fn: nop}, {Name: "f", Fn: nop}}}}},
+		{name: "nil function", want: `host function "m" "f" has a nil Fn`,
+			hosts: []HostModule{{Name: "m", Funcs: []HostFuncDef{{Name: "f"}}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := e.Compile(context.Background(), Artifact{Name: "p", Reader: strings.NewReader(string(wat(t, "guest")))},
+				PluginConfig{World: testWorld(), Hosts: tt.hosts})
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
