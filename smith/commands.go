@@ -12,8 +12,13 @@ func rootCommand() *cli.Command {
 		Name:    "smith",
 		Usage:   "a fast terminal coding agent",
 		Version: version,
+		Flags:   globalFlags(),
+		Action:  rootAction,
 		Commands: []*cli.Command{
 			// One line per subcommand, alphabetical.
+			demoCommand(),
+			evalCommand(),
+			sessionCommand(),
 		},
 	}
 }

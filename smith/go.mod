@@ -2,4 +2,8 @@ module github.com/smith-agent/smith/smith
 
 go 1.26.0
 
-require github.com/urfave/cli/v3 v3.14.0 // indirect
+require (
+	github.com/smith-agent/smith/core v0.0.0
+	github.com/smith-agent/smith/sessionfmt v0.0.0
+	github.com/urfave/cli/v3 v3.14.0
+)

@@ -1,0 +1,35 @@
+// Package demoproject writes the tiny project `smith demo` works on: a shell
+// script with a bug and the test that catches it. The embedded mock script
+// (internal/mockscript, "demo") reads greet.sh, fixes it and runs test.sh.
+package demoproject
+
+import (
+	"embed"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+//go:embed files/*
+var files embed.FS
+
+// Prompt is the demo's request.
+const Prompt = "fix the bug"
+
+// Write writes the demo project's files into dir, which must exist.
+func Write(dir string) error {
+	ents, err := files.ReadDir("files")
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		b, err := files.ReadFile("files/" + e.Name())
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, e.Name()), b, 0o755); err != nil {
+			return fmt.Errorf("demoproject: write %s: %w", e.Name(), err)
+		}
+	}
+	return nil
+}

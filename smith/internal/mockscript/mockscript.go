@@ -1,0 +1,62 @@
+// Package mockscript selects the MOCK model provider for `--model mock`:
+// the embedded demo script, another embedded script by name, or a script
+// file. Everything the mock produces is labelled "mock"; it never contacts a
+// model.
+package mockscript
+
+import (
+	"embed"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/smith-agent/smith/core/mockprovider"
+)
+
+//go:embed scripts/*.mock.json
+var scripts embed.FS
+
+// Prefix is the model name that selects the mock provider.
+const Prefix = "mock"
+
+// Is reports whether the --model value m selects the mock provider: "mock"
+// or "mock/<script>".
+func Is(m string) bool { return m == Prefix || strings.HasPrefix(m, Prefix+"/") }
+
+// Names returns the embedded scripts' names, sorted.
+func Names() []string {
+	ents, _ := scripts.ReadDir("scripts")
+	var out []string
+	for _, e := range ents {
+		out = append(out, strings.TrimSuffix(e.Name(), ".mock.json"))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Load returns the mock provider for the --model value m: "mock" plays the
+// embedded "demo" script; "mock/NAME" an embedded script; "mock/PATH" the
+// script file at PATH (relative to cwd).
+func Load(m, cwd string) (*mockprovider.Provider, error) {
+	ref := "demo"
+	if m != Prefix {
+		ref = strings.TrimPrefix(m, Prefix+"/")
+	}
+	if b, err := scripts.ReadFile("scripts/" + ref + ".mock.json"); err == nil {
+		s, err := mockprovider.Parse(b)
+		if err != nil {
+			return nil, fmt.Errorf("mockscript: embedded script %q: %w", ref, err)
+		}
+		return mockprovider.New(s), nil
+	}
+	path := ref
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(cwd, path)
+	}
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("mockscript: --model %q: %q is neither an embedded mock script (%s) nor a readable script file (%v); use --model mock for the demo, or mock/PATH to a mock script", m, ref, strings.Join(Names(), ", "), err)
+	}
+	return mockprovider.Load(path)
+}

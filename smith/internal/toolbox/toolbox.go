@@ -1,0 +1,23 @@
+// Package toolbox supplies the tools of an eval run. A [Source] opens them
+// over the run's effect journal; the CLI depends only on that seam, so the
+// implementation behind it is swapped in one place.
+package toolbox
+
+import (
+	"context"
+
+	"github.com/smith-agent/smith/core/agent"
+	"github.com/smith-agent/smith/core/effect"
+)
+
+// Set is the tools of one run and what they hold open.
+type Set struct {
+	Tools []agent.Tool
+	// Close releases the tools' resources; nil means nothing to release.
+	Close func(context.Context) error
+}
+
+// Source opens the tools for a run. Every effect they perform is recorded
+// through j (intent durable before the effect). Paths resolve against each
+// call's working directory, never the process's.
+type Source func(ctx context.Context, j *effect.Journal) (Set, error)

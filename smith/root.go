@@ -1,0 +1,38 @@
+package main
+
+import (
+	"context"
+	"os"
+	"strings"
+
+	"github.com/smith-agent/smith/smith/internal/home"
+	"github.com/urfave/cli/v3"
+)
+
+// globalFlags are declared once on the root and inherited by every
+// subcommand.
+func globalFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "home", Usage: "Smith's data `DIR` (sessions live in DIR/sessions); default $XDG_DATA_HOME/smith or ~/.local/share/smith",
+			Sources: cli.EnvVars("SMITH_HOME")},
+	}
+}
+
+// rootAction shows the help for a bare `smith` and refuses unknown commands.
+func rootAction(ctx context.Context, cmd *cli.Command) error {
+	if cmd.Args().Present() {
+		return usageErrorf("unknown command %q; run 'smith --help' for the list of commands", cmd.Args().First())
+	}
+	return cli.ShowRootCommandHelp(cmd)
+}
+
+// dataDir resolves Smith's data directory from --home / SMITH_HOME and the
+// XDG environment.
+func dataDir(cmd *cli.Command) (string, error) {
+	dir, _, err := home.Dir(cmd.String("home"), os.Getenv)
+	return dir, err
+}
+
+// cmdName is the command's name as errors print it after "smith: ", such
+// as "session show".
+func cmdName(cmd *cli.Command) string { return strings.TrimPrefix(cmd.FullName(), "smith ") }
