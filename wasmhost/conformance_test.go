@@ -174,3 +174,20 @@ func TestSleepAdvancesFakeTime(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestGoPanicReachesLog checks a panicking Go guest fails the call and its
+// panic message lands in the plugin log.
+func TestGoPanicReachesLog(t *testing.T) {
+	e := newEngine(t, Config{})
+	var log bytes.Buffer
+	p := compile(t, e, "panicky", goGuest(t), PluginConfig{Log: &log})
+	_, in := acquire(t, p)
+	defer in.Release()
+	err := in.Invoke(context.Background(), ex+"trap", nil, nil)
+	if he := asError(t, err); !strings.Contains(he.Error(), "guest trapped") {
+		t.Fatalf("error %v", err)
+	}
+	if !strings.Contains(log.String(), "panic: boom") {
+		t.Fatalf("plugin log lacks the panic: %q", log.String())
+	}
+}

@@ -61,8 +61,8 @@ func TestHostileGuests(t *testing.T) {
 			wat: outcome{"", "pointer 0xfde8, length 1000 is outside linear memory (65536 bytes)"},
 			gc:  outcome{"", "pointer 0xfff00000, length 1000 is outside linear memory"}},
 		{name: "trap", export: "trap",
-			wat: outcome{"", "guest trapped: wasm error: unreachable (instance destroyed)"},
-			gc:  outcome{"", "guest trapped: wasm error: unreachable (instance destroyed)"}},
+			wat: outcome{"", "guest trapped: wasm error: unreachable; a bug in the plugin, its log may say more (instance destroyed)"},
+			gc:  outcome{"", "guest trapped: wasm error: unreachable; a bug in the plugin, its log may say more (instance destroyed)"}},
 	}
 	e := newEngine(t, Config{})
 	for _, guest := range guests {

@@ -239,7 +239,7 @@ type trapError struct{ err error }
 
 func (e trapError) Error() string {
 	msg, _, _ := strings.Cut(e.err.Error(), "\n")
-	return "guest trapped: " + msg
+	return "guest trapped: " + msg + "; a bug in the plugin, its log may say more"
 }
 
 func (e trapError) Unwrap() error { return e.err }
