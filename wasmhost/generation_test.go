@@ -195,3 +195,45 @@ func TestGrownInstanceIsRecycled(t *testing.T) {
 		t.Fatal("an instance past RecycleBytes went back to the pool")
 	}
 }
+
+// TestHostModulesArePerPlugin gives two plugins of the same artifact
+// different implementations of one import: each sees its own.
+func TestHostModulesArePerPlugin(t *testing.T) {
+	e := newEngine(t, Config{})
+	hosts := func(greeting string) []HostModule {
+		return []HostModule{{Name: hostMod, Funcs: []HostFuncDef{
+			{Name: "tick", Fn: func(context.Context, *Call, []uint64) error { return nil }},
+			{Name: "greet", Sig: Signature{Params: []ValueType{I32, I32, I32}}, Fn: func(_ context.Context, c *Call, stack []uint64) error {
+				ptr, err := c.Alloc(uint32(len(greeting)), 1)
+				if err != nil {
+					return err
+				}
+				if err := c.WriteString(ptr, greeting); err != nil {
+					return err
+				}
+				if err := c.WriteU32(uint32(stack[2]), ptr); err != nil {
+					return err
+				}
+				return c.WriteU32(uint32(stack[2])+4, uint32(len(greeting)))
+			}},
+		}}}
+	}
+	a := compile(t, e, "a", wat(t, "guest"), PluginConfig{Hosts: hosts("from a")})
+	b := compile(t, e, "b", wat(t, "guest"), PluginConfig{Hosts: hosts("from b")})
+	g, err := NewGeneration(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	for _, name := range []string{"a", "b"} {
+		in, err := g.Acquire(context.Background(), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := callString(context.Background(), in, ex+"greet", "")
+		in.Release()
+		if err != nil || got != "from "+name {
+			t.Fatalf("plugin %s: %q, %v", name, got, err)
+		}
+	}
+}
