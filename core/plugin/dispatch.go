@@ -1,0 +1,151 @@
+package plugin
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/smith-agent/smith/core/internal/hostops"
+	"github.com/smith-agent/smith/core/internal/pluginabi"
+	"github.com/smith-agent/smith/core/model"
+)
+
+// dispatcher serves the fs and process imports of every plugin of a Host.
+// Plugins are compiled once, independent of any session; each import call
+// finds the session's journaled primitives and the call's mutation tracker
+// in its context, put there by the tool's Execute.
+type dispatcher struct{}
+
+var (
+	_ pluginabi.FsImports      = (*dispatcher)(nil)
+	_ pluginabi.ProcessImports = (*dispatcher)(nil)
+)
+
+type callKey struct{}
+
+// callState is one tool call's view of the host: the primitives and what
+// its effects did so far.
+type callState struct {
+	ops *hostops.Ops
+	mu  sync.Mutex
+	// applied: a mutating effect completed; unknown: one may have happened.
+	applied, unknown bool
+}
+
+func callOf(ctx context.Context) (*callState, error) {
+	st, ok := ctx.Value(callKey{}).(*callState)
+	if !ok {
+		return nil, errors.New("plugin: an import was called outside a tool call; only tool invocations may perform effects")
+	}
+	return st, nil
+}
+
+// note records the outcome of a mutating effect.
+func (st *callState) note(err error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	var ff pluginabi.FileFault
+	var pf pluginabi.ProcessFault
+	switch {
+	case err == nil:
+		st.applied = true
+	case errors.As(err, &ff):
+		// The primitives check before they write; only an unclassified
+		// failure may have left a change behind.
+		st.unknown = st.unknown || ff.Case == pluginabi.FileFaultUnknown
+	case errors.As(err, &pf):
+		st.unknown = st.unknown || pf.Case != pluginabi.ProcessFaultSpawnFailure
+	default:
+		st.unknown = true
+	}
+}
+
+// mutation is the call's mutation state given whether it succeeded.
+func (st *callState) mutation(ok bool) model.Mutation {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	switch {
+	case st.unknown:
+		return model.MutationUnknown
+	case ok || st.applied:
+		return model.MutationApplied
+	}
+	return model.MutationNotApplied
+}
+
+func (d *dispatcher) ops(ctx context.Context) (hostops.PluginHost, *callState, error) {
+	st, err := callOf(ctx)
+	if err != nil {
+		return hostops.PluginHost{}, nil, err
+	}
+	return hostops.PluginHost{Ops: st.ops}, st, nil
+}
+
+// ReadFile serves fs read-file.
+func (d *dispatcher) ReadFile(ctx context.Context, path string, o pluginabi.ReadOptions) (pluginabi.FileText, error) {
+	h, _, err := d.ops(ctx)
+	if err != nil {
+		return pluginabi.FileText{}, err
+	}
+	return h.ReadFile(ctx, path, o)
+}
+
+// WriteFile serves fs write-file.
+func (d *dispatcher) WriteFile(ctx context.Context, path, content string, o pluginabi.WriteOptions) (uint64, error) {
+	h, st, err := d.ops(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n, err := h.WriteFile(ctx, path, content, o)
+	st.note(err)
+	return n, err
+}
+
+// EditFile serves fs edit-file.
+func (d *dispatcher) EditFile(ctx context.Context, path string, edits []pluginabi.TextEdit, o pluginabi.EditOptions) (pluginabi.EditOutcome, error) {
+	h, st, err := d.ops(ctx)
+	if err != nil {
+		return pluginabi.EditOutcome{}, err
+	}
+	out, err := h.EditFile(ctx, path, edits, o)
+	st.note(err)
+	return out, err
+}
+
+// ListDirectory serves fs list-directory.
+func (d *dispatcher) ListDirectory(ctx context.Context, path string, o pluginabi.ListOptions) ([]pluginabi.DirectoryEntry, error) {
+	h, _, err := d.ops(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return h.ListDirectory(ctx, path, o)
+}
+
+// FindFiles serves fs find-files.
+func (d *dispatcher) FindFiles(ctx context.Context, pattern, directory string, o pluginabi.FindOptions) ([]string, error) {
+	h, _, err := d.ops(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return h.FindFiles(ctx, pattern, directory, o)
+}
+
+// SearchText serves fs search-text.
+func (d *dispatcher) SearchText(ctx context.Context, pattern, directory string, o pluginabi.SearchOptions) ([]pluginabi.TextMatch, error) {
+	h, _, err := d.ops(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return h.SearchText(ctx, pattern, directory, o)
+}
+
+// RunProcess serves process run-process.
+func (d *dispatcher) RunProcess(ctx context.Context, c pluginabi.Command, o pluginabi.RunOptions) (pluginabi.ProcessOutcome, error) {
+	h, st, err := d.ops(ctx)
+	if err != nil {
+		return pluginabi.ProcessOutcome{}, err
+	}
+	out, err := h.RunProcess(ctx, c, o)
+	st.note(err)
+	return out, err
+}

@@ -1,0 +1,28 @@
+// Package plugin loads Smith's WebAssembly plugins and exposes what they
+// contribute to the runtime: the plugin manager glue between wasmhost (the
+// engine), the generated smith:plugin bindings, and the durable effect
+// journal.
+//
+// A [Host] owns one engine (with its on-disk compilation cache). [Host.Load]
+// verifies each [Artifact]'s pinned SHA-256, runs its registration
+// (declare-contributions) — or reuses the registration cached for the same
+// bytes, grants and world version, so a warm start compiles nothing —
+// validates the complete contribution set (a tool name declared twice fails
+// naming both plugins) and publishes a [Generation]. Plugins are compiled
+// and instantiated lazily, on the first call that needs them.
+//
+// [Generation.Bind] attaches the generation's tools to a session: the
+// allowed roots, the effect journal and the configured ignores. The tools it
+// returns are [agent.Tool]s; Execute validates the arguments against the
+// tool's JSON Schema before any effect, runs the plugin's invoke-tool export
+// on a pooled instance with the call's working directory, and every fs and
+// process import the plugin makes is a journaled effect (intent durable
+// before it runs) attributed to the tool call.
+//
+//	h, err := plugin.Open(ctx, plugin.Config{CacheDir: dir})
+//	gen, err := h.Load(ctx, artifacts)
+//	b, err := gen.Bind(plugin.Effects{Journal: j, Roots: []string{project}})
+//	a, err := agent.New(agent.Config{Tools: b.Tools(), Cwd: project, ...})
+//	...
+//	b.Close(); gen.Close(); h.Close(ctx)
+package plugin

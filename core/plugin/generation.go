@@ -1,0 +1,193 @@
+package plugin
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/smith-agent/smith/core/internal/jsonschema"
+	"github.com/smith-agent/smith/core/internal/pluginabi"
+	"github.com/smith-agent/smith/core/model"
+	"github.com/smith-agent/smith/wasmhost"
+)
+
+// Generation is a published, validated set of plugins and their
+// contributions. Calls pin the generation they started on. It is safe for
+// concurrent use; Close releases its instances and compiled plugins.
+type Generation struct {
+	id      uint64
+	host    *Host
+	plugins []*loaded
+	tools   []*toolDef
+}
+
+// loaded is one plugin of a generation, compiled on first use.
+type loaded struct {
+	host    *Host
+	art     Artifact
+	contrib pluginabi.Contributions
+	mu      sync.Mutex
+	plugin  *wasmhost.Plugin
+	pool    *wasmhost.Generation
+	closed  bool
+}
+
+// toolDef is a contributed tool with its compiled schema.
+type toolDef struct {
+	plugin *loaded
+	def    model.ToolDefinition
+	schema *jsonschema.Schema
+}
+
+// Load verifies, registers and validates arts and publishes them as a new
+// generation. Registration reuses the cached result for the same artifact
+// bytes, grants and world version; otherwise the plugin is compiled and its
+// declare-contributions export called. On any error nothing is published.
+func (h *Host) Load(ctx context.Context, arts []Artifact) (*Generation, error) {
+	g := &Generation{id: h.nextGen.Add(1), host: h}
+	seen := make(map[string]bool, len(arts))
+	for _, a := range arts {
+		if err := checkArtifact(a, seen); err != nil {
+			g.Close()
+			return nil, err
+		}
+		l := &loaded{host: h, art: a}
+		g.plugins = append(g.plugins, l)
+		c, err := l.register(ctx)
+		if err != nil {
+			g.Close()
+			return nil, err
+		}
+		l.contrib = c
+	}
+	if err := g.validate(); err != nil {
+		g.Close()
+		return nil, err
+	}
+	return g, nil
+}
+
+func checkArtifact(a Artifact, seen map[string]bool) error {
+	switch {
+	case a.Name == "":
+		return errors.New("plugin: an artifact has no Name; name every plugin")
+	case seen[a.Name]:
+		return fmt.Errorf("plugin: plugin name %q appears twice in one load; names must be unique", a.Name)
+	case a.SHA256 == "":
+		return fmt.Errorf("plugin: artifact %q has no pinned SHA256; pin the hex SHA-256 of its bytes", a.Name)
+	}
+	seen[a.Name] = true
+	sum := sha256.Sum256(a.Wasm)
+	if got := hex.EncodeToString(sum[:]); got != a.SHA256 {
+		return fmt.Errorf("plugin: artifact %q has SHA-256 %s, not the pinned %s; the artifact was modified or the pin is stale (rebuild with go run ./tools/pluginbuild)", a.Name, got, a.SHA256)
+	}
+	return nil
+}
+
+// register returns the plugin's contributions, from the cache or by
+// calling declare-contributions.
+func (l *loaded) register(ctx context.Context) (pluginabi.Contributions, error) {
+	key := registrationKey(l.art)
+	if c, ok := l.host.cachedRegistration(key); ok {
+		return c, nil
+	}
+	pool, err := l.instances(ctx)
+	if err != nil {
+		return pluginabi.Contributions{}, err
+	}
+	in, err := pool.Acquire(ctx, l.art.Name)
+	if err != nil {
+		return pluginabi.Contributions{}, fmt.Errorf("plugin: instantiate %q for registration: %w", l.art.Name, err)
+	}
+	c, err := pluginabi.Bind(in).DeclareContributions(ctx, pluginabi.DeclareOptions{WorldVersion: WorldVersion, Configuration: "{}"})
+	in.Release()
+	if err != nil {
+		return pluginabi.Contributions{}, fmt.Errorf("plugin: %q refused registration: %w", l.art.Name, err)
+	}
+	l.host.cacheRegistration(key, c)
+	return c, nil
+}
+
+// instances compiles the plugin on first use and returns its pool.
+func (l *loaded) instances(ctx context.Context) (*wasmhost.Generation, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return nil, fmt.Errorf("plugin: %q belongs to a closed generation; load a new one", l.art.Name)
+	}
+	if l.pool != nil {
+		return l.pool, nil
+	}
+	hosts, err := l.host.hostsFor(l.art)
+	if err != nil {
+		return nil, err
+	}
+	p, err := l.host.engine.Compile(ctx, wasmhost.Artifact{Name: l.art.Name, Reader: bytes.NewReader(l.art.Wasm),
+		Size: int64(len(l.art.Wasm)), SHA256: l.art.SHA256},
+		wasmhost.PluginConfig{World: pluginabi.WorldSpec(), Hosts: hosts, Log: l.host.log,
+			Budgets: wasmhost.Budgets{Timeout: l.art.Timeout}})
+	if err != nil {
+		return nil, fmt.Errorf("plugin: load %q: %w", l.art.Name, err)
+	}
+	pool, err := wasmhost.NewGeneration(p)
+	if err != nil {
+		_ = p.Close(context.WithoutCancel(ctx))
+		return nil, fmt.Errorf("plugin: load %q: %w", l.art.Name, err)
+	}
+	l.plugin, l.pool = p, pool
+	return pool, nil
+}
+
+// hostsFor serves the capabilities granted to a.
+func (h *Host) hostsFor(a Artifact) ([]wasmhost.HostModule, error) {
+	var hs pluginabi.Hosts
+	for _, g := range a.Grants {
+		switch g {
+		case "fs":
+			hs.Fs = &h.dispatch
+		case "process":
+			hs.Process = &h.dispatch
+		default:
+			return nil, fmt.Errorf("plugin: capability %q granted to %q is not served by this host (served: fs, process); remove the grant", g, a.Name)
+		}
+	}
+	mods, err := pluginabi.HostModules(hs, a.Grants...)
+	if err != nil {
+		return nil, fmt.Errorf("plugin: host modules for %q: %w", a.Name, err)
+	}
+	return mods, nil
+}
+
+// Tools returns the definitions of the generation's tools, in load and
+// declaration order.
+func (g *Generation) Tools() []model.ToolDefinition {
+	out := make([]model.ToolDefinition, len(g.tools))
+	for i, t := range g.tools {
+		out[i] = t.def
+	}
+	return out
+}
+
+// ID is the generation's number, unique within its Host and recorded with
+// every effect its plugins make.
+func (g *Generation) ID() uint64 { return g.id }
+
+// Close releases the generation's instances and compiled plugins. Calls
+// running finish first on their instances. Close is idempotent.
+func (g *Generation) Close() {
+	for _, l := range g.plugins {
+		l.mu.Lock()
+		l.closed = true
+		pool, p := l.pool, l.plugin
+		l.pool, l.plugin = nil, nil
+		l.mu.Unlock()
+		if pool != nil {
+			pool.Close()
+			_ = p.Close(context.Background())
+		}
+	}
+}

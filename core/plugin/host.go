@@ -1,0 +1,87 @@
+package plugin
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"time"
+
+	"github.com/smith-agent/smith/wasmhost"
+)
+
+// WorldVersion is the smith:plugin world version this host serves.
+const WorldVersion = "0.0.0"
+
+// Config configures a [Host]. The zero value is usable.
+type Config struct {
+	// CacheDir holds compiled machine code and cached registrations between
+	// processes. Empty means os.UserCacheDir()/smith; if that is unknown,
+	// nothing is cached on disk.
+	CacheDir string
+	// Log receives what plugins write to stdout and stderr; default
+	// io.Discard.
+	Log io.Writer
+}
+
+// Artifact is one plugin to load.
+type Artifact struct {
+	// Name identifies the plugin in errors and effects; unique per Load.
+	Name string
+	// Wasm is the core WebAssembly module.
+	Wasm []byte
+	// SHA256 pins Wasm: the lowercase hex SHA-256 it must have. Required.
+	SHA256 string
+	// Grants are the capabilities the plugin may import ("fs", "process",
+	// ...); importing any other capability refuses the artifact.
+	Grants []string
+	// Timeout bounds the wall time of one call, host effects included;
+	// zero means wasmhost.DefaultTimeout (30s). A tool plugin running
+	// processes needs at least its longest process timeout.
+	Timeout time.Duration
+}
+
+// Host loads plugins into generations. It is safe for concurrent use.
+type Host struct {
+	engine   *wasmhost.Engine
+	contrib  string // registration cache directory, or ""
+	log      io.Writer
+	nextGen  atomic.Uint64
+	dispatch dispatcher
+}
+
+// Open creates a Host and its engine.
+func Open(ctx context.Context, cfg Config) (*Host, error) {
+	dir := cfg.CacheDir
+	if dir == "" {
+		if base, err := os.UserCacheDir(); err == nil {
+			dir = filepath.Join(base, "smith")
+		}
+	}
+	wcfg := wasmhost.Config{}
+	contrib := ""
+	if dir != "" {
+		wcfg.CacheDir = filepath.Join(dir, "wazero")
+		contrib = filepath.Join(dir, "registrations")
+	}
+	eng, err := wasmhost.NewEngine(ctx, wcfg)
+	if err != nil {
+		return nil, fmt.Errorf("plugin: open the engine: %w", err)
+	}
+	log := cfg.Log
+	if log == nil {
+		log = io.Discard
+	}
+	return &Host{engine: eng, contrib: contrib, log: log}, nil
+}
+
+// Close releases the engine and every plugin compiled by it; close the
+// generations first.
+func (h *Host) Close(ctx context.Context) error {
+	if err := h.engine.Close(ctx); err != nil {
+		return fmt.Errorf("plugin: close the engine: %w", err)
+	}
+	return nil
+}

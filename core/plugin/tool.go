@@ -1,0 +1,163 @@
+package plugin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/smith-agent/smith/core/agent"
+	"github.com/smith-agent/smith/core/effect"
+	"github.com/smith-agent/smith/core/internal/hostfs"
+	"github.com/smith-agent/smith/core/internal/hostops"
+	"github.com/smith-agent/smith/core/internal/pluginabi"
+	"github.com/smith-agent/smith/core/model"
+)
+
+// DefaultOutputLimit bounds a tool call's output when Effects.OutputLimit
+// is zero: 64 KiB. The tools cut their own output earlier, with a notice.
+const DefaultOutputLimit = 64 << 10
+
+// Effects is where a generation's tools act: the session's journal and the
+// directories they may touch.
+type Effects struct {
+	// Journal records every effect; required.
+	Journal *effect.Journal
+	// Roots are the directories file and process effects are confined to
+	// (symbolic links resolved); at least one is required.
+	Roots []string
+	// Ignore are gitignore-style patterns find, grep and ls skip in
+	// addition to .gitignore files.
+	Ignore []string
+	// Env is the environment of processes; nil means the process's.
+	Env []string
+	// Cwd is the working directory of calls that carry none (agent.Call.Cwd
+	// empty); absolute. Empty means the first root.
+	Cwd string
+	// OutputLimit bounds one call's output in bytes; zero means
+	// DefaultOutputLimit.
+	OutputLimit int
+}
+
+// Binding is a generation's tools attached to one set of [Effects]. It
+// remembers what its tools read, so an edit of a file that changed since it
+// was read is refused. It is safe for concurrent use.
+type Binding struct {
+	gen   *Generation
+	ops   *hostops.Ops
+	cwd   string
+	limit uint32
+	tools []agent.Tool
+}
+
+// Bind attaches the generation's tools to e. Close the Binding when the
+// session ends.
+func (g *Generation) Bind(e Effects) (*Binding, error) {
+	if e.Journal == nil {
+		return nil, errors.New("plugin: Effects.Journal is nil; tools record every effect, so pass the session's journal")
+	}
+	fs, err := hostfs.New(e.Roots...)
+	if err != nil {
+		return nil, fmt.Errorf("plugin: Effects.Roots: %w", err)
+	}
+	fs.SetIgnore(e.Ignore...)
+	cwd := e.Cwd
+	if cwd == "" {
+		cwd = fs.Roots()[0]
+	}
+	if !filepath.IsAbs(cwd) {
+		fs.Close()
+		return nil, fmt.Errorf("plugin: Effects.Cwd %q is not absolute; resolve it once, at the frontend", cwd)
+	}
+	limit := e.OutputLimit
+	if limit <= 0 {
+		limit = DefaultOutputLimit
+	}
+	b := &Binding{gen: g, ops: &hostops.Ops{FS: fs, Journal: e.Journal, Env: e.Env}, cwd: cwd, limit: uint32(limit)}
+	for _, t := range g.tools {
+		b.tools = append(b.tools, &pluginTool{b: b, t: t})
+	}
+	return b, nil
+}
+
+// Tools returns the bound tools, in the generation's order.
+func (b *Binding) Tools() []agent.Tool { return b.tools }
+
+// Close releases the allowed roots. Calls still running fail.
+func (b *Binding) Close() error {
+	if err := b.ops.FS.Close(); err != nil {
+		return fmt.Errorf("plugin: release the allowed roots: %w", err)
+	}
+	return nil
+}
+
+// pluginTool is one contributed tool as an agent.Tool.
+type pluginTool struct {
+	b *Binding
+	t *toolDef
+}
+
+func (p *pluginTool) Definition() model.ToolDefinition { return p.t.def }
+
+// Execute validates the arguments, then invokes the plugin's tool export on
+// a pooled instance. A tool fault is an error result shown to the model;
+// an error is returned only when the host itself failed.
+func (p *pluginTool) Execute(ctx context.Context, call *agent.Call) (agent.Result, error) {
+	if err := p.t.schema.Validate(call.Arguments); err != nil {
+		return errorResult(fmt.Sprintf("invalid arguments for %s: %v; fix them to match the tool's schema and call it again", p.t.def.Name, err), model.MutationNotApplied), nil
+	}
+	l := p.t.plugin
+	pool, err := l.instances(ctx)
+	if err != nil {
+		return agent.Result{Mutation: model.MutationNotApplied}, err
+	}
+	in, err := pool.Acquire(ctx, l.art.Name)
+	if err != nil {
+		return agent.Result{Mutation: model.MutationNotApplied}, fmt.Errorf("plugin: %q: %w", l.art.Name, err)
+	}
+	defer in.Release()
+	cwd := call.Cwd
+	if cwd == "" {
+		cwd = p.b.cwd
+	}
+	st := &callState{ops: p.b.ops}
+	ictx := context.WithValue(hostops.WithInvocation(ctx, hostops.Invocation{Cwd: cwd, CallID: call.ID, Generation: p.b.gen.id}), callKey{}, st)
+	out, err := pluginabi.Bind(in).InvokeTool(ictx, pluginabi.ToolCall{ID: call.ID, Name: p.t.def.Name, Arguments: string(call.Arguments)},
+		pluginabi.InvokeOptions{OutputLimit: p.b.limit, WorkingDirectory: cwd})
+	var fault pluginabi.ToolFault
+	switch {
+	case errors.As(err, &fault):
+		return errorResult(faultText(fault), st.mutation(false)), nil
+	case err != nil:
+		return agent.Result{IsError: true, Mutation: st.mutation(false)}, fmt.Errorf("plugin: %q tool %q: %w", l.art.Name, p.t.def.Name, err)
+	}
+	res := agent.Result{Mutation: st.mutation(true)}
+	for _, c := range out.Content {
+		switch c.Case {
+		case pluginabi.ContentBlockText:
+			res.Content = append(res.Content, model.Text{Text: c.Text})
+		case pluginabi.ContentBlockImage:
+			res.Content = append(res.Content, model.Image{MediaType: c.Image.MediaType, Data: c.Image.Data})
+		}
+	}
+	return res, nil
+}
+
+func errorResult(text string, m model.Mutation) agent.Result {
+	return agent.Result{IsError: true, Mutation: m, Content: []model.Content{model.Text{Text: text}}}
+}
+
+// faultText is the message of a tool fault as the model sees it.
+func faultText(f pluginabi.ToolFault) string {
+	switch f.Case {
+	case pluginabi.ToolFaultUnknownTool:
+		return "unknown tool " + f.UnknownTool
+	case pluginabi.ToolFaultInvalidArguments:
+		return "invalid arguments: " + f.InvalidArguments
+	case pluginabi.ToolFaultEffectFailure:
+		return f.EffectFailure
+	case pluginabi.ToolFaultUnknown:
+		return f.Unknown
+	}
+	return f.Error()
+}

@@ -1,0 +1,78 @@
+package sysplugins
+
+import (
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/smith-agent/smith/core/plugin"
+)
+
+//go:embed *.wasm
+var files embed.FS
+
+// pin is one embedded artifact as pluginbuild recorded it.
+type pin struct {
+	name, file string
+	size       int
+	sha256     string
+}
+
+// policy is what a system plugin is granted.
+type policy struct {
+	grants  []string
+	timeout time.Duration
+}
+
+// policies are the grants of the system plugins; a plugin not listed is
+// granted nothing (provider codecs are pure computation).
+var policies = map[string]policy{
+	// tools runs processes for up to an hour (its bash maximum).
+	"tools": {grants: []string{"fs", "process"}, timeout: time.Hour + time.Minute},
+}
+
+// Names lists the embedded plugins, sorted.
+func Names() []string {
+	out := make([]string, len(pins))
+	for i, p := range pins {
+		out[i] = p.name
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Artifacts returns the named embedded plugins (all of them when names is
+// empty), each verified against its pinned size and SHA-256.
+func Artifacts(names ...string) ([]plugin.Artifact, error) {
+	return load(files, pins, names)
+}
+
+func load(fsys fs.FS, pins []pin, names []string) ([]plugin.Artifact, error) {
+	for _, n := range names {
+		if !slices.ContainsFunc(pins, func(p pin) bool { return p.name == n }) {
+			return nil, fmt.Errorf("sysplugins: no embedded plugin %q (embedded: %s)", n, strings.Join(Names(), ", "))
+		}
+	}
+	var out []plugin.Artifact
+	for _, p := range pins {
+		if len(names) > 0 && !slices.Contains(names, p.name) {
+			continue
+		}
+		b, err := fs.ReadFile(fsys, p.file)
+		if err != nil {
+			return nil, fmt.Errorf("sysplugins: embedded %s: %w; rebuild with go run ./tools/pluginbuild", p.file, err)
+		}
+		sum := sha256.Sum256(b)
+		if got := hex.EncodeToString(sum[:]); len(b) != p.size || got != p.sha256 {
+			return nil, fmt.Errorf("sysplugins: embedded %s is %d bytes with SHA-256 %s; pinned %d bytes with %s (built with %s): the artifact was tampered with or not rebuilt; run go run ./tools/pluginbuild", p.file, len(b), got, p.size, p.sha256, goVersion)
+		}
+		pol := policies[p.name]
+		out = append(out, plugin.Artifact{Name: p.name, Wasm: b, SHA256: p.sha256, Grants: pol.grants, Timeout: pol.timeout})
+	}
+	return out, nil
+}

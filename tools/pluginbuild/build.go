@@ -1,0 +1,191 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// artifact is one built plugin.
+type artifact struct {
+	name   string // base name of its directory
+	file   string // name.wasm
+	wasm   []byte
+	sha256 string
+}
+
+// defaultDirs lists the plugin directories under root: each direct
+// subdirectory holding a main package, sorted.
+func defaultDirs(root string) ([]string, error) {
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		return nil, fmt.Errorf("pluginbuild: list %s: %w; run from the repository root or pass plugin directories", root, err)
+	}
+	var dirs []string
+	for _, e := range ents {
+		if e.IsDir() && isMain(filepath.Join(root, e.Name())) {
+			dirs = append(dirs, filepath.Join(root, e.Name()))
+		}
+	}
+	if len(dirs) == 0 {
+		return nil, fmt.Errorf("pluginbuild: no main package directly under %s; pass plugin directories", root)
+	}
+	return dirs, nil
+}
+
+// isMain reports whether dir has a non-test Go file of package main.
+func isMain(dir string) bool {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		fh, err := os.Open(f)
+		if err != nil {
+			continue
+		}
+		sc := bufio.NewScanner(fh)
+		for sc.Scan() {
+			if line := strings.TrimSpace(sc.Text()); strings.HasPrefix(line, "package ") {
+				fh.Close()
+				if line == "package main" {
+					return true
+				}
+				break
+			}
+		}
+		fh.Close()
+	}
+	return false
+}
+
+// buildEnv is the environment of every build: the caller's minus anything
+// that changes the output, plus the fixed target.
+func buildEnv() []string {
+	drop := []string{"GOOS", "GOARCH", "GOFLAGS", "CGO_ENABLED", "GOWASM", "GOEXPERIMENT", "GOTOOLCHAIN", "GOAMD64", "GOARM64", "GODEBUG"}
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(drop, k) {
+			env = append(env, kv)
+		}
+	}
+	return append(env, "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0", "GOFLAGS=", "GOWASM=", "GOEXPERIMENT=", "GOTOOLCHAIN=local")
+}
+
+// goVersion is the toolchain version the builds use.
+func goVersion() (string, error) {
+	cmd := exec.Command("go", "env", "GOVERSION")
+	cmd.Env = buildEnv()
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("pluginbuild: go env GOVERSION: %w", err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// build compiles the plugin in dir to tmp and returns it.
+func build(dir, tmp string) (artifact, error) {
+	name := filepath.Base(filepath.Clean(dir))
+	if !isMain(dir) {
+		return artifact{}, fmt.Errorf("pluginbuild: %s holds no main package; a plugin directory is a wasip1 main package", dir)
+	}
+	out := filepath.Join(tmp, name+".wasm")
+	pkg := "./" + filepath.ToSlash(filepath.Clean(dir))
+	cmd := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w", "-buildvcs=false", "-o", out, pkg)
+	cmd.Env = buildEnv()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return artifact{}, fmt.Errorf("pluginbuild: go build %s: %w\n%s", pkg, err, stderr.Bytes())
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		return artifact{}, fmt.Errorf("pluginbuild: read %s: %w", out, err)
+	}
+	sum := sha256.Sum256(b)
+	return artifact{name: name, file: name + ".wasm", wasm: b, sha256: hex.EncodeToString(sum[:])}, nil
+}
+
+// run builds every dir and writes or checks the artifacts in outDir.
+func run(dirs []string, outDir string, check bool) error {
+	tmp, err := os.MkdirTemp("", "pluginbuild-")
+	if err != nil {
+		return fmt.Errorf("pluginbuild: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	version, err := goVersion()
+	if err != nil {
+		return err
+	}
+	var arts []artifact
+	for _, d := range dirs {
+		a, err := build(d, tmp)
+		if err != nil {
+			return err
+		}
+		if slices.ContainsFunc(arts, func(b artifact) bool { return b.name == a.name }) {
+			return fmt.Errorf("pluginbuild: two plugin directories are named %q; artifact names come from directory names and must be unique", a.name)
+		}
+		arts = append(arts, a)
+	}
+	files := map[string][]byte{pinsFile: pins(version, arts)}
+	for _, a := range arts {
+		files[a.file] = a.wasm
+	}
+	if check {
+		return compare(outDir, files, version)
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return fmt.Errorf("pluginbuild: %w", err)
+	}
+	for name, b := range files {
+		if err := os.WriteFile(filepath.Join(outDir, name), b, 0o644); err != nil {
+			return fmt.Errorf("pluginbuild: %w", err)
+		}
+	}
+	return nil
+}
+
+// compare fails naming every file of want that differs from outDir.
+func compare(outDir string, want map[string][]byte, version string) error {
+	var diffs []string
+	names := make([]string, 0, len(want))
+	for n := range want {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		got, err := os.ReadFile(filepath.Join(outDir, n))
+		switch {
+		case err != nil:
+			diffs = append(diffs, fmt.Sprintf("%s: %v", filepath.Join(outDir, n), err))
+		case !bytes.Equal(got, want[n]):
+			diffs = append(diffs, fmt.Sprintf("%s: %d bytes on disk, %d rebuilt, first difference at byte %d", filepath.Join(outDir, n), len(got), len(want[n]), firstDiff(got, want[n])))
+		}
+	}
+	if len(diffs) == 0 {
+		return nil
+	}
+	return errors.New("pluginbuild: the committed plugin artifacts differ from a rebuild with " + version +
+		" (the pinned toolchain is in " + pinsFile + "):\n  " + strings.Join(diffs, "\n  ") +
+		"\nrun go run ./tools/pluginbuild and commit the result")
+}
+
+func firstDiff(a, b []byte) int {
+	n := min(len(a), len(b))
+	for i := range n {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
+}

@@ -1,0 +1,43 @@
+// Command pluginbuild builds Smith's system plugins reproducibly and pins
+// them: each plugin directory (a wasip1 main package) is built with
+//
+//	GOOS=wasip1 GOARCH=wasm CGO_ENABLED=0 GOFLAGS= GOTOOLCHAIN=local \
+//	go build -buildmode=c-shared -trimpath -ldflags='-s -w' -buildvcs=false
+//
+// into <out>/<base name of the directory>.wasm, and <out>/pins_gen.go
+// records each artifact's size and SHA-256 and the toolchain version, which
+// smith/internal/sysplugins verifies at load.
+//
+// Usage, from the repository root (or with go run -C):
+//
+//	go run ./tools/pluginbuild            rebuild and write the artifacts
+//	go run ./tools/pluginbuild -check     rebuild into a temporary directory and fail on any byte difference
+//	go run ./tools/pluginbuild [flags] plugins-src/tools plugins-src/providers
+//
+// Without directories it builds plugins-src/tools and every other
+// directory directly under plugins-src holding a main package.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+)
+
+func main() {
+	check := flag.Bool("check", false, "rebuild into a temporary directory and exit 1 if any artifact or pins_gen.go differs from -out")
+	out := flag.String("out", "smith/internal/sysplugins", "directory the artifacts and pins_gen.go are written to")
+	flag.Parse()
+	dirs := flag.Args()
+	if len(dirs) == 0 {
+		var err error
+		if dirs, err = defaultDirs("plugins-src"); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+	}
+	if err := run(dirs, *out, *check); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
