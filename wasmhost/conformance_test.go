@@ -3,6 +3,7 @@ package wasmhost
 import (
 	"bytes"
 	"context"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -189,5 +190,23 @@ func TestGoPanicReachesLog(t *testing.T) {
 	}
 	if !strings.Contains(log.String(), "panic: boom") {
 		t.Fatalf("plugin log lacks the panic: %q", log.String())
+	}
+}
+
+// TestBindingErrorsAreNotTraps checks an error from a lift function is
+// reported as such, and destroys the instance.
+func TestBindingErrorsAreNotTraps(t *testing.T) {
+	e := newEngine(t, Config{})
+	p := compile(t, e, "lifted", wat(t, "guest"), PluginConfig{})
+	g, in := acquire(t, p)
+	bad := &fsError{"invalid variant discriminant 7"}
+	err := in.Invoke(context.Background(), ex+"bad-utf8", nil, func(*Call, []uint64) error { return bad })
+	if he := asError(t, err); !errors.Is(err, bad) || he.Budget != "" ||
+		!strings.Contains(err.Error(), "lift the results: invalid variant discriminant 7") || strings.Contains(err.Error(), "trapped") {
+		t.Fatalf("error %v", err)
+	}
+	in.Release()
+	if g.Idle("lifted") != 0 {
+		t.Fatal("instance reused after a lift error")
 	}
 }

@@ -130,7 +130,7 @@ func (in *Instance) Invoke(ctx context.Context, export string, lower func(call *
 	clear(stack)
 	if lower != nil {
 		if err := lower(&in.call, stack[:ef.nparams]); err != nil {
-			return in.failure(err)
+			return in.failure(staged{"lower the arguments", err})
 		}
 	}
 	if err := ef.fn.CallWithStack(&in.ctx, stack); err != nil {
@@ -141,7 +141,7 @@ func (in *Instance) Invoke(ctx context.Context, export string, lower func(call *
 	}
 	if lift != nil {
 		if err := lift(&in.call, stack[:ef.nresults]); err != nil {
-			return in.failure(err)
+			return in.failure(staged{"lift the results", err})
 		}
 	}
 	if ef.post != nil {
@@ -165,9 +165,13 @@ func (in *Instance) failure(err error) error {
 	if inv.abort == nil {
 		var he *Error
 		var exit *sys.ExitError
+		var st staged
 		switch {
 		case err == nil:
 			inv.fail("", errors.New("aborted"))
+		case errors.As(err, &st) && !errors.As(st.err, &he):
+			// A binding refused what the guest handed over.
+			inv.fail("", err)
 		case errors.As(err, &he):
 			he.Export = inv.export
 			inv.abort = he
@@ -243,3 +247,13 @@ func (e trapError) Error() string {
 }
 
 func (e trapError) Unwrap() error { return e.err }
+
+// staged wraps an error of the bindings' lower or lift function.
+type staged struct {
+	stage string
+	err   error
+}
+
+func (e staged) Error() string { return e.stage + ": " + e.err.Error() }
+
+func (e staged) Unwrap() error { return e.err }
