@@ -22,7 +22,7 @@ import (
 
 // tools is where eval's tools come from; the one place to swap their
 // implementation.
-var tools toolbox.Source = toolbox.Native
+var tools toolbox.Source = toolbox.Plugins
 
 // maxPromptBytes bounds a prompt read from standard input.
 const maxPromptBytes = 1 << 20
@@ -167,7 +167,7 @@ func runEval(ctx context.Context, cmd *cli.Command, sess *evalSession, p model.P
 	if err != nil {
 		return agent.AgentEnd{}, fmt.Errorf("eval: read session %s: %w", sess, err)
 	}
-	set, err := tools(rctx, journal)
+	set, err := tools(rctx, journal, cwd)
 	if err != nil {
 		return agent.AgentEnd{}, err
 	}

@@ -19,7 +19,7 @@ func TestEvalMockText(t *testing.T) {
 	if r := e.run("", "eval", "--model", "mock", "fix the bug"); r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	} else {
-		for _, w := range []string{"→ read", "→ edit", "→ bash", "PASS: greet.sh world -> Hello, world!", "[exit status 0]", "test.sh passes"} {
+		for _, w := range []string{"→ read", "→ edit", "→ bash", "PASS: greet.sh world -> Hello, world!", "[exit code 0]", "test.sh passes"} {
 			if !strings.Contains(r.stdout, w) {
 				t.Errorf("stdout lacks %q:\n%s", w, r.stdout)
 			}

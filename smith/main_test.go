@@ -15,8 +15,10 @@ import (
 	"github.com/smith-agent/smith/smith/internal/demoproject"
 )
 
-// smithBin is the real smith binary, built once by TestMain.
-var smithBin string
+// smithBin is the real smith binary, built once by TestMain; cacheDir is
+// the XDG cache directory every run shares, so the tools plugin is compiled
+// once per test binary rather than once per test.
+var smithBin, cacheDir string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "smith-test-bin-")
@@ -25,6 +27,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	smithBin = filepath.Join(dir, "smith")
+	cacheDir = filepath.Join(dir, "cache")
 	build := exec.Command("go", "build", "-o", smithBin, ".")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
@@ -78,7 +81,7 @@ func (e *env) script(name, body string) string {
 func (e *env) command(stdin string, args ...string) *exec.Cmd {
 	cmd := exec.Command(smithBin, args...)
 	cmd.Dir = e.cwd
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + e.home, "SMITH_HOME=" + e.home, "TMPDIR=" + e.tmp}
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + e.home, "SMITH_HOME=" + e.home, "TMPDIR=" + e.tmp, "XDG_CACHE_HOME=" + cacheDir}
 	cmd.Stdin = strings.NewReader(stdin)
 	return cmd
 }

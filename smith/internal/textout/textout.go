@@ -13,7 +13,7 @@ import (
 )
 
 // resultLines bounds the lines of a tool result shown.
-const resultLines = 6
+const resultLines = 12
 
 // Writer renders events to W. It is not safe for concurrent use.
 type Writer struct {

@@ -1,6 +1,7 @@
 // Package toolbox supplies the tools of an eval run. A [Source] opens them
 // over the run's effect journal; the CLI depends only on that seam, so the
-// implementation behind it is swapped in one place.
+// implementation behind it is swapped in one place. [Plugins] is the one
+// Smith ships: the built-in tools plugin, run by core/plugin.
 package toolbox
 
 import (
@@ -17,7 +18,8 @@ type Set struct {
 	Close func(context.Context) error
 }
 
-// Source opens the tools for a run. Every effect they perform is recorded
-// through j (intent durable before the effect). Paths resolve against each
-// call's working directory, never the process's.
-type Source func(ctx context.Context, j *effect.Journal) (Set, error)
+// Source opens the tools for a run in the project directory root. Every
+// effect they perform is recorded through j (intent durable before the
+// effect). Paths resolve against each call's working directory, never the
+// process's, and stay inside root.
+type Source func(ctx context.Context, j *effect.Journal, root string) (Set, error)
