@@ -237,3 +237,27 @@ func TestHostModulesArePerPlugin(t *testing.T) {
 		}
 	}
 }
+
+// TestReentrantInvokeRefused checks a host function calling back into the
+// instance it serves gets an error instead of corrupting the call.
+func TestReentrantInvokeRefused(t *testing.T) {
+	e := newEngine(t, Config{})
+	var in *Instance
+	var inner error
+	hosts := []HostModule{{Name: hostMod, Funcs: []HostFuncDef{
+		{Name: "tick", Fn: func(context.Context, *Call, []uint64) error { return nil }},
+		{Name: "greet", Sig: Signature{Params: []ValueType{I32, I32, I32}}, Fn: func(ctx context.Context, c *Call, stack []uint64) error {
+			inner = in.Invoke(ctx, ex+"echo", nil, nil)
+			return greet(ctx, c, stack)
+		}},
+	}}}
+	p := compile(t, e, "reentrant", wat(t, "guest"), PluginConfig{Hosts: hosts})
+	_, in = acquire(t, p)
+	defer in.Release()
+	if got, err := callString(context.Background(), in, ex+"greet", "x"); err != nil || got != "hello, x" {
+		t.Fatalf("%q, %v", got, err)
+	}
+	if inner == nil || !strings.Contains(inner.Error(), "while another call is in flight on this instance") {
+		t.Fatalf("re-entrant Invoke: %v", inner)
+	}
+}

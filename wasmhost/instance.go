@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -27,6 +28,9 @@ type Instance struct {
 	ctx    invCtx
 	log    logWriter
 	broken bool
+	// busy guards the one call in flight: a second Invoke, from another
+	// goroutine or re-entrantly from a host function, is refused.
+	busy atomic.Bool
 }
 
 // exportFn caches one export's function handles, looked up once per
@@ -103,6 +107,10 @@ func (p *Plugin) instantiate(ctx context.Context) (*Instance, error) {
 // the plugin does not have returns a plain error and leaves the instance
 // usable.
 func (in *Instance) Invoke(ctx context.Context, export string, lower func(call *Call, params []uint64) error, lift func(call *Call, results []uint64) error) error {
+	if !in.busy.CompareAndSwap(false, true) {
+		return fmt.Errorf("wasmhost: plugin %q: Invoke %q while another call is in flight on this instance; acquire another instance", in.plugin.name, export)
+	}
+	defer in.busy.Store(false)
 	if in.broken {
 		return &Error{Plugin: in.plugin.name, Export: export, Err: errors.New("the instance was destroyed by an earlier failure; acquire a new one")}
 	}
