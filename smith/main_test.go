@@ -42,13 +42,13 @@ func TestMain(m *testing.M) {
 // env is one test's environment: its own data directory, temp directory
 // and working directory.
 type env struct {
-	t    *testing.T
+	t    testing.TB
 	home string // SMITH_HOME
 	tmp  string // TMPDIR
 	cwd  string
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t testing.TB) *env {
 	t.Helper()
 	root := t.TempDir()
 	e := &env{t: t, home: filepath.Join(root, "home"), tmp: filepath.Join(root, "tmp"), cwd: filepath.Join(root, "project")}

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+// The benchmarks run the real binary built by TestMain and report, besides
+// the wall time per run (ns/op), the largest peak RSS of the child
+// processes (peak-RSS-MiB, from getrusage's ru_maxrss). Run them with
+//
+//	cd smith && go test -run '^$' -bench . -benchtime 20x
+//
+// (BenchmarkEvalCold compiles the tools plugin on every iteration; give it
+// -benchtime 3x.)
+
+// benchRun runs smith once in e and returns its peak RSS in KiB.
+func benchRun(b *testing.B, e *env, env []string, args ...string) int64 {
+	cmd := e.command("", args...)
+	cmd.Env = append(cmd.Env, env...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("smith %v: %v\n%s", args, err, out)
+	}
+	return cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
+}
+
+func benchCommand(b *testing.B, args ...string) {
+	e := newEnv(b)
+	var peak int64
+	b.ResetTimer()
+	for range b.N {
+		peak = max(peak, benchRun(b, e, nil, args...))
+	}
+	b.ReportMetric(float64(peak)/1024, "peak-RSS-MiB")
+}
+
+func BenchmarkHelp(b *testing.B)    { benchCommand(b, "--help") }
+func BenchmarkVersion(b *testing.B) { benchCommand(b, "--version") }
+
+// BenchmarkEvalWarm is one tool-using eval turn (read, edit, bash through
+// the wasm tools plugin, four model responses from the mock) with the
+// plugin's compiled code already cached.
+func BenchmarkEvalWarm(b *testing.B) {
+	e := newEnv(b)
+	e.demo()
+	benchRun(b, e, nil, "eval", "--model", "mock", "--no-session", "fix the bug") // fill the cache
+	var peak int64
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		e.demo()
+		b.StartTimer()
+		peak = max(peak, benchRun(b, e, nil, "eval", "--model", "mock", "--no-session", "fix the bug"))
+	}
+	b.ReportMetric(float64(peak)/1024, "peak-RSS-MiB")
+}
+
+// BenchmarkEvalCold is the same turn with an empty compilation cache.
+func BenchmarkEvalCold(b *testing.B) {
+	e := newEnv(b)
+	var peak int64
+	for i := range b.N {
+		b.StopTimer()
+		e.demo()
+		cache := filepath.Join(e.tmp, "cache", string(rune('a'+i%26)))
+		_ = os.RemoveAll(cache)
+		b.StartTimer()
+		peak = max(peak, benchRun(b, e, []string{"XDG_CACHE_HOME=" + cache}, "eval", "--model", "mock", "--no-session", "fix the bug"))
+	}
+	b.ReportMetric(float64(peak)/1024, "peak-RSS-MiB")
+}
+
+// BenchmarkSessionBytes reports the bytes a turn adds to a session: a
+// simple turn (prompt, text answer) and the demo's tool-using turn (seven
+// messages, three effects with intents and completions).
+func BenchmarkSessionBytes(b *testing.B) {
+	e := newEnv(b)
+	m := e.script("hi.json", `{"mock_script":1,"responses":[{"text":"Hello! What should I work on?"}]}`)
+	size := func(name string) int64 {
+		d := filepath.Join(e.home, "sessions")
+		ms, _ := filepath.Glob(filepath.Join(d, "*--"+name+".session"))
+		if len(ms) != 1 {
+			b.Fatalf("session %s: %v", name, ms)
+		}
+		st, err := os.Stat(ms[0])
+		if err != nil {
+			b.Fatal(err)
+		}
+		return st.Size()
+	}
+	var simple, tools int64
+	for i := range b.N {
+		name := "s" + string(rune('a'+i%26)) + string(rune('a'+i/26%26))
+		benchRun(b, e, nil, "eval", "--model", m, "--session", name, "hi")
+		one := size(name)
+		benchRun(b, e, nil, "eval", "--model", m, "--session", name, "hi again")
+		simple = size(name) - one
+		e.demo()
+		benchRun(b, e, nil, "eval", "--model", "mock", "--session", name+"-t", "fix the bug")
+		tools = size(name + "-t")
+	}
+	b.ReportMetric(float64(simple), "bytes/simple-turn")
+	b.ReportMetric(float64(tools), "bytes/tool-turn")
+}
