@@ -14,6 +14,7 @@ require (
 	github.com/go-git/gcfg v1.5.1-0.20230307220236-3a3c6141e376 // indirect
 	github.com/go-git/go-billy/v5 v5.9.2 // indirect
 	github.com/jbenet/go-context v0.0.0-20150711004518-d14ea06fba99 // indirect
+	github.com/smith-agent/smith/httpengine v0.0.0
 	github.com/smith-agent/smith/sessionfmt v0.0.0
 	github.com/smith-agent/smith/wasmhost v0.0.0
 	golang.org/x/net v0.57.0 // indirect

@@ -1,0 +1,129 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/smith-agent/smith/core/model"
+	"github.com/smith-agent/smith/httpengine"
+	"github.com/smith-agent/smith/wasmhost"
+)
+
+// Secrets resolves a secret reference (a name the codec declared, such as
+// ANTHROPIC_API_KEY) to its value. Its errors must not contain the value.
+type Secrets func(ref string) (string, error)
+
+// EnvSecrets resolves references as environment variables read by getenv;
+// an unset or empty variable is an error naming it.
+func EnvSecrets(getenv func(string) string) Secrets {
+	return func(ref string) (string, error) {
+		if v := getenv(ref); v != "" {
+			return v, nil
+		}
+		return "", fmt.Errorf("provider: credential %s is not set; export it or add it to the auth file", ref)
+	}
+}
+
+// Instances hands out instances of a loaded plugin; *wasmhost.Generation
+// implements it. An instance is released when its stream ends.
+type Instances interface {
+	Acquire(ctx context.Context, plugin string) (*wasmhost.Instance, error)
+}
+
+// Config configures a provider bridge.
+type Config struct {
+	// Name is the provider's name as the codec plugin declared it, such as
+	// "anthropic" or "openai-compatible". Required.
+	Name string
+	// Plugin is the codec plugin's name in Instances. Required.
+	Plugin string
+	// Instances supplies plugin instances. Required.
+	Instances Instances
+	// Engine runs the exchanges. Required.
+	Engine *httpengine.Engine
+	// Secrets resolves the template's secret references. Default: none
+	// resolve (a template with a reference fails before dispatch).
+	Secrets Secrets
+	// BaseURL is the base URL from configuration; BaseURLFlag the one from
+	// a command-line flag. Precedence: the codec's default < BaseURL < the
+	// provider's conventional environment variable < BaseURLFlag. Empty
+	// means not set.
+	BaseURL, BaseURLFlag string
+	// Environ is the environment the codec may take its base URL variable
+	// from; only NAME_BASE_URL entries are passed on. Default os.Environ().
+	Environ []string
+	// Quirks, when set, is a JSON object of Chat Completions quirk flags
+	// for an openai-compatible server (see the providers plugin).
+	Quirks json.RawMessage
+	// Thinking is the reasoning effort asked of the model: "" (the
+	// vendor's default), off, minimal, low, medium, high or xhigh.
+	// ThinkingBudget, when positive, is the token budget for APIs that take
+	// one. They apply to every request of this bridge.
+	Thinking       string
+	ThinkingBudget int
+	// Recorder receives every exchange, redacted. Default none.
+	Recorder Recorder
+	// MaxErrorBody bounds the bytes of a failed response read for
+	// classification. Default 1 MiB.
+	MaxErrorBody int
+}
+
+// Provider is the bridge. It is safe for concurrent use.
+type Provider struct {
+	cfg     Config
+	environ map[string]string
+}
+
+var _ model.Provider = (*Provider)(nil)
+
+// New validates cfg and returns the bridge.
+func New(cfg Config) (*Provider, error) {
+	var missing []string
+	if cfg.Name == "" {
+		missing = append(missing, "Name")
+	}
+	if cfg.Plugin == "" {
+		missing = append(missing, "Plugin")
+	}
+	if cfg.Instances == nil {
+		missing = append(missing, "Instances")
+	}
+	if cfg.Engine == nil {
+		missing = append(missing, "Engine")
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("provider: config for %q lacks %s; set them before New", cfg.Name, strings.Join(missing, ", "))
+	}
+	if cfg.Quirks != nil && !json.Valid(cfg.Quirks) {
+		return nil, fmt.Errorf("provider: quirks for %q are not valid JSON; give a JSON object of quirk flags", cfg.Name)
+	}
+	if cfg.Secrets == nil {
+		cfg.Secrets = func(ref string) (string, error) {
+			return "", errors.New("provider: no credential resolver is configured for reference " + ref)
+		}
+	}
+	if cfg.Environ == nil {
+		cfg.Environ = os.Environ()
+	}
+	if cfg.MaxErrorBody <= 0 {
+		cfg.MaxErrorBody = 1 << 20
+	}
+	env := map[string]string{}
+	for _, kv := range cfg.Environ {
+		k, v, ok := strings.Cut(kv, "=")
+		if ok && strings.HasSuffix(k, "_BASE_URL") && v != "" {
+			env[k] = v
+		}
+	}
+	return &Provider{cfg: cfg, environ: env}, nil
+}
+
+// Stream starts a request; the work happens as the caller pulls events.
+func (p *Provider) Stream(ctx context.Context, req *model.Request) model.Stream {
+	ctx, cancel := context.WithCancel(ctx)
+	return &stream{p: p, ctx: ctx, cancel: cancel, req: req}
+}

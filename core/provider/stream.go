@@ -1,0 +1,260 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/smith-agent/smith/core/internal/pluginabi"
+	"github.com/smith-agent/smith/core/model"
+	"github.com/smith-agent/smith/httpengine"
+	"github.com/smith-agent/smith/wasmhost"
+)
+
+// stream is one exchange. Next holds mu while it works; Close cancels the
+// context first so a Next blocked on the network returns promptly.
+type stream struct {
+	p      *Provider
+	ctx    context.Context
+	cancel context.CancelFunc
+	req    *model.Request
+
+	mu       sync.Mutex
+	started  bool
+	over     bool // no more events after the queue
+	queue    []model.StreamEvent
+	in       *wasmhost.Instance
+	dec      *Decoder
+	body     *httpengine.Body
+	conv     *converter
+	rec      Exchange
+	recorded bool
+}
+
+// Next returns the next event, pulling and decoding chunks as needed.
+func (s *stream) Next() (model.StreamEvent, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for len(s.queue) == 0 {
+		if s.over {
+			return nil, false
+		}
+		if !s.started {
+			s.started = true
+			s.start()
+			continue
+		}
+		s.step()
+	}
+	ev := s.queue[0]
+	s.queue = s.queue[1:]
+	return ev, true
+}
+
+// Close ends the stream and releases its instance and connection.
+func (s *stream) Close() error {
+	s.cancel()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.over {
+		s.over = true
+		s.queue = nil
+		if s.started {
+			s.rec.Outcome = httpengine.Cancelled.String()
+		}
+	}
+	s.release()
+	return nil
+}
+
+func (s *stream) fail(k model.ErrorKind, err error) {
+	msg := scrub(err.Error(), s.conv.secrets)
+	s.queue = append(s.queue, model.StreamError{Err: &model.Error{Kind: k, Message: msg, Retryable: k.Retryable()}, Usage: s.conv.usage})
+	if s.rec.Err == "" {
+		s.rec.Err = msg
+	}
+	s.end()
+}
+
+// end marks the stream over and releases everything.
+func (s *stream) end() {
+	s.over = true
+	s.release()
+}
+
+func (s *stream) release() {
+	if s.body != nil {
+		s.body.Close()
+		if s.rec.Outcome == "" {
+			s.rec.Outcome = s.body.End().Outcome.String()
+		}
+		s.body = nil
+	}
+	if s.dec != nil {
+		s.dec.Close()
+		s.dec = nil
+	}
+	if s.in != nil {
+		s.in.Release()
+		s.in = nil
+	}
+	if s.started && !s.recorded && s.p.cfg.Recorder != nil {
+		s.recorded = true
+		s.p.cfg.Recorder.Record(s.rec)
+	}
+}
+
+// start builds, resolves and sends the request and opens the decoder.
+func (s *stream) start() {
+	cfg := &s.p.cfg
+	s.conv = &converter{provider: cfg.Name, model: s.req.Model}
+	s.rec = Exchange{Provider: cfg.Name, Model: s.req.Model}
+	if err := s.ctx.Err(); err != nil {
+		s.rec.Outcome = "refused"
+		s.fail(model.ErrAborted, fmt.Errorf("provider: request to %q cancelled before dispatch: %w", cfg.Name, err))
+		return
+	}
+	doc, err := s.p.document(s.req)
+	if err != nil {
+		s.rec.Outcome = "refused"
+		s.fail(model.ErrInvalidRequest, fmt.Errorf("provider: encode the request for %q: %w", cfg.Name, err))
+		return
+	}
+	in, err := cfg.Instances.Acquire(s.ctx, cfg.Plugin)
+	if err != nil {
+		s.rec.Outcome = "refused"
+		s.fail(model.ErrMalformed, fmt.Errorf("provider: start codec plugin %q for %q: %w", cfg.Plugin, cfg.Name, err))
+		return
+	}
+	s.in = in
+	g := pluginabi.Bind(in)
+	tpl, err := g.BuildRequest(s.ctx, pluginabi.RequestSnapshot{Provider: cfg.Name, Model: s.req.Model, Document: doc},
+		pluginabi.BuildOptions{Streaming: true})
+	if err != nil {
+		s.rec.Outcome = "refused"
+		var fault pluginabi.CodecFault
+		if errors.As(err, &fault) {
+			s.fail(model.ErrInvalidRequest, fmt.Errorf("provider: the codec for %q refused the request: %w", cfg.Name, fault))
+			return
+		}
+		s.fail(model.ErrMalformed, fmt.Errorf("provider: codec plugin %q failed building the request for %q: %w", cfg.Plugin, cfg.Name, err))
+		return
+	}
+	r, err := resolve(cfg.Name, tpl, cfg.Secrets)
+	s.conv.secrets = r.secrets
+	s.rec.Method, s.rec.URL, s.rec.Header, s.rec.Body = r.req.Method, r.req.URL, r.shown, tpl.Body
+	if err != nil {
+		s.rec.Outcome = "refused"
+		s.fail(model.ErrAuth, err)
+		return
+	}
+	resp, err := cfg.Engine.Exchange(s.ctx, r.req)
+	if err != nil {
+		s.rec.Outcome = httpengine.Failed.String()
+		s.fail(transportKind(s.ctx, err), fmt.Errorf("provider: %s %s for %q: %w", r.req.Method, r.req.URL, cfg.Name, err))
+		return
+	}
+	s.body = resp.Body
+	s.rec.Status, s.rec.ResponseHeader = resp.StatusCode, responseHeader(resp.Header)
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		s.classify(g, resp)
+		return
+	}
+	dec, err := newDecoder(s.ctx, s.in, cfg.Plugin, DecodeOptions{Provider: cfg.Name, Model: s.req.Model,
+		Status: resp.StatusCode, ContentType: resp.Header.Get("Content-Type")})
+	if err != nil {
+		s.fail(model.ErrMalformed, err)
+		return
+	}
+	dec.conv = s.conv
+	s.dec = dec
+}
+
+// classify reads a failed response's body (bounded) and has the codec
+// classify it.
+func (s *stream) classify(g *pluginabi.Guest, resp *httpengine.Response) {
+	cfg := &s.p.cfg
+	var body []byte
+	for len(body) < cfg.MaxErrorBody {
+		chunk, ok := resp.Body.Next()
+		if !ok {
+			break
+		}
+		s.rec.Chunks = append(s.rec.Chunks, scrubBytes(append([]byte(nil), chunk...), s.conv.secrets))
+		body = append(body, chunk...)
+	}
+	body = body[:min(len(body), cfg.MaxErrorBody)]
+	opts := pluginabi.ClassifyOptions{Provider: cfg.Name, Status: uint16(resp.StatusCode)}
+	if ra := resp.Header.Get("Retry-After"); ra != "" {
+		opts.RetryAfter = &ra
+	}
+	f, err := g.ClassifyFailure(s.ctx, body, opts)
+	if err != nil {
+		s.fail(model.ErrServer, fmt.Errorf("provider: %q answered http %d and codec plugin %q could not classify it: %w", cfg.Name, resp.StatusCode, cfg.Plugin, err))
+		return
+	}
+	e := s.conv.modelError(f, resp.StatusCode)
+	s.rec.Err = e.Error()
+	s.queue = append(s.queue, model.StreamError{Err: e, Usage: s.conv.usage})
+	s.end()
+}
+
+// step pulls one chunk (or the body's end) through the decoder.
+func (s *stream) step() {
+	cfg := &s.p.cfg
+	chunk, ok := s.body.Next()
+	if ok {
+		if cfg.Recorder != nil {
+			s.rec.Chunks = append(s.rec.Chunks, scrubBytes(append([]byte(nil), chunk...), s.conv.secrets))
+		}
+		var err error
+		if s.queue, err = s.dec.Decode(s.ctx, chunk, s.queue); err != nil {
+			s.decodeFailed(err)
+			return
+		}
+		if s.dec.Terminal() {
+			s.end()
+		}
+		return
+	}
+	end := s.body.End()
+	s.rec.Outcome = end.Outcome.String()
+	switch end.Outcome {
+	case httpengine.Cancelled:
+		s.fail(model.ErrAborted, fmt.Errorf("provider: response from %q cancelled after %d bytes", cfg.Name, end.Delivered))
+		return
+	case httpengine.Failed:
+		s.fail(transportKind(s.ctx, end.Err), fmt.Errorf("provider: response from %q failed after %d bytes: %w", cfg.Name, end.Delivered, end.Err))
+		return
+	case httpengine.Truncated:
+		s.fail(model.ErrTruncated, fmt.Errorf("provider: response from %q exceeded the engine's body bound after %d bytes; raise MaxResponseBody", cfg.Name, end.Delivered))
+		return
+	}
+	var err error
+	if s.queue, err = s.dec.Finish(s.ctx, s.queue); err != nil {
+		s.decodeFailed(err)
+		return
+	}
+	s.end()
+}
+
+func (s *stream) decodeFailed(err error) {
+	cfg := &s.p.cfg
+	if s.ctx.Err() != nil {
+		s.fail(model.ErrAborted, fmt.Errorf("provider: response from %q cancelled: %w", cfg.Name, s.ctx.Err()))
+		return
+	}
+	s.fail(model.ErrMalformed, err)
+}
+
+func transportKind(ctx context.Context, err error) model.ErrorKind {
+	if ctx.Err() != nil || errors.Is(err, context.Canceled) {
+		return model.ErrAborted
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return model.ErrTruncated
+	}
+	return model.ErrTransport
+}

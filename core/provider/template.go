@@ -1,0 +1,99 @@
+package provider
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/smith-agent/smith/core/internal/pluginabi"
+	"github.com/smith-agent/smith/httpengine"
+)
+
+// resolved is a request template with its secrets substituted: the engine
+// request carries plaintext; shown has "${NAME}" where a secret was.
+type resolved struct {
+	req     httpengine.Request
+	shown   http.Header
+	secrets []string // the substituted values, for scrubbing
+}
+
+// resolve substitutes the template's secret references. Secrets are
+// allowed only in header values, which the engine redacts when observed;
+// a URL must be all literal.
+func resolve(provider string, t pluginabi.RequestTemplate, secrets Secrets) (resolved, error) {
+	var r resolved
+	switch t.Method {
+	case pluginabi.HTTPMethodGet:
+		r.req.Method = http.MethodGet
+	case pluginabi.HTTPMethodPost:
+		r.req.Method = http.MethodPost
+	default:
+		return r, fmt.Errorf("provider: the codec for %q asked for an HTTP method this host does not know (%v); update Smith", provider, t.Method)
+	}
+	var url strings.Builder
+	for _, part := range t.URL {
+		switch part.Case {
+		case pluginabi.TemplatePartLiteral:
+			url.WriteString(part.Literal)
+		case pluginabi.TemplatePartSecret:
+			return r, fmt.Errorf("provider: the codec for %q puts secret %s in the URL; secrets are only substituted in headers", provider, part.Secret.Name)
+		default:
+			return r, fmt.Errorf("provider: the codec for %q sent a URL part this host does not know (%q); update Smith", provider, part.Unknown)
+		}
+	}
+	r.req.URL = url.String()
+	r.req.Header = http.Header{}
+	r.shown = http.Header{}
+	r.req.Body = t.Body
+	for _, h := range t.Headers {
+		var val, show strings.Builder
+		secret := false
+		for _, part := range h.Value {
+			switch part.Case {
+			case pluginabi.TemplatePartLiteral:
+				val.WriteString(part.Literal)
+				show.WriteString(part.Literal)
+			case pluginabi.TemplatePartSecret:
+				v, err := secrets(part.Secret.Name)
+				if err != nil {
+					return r, fmt.Errorf("provider: resolve credential %s for %q: %w", part.Secret.Name, provider, err)
+				}
+				if v == "" {
+					return r, fmt.Errorf("provider: credential %s for %q is empty; set it", part.Secret.Name, provider)
+				}
+				val.WriteString(v)
+				show.WriteString("${" + part.Secret.Name + "}")
+				r.secrets = append(r.secrets, v)
+				secret = true
+			default:
+				return r, fmt.Errorf("provider: the codec for %q sent a header part this host does not know (%q) in %s; update Smith", provider, part.Unknown, h.Name)
+			}
+		}
+		r.req.Header.Add(h.Name, val.String())
+		r.shown.Add(h.Name, show.String())
+		if secret {
+			r.req.SecretHeaders = append(r.req.SecretHeaders, h.Name)
+		}
+	}
+	return r, nil
+}
+
+// scrub replaces every occurrence of a substituted secret in s; servers
+// sometimes echo a rejected key in their error message.
+func scrub(s string, secrets []string) string {
+	for _, v := range secrets {
+		if v != "" {
+			s = strings.ReplaceAll(s, v, httpengine.Redacted)
+		}
+	}
+	return s
+}
+
+func scrubBytes(b []byte, secrets []string) []byte {
+	for _, v := range secrets {
+		if v != "" && strings.Contains(string(b), v) {
+			b = []byte(strings.ReplaceAll(string(b), v, httpengine.Redacted))
+		}
+	}
+	return b
+}

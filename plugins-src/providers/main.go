@@ -1,0 +1,24 @@
+//go:build wasip1
+
+// Command providers is Smith's provider codec plugin: the anthropic,
+// openai (Responses), openai-chat, google and openai-compatible providers
+// of the smith:plugin world. Build it with
+//
+//	GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -trimpath -ldflags='-s -w'
+//
+// All vendor knowledge (endpoints, headers, credential variable names, wire
+// formats, quirks) lives in this module; the host only runs the exchanges.
+package main
+
+import (
+	"github.com/smith-agent/smith/plugins-src/providers/internal/guest"
+	"github.com/smith-agent/smith/wit/contrib"
+	"github.com/smith-agent/smith/wit/provider"
+)
+
+func init() {
+	contrib.Export(guest.Plugin{})
+	provider.Export(guest.Plugin{})
+}
+
+func main() {}
