@@ -16,8 +16,10 @@ func rootCommand() *cli.Command {
 		Action:  rootAction,
 		Commands: []*cli.Command{
 			// One line per subcommand, alphabetical.
+			authCommand(),
 			demoCommand(),
 			evalCommand(),
+			modelsCommand(),
 			sessionCommand(),
 		},
 	}

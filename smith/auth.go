@@ -1,0 +1,182 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/smith-agent/smith/core/auth"
+	"github.com/urfave/cli/v3"
+)
+
+func authCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "auth",
+		Usage: "check and store provider credentials",
+		Commands: []*cli.Command{
+			{Name: "status", Usage: "show where each provider's credential comes from, without a model request (values are never shown)",
+				Flags:  []cli.Flag{&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "table", Usage: "output `FORMAT`: table or json"}},
+				Action: authStatus},
+			{Name: "set", Usage: "store a provider's key in Smith's auth file, read from standard input", ArgsUsage: "PROVIDER", Action: authSet},
+			{Name: "remove", Usage: "remove a provider's key from Smith's auth file", ArgsUsage: "PROVIDER", Action: authRemove},
+		},
+	}
+}
+
+// providerSpecs returns the credential declarations of the providers.
+//
+// Interim: these mirror what the built-in provider plugin declares (its
+// providers and their secret names, see plugins-src/providers endpoints);
+// once the provider plugin is embedded they come from its declaration
+// (core/provider.Declared), and this table goes away.
+func providerSpecs() []auth.Spec {
+	return []auth.Spec{
+		{Provider: "anthropic", Env: []string{"ANTHROPIC_API_KEY"}},
+		{Provider: "google", Env: []string{"GEMINI_API_KEY", "GOOGLE_API_KEY"}},
+		{Provider: "openai", Env: []string{"OPENAI_API_KEY"}},
+		{Provider: "openai-compatible"},
+	}
+}
+
+// authFile is Smith's auth file in the data directory.
+func authFile(cmd *cli.Command) (*auth.File, error) {
+	dir, err := dataDir(cmd)
+	if err != nil {
+		return nil, err
+	}
+	return auth.OpenFile(filepath.Join(dir, "auth.json")), nil
+}
+
+func authStatus(_ context.Context, cmd *cli.Command) error {
+	output := cmd.String("output")
+	if output != "table" && output != "json" {
+		return usageErrorf("auth status: --output %q is not a format; use --output table or --output json", output)
+	}
+	f, err := authFile(cmd)
+	if err != nil {
+		return err
+	}
+	specs := providerSpecs()
+	known := map[string]bool{}
+	for _, s := range specs {
+		known[s.Provider] = true
+	}
+	// Providers stored in the file but not declared are shown too.
+	if stored, err := f.Providers(); err == nil {
+		for _, p := range stored {
+			if !known[p] {
+				specs = append(specs, auth.Spec{Provider: p, Env: []string{}})
+			}
+		}
+	}
+	r := auth.Resolver{File: f}
+	statuses := r.Check(specs)
+	w := cmd.Root().Writer
+	if output == "json" {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(statuses)
+	}
+	return writeAuthTable(w, statuses)
+}
+
+func writeAuthTable(w io.Writer, statuses []auth.Status) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "PROVIDER\tSTATUS\tSOURCE\tFROM")
+	var problems []string
+	for _, s := range statuses {
+		state := "ok"
+		if !s.OK {
+			state = "missing"
+			if s.Expires != nil {
+				state = "expired"
+			}
+			problems = append(problems, s.Problem)
+		}
+		source := string(s.Source)
+		if s.Source == auth.SourceNone {
+			source = "none needed"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.Provider, state, source, s.Origin)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, p := range problems {
+		if _, err := fmt.Fprintln(w, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// oneProvider returns the single PROVIDER argument.
+func oneProvider(cmd *cli.Command) (string, error) {
+	args := cmd.Args().Slice()
+	if len(args) != 1 || args[0] == "" {
+		var names []string
+		for _, s := range providerSpecs() {
+			names = append(names, s.Provider)
+		}
+		return "", usageErrorf("%s: expected one provider name, got %d arguments; providers: %s", cmdName(cmd), len(args), strings.Join(names, ", "))
+	}
+	return args[0], nil
+}
+
+func authSet(_ context.Context, cmd *cli.Command) error {
+	provider, err := oneProvider(cmd)
+	if err != nil {
+		return err
+	}
+	f, err := authFile(cmd)
+	if err != nil {
+		return err
+	}
+	in := bufio.NewReader(cmd.Root().Reader)
+	if cmd.Root().Reader == nil {
+		in = bufio.NewReader(os.Stdin)
+	}
+	line, err := in.ReadString('\n')
+	if err != nil && err != io.EOF {
+		return fmt.Errorf("auth set: cannot read the key from standard input: %w", err)
+	}
+	key := strings.TrimSpace(line)
+	if key == "" {
+		return usageErrorf("auth set: standard input held no key; pipe it in, such as `smith auth set %s < keyfile`", provider)
+	}
+	if err := f.Set(provider, auth.Entry{Key: auth.NewSecret(key)}); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(cmd.Root().Writer, "stored the key of %s in %s\n", provider, f.Path())
+	return err
+}
+
+func authRemove(_ context.Context, cmd *cli.Command) error {
+	provider, err := oneProvider(cmd)
+	if err != nil {
+		return err
+	}
+	f, err := authFile(cmd)
+	if err != nil {
+		return err
+	}
+	stored, err := f.Providers()
+	if err != nil {
+		return err
+	}
+	if !slices.Contains(stored, provider) {
+		return usageErrorf("auth remove: %s holds no key for %q; it holds: %s", f.Path(), provider, strings.Join(stored, ", "))
+	}
+	if err := f.Delete(provider); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(cmd.Root().Writer, "removed the key of %s from %s\n", provider, f.Path())
+	return err
+}
