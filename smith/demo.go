@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/smith-agent/smith/core/session"
 	"github.com/smith-agent/smith/smith/internal/demoproject"
+	"github.com/smith-agent/smith/smith/internal/home"
 	"github.com/urfave/cli/v3"
 )
 
@@ -38,10 +40,22 @@ func demoAction(ctx context.Context, cmd *cli.Command) error {
 	if err := demoproject.Write(dir); err != nil {
 		return err
 	}
+	homeDir, err := dataDir(cmd)
+	if err != nil {
+		return err
+	}
+	sessions, err := session.OpenDir(home.Sessions(homeDir))
+	if err != nil {
+		return err
+	}
+	name, err := autoName(sessions, demoproject.Prompt)
+	if err != nil {
+		return err
+	}
 	stderr := cmd.Root().ErrWriter
 	fmt.Fprintf(stderr, "demo project: %s (greet.sh has a bug; sh test.sh fails)\n", dir)
-	fmt.Fprintf(stderr, "$ smith eval --model mock --cwd %s %q\n\n", dir, demoproject.Prompt)
-	args := []string{"smith", "eval", "--model", "mock", "--cwd", dir, "--output", cmd.String("output"), demoproject.Prompt}
+	fmt.Fprintf(stderr, "$ smith eval --model mock --cwd %s --session %s %q\n\n", dir, name, demoproject.Prompt)
+	args := []string{"smith", "eval", "--model", "mock", "--cwd", dir, "--session", name, "--output", cmd.String("output"), demoproject.Prompt}
 	if h := cmd.String("home"); h != "" {
 		args = append([]string{"smith", "--home", h}, args[1:]...)
 	}
@@ -52,6 +66,6 @@ func demoAction(ctx context.Context, cmd *cli.Command) error {
 	if err := eval.Run(ctx, args); err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "\nsee the fix: cat %s/greet.sh; the recorded turn: smith session ls, then smith session show NAME\n", dir)
+	fmt.Fprintf(stderr, "\nsee the fix: cat %s/greet.sh\nsee the recorded turn: smith session show %s\n", dir, name)
 	return nil
 }

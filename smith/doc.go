@@ -1,2 +1,22 @@
 // Command smith is the Smith terminal coding agent.
+//
+// Commands:
+//
+//	smith demo                     fix a bug in a generated project with the MOCK model (no key)
+//	smith eval [flags] PROMPT|-    run one prompt without the TUI, recorded in a session
+//	smith session ls|show|dump|fork
+//
+// Every subcommand lives in its own file and is listed once in
+// commands.go. Flags are declared once, with their environment variables
+// (SMITH_HOME, SMITH_MODEL, SMITH_OUTPUT). Errors are printed as
+// "smith: …" and name the flag, value or file at fault and what to do.
+//
+// Exit status: 0 success, 1 model or tool failure, 2 usage error, 130 abort
+// (the first SIGINT or SIGTERM cancels the run through its context, so every
+// tool call still gets its result and the session stays consistent; a
+// second signal exits at once).
+//
+// Sessions live in $SMITH_HOME/sessions, else $XDG_DATA_HOME/smith/sessions,
+// else ~/.local/share/smith/sessions. Compiled plugin code is cached under
+// the user cache directory ($XDG_CACHE_HOME/smith or ~/.cache/smith).
 package main

@@ -1,4 +1,3 @@
-// Package home locates Smith's data directory, where sessions live.
 package home
 
 import (

@@ -1,0 +1,2 @@
+// Package home locates Smith's data directory, where sessions live.
+package home

@@ -1,0 +1,43 @@
+package home
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestDir(t *testing.T) {
+	tests := []struct {
+		name      string
+		smithHome string
+		env       map[string]string
+		want      string
+		source    string
+	}{
+		{name: "SMITH_HOME wins", smithHome: "/data/smith", env: map[string]string{"XDG_DATA_HOME": "/xdg", "HOME": "/h"}, want: "/data/smith", source: "SMITH_HOME"},
+		{name: "XDG data home", env: map[string]string{"XDG_DATA_HOME": "/xdg", "HOME": "/h"}, want: "/xdg/smith", source: "XDG_DATA_HOME"},
+		{name: "relative XDG is ignored", env: map[string]string{"XDG_DATA_HOME": "rel", "HOME": "/h"}, want: "/h/.local/share/smith", source: "HOME"},
+		{name: "HOME", env: map[string]string{"HOME": "/h"}, want: "/h/.local/share/smith", source: "HOME"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir, source, err := Dir(tt.smithHome, func(k string) string { return tt.env[k] })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if dir != tt.want || !strings.Contains(source, tt.source) {
+				t.Fatalf("Dir = %q (%s), want %q (%s)", dir, source, tt.want, tt.source)
+			}
+			if got := Sessions(dir); got != filepath.Join(tt.want, "sessions") {
+				t.Fatalf("Sessions = %q", got)
+			}
+		})
+	}
+}
+
+func TestDirRelativeSmithHome(t *testing.T) {
+	dir, _, err := Dir("rel/home", func(string) string { return "" })
+	if err != nil || !filepath.IsAbs(dir) || !strings.HasSuffix(dir, "rel/home") {
+		t.Fatalf("Dir = %q, %v; want an absolute path", dir, err)
+	}
+}

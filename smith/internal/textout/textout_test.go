@@ -1,0 +1,52 @@
+package textout
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/smith-agent/smith/core/agent"
+	"github.com/smith-agent/smith/core/model"
+)
+
+func TestWriter(t *testing.T) {
+	long := strings.Repeat("line\n", 20)
+	tests := []struct {
+		name   string
+		events []agent.Event
+		want   string
+	}{
+		{name: "streamed text ends its line", events: []agent.Event{
+			agent.MessageUpdate{Delta: model.TextDelta{Text: "Hello "}},
+			agent.MessageUpdate{Delta: model.TextDelta{Text: "there"}},
+			agent.AgentEnd{Reason: agent.EndCompleted},
+		}, want: "Hello there\n"},
+		{name: "tool call and result", events: []agent.Event{
+			agent.MessageUpdate{Delta: model.TextDelta{Text: "Reading."}},
+			agent.ToolExecutionStart{Name: "read", Arguments: json.RawMessage(`{"path":"a"}`)},
+			agent.ToolExecutionEnd{Result: model.ToolResultMessage{Content: []model.Content{model.Text{Text: "x\ny\n"}}}},
+		}, want: "Reading.\n→ read {\"path\":\"a\"}\n  x\n  y\n"},
+		{name: "long result is cut", events: []agent.Event{
+			agent.ToolExecutionEnd{Result: model.ToolResultMessage{Content: []model.Content{model.Text{Text: long}}}},
+		}, want: strings.Repeat("  line\n", resultLines) + "  … 8 more lines\n"},
+		{name: "error result and abnormal end", events: []agent.Event{
+			agent.ToolExecutionEnd{Result: model.ToolResultMessage{IsError: true, Content: []model.Content{model.Text{Text: "no such file"}}}},
+			agent.MessageEnd{Message: model.AssistantMessage{Error: &model.Error{Kind: model.ErrOverloaded, Message: "busy"}}},
+			agent.AgentEnd{Reason: agent.EndProviderError},
+		}, want: "  error: no such file\nmodel error (overloaded): busy\n[run ended: provider_error]\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			w := &Writer{W: &b}
+			for _, ev := range tt.events {
+				if err := w.Event(ev); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if b.String() != tt.want {
+				t.Fatalf("got\n%q\nwant\n%q", b.String(), tt.want)
+			}
+		})
+	}
+}
