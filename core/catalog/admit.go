@@ -104,8 +104,8 @@ func (e *CapabilityError) Error() string {
 // the capability.
 func Admit(m Model, n Needs, p Policy) (Grant, error) {
 	g := Grant{Thinking: n.Thinking, StrictTools: n.StrictTools, MaxOutput: n.MaxOutput}
-	evidence := fmt.Sprintf("(%s evidence: %s)", m.Evidence, m.Provenance.Source)
 	fail := func(capability, detail string) (Grant, error) {
+		evidence := fmt.Sprintf("(%s evidence: %s)", m.Evidence, m.Provenance.Source)
 		return Grant{}, &CapabilityError{Model: m.Ref(), Capability: capability, Detail: detail + " " + evidence}
 	}
 	if n.Images && !m.Accepts(Image) {

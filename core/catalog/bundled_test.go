@@ -79,3 +79,22 @@ func BenchmarkBundledParse(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAdmit is the per-request cost of looking a model up and
+// admitting a request.
+func BenchmarkAdmit(b *testing.B) {
+	s, err := Bundled()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		m, err := s.Lookup("anthropic", "claude-sonnet-4-5")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := Admit(m, Needs{Tools: true, Thinking: LevelHigh, MaxOutput: 8000}, Policy{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

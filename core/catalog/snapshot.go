@@ -133,11 +133,11 @@ func deref(p *Price) any {
 	return *p
 }
 
-// Models returns every model, sorted by provider then id.
+// Models returns a copy of every model, sorted by provider then id.
 func (s *Snapshot) Models() []Model {
 	out := make([]Model, 0, len(s.refs))
 	for _, r := range s.refs {
-		out = append(out, s.models[r])
+		out = append(out, cloneModel(s.models[r]))
 	}
 	return out
 }

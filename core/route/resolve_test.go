@@ -78,3 +78,15 @@ func TestResolveBoundsExpansion(t *testing.T) {
 		t.Fatalf("unbounded expansion: %v", err)
 	}
 }
+
+func BenchmarkResolve(b *testing.B) {
+	cfg := Config{Aliases: map[string]string{"fast": "team"}, Groups: map[string][]string{"team": {"acme/big", "m", "other/small"}},
+		Accounts: map[string][]string{"acme": {"work", "personal"}}}
+	cat := fakeCatalog{"m": {"acme/m"}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Resolve(cfg, cat, "fast"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
