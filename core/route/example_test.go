@@ -35,4 +35,3 @@ func Example() {
 	// [acme@work/big acme@personal/big other/small]
 	// other/small <nil> 3
 }
-
