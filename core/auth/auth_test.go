@@ -316,3 +316,41 @@ func TestCheck(t *testing.T) {
 		t.Errorf("problem %q", got[2].Problem)
 	}
 }
+
+func TestCredentialLookup(t *testing.T) {
+	f := OpenFile(filepath.Join(t.TempDir(), "auth.json"))
+	_ = f.Set("acme", Entry{Key: NewSecret(key)})
+	spec := Spec{Provider: "acme", Env: []string{"ACME_KEY", "ACME_ALT"}}
+	c, err := (&Resolver{LookupEnv: env(nil), File: f}).Resolve(context.Background(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	look := c.Lookup(spec.Env)
+	for _, ref := range spec.Env {
+		if v, err := look(ref); err != nil || v != key {
+			t.Errorf("%s: %v", ref, err)
+		}
+	}
+	if _, err := look("OTHER"); err == nil || !strings.Contains(err.Error(), `"OTHER" is not one of provider "acme"'s declared secrets (ACME_KEY, ACME_ALT)`) || strings.Contains(err.Error(), key) {
+		t.Errorf("undeclared reference: %v", err)
+	}
+}
+
+// TestAccountBuckets: each account bucket of a provider has its own
+// credential; the environment serves only the default account.
+func TestAccountBuckets(t *testing.T) {
+	f := OpenFile(filepath.Join(t.TempDir(), "auth.json"))
+	_ = f.Set("acme@work", Entry{Key: NewSecret("work-key")})
+	_ = f.Set("acme@home", Entry{Key: NewSecret("home-key")})
+	r := Resolver{LookupEnv: env(map[string]string{"ACME_KEY": "env-key"}), File: f}
+	for _, tt := range []struct{ account, want string }{{"", "env-key"}, {"work", "work-key"}, {"home", "home-key"}} {
+		c, err := r.Resolve(context.Background(), Spec{Provider: "acme", Env: []string{"ACME_KEY"}, Account: tt.account})
+		if err != nil || c.Value.Reveal() != tt.want {
+			t.Errorf("account %q: %v", tt.account, err)
+		}
+	}
+	_, err := r.Resolve(context.Background(), Spec{Provider: "acme", Env: []string{"ACME_KEY"}, Account: "play"})
+	if err == nil || !strings.Contains(err.Error(), "smith auth set acme@play") || strings.Contains(err.Error(), "set ACME_KEY") {
+		t.Errorf("missing bucket: %v", err)
+	}
+}

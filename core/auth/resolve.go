@@ -16,11 +16,24 @@ type Spec struct {
 	// Env lists the environment variables that may hold the credential,
 	// in order; the first one set wins. They are the plugin's secret names.
 	Env []string
+	// Account names one account bucket of the provider (see core/route);
+	// its credential is stored under "provider@account" in the
+	// configuration or the auth file. The environment serves only the
+	// provider's default account (Account "").
+	Account string
+}
+
+// key is the name the spec's credential is stored under.
+func (s Spec) key() string {
+	if s.Account != "" {
+		return s.Provider + "@" + s.Account
+	}
+	return s.Provider
 }
 
 // Optional reports whether the provider needs no credential (it declares
 // no secret, as a local server does).
-func (s Spec) Optional() bool { return len(s.Env) == 0 }
+func (s Spec) Optional() bool { return len(s.Env) == 0 && s.Account == "" }
 
 // Source says where a credential came from.
 type Source string
@@ -101,23 +114,23 @@ func (r *Resolver) Resolve(ctx context.Context, spec Spec) (Credential, error) {
 	}
 	if r.Renew == nil {
 		return Credential{}, fmt.Errorf("auth: the credential of provider %q in %s expired at %s and cannot be renewed here; store a new one with `smith auth set %s`",
-			spec.Provider, r.File.Path(), c.Expires.UTC().Format(time.RFC3339), spec.Provider)
+			spec.key(), r.File.Path(), c.Expires.UTC().Format(time.RFC3339), spec.key())
 	}
 	var renewed Entry
-	err = r.File.Update(spec.Provider, func(cur Entry, exists bool) (Entry, bool, error) {
+	err = r.File.Update(spec.key(), func(cur Entry, exists bool) (Entry, bool, error) {
 		if !exists {
-			return Entry{}, false, fmt.Errorf("auth: the credential of provider %q was removed from %s while renewing it", spec.Provider, r.File.Path())
+			return Entry{}, false, fmt.Errorf("auth: the credential of provider %q was removed from %s while renewing it", spec.key(), r.File.Path())
 		}
 		if !cur.Expires.IsZero() && r.now().Add(expirySkew).Before(cur.Expires) {
 			renewed = cur // another process renewed it meanwhile
 			return cur, true, nil
 		}
 		if cur.Refresh.Empty() {
-			return Entry{}, false, fmt.Errorf("auth: the credential of provider %q in %s expired and has no renewal token; store a new one with `smith auth set %s`", spec.Provider, r.File.Path(), spec.Provider)
+			return Entry{}, false, fmt.Errorf("auth: the credential of provider %q in %s expired and has no renewal token; store a new one with `smith auth set %s`", spec.key(), r.File.Path(), spec.key())
 		}
-		next, err := r.Renew(ctx, spec.Provider, cur)
+		next, err := r.Renew(ctx, spec.key(), cur)
 		if err != nil {
-			return Entry{}, false, fmt.Errorf("auth: renewing the credential of provider %q failed: %s", spec.Provider, scrub(err.Error(), cur.Key, cur.Refresh))
+			return Entry{}, false, fmt.Errorf("auth: renewing the credential of provider %q failed: %s", spec.key(), scrub(err.Error(), cur.Key, cur.Refresh))
 		}
 		renewed = next
 		return next, true, nil
@@ -131,8 +144,8 @@ func (r *Resolver) Resolve(ctx context.Context, spec Spec) (Credential, error) {
 
 // find looks a credential up without renewing it.
 func (r *Resolver) find(spec Spec) (Credential, bool, error) {
-	c := Credential{Provider: spec.Provider}
-	if v, ok := r.Config[spec.Provider]; ok && !v.Empty() {
+	c := Credential{Provider: spec.key()}
+	if v, ok := r.Config[spec.key()]; ok && !v.Empty() {
 		c.Source, c.Origin, c.Value = SourceConfig, r.ConfigOrigin, v
 		if c.Origin == "" {
 			c.Origin = "configuration"
@@ -140,13 +153,16 @@ func (r *Resolver) find(spec Spec) (Credential, bool, error) {
 		return c, true, nil
 	}
 	for _, name := range spec.Env {
+		if spec.Account != "" {
+			break
+		}
 		if v, ok := r.lookupEnv(name); ok && strings.TrimSpace(v) != "" {
 			c.Source, c.Origin, c.Value = SourceEnv, name, NewSecret(strings.TrimSpace(v))
 			return c, true, nil
 		}
 	}
 	if r.File != nil {
-		e, ok, err := r.File.Get(spec.Provider)
+		e, ok, err := r.File.Get(spec.key())
 		if err != nil {
 			return c, false, err
 		}
@@ -164,12 +180,12 @@ func (r *Resolver) find(spec Spec) (Credential, bool, error) {
 
 func (r *Resolver) missing(spec Spec) error {
 	var places []string
-	if len(spec.Env) > 0 {
+	if len(spec.Env) > 0 && spec.Account == "" {
 		places = append(places, "set "+strings.Join(spec.Env, " or "))
 	}
-	places = append(places, fmt.Sprintf("run `smith auth set %s`", spec.Provider))
+	places = append(places, fmt.Sprintf("run `smith auth set %s`", spec.key()))
 	return fmt.Errorf("auth: no credential for provider %q (looked in the configuration, the environment, and %s); %s",
-		spec.Provider, r.filePath(), strings.Join(places, ", or "))
+		spec.key(), r.filePath(), strings.Join(places, ", or "))
 }
 
 func (r *Resolver) filePath() string {
@@ -199,7 +215,7 @@ func (r *Resolver) Check(specs []Spec) []Status {
 	out := make([]Status, 0, len(specs))
 	for _, s := range specs {
 		c, found, err := r.find(s)
-		st := Status{Provider: s.Provider, OK: found, Source: c.Source, Origin: c.Origin}
+		st := Status{Provider: s.key(), OK: found, Source: c.Source, Origin: c.Origin}
 		if err != nil {
 			st.Problem = err.Error()
 		}
@@ -208,7 +224,7 @@ func (r *Resolver) Check(specs []Spec) []Status {
 			st.Expires = &exp
 			if !r.now().Before(c.Expires) {
 				st.OK = false
-				st.Problem = fmt.Sprintf("auth: the credential expired at %s; it is renewed before the next request if it can be, otherwise run `smith auth set %s`", exp.Format(time.RFC3339), s.Provider)
+				st.Problem = fmt.Sprintf("auth: the credential expired at %s; it is renewed before the next request if it can be, otherwise run `smith auth set %s`", exp.Format(time.RFC3339), s.key())
 			}
 		}
 		out = append(out, st)
@@ -225,4 +241,23 @@ func scrub(msg string, secrets ...Secret) string {
 		}
 	}
 	return msg
+}
+
+// Lookup returns a resolver of secret references for the provider bridge:
+// every name in names (the provider's declared secret names) resolves to
+// the credential's value, whichever source it came from, so a key stored in
+// the auth file answers the same reference as the environment variable.
+// Other names fail, naming the reference and the accepted names.
+func (c Credential) Lookup(names []string) func(ref string) (string, error) {
+	return func(ref string) (string, error) {
+		for _, n := range names {
+			if n == ref {
+				if c.Value.Empty() {
+					return "", fmt.Errorf("auth: provider %q needs no credential, yet its request references %s", c.Provider, ref)
+				}
+				return c.Value.Reveal(), nil
+			}
+		}
+		return "", fmt.Errorf("auth: secret reference %q is not one of provider %q's declared secrets (%s)", ref, c.Provider, strings.Join(names, ", "))
+	}
 }
