@@ -55,11 +55,11 @@ func (Plugin) NewDecoder(o provider.DecodeOptions) provider.Decoder {
 // thinking signatures arrive as deltas but the world carries them on
 // block-end, so they are gathered per block and sent when the stream ends.
 type decoder struct {
-	d      norm.Decoder
-	fault  error
-	out    []provider.StreamEvent
-	blocks []blockState
-	ended  bool
+	d        norm.Decoder
+	fault    error
+	out      []provider.StreamEvent
+	blocks   []blockState
+	finished bool
 }
 
 type blockState struct {
@@ -86,9 +86,10 @@ func (d *decoder) Finish() ([]provider.StreamEvent, error) {
 	if d.fault != nil {
 		return nil, d.fault
 	}
-	if d.ended {
+	if d.finished {
 		return nil, provider.CodecFault{Case: provider.CodecFaultUnknown, Unknown: "guest: finish called twice on one decoder"}
 	}
+	d.finished = true
 	return d.emit(d.d.Close()), nil
 }
 
@@ -161,7 +162,6 @@ func (d *decoder) emit(events []norm.Event) []provider.StreamEvent {
 			d.out = append(d.out, usage(e.Usage))
 			d.ext(Extension{Kind: "stop", Raw: e.Raw})
 			d.out = append(d.out, provider.StreamEvent{Case: provider.StreamEventDone, Done: stop(e.Reason)})
-			d.ended = true
 		case norm.StreamError:
 			d.endBlocks()
 			d.out = append(d.out, usage(e.Usage))
@@ -169,7 +169,6 @@ func (d *decoder) emit(events []norm.Event) []provider.StreamEvent {
 			d.ext(Extension{Kind: "error", ErrorKind: string(e.Err.Kind), Retryable: e.Err.Retryable, HTTPStatus: e.Err.HTTPStatus,
 				ProviderType: e.Err.ProviderType, Code: e.Err.Code, RequestID: e.Err.RequestID})
 			d.out = append(d.out, provider.StreamEvent{Case: provider.StreamEventFailure, Failure: failure(e.Err)})
-			d.ended = true
 		default:
 			d.out = append(d.out, provider.StreamEvent{Case: provider.StreamEventUnknown, Unknown: fmt.Sprintf("guest: %T", e)})
 		}
