@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // The benchmarks run the real binary built by TestMain and report, besides
@@ -16,24 +17,36 @@ import (
 // (BenchmarkEvalCold compiles the tools plugin on every iteration; give it
 // -benchtime 3x.)
 
-// benchRun runs smith once in e and returns its peak RSS in KiB.
-func benchRun(b *testing.B, e *env, env []string, args ...string) int64 {
+// benchRun runs smith once in e and returns its peak RSS in KiB. It adds
+// the child's CPU time (user + system) to *cpu, a figure that the load of
+// a shared machine distorts less than wall time.
+func benchRun(b *testing.B, e *env, cpu *time.Duration, env []string, args ...string) int64 {
 	cmd := e.command("", args...)
 	cmd.Env = append(cmd.Env, env...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		b.Fatalf("smith %v: %v\n%s", args, err, out)
 	}
+	if cpu != nil {
+		*cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
 	return cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
+}
+
+// report adds the peak RSS and the mean CPU time per run to b's results.
+func report(b *testing.B, peakKiB int64, cpu time.Duration) {
+	b.ReportMetric(float64(peakKiB)/1024, "peak-RSS-MiB")
+	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
 }
 
 func benchCommand(b *testing.B, args ...string) {
 	e := newEnv(b)
 	var peak int64
+	var cpu time.Duration
 	b.ResetTimer()
 	for range b.N {
-		peak = max(peak, benchRun(b, e, nil, args...))
+		peak = max(peak, benchRun(b, e, &cpu, nil, args...))
 	}
-	b.ReportMetric(float64(peak)/1024, "peak-RSS-MiB")
+	report(b, peak, cpu)
 }
 
 func BenchmarkHelp(b *testing.B)    { benchCommand(b, "--help") }
@@ -45,31 +58,33 @@ func BenchmarkVersion(b *testing.B) { benchCommand(b, "--version") }
 func BenchmarkEvalWarm(b *testing.B) {
 	e := newEnv(b)
 	e.demo()
-	benchRun(b, e, nil, "eval", "--model", "mock", "--no-session", "fix the bug") // fill the cache
+	benchRun(b, e, nil, nil, "eval", "--model", "mock", "--no-session", "fix the bug") // fill the cache
 	var peak int64
+	var cpu time.Duration
 	b.ResetTimer()
 	for range b.N {
 		b.StopTimer()
 		e.demo()
 		b.StartTimer()
-		peak = max(peak, benchRun(b, e, nil, "eval", "--model", "mock", "--no-session", "fix the bug"))
+		peak = max(peak, benchRun(b, e, &cpu, nil, "eval", "--model", "mock", "--no-session", "fix the bug"))
 	}
-	b.ReportMetric(float64(peak)/1024, "peak-RSS-MiB")
+	report(b, peak, cpu)
 }
 
 // BenchmarkEvalCold is the same turn with an empty compilation cache.
 func BenchmarkEvalCold(b *testing.B) {
 	e := newEnv(b)
 	var peak int64
+	var cpu time.Duration
 	for i := range b.N {
 		b.StopTimer()
 		e.demo()
 		cache := filepath.Join(e.tmp, "cache", string(rune('a'+i%26)))
 		_ = os.RemoveAll(cache)
 		b.StartTimer()
-		peak = max(peak, benchRun(b, e, []string{"XDG_CACHE_HOME=" + cache}, "eval", "--model", "mock", "--no-session", "fix the bug"))
+		peak = max(peak, benchRun(b, e, &cpu, []string{"XDG_CACHE_HOME=" + cache}, "eval", "--model", "mock", "--no-session", "fix the bug"))
 	}
-	b.ReportMetric(float64(peak)/1024, "peak-RSS-MiB")
+	report(b, peak, cpu)
 }
 
 // BenchmarkSessionBytes reports the bytes a turn adds to a session: a
@@ -93,12 +108,12 @@ func BenchmarkSessionBytes(b *testing.B) {
 	var simple, tools int64
 	for i := range b.N {
 		name := "s" + string(rune('a'+i%26)) + string(rune('a'+i/26%26))
-		benchRun(b, e, nil, "eval", "--model", m, "--session", name, "hi")
+		benchRun(b, e, nil, nil, "eval", "--model", m, "--session", name, "hi")
 		one := size(name)
-		benchRun(b, e, nil, "eval", "--model", m, "--session", name, "hi again")
+		benchRun(b, e, nil, nil, "eval", "--model", m, "--session", name, "hi again")
 		simple = size(name) - one
 		e.demo()
-		benchRun(b, e, nil, "eval", "--model", "mock", "--session", name+"-t", "fix the bug")
+		benchRun(b, e, nil, nil, "eval", "--model", "mock", "--session", name+"-t", "fix the bug")
 		tools = size(name + "-t")
 	}
 	b.ReportMetric(float64(simple), "bytes/simple-turn")

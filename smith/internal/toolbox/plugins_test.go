@@ -1,0 +1,70 @@
+package toolbox
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/smith-agent/smith/core/agent"
+	"github.com/smith-agent/smith/core/effect"
+	"github.com/smith-agent/smith/core/model"
+)
+
+// TestPlugins: the shipped Source opens the seven built-in tools from the
+// wasm plugin, and a call runs through the journal (intent, then
+// completion) inside the project root.
+func TestPlugins(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	ctx := context.Background()
+	store := &effect.MemStore{}
+	j, _, err := effect.Open(ctx, store, effect.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "hello.txt"), []byte("hi there\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set, err := Plugins(ctx, j, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := set.Close(ctx); err != nil {
+			t.Error(err)
+		}
+	}()
+	var names []string
+	var read agent.Tool
+	for _, tool := range set.Tools {
+		names = append(names, tool.Definition().Name)
+		if tool.Definition().Name == "read" {
+			read = tool
+		}
+	}
+	slices.Sort(names)
+	if got := strings.Join(names, " "); got != "bash edit find grep ls read write" {
+		t.Fatalf("tools = %s", got)
+	}
+	res, err := read.Execute(ctx, &agent.Call{ID: "call_1", Name: "read", Arguments: json.RawMessage(`{"path":"hello.txt"}`), Cwd: root})
+	if err != nil || res.IsError {
+		t.Fatalf("read = %+v, %v", res, err)
+	}
+	if text := res.Content[0].(model.Text).Text; !strings.Contains(text, "hi there") {
+		t.Fatalf("read output = %q", text)
+	}
+	recs, err := store.Records(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 2 {
+		t.Fatalf("journal holds %d records, want an intent and its completion", len(recs))
+	}
+	if in, ok := recs[0].(effect.Intent); !ok || in.Parent != "call_1" {
+		t.Fatalf("first record = %#v, want the intent caused by call_1", recs[0])
+	}
+}
