@@ -20,7 +20,7 @@ func testDoc(generated string, models ...Model) Document {
 	}
 	return Document{Format: 1, Generated: generated, Provenance: FileOrigin{Source: "test " + generated, Date: generated},
 		Families: []Family{{Provider: "acme", Prefix: "vis-", Input: []Modality{Text, Image}, Tools: true,
-			Thinking: []Level{LevelOff}, Cache: CacheNone, Provenance: Provenance{Source: "family rule", Date: "2026-01-01"}}},
+			Thinking: []Level{LevelOff, LevelLow, LevelHigh}, Cache: CacheAutomatic, Provenance: Provenance{Source: "family rule", Date: "2026-01-01"}}},
 		Models: models}
 }
 

@@ -163,14 +163,7 @@ func (s *Snapshot) Lookup(provider, id string) (Model, error) {
 	if ref, ok := s.names[provider+"/"+id]; ok {
 		return cloneModel(s.models[ref]), nil
 	}
-	var best *Family
-	for i := range s.families {
-		f := &s.families[i]
-		if f.Provider == provider && strings.HasPrefix(id, f.Prefix) && (best == nil || len(f.Prefix) > len(best.Prefix)) {
-			best = f
-		}
-	}
-	if best != nil {
+	if best := s.family(provider, id); best != nil {
 		return Model{Provider: provider, ID: id, Name: id, Input: slices.Clone(best.Input), Tools: best.Tools,
 			StrictTools: best.StrictTools, Thinking: slices.Clone(best.Thinking), Cache: best.Cache,
 			Provenance: best.Provenance, Evidence: EvidenceInferred}, nil
