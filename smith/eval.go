@@ -14,7 +14,6 @@ import (
 	"github.com/smith-agent/smith/core/effect"
 	"github.com/smith-agent/smith/core/model"
 	"github.com/smith-agent/smith/core/session"
-	"github.com/smith-agent/smith/smith/internal/mockscript"
 	"github.com/smith-agent/smith/smith/internal/textout"
 	"github.com/smith-agent/smith/smith/internal/toolbox"
 	"github.com/urfave/cli/v3"
@@ -38,7 +37,7 @@ func evalCommand() *cli.Command {
 			"Exit status: 0 success, 1 model or tool failure, 2 usage error, 130 aborted (SIGINT).\n\n" +
 			"Try it without any key: smith demo, or smith eval --model mock \"fix the bug\" in a demo project.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "model", Aliases: []string{"m"}, Usage: "the `MODEL` to use; mock (offline demo script), mock/NAME or mock/PATH (a mock script)", Sources: cli.EnvVars("SMITH_MODEL")},
+			&cli.StringFlag{Name: "model", Aliases: []string{"m"}, Usage: "the `MODEL` to use: PROVIDER/MODEL (see smith models), or mock (the offline demo script), mock/NAME or mock/PATH (a mock script)", Sources: cli.EnvVars("SMITH_MODEL")},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "text", Usage: "output `FORMAT`: text, or json (one agent event per line)", Sources: cli.EnvVars("SMITH_OUTPUT")},
 			&cli.StringFlag{Name: "cwd", Aliases: []string{"C"}, Usage: "working `DIR` the tools act in (default: the current directory)"},
 			&cli.StringFlag{Name: "session", Aliases: []string{"s"}, Usage: "continue the session called `NAME`, or create it"},
@@ -63,19 +62,8 @@ func evalAction(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	modelName := cmd.String("model")
-	var provider model.Provider
-	switch {
-	case modelName == "":
-		return usageErrorf("eval: no model selected; pass --model or set SMITH_MODEL (try --model mock for the offline demo)")
-	case mockscript.Is(modelName):
-		p, err := mockscript.Load(modelName, cwd)
-		if err != nil {
-			return usageErrorf("eval: %w", err)
-		}
-		provider = p
-	default:
-		return usageErrorf("eval: --model %q (or SMITH_MODEL): no provider is available for it in this build; use --model mock for the offline demo", modelName)
+	if cmd.String("model") == "" {
+		return usageErrorf("eval: no model selected; pass --model PROVIDER/MODEL or set SMITH_MODEL (try --model mock for the offline demo; list models with 'smith models')")
 	}
 	prompt, err := evalPrompt(cmd)
 	if err != nil {
@@ -87,11 +75,16 @@ func evalAction(ctx context.Context, cmd *cli.Command) error {
 			return err
 		}
 	}
+	m, err := openModel(ctx, cmd, cmd.String("model"), cwd)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = m.close(context.WithoutCancel(ctx)) }()
 	sess, err := openEvalSession(choice, homeDir, prompt)
 	if err != nil {
 		return err
 	}
-	end, runErr := runEval(ctx, cmd, sess, provider, modelName, cwd, prompt, output)
+	end, runErr := runEval(ctx, cmd, sess, m.provider, m.id, cwd, prompt, output)
 	closeErr := sess.file.Close()
 	return finishEval(cmd.ErrWriter, sess, end, errors.Join(runErr, closeErr), output)
 }

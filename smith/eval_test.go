@@ -160,3 +160,17 @@ func TestEvalSessionChoice(t *testing.T) {
 		t.Fatalf("session ls shows more than one session:\n%s", r.stdout)
 	}
 }
+
+// TestEvalProviderUnavailable: a PROVIDER/MODEL that cannot be opened (no
+// codec plugin embedded, or no credential) fails with exit 1 before any
+// session is created, naming the provider.
+func TestEvalProviderUnavailable(t *testing.T) {
+	e := newEnv(t)
+	r := e.run("", "eval", "--model", "anthropic/claude-test", "hi")
+	if r.code != exitFailure || !strings.Contains(r.stderr, "anthropic") {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if ms, _ := filepath.Glob(filepath.Join(e.home, "sessions", "*.session")); len(ms) != 0 {
+		t.Fatalf("sessions created: %v", ms)
+	}
+}

@@ -4,6 +4,8 @@ go 1.26.0
 
 require (
 	github.com/smith-agent/smith/core v0.0.0
+	github.com/smith-agent/smith/httpengine v0.0.0
 	github.com/smith-agent/smith/sessionfmt v0.0.0
+	github.com/smith-agent/smith/wasmhost v0.0.0
 	github.com/urfave/cli/v3 v3.14.0
 )

@@ -1,0 +1,144 @@
+package providers
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/smith-agent/smith/core/model"
+)
+
+// codecWasm builds the provider codec plugin from plugins-src once.
+var codecWasm = sync.OnceValues(func() ([]byte, error) {
+	dir, err := os.MkdirTemp("", "smith-providers-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	out := filepath.Join(dir, "providers.wasm")
+	cmd := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w", "-o", out, "github.com/smith-agent/smith/plugins-src/providers")
+	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("build the providers plugin: %v\n%s", err, msg)
+	}
+	return os.ReadFile(out)
+})
+
+// sse is a minimal Messages API stream composed from the documented event
+// format: one text block "Hello from the loopback model.", then the stop.
+const sse = "event: message_start\n" +
+	`data: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"usage":{"input_tokens":3,"output_tokens":1}}}` + "\n\n" +
+	"event: content_block_start\n" +
+	`data: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}` + "\n\n" +
+	"event: content_block_delta\n" +
+	`data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello from "}}` + "\n\n" +
+	"event: content_block_delta\n" +
+	`data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"the loopback model."}}` + "\n\n" +
+	"event: content_block_stop\n" +
+	`data: {"type":"content_block_stop","index":0}` + "\n\n" +
+	"event: message_delta\n" +
+	`data: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":6}}` + "\n\n" +
+	"event: message_stop\n" +
+	`data: {"type":"message_stop"}` + "\n\n"
+
+func env(vars map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) { v, ok := vars[k]; return v, ok }
+}
+
+// TestOpenStreams: a provider opened from the codec plugin sends the request
+// to the configured base URL with the credential from the environment, and
+// decodes the streamed answer.
+func TestOpenStreams(t *testing.T) {
+	wasm, err := codecWasm()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var gotKey, gotPath, gotBody string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		gotKey, gotPath, gotBody = r.Header.Get("x-api-key"), r.URL.Path, string(b)
+		mu.Unlock()
+		w.Header().Set("content-type", "text/event-stream")
+		_, _ = io.WriteString(w, sse)
+	}))
+	defer srv.Close()
+	ctx := context.Background()
+	o, err := open(ctx, wasm, "anthropic", "claude-test", Options{
+		LookupEnv: env(map[string]string{"ANTHROPIC_API_KEY": "sk-loopback-secret"}),
+		Environ:   []string{"ANTHROPIC_BASE_URL=" + srv.URL},
+		CacheDir:  t.TempDir(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := o.Close(ctx); err != nil {
+			t.Error(err)
+		}
+	}()
+	s := o.Provider.Stream(ctx, &model.Request{Model: o.Model, Messages: []model.Message{model.UserText("hi")}})
+	defer s.Close()
+	var text strings.Builder
+	var done bool
+	for ev, ok := s.Next(); ok; ev, ok = s.Next() {
+		switch ev := ev.(type) {
+		case model.TextDelta:
+			text.WriteString(ev.Text)
+		case model.Done:
+			done = true
+		case model.StreamError:
+			t.Fatalf("stream error: %+v", ev)
+		}
+	}
+	if !done || text.String() != "Hello from the loopback model." {
+		t.Fatalf("streamed %q (done %v)", text.String(), done)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if gotKey != "sk-loopback-secret" || !strings.HasSuffix(gotPath, "/messages") || !strings.Contains(gotBody, `"claude-test"`) {
+		t.Fatalf("request: key %q, path %q, body %s", gotKey, gotPath, gotBody)
+	}
+}
+
+// TestOpenErrors: a bad --model value, an undeclared provider and a missing
+// credential fail before any request, naming what to fix.
+func TestOpenErrors(t *testing.T) {
+	wasm, err := codecWasm()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, provider string
+		env            map[string]string
+		want           []string
+	}{
+		{name: "undeclared provider", provider: "acme", want: []string{`"acme"`, "anthropic", "openai"}},
+		{name: "missing credential", provider: "anthropic", env: map[string]string{}, want: []string{"anthropic", "ANTHROPIC_API_KEY"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := open(context.Background(), wasm, tt.provider, "m", Options{LookupEnv: env(tt.env), CacheDir: t.TempDir()})
+			if err == nil {
+				t.Fatal("opened")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error lacks %q: %v", w, err)
+				}
+			}
+		})
+	}
+	if _, err := Open(context.Background(), "no-slash", Options{}); err == nil || !strings.Contains(err.Error(), "PROVIDER/MODEL") {
+		t.Fatalf("Open(no-slash) = %v", err)
+	}
+}
