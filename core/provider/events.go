@@ -44,6 +44,18 @@ type converter struct {
 	thinking        map[uint32]extension
 	failure         *extension
 	terminal        bool
+	cost            func(string, model.Usage) model.Amount
+	requested       string // the model the request named, the one priced
+}
+
+// priced returns the usage with its cost filled in when it is unknown and
+// a price is configured.
+func (c *converter) priced() model.Usage {
+	u := c.usage
+	if c.cost != nil && !u.CostNanoUSD.IsKnown() {
+		u.CostNanoUSD = c.cost(c.requested, u)
+	}
+	return u
 }
 
 func (c *converter) kind(i uint32, k blockKind) {
@@ -85,14 +97,14 @@ func (c *converter) add(out []model.StreamEvent, evs []pluginabi.StreamEvent) []
 		case pluginabi.StreamEventDone:
 			c.terminal = true
 			if r, ok := stopReasons[e.Done]; ok {
-				out = append(out, model.Done{Reason: r, Usage: c.usage})
+				out = append(out, model.Done{Reason: r, Usage: c.priced()})
 				continue
 			}
 			out = append(out, model.StreamError{Err: model.NewError(model.ErrMalformed,
-				"provider: the codec for %q reported a stop reason this host does not know; update Smith", c.provider), Usage: c.usage})
+				"provider: the codec for %q reported a stop reason this host does not know; update Smith", c.provider), Usage: c.priced()})
 		case pluginabi.StreamEventFailure:
 			c.terminal = true
-			out = append(out, model.StreamError{Err: c.modelError(e.Failure, 0), Usage: c.usage})
+			out = append(out, model.StreamError{Err: c.modelError(e.Failure, 0), Usage: c.priced()})
 		}
 	}
 	return out

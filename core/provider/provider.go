@@ -65,6 +65,11 @@ type Config struct {
 	// one. They apply to every request of this bridge.
 	Thinking       string
 	ThinkingBudget int
+	// Cost prices a response's usage for the requested model, in
+	// billionths of a US dollar (for example from the catalog's prices); an
+	// unknown price or usage yields an unknown amount. Default none: the
+	// cost stays unknown. A cost the codec already reported is kept.
+	Cost func(model string, u model.Usage) model.Amount
 	// Recorder receives every exchange, redacted. Default none.
 	Recorder Recorder
 	// MaxErrorBody bounds the bytes of a failed response read for

@@ -343,3 +343,26 @@ func TestDecoderReplay(t *testing.T) {
 		t.Errorf("replayed\n%#v\nlive\n%#v", evs, live)
 	}
 }
+
+// TestCost: with a price the messages carry their cost; without one it
+// stays unknown (checked in TestStream).
+func TestCost(t *testing.T) {
+	srv := newServer(t, sse(mustRead(t, "testdata/anthropic-text.sse")))
+	var priced []string
+	p := newBridge(t, "anthropic", nil, func(c *provider.Config) {
+		c.BaseURLFlag = srv.URL
+		c.Cost = func(m string, u model.Usage) model.Amount {
+			priced = append(priced, m)
+			in, _ := u.Input.Value()
+			out, _ := u.Output.Value()
+			return model.Known(in*3000 + out*15000)
+		}
+	})
+	d, ok := terminal(t, collect(p.Stream(context.Background(), hello()))).(model.Done)
+	if !ok {
+		t.Fatal("the request did not complete")
+	}
+	if got, _ := d.Usage.CostNanoUSD.Value(); got != 12*3000+7*15000 || len(priced) != 1 || priced[0] != "claude-test-1" {
+		t.Errorf("cost %v priced for %v; want %d for claude-test-1", d.Usage.CostNanoUSD, priced, 12*3000+7*15000)
+	}
+}

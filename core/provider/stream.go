@@ -71,7 +71,7 @@ func (s *stream) Close() error {
 
 func (s *stream) fail(k model.ErrorKind, err error) {
 	msg := scrub(err.Error(), s.conv.secrets)
-	s.queue = append(s.queue, model.StreamError{Err: &model.Error{Kind: k, Message: msg, Retryable: k.Retryable()}, Usage: s.conv.usage})
+	s.queue = append(s.queue, model.StreamError{Err: &model.Error{Kind: k, Message: msg, Retryable: k.Retryable()}, Usage: s.conv.priced()})
 	if s.rec.Err == "" {
 		s.rec.Err = msg
 	}
@@ -109,7 +109,7 @@ func (s *stream) release() {
 // start builds, resolves and sends the request and opens the decoder.
 func (s *stream) start() {
 	cfg := &s.p.cfg
-	s.conv = &converter{provider: cfg.Name, model: s.req.Model}
+	s.conv = &converter{provider: cfg.Name, model: s.req.Model, cost: cfg.Cost, requested: s.req.Model}
 	s.rec = Exchange{Provider: cfg.Name, Model: s.req.Model}
 	if err := s.ctx.Err(); err != nil {
 		s.rec.Outcome = "refused"
@@ -197,7 +197,7 @@ func (s *stream) classify(g *pluginabi.Guest, resp *httpengine.Response) {
 	}
 	e := s.conv.modelError(f, resp.StatusCode)
 	s.rec.Err = e.Error()
-	s.queue = append(s.queue, model.StreamError{Err: e, Usage: s.conv.usage})
+	s.queue = append(s.queue, model.StreamError{Err: e, Usage: s.conv.priced()})
 	s.end()
 }
 
