@@ -25,9 +25,6 @@ func runRead(h host, args, _ string) (string, error) {
 		return "", describe("read", a.Path, err)
 	}
 	total := int(ft.TotalLines)
-	if total > 0 && offset > total {
-		return "", invalid("read \"" + a.Path + "\": offset " + itoa(offset) + " is past the end of the file (" + plural(total, "line") + "); use an offset from 1 to " + itoa(total))
-	}
 	n := lines(ft.Text)
 	out := ft.Text
 	if ft.Truncated {

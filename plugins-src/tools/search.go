@@ -44,7 +44,7 @@ func runFind(h host, args, _ string) (string, error) {
 		return "", describe("find", dir, err)
 	}
 	if len(paths) == 0 {
-		return "No files match " + a.Pattern + " under " + dir + ".", nil
+		return "[no files match " + a.Pattern + " under " + dir + "]", nil
 	}
 	cut := len(paths) > limit
 	if cut {
@@ -86,7 +86,7 @@ func runGrep(h host, args, _ string) (string, error) {
 		return "", describe("grep", dir, err)
 	}
 	if len(ms) == 0 {
-		return "No lines match " + a.Pattern + " under " + dir + ".", nil
+		return "[no lines match " + a.Pattern + " under " + dir + "]", nil
 	}
 	cut := len(ms) > limit
 	if cut {

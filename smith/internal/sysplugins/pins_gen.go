@@ -8,5 +8,5 @@ const goVersion = "go1.26.8"
 
 // pins are the embedded artifacts with their sizes and SHA-256 hashes.
 var pins = []pin{
-	{name: "tools", file: "tools.wasm", size: 3523450, sha256: "c8c439034b2af8bda312108cbd4ebecbba315537147694f8d3d7b3a6dd94cbe7"},
+	{name: "tools", file: "tools.wasm", size: 3522166, sha256: "2d9b24fdf2563d5bd3efc32e8485b3d72625502e456a5e72faa42906827b5576"},
 }

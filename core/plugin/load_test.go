@@ -1,0 +1,131 @@
+package plugin
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/smith-agent/smith/core/effect"
+)
+
+// TestLoadRefuses: nothing is published when an artifact or the
+// contribution set is wrong, and the error says which and why.
+func TestLoadRefuses(t *testing.T) {
+	h, err := Open(context.Background(), Config{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close(context.Background())
+	tampered := artifact(t, "tools")
+	tampered.Wasm = append([]byte(nil), tampered.Wasm...)
+	tampered.Wasm[len(tampered.Wasm)/2] ^= 0x20
+	unpinned := artifact(t, "tools")
+	unpinned.SHA256 = ""
+	tests := []struct {
+		name string
+		arts []Artifact
+		want []string
+	}{
+		{name: "duplicate-tool-across-plugins", arts: []Artifact{artifact(t, "tools"), artifact(t, "more-tools")},
+			want: []string{`tool "read" is declared by both "tools" and "more-tools"`}},
+		{name: "duplicate-plugin-name", arts: []Artifact{artifact(t, "tools"), artifact(t, "tools")},
+			want: []string{`plugin name "tools" appears twice`}},
+		{name: "tampered", arts: []Artifact{tampered},
+			want: []string{`artifact "tools" has SHA-256`, "not the pinned " + tampered.SHA256}},
+		{name: "unpinned", arts: []Artifact{unpinned}, want: []string{`artifact "tools" has no pinned SHA256`}},
+		{name: "ungranted-capability", arts: []Artifact{artifact(t, "tools", "fs")},
+			want: []string{`import "smith:plugin/process@0.0.0" "run-process"`, "not granted"}},
+		{name: "unserved-capability", arts: []Artifact{artifact(t, "tools", "fs", "process", "http")},
+			want: []string{`capability "http" granted to "tools" is not served by this host`}},
+		{name: "unnamed", arts: []Artifact{{Wasm: []byte{0}}}, want: []string{"an artifact has no Name"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, err := h.Load(context.Background(), tt.arts)
+			if err == nil {
+				g.Close()
+				t.Fatal("Load succeeded")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+// TestRegistrationCache: a second process (Host) with the same cache
+// directory publishes the tools without compiling anything; the plugin is
+// compiled on the first call.
+func TestRegistrationCache(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	var defs [2]string
+	for i := range 2 {
+		h, err := Open(ctx, Config{CacheDir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := h.Load(ctx, []Artifact{artifact(t, "tools")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(g.Tools())
+		defs[i] = string(b)
+		compiled := g.plugins[0].pool != nil
+		if compiled != (i == 0) {
+			t.Errorf("load %d: compiled = %v; want a compile only on the first (cold) load", i+1, compiled)
+		}
+		if i == 1 {
+			w := newBench(t, g, Effects{})
+			w.write(t, "f.txt", "cached\n")
+			if res, out, err := w.call(ctx, t, "read", `{"path":"f.txt"}`); err != nil || res.IsError || out != "cached\n" {
+				t.Errorf("read after a cached registration = %q, %v", out, err)
+			}
+			if g.plugins[0].pool == nil {
+				t.Error("the call did not compile the plugin")
+			}
+		}
+		g.Close()
+		h.Close(ctx)
+	}
+	if defs[0] != defs[1] {
+		t.Errorf("cached tools differ:\n%s\n%s", defs[0], defs[1])
+	}
+	var names []struct{ Name string }
+	if err := json.Unmarshal([]byte(defs[0]), &names); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, n := range names {
+		got = append(got, n.Name)
+	}
+	if !slices.Equal(got, []string{"read", "write", "edit", "bash", "find", "grep", "ls"}) {
+		t.Errorf("tools = %v", got)
+	}
+}
+
+// TestEffectsAttributed: every effect of a call is journaled with the call
+// as its causal parent and the generation that made it.
+func TestEffectsAttributed(t *testing.T) {
+	g := shared(t)
+	w := newBench(t, g, Effects{})
+	w.write(t, "a.txt", "x\n")
+	if _, out, err := w.call(context.Background(), t, "edit", `{"path":"a.txt","old_text":"x","new_text":"y"}`); err != nil {
+		t.Fatal(err, out)
+	}
+	recs, _ := w.store.Records(context.Background())
+	in, ok := recs[0].(effect.Intent)
+	if len(recs) != 2 || !ok {
+		t.Fatalf("records = %+v", recs)
+	}
+	if !strings.HasPrefix(in.Parent, "call_") || in.Generation != g.ID() || in.Kind != "fs.edit" {
+		t.Errorf("intent = %+v; want kind fs.edit, parent the call id, generation %d", in, g.ID())
+	}
+	if c := recs[1].(effect.Completion); c.ID != in.ID || c.Mutation != "applied" {
+		t.Errorf("completion = %+v", c)
+	}
+}
