@@ -98,7 +98,7 @@ func openEvalSession(c sessionChoice, homeDir, prompt string) (*evalSession, err
 	}
 	f, err := sessionfmt.Open(info.Path, nil)
 	if err != nil {
-		return nil, fmt.Errorf("eval: open session %s: %w", info.Path, err)
+		return nil, fmt.Errorf("eval: open session %s: %w (when another smith is running in this session, wait for it to finish or choose another session)", displayName(info), err)
 	}
 	return &evalSession{file: f, info: info}, nil
 }

@@ -16,14 +16,24 @@ import (
 	"github.com/smith-agent/smith/core/model"
 )
 
+// testDir holds the built codec plugin and the compilation cache every test
+// shares, so the plugin is compiled once per test binary.
+var testDir string
+
+func TestMain(m *testing.M) {
+	var err error
+	if testDir, err = os.MkdirTemp("", "smith-providers-"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	_ = os.RemoveAll(testDir)
+	os.Exit(code)
+}
+
 // codecWasm builds the provider codec plugin from plugins-src once.
 var codecWasm = sync.OnceValues(func() ([]byte, error) {
-	dir, err := os.MkdirTemp("", "smith-providers-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	out := filepath.Join(dir, "providers.wasm")
+	out := filepath.Join(testDir, "providers.wasm")
 	cmd := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w", "-o", out, "github.com/smith-agent/smith/plugins-src/providers")
 	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
 	if msg, err := cmd.CombinedOutput(); err != nil {
@@ -76,7 +86,7 @@ func TestOpenStreams(t *testing.T) {
 	o, err := open(ctx, wasm, "anthropic", "claude-test", Options{
 		LookupEnv: env(map[string]string{"ANTHROPIC_API_KEY": "sk-loopback-secret"}),
 		Environ:   []string{"ANTHROPIC_BASE_URL=" + srv.URL},
-		CacheDir:  t.TempDir(),
+		CacheDir:  filepath.Join(testDir, "cache"),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -127,7 +137,7 @@ func TestOpenErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := open(context.Background(), wasm, tt.provider, "m", Options{LookupEnv: env(tt.env), CacheDir: t.TempDir()})
+			_, err := open(context.Background(), wasm, tt.provider, "m", Options{LookupEnv: env(tt.env), CacheDir: filepath.Join(testDir, "cache")})
 			if err == nil {
 				t.Fatal("opened")
 			}
