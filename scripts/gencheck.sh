@@ -12,3 +12,12 @@ if [ "${1:-}" = -write ]; then
 else
 	go run ./tools/witgen -repo -check
 fi
+
+# The system plugin artifacts in smith/internal/sysplugins: tools/pluginbuild
+# rebuilds them from plugins-src and fails on any byte difference (-write
+# rebuilds them in place).
+if [ "${1:-}" = -write ]; then
+	go run ./tools/pluginbuild
+else
+	go run ./tools/pluginbuild -check
+fi

@@ -33,6 +33,7 @@ func TestTools(t *testing.T) {
 		tool    string
 		args    string
 		argsf   func(w *bench) string // args computed from the bench, when set
+		eff     Effects               // the binding's configuration
 		isError bool
 		want    []string // substrings of the output
 		exact   string   // the whole output, when set
@@ -54,6 +55,8 @@ func TestTools(t *testing.T) {
 			w.write(t, "wide.txt", strings.Repeat(strings.Repeat("x", 999)+"\n", 100))
 		},
 			tool: "read", args: `{"path":"wide.txt"}`, want: []string{"[showing lines 1-51 of 100; read again with offset=52 to continue]"}, mut: model.MutationApplied, effects: 1},
+		{name: "read/output-limit-notice", eff: Effects{OutputLimit: 300}, setup: func(t *testing.T, w *bench) { w.write(t, "n.txt", numbered(100)) },
+			tool: "read", args: `{"path":"n.txt"}`, want: []string{"line 1\n", "line 27\n[output truncated: 792 bytes exceed the 300-byte tool output limit; narrow the request]"}, not: []string{"line 28", "line 100"}, mut: model.MutationApplied, effects: 1},
 		{name: "read/offset-past-end", setup: func(t *testing.T, w *bench) { w.write(t, "n.txt", numbered(5)) },
 			tool: "read", args: `{"path":"n.txt","offset":9}`, isError: true, want: []string{"offset 9 is beyond the end of the file (5 lines); use an offset from 1 to 5"}, mut: model.MutationNotApplied, effects: 1},
 		{name: "read/binary-refused", setup: func(t *testing.T, w *bench) { w.write(t, "b.bin", "PNG\x00\x01\x02") },
@@ -149,6 +152,15 @@ func TestTools(t *testing.T) {
 			w.write(t, "build/gen.go", "")
 			w.write(t, "debug.log", "")
 		}, tool: "find", args: `{"pattern":"**/*"}`, exact: ".gitignore\na/\na/b.go\nz.go", mut: model.MutationApplied, effects: 1},
+		{name: "find/configured-ignores", eff: Effects{Ignore: []string{"*.tmp", "cache/"}}, setup: func(t *testing.T, w *bench) {
+			w.write(t, "keep.go", "")
+			w.write(t, "scratch.tmp", "")
+			w.write(t, "cache/c.go", "")
+		}, tool: "find", args: `{"pattern":"**/*"}`, exact: "keep.go", mut: model.MutationApplied, effects: 1},
+		{name: "grep/configured-ignores", eff: Effects{Ignore: []string{"gen/"}}, setup: func(t *testing.T, w *bench) {
+			w.write(t, "a.go", "needle\n")
+			w.write(t, "gen/b.go", "needle\n")
+		}, tool: "grep", args: `{"pattern":"needle"}`, exact: "a.go:1: needle", mut: model.MutationApplied, effects: 1},
 		{name: "find/include-ignored", setup: func(t *testing.T, w *bench) {
 			w.write(t, ".gitignore", "build/\n")
 			w.write(t, "build/gen.go", "")
@@ -218,7 +230,7 @@ func TestTools(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w := newBench(t, g, Effects{})
+			w := newBench(t, g, tt.eff)
 			if tt.setup != nil {
 				tt.setup(t, w)
 			}

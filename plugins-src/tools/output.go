@@ -16,8 +16,9 @@ func textOutput(s string) tool.ToolOutput {
 	return tool.ToolOutput{Content: []types.ContentBlock{{Case: types.ContentBlockText, Text: s}}}
 }
 
-// bound cuts s to at most limit bytes (0 means no limit) at a rune
-// boundary, keeping room for an explicit truncation notice.
+// bound cuts s to at most limit bytes (0 means no limit), at a line
+// boundary when one is in the second half of the kept text and at a rune
+// boundary otherwise, keeping room for an explicit truncation notice.
 func bound(s string, limit int) string {
 	if limit <= 0 || len(s) <= limit {
 		return s
@@ -26,6 +27,9 @@ func bound(s string, limit int) string {
 	keep := max(limit-len(notice), 0)
 	for keep > 0 && !utf8.RuneStart(s[keep]) {
 		keep--
+	}
+	if nl := strings.LastIndexByte(s[:keep], '\n'); nl >= keep/2 {
+		return s[:nl] + notice
 	}
 	return s[:keep] + notice
 }

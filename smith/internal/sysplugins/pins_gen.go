@@ -8,5 +8,6 @@ const goVersion = "go1.26.8"
 
 // pins are the embedded artifacts with their sizes and SHA-256 hashes.
 var pins = []pin{
-	{name: "tools", file: "tools.wasm", size: 3522166, sha256: "2d9b24fdf2563d5bd3efc32e8485b3d72625502e456a5e72faa42906827b5576"},
+	{name: "providers", file: "providers.wasm", size: 4899507, sha256: "08fe48e5545271ff50caa78b31d7eeaf7015f65611b6e2960f45e505aebf2e51"},
+	{name: "tools", file: "tools.wasm", size: 3522724, sha256: "6bb35a4f48aeddd8ea5079cee2018e8827d0f6ca31f53e81f1748febf17c472a"},
 }
