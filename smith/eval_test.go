@@ -19,6 +19,7 @@ func TestEvalMockText(t *testing.T) {
 	if r := e.run("", "eval", "--model", "mock", "fix the bug"); r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	} else {
+		golden(t, r.stdout)
 		for _, w := range []string{"→ read", "→ edit", "→ bash", "PASS: greet.sh world -> Hello, world!", "[exit code 0]", "test.sh passes"} {
 			if !strings.Contains(r.stdout, w) {
 				t.Errorf("stdout lacks %q:\n%s", w, r.stdout)
@@ -56,6 +57,7 @@ func TestEvalMockJSON(t *testing.T) {
 	if r.stderr != "" {
 		t.Errorf("json mode wrote to stderr: %q", r.stderr)
 	}
+	golden(t, r.stdout)
 	var types []string
 	var last uint64
 	var tools []string
