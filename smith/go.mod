@@ -3,6 +3,7 @@ module github.com/smith-agent/smith/smith
 go 1.26.0
 
 require (
+	github.com/creack/pty v1.1.24
 	github.com/smith-agent/smith/core v0.0.0
 	github.com/smith-agent/smith/httpengine v0.0.0
 	github.com/smith-agent/smith/sessionfmt v0.0.0
