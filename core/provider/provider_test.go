@@ -366,3 +366,11 @@ func TestCost(t *testing.T) {
 		t.Errorf("cost %v priced for %v; want %d for claude-test-1", d.Usage.CostNanoUSD, priced, 12*3000+7*15000)
 	}
 }
+
+func TestNilRequest(t *testing.T) {
+	p := newBridge(t, "anthropic", nil, nil)
+	e := streamError(t, collect(p.Stream(context.Background(), nil)))
+	if e.Kind != model.ErrInvalidRequest || !strings.Contains(e.Message, "nil request") {
+		t.Errorf("error %v; want invalid_request about the nil request", e)
+	}
+}

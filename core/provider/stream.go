@@ -109,11 +109,19 @@ func (s *stream) release() {
 // start builds, resolves and sends the request and opens the decoder.
 func (s *stream) start() {
 	cfg := &s.p.cfg
-	s.conv = &converter{provider: cfg.Name, model: s.req.Model, cost: cfg.Cost, requested: s.req.Model}
-	s.rec = Exchange{Provider: cfg.Name, Model: s.req.Model}
+	s.conv = &converter{provider: cfg.Name, cost: cfg.Cost}
+	s.rec = Exchange{Provider: cfg.Name}
+	if s.req != nil {
+		s.conv.model, s.conv.requested, s.rec.Model = s.req.Model, s.req.Model, s.req.Model
+	}
 	if err := s.ctx.Err(); err != nil {
 		s.rec.Outcome = "refused"
 		s.fail(model.ErrAborted, fmt.Errorf("provider: request to %q cancelled before dispatch: %w", cfg.Name, err))
+		return
+	}
+	if s.req == nil {
+		s.rec.Outcome = "refused"
+		s.fail(model.ErrInvalidRequest, fmt.Errorf("provider: Stream for %q got a nil request; pass a *model.Request", cfg.Name))
 		return
 	}
 	doc, err := s.p.document(s.req)
