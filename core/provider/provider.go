@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/smith-agent/smith/core/effect"
 	"github.com/smith-agent/smith/core/model"
 	"github.com/smith-agent/smith/httpengine"
 	"github.com/smith-agent/smith/wasmhost"
@@ -70,6 +71,12 @@ type Config struct {
 	// unknown price or usage yields an unknown amount. Default none: the
 	// cost stays unknown. A cost the codec already reported is kept.
 	Cost func(model string, u model.Usage) model.Amount
+	// Journal, when set, records every exchange durably as a
+	// provider.exchange effect: the intent (the templated request, its
+	// body's size and hash) before anything is sent, the completion (status,
+	// outcome, response body with secrets replaced) when the stream ends.
+	// Default none.
+	Journal *effect.Journal
 	// Recorder receives every exchange, redacted. Default none.
 	Recorder Recorder
 	// MaxErrorBody bounds the bytes of a failed response read for

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smith-agent/smith/core/effect"
 	"github.com/smith-agent/smith/core/model"
 	"github.com/smith-agent/smith/core/provider"
 )
@@ -15,7 +16,8 @@ import (
 // TestCredentialNeverInArtifacts runs exchanges that succeed, fail with a
 // body echoing the key, and break mid-body, and greps every artifact (the
 // events and their errors, the engine's observed events, the recorded
-// exchanges) for the credential. The server must have received it.
+// exchanges, the effect journal) for the credential. The server must have
+// received it.
 func TestCredentialNeverInArtifacts(t *testing.T) {
 	body := mustRead(t, "testdata/anthropic-text.sse")
 	tests := []struct {
@@ -46,7 +48,11 @@ func TestCredentialNeverInArtifacts(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := newServer(t, tt.handle)
 			arts := &artifacts{}
-			p := newBridge(t, "anthropic", arts, func(c *provider.Config) { c.BaseURLFlag = srv.URL })
+			store := &effect.MemStore{}
+			p := newBridge(t, "anthropic", arts, func(c *provider.Config) {
+				c.BaseURLFlag = srv.URL
+				c.Journal = openJournal(t, store)
+			})
 			evs := collect(p.Stream(context.Background(), hello()))
 			var all strings.Builder
 			for _, e := range evs {
@@ -57,6 +63,12 @@ func TestCredentialNeverInArtifacts(t *testing.T) {
 				}
 			}
 			all.WriteString(arts.dump())
+			recs, _ := store.Records(context.Background())
+			if len(recs) != 2 {
+				t.Fatalf("journal has %d records; want the exchange's intent and completion", len(recs))
+			}
+			j, _ := json.Marshal(recs)
+			all.Write(j)
 			if r, _ := srv.request(0); r.Header.Get("X-Api-Key") != testKey {
 				t.Fatalf("the server got x-api-key %q; the credential was not substituted", r.Header.Get("X-Api-Key"))
 			}

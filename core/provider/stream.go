@@ -7,6 +7,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/smith-agent/smith/core/effect"
 	"github.com/smith-agent/smith/core/internal/pluginabi"
 	"github.com/smith-agent/smith/core/model"
 	"github.com/smith-agent/smith/httpengine"
@@ -31,6 +32,7 @@ type stream struct {
 	conv     *converter
 	rec      Exchange
 	recorded bool
+	eff      *effect.Effect
 }
 
 // Next returns the next event, pulling and decoding chunks as needed.
@@ -100,6 +102,10 @@ func (s *stream) release() {
 		s.in.Release()
 		s.in = nil
 	}
+	if s.rec.Outcome == "" && s.started {
+		s.rec.Outcome = httpengine.Cancelled.String()
+	}
+	s.complete()
 	if s.started && !s.recorded && s.p.cfg.Recorder != nil {
 		s.recorded = true
 		s.p.cfg.Recorder.Record(s.rec)
@@ -158,6 +164,11 @@ func (s *stream) start() {
 		s.fail(model.ErrAuth, err)
 		return
 	}
+	if err := s.begin(); err != nil {
+		s.rec.Outcome = "refused"
+		s.fail(model.ErrAborted, fmt.Errorf("provider: request to %q not sent: the effect journal refused it: %w", cfg.Name, err))
+		return
+	}
 	resp, err := cfg.Engine.Exchange(s.ctx, r.req)
 	if err != nil {
 		s.rec.Outcome = httpengine.Failed.String()
@@ -214,7 +225,7 @@ func (s *stream) step() {
 	cfg := &s.p.cfg
 	chunk, ok := s.body.Next()
 	if ok {
-		if cfg.Recorder != nil {
+		if cfg.Recorder != nil || cfg.Journal != nil {
 			s.rec.Chunks = append(s.rec.Chunks, scrubBytes(append([]byte(nil), chunk...), s.conv.secrets))
 		}
 		var err error
