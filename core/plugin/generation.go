@@ -176,8 +176,9 @@ func (g *Generation) Tools() []model.ToolDefinition {
 // every effect its plugins make.
 func (g *Generation) ID() uint64 { return g.id }
 
-// Close releases the generation's instances and compiled plugins. Calls
-// running finish first on their instances. Close is idempotent.
+// Close releases the generation's instances and compiled plugins; call it
+// once the calls on the generation have returned (a call still running
+// fails). Close is idempotent.
 func (g *Generation) Close() {
 	for _, l := range g.plugins {
 		l.mu.Lock()
