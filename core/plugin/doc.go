@@ -9,7 +9,9 @@
 // bytes, grants and world version, so a warm start compiles nothing —
 // validates the complete contribution set (a tool name declared twice fails
 // naming both plugins) and publishes a [Generation]. Plugins are compiled
-// and instantiated lazily, on the first call that needs them.
+// and instantiated lazily, on the first call that needs them, or ahead of
+// it by [Generation.Prepare] (run it in the background during the first
+// model request).
 //
 // [Generation.Bind] attaches the generation's tools to a session: the
 // allowed roots, the effect journal and the configured ignores. The tools it
@@ -21,6 +23,7 @@
 //
 //	h, err := plugin.Open(ctx, plugin.Config{CacheDir: dir})
 //	gen, err := h.Load(ctx, artifacts)
+//	go gen.Prepare(ctx) // optional: compile while the model thinks
 //	b, err := gen.Bind(plugin.Effects{Journal: j, Roots: []string{project}})
 //	a, err := agent.New(agent.Config{Tools: b.Tools(), Cwd: project, ...})
 //	...

@@ -192,3 +192,25 @@ func (g *Generation) Close() {
 		}
 	}
 }
+
+// Prepare compiles every plugin of the generation now and leaves one idle
+// instance of each in its pool, so the first call does not pay for either;
+// a frontend can run it in the background while its first model request is
+// in flight. It is safe to call concurrently with calls and repeatedly.
+func (g *Generation) Prepare(ctx context.Context) error {
+	for _, l := range g.plugins {
+		pool, err := l.instances(ctx)
+		if err != nil {
+			return err
+		}
+		if pool.Idle(l.art.Name) > 0 {
+			continue
+		}
+		in, err := pool.Acquire(ctx, l.art.Name)
+		if err != nil {
+			return fmt.Errorf("plugin: prepare %q: %w", l.art.Name, err)
+		}
+		in.Release()
+	}
+	return nil
+}

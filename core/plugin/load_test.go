@@ -58,8 +58,8 @@ func TestLoadRefuses(t *testing.T) {
 }
 
 // TestRegistrationCache: a second process (Host) with the same cache
-// directory publishes the tools without compiling anything; the plugin is
-// compiled on the first call.
+// directory publishes the tools without compiling anything; Prepare
+// compiles and instantiates ahead of the first call.
 func TestRegistrationCache(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
@@ -80,13 +80,16 @@ func TestRegistrationCache(t *testing.T) {
 			t.Errorf("load %d: compiled = %v; want a compile only on the first (cold) load", i+1, compiled)
 		}
 		if i == 1 {
+			if err := g.Prepare(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if g.plugins[0].pool == nil || g.plugins[0].pool.Idle("tools") != 1 {
+				t.Error("Prepare left no compiled plugin with an idle instance")
+			}
 			w := newBench(t, g, Effects{})
 			w.write(t, "f.txt", "cached\n")
 			if res, out, err := w.call(ctx, t, "read", `{"path":"f.txt"}`); err != nil || res.IsError || out != "cached\n" {
 				t.Errorf("read after a cached registration = %q, %v", out, err)
-			}
-			if g.plugins[0].pool == nil {
-				t.Error("the call did not compile the plugin")
 			}
 		}
 		g.Close()
