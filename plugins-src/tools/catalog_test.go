@@ -76,3 +76,31 @@ func TestBound(t *testing.T) {
 		})
 	}
 }
+
+// FuzzBound: the bounded output never exceeds the limit, keeps valid UTF-8
+// valid, is a prefix of the input plus the notice, and is the input itself
+// when it fits.
+func FuzzBound(f *testing.F) {
+	f.Add("hello\nworld\n", 8)
+	f.Add(strings.Repeat("é\n", 300), 150)
+	f.Fuzz(func(t *testing.T, s string, limit int) {
+		limit = limit % 4096
+		got := bound(s, limit)
+		if limit <= 0 || len(s) <= limit {
+			if got != s {
+				t.Fatalf("bound(%q, %d) = %q; want the input", s, limit, got)
+			}
+			return
+		}
+		i := strings.LastIndex(got, "\n[output truncated: ")
+		if i < 0 || !strings.HasPrefix(s, got[:i]) {
+			t.Fatalf("bound(%q, %d) = %q; want a prefix and the notice", s, limit, got)
+		}
+		if limit >= 200 && len(got) > limit {
+			t.Fatalf("bound(%q, %d) is %d bytes", s, limit, len(got))
+		}
+		if utf8.ValidString(s) && !utf8.ValidString(got) {
+			t.Fatalf("bound(%q, %d) = %q is not valid UTF-8", s, limit, got)
+		}
+	})
+}
