@@ -26,7 +26,9 @@ type Exchange struct {
 	// Chunks are the response body chunks in arrival order.
 	Chunks [][]byte
 	// Outcome is how the body ended (complete, truncated, cancelled,
-	// failed), or "refused" when nothing was sent.
+	// failed), or "refused" when nothing was sent. A body whose stream
+	// reached its terminal event is complete even if the server's end of
+	// the body was not read.
 	Outcome string
 	// Err describes a failure, redacted.
 	Err string

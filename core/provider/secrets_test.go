@@ -75,6 +75,9 @@ func TestCredentialNeverInArtifacts(t *testing.T) {
 			if len(arts.exchanges) != 1 || len(arts.observed) == 0 {
 				t.Fatalf("%d exchanges recorded, %d engine events observed; want artifacts to grep", len(arts.exchanges), len(arts.observed))
 			}
+			if tt.name != "success" && arts.exchanges[0].Err == "" {
+				t.Errorf("the recorded exchange of a failed request has no error")
+			}
 			if strings.Contains(all.String(), testKey) {
 				t.Errorf("the credential appears in an artifact:\n%s", all.String())
 			}

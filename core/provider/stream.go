@@ -80,8 +80,14 @@ func (s *stream) fail(k model.ErrorKind, err error) {
 	s.end()
 }
 
-// end marks the stream over and releases everything.
+// end marks the stream over and releases everything; an in-stream failure
+// is noted in the record.
 func (s *stream) end() {
+	if n := len(s.queue); n > 0 && s.rec.Err == "" {
+		if se, ok := s.queue[n-1].(model.StreamError); ok {
+			s.rec.Err = se.Err.Error()
+		}
+	}
 	s.over = true
 	s.release()
 }
@@ -234,6 +240,9 @@ func (s *stream) step() {
 			return
 		}
 		if s.dec.Terminal() {
+			// The response ended by its protocol; the server's EOF may not
+			// have been read yet, so the body is not waited for.
+			s.rec.Outcome = httpengine.Complete.String()
 			s.end()
 		}
 		return
