@@ -75,6 +75,13 @@ func evalAction(ctx context.Context, cmd *cli.Command) error {
 			return err
 		}
 	}
+	// The tools load (and compile, in the background) while the model and
+	// the session are opened.
+	ts, err := tools(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = ts.Close(context.WithoutCancel(ctx)) }()
 	m, err := openModel(ctx, cmd, cmd.String("model"), cwd)
 	if err != nil {
 		return err
@@ -84,7 +91,7 @@ func evalAction(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	end, runErr := runEval(ctx, cmd, sess, m.provider, m.id, cwd, prompt, output)
+	end, runErr := runEval(ctx, cmd, sess, ts, m, cwd, prompt, output)
 	closeErr := sess.file.Close()
 	return finishEval(cmd.ErrWriter, sess, end, errors.Join(runErr, closeErr), output)
 }
@@ -142,7 +149,7 @@ func evalPrompt(cmd *cli.Command) (string, error) {
 }
 
 // runEval runs the prompt in the open session and writes the events.
-func runEval(ctx context.Context, cmd *cli.Command, sess *evalSession, p model.Provider, modelName, cwd, prompt, output string) (agent.AgentEnd, error) {
+func runEval(ctx context.Context, cmd *cli.Command, sess *evalSession, ts toolbox.Tools, m *evalModel, cwd, prompt, output string) (agent.AgentEnd, error) {
 	store, err := session.New(sess.file)
 	if err != nil {
 		return agent.AgentEnd{}, err
@@ -160,14 +167,15 @@ func runEval(ctx context.Context, cmd *cli.Command, sess *evalSession, p model.P
 	if err != nil {
 		return agent.AgentEnd{}, fmt.Errorf("eval: read session %s: %w", sess, err)
 	}
-	set, err := tools(rctx, journal, cwd)
+	toolset, err := ts.Bind(journal, cwd)
 	if err != nil {
 		return agent.AgentEnd{}, err
 	}
-	if set.Close != nil {
-		defer func() { _ = set.Close(rctx) }()
+	p, err := m.provider(journal)
+	if err != nil {
+		return agent.AgentEnd{}, err
 	}
-	a, err := agent.New(agent.Config{Provider: p, Model: modelName, Cwd: cwd, Tools: set.Tools, Recorder: store, History: history})
+	a, err := agent.New(agent.Config{Provider: p, Model: m.id, Cwd: cwd, Tools: toolset, Recorder: store, History: history})
 	if err != nil {
 		return agent.AgentEnd{}, err
 	}

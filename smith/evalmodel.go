@@ -3,15 +3,18 @@ package main
 import (
 	"context"
 
+	"github.com/smith-agent/smith/core/effect"
 	"github.com/smith-agent/smith/core/model"
 	"github.com/smith-agent/smith/smith/internal/mockscript"
 	"github.com/smith-agent/smith/smith/internal/providers"
 	"github.com/urfave/cli/v3"
 )
 
-// evalModel is the provider an eval run talks to.
+// evalModel is the provider an eval run talks to, opened (credential
+// resolved) before the session; the provider itself is made once the
+// session's journal exists.
 type evalModel struct {
-	provider model.Provider
+	provider func(j *effect.Journal) (model.Provider, error)
 	id       string // the model id passed in every request
 	close    func(context.Context) error
 }
@@ -28,7 +31,8 @@ func openModel(ctx context.Context, cmd *cli.Command, name, cwd string) (*evalMo
 		if err != nil {
 			return nil, usageErrorf("eval: %w", err)
 		}
-		return &evalModel{provider: p, id: name, close: func(context.Context) error { return nil }}, nil
+		return &evalModel{provider: func(*effect.Journal) (model.Provider, error) { return p, nil }, id: name,
+			close: func(context.Context) error { return nil }}, nil
 	}
 	if _, _, ok := providers.Split(name); !ok {
 		return nil, usageErrorf("eval: --model %q (or SMITH_MODEL) is not PROVIDER/MODEL, such as anthropic/claude-sonnet-4-5; use --model mock for the offline demo, or list models with 'smith models'", name)
@@ -41,5 +45,9 @@ func openModel(ctx context.Context, cmd *cli.Command, name, cwd string) (*evalMo
 	if err != nil {
 		return nil, err
 	}
-	return &evalModel{provider: o.Provider, id: o.Model, close: o.Close}, nil
+	// The exchanges are not journaled yet: core/session refuses an effect
+	// intent without a causal parent, and core/provider's exchange intents
+	// carry none, so a journaled bridge would refuse every request.
+	return &evalModel{provider: func(*effect.Journal) (model.Provider, error) { return o.Provider(nil) },
+		id: o.Model, close: o.Close}, nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/smith-agent/smith/core/auth"
+	"github.com/smith-agent/smith/core/effect"
 	"github.com/smith-agent/smith/core/model"
 	"github.com/smith-agent/smith/core/provider"
 	"github.com/smith-agent/smith/httpengine"
@@ -33,12 +34,22 @@ type Options struct {
 	CacheDir string
 }
 
-// Opened is a provider ready for requests. Close it when the run is over.
+// Opened is a provider whose plugin is loaded and whose credential is
+// resolved. Close it when the run is over.
 type Opened struct {
-	Provider model.Provider
 	// Name and Model are the two halves of --model.
 	Name, Model string
+	cfg         provider.Config
 	close       func(context.Context) error
+}
+
+// Provider returns the provider bridge. With a journal, every exchange is
+// recorded durably as a provider.exchange effect (redacted intent before
+// anything is sent); nil records none.
+func (o *Opened) Provider(j *effect.Journal) (model.Provider, error) {
+	cfg := o.cfg
+	cfg.Journal = j
+	return provider.New(cfg)
 }
 
 // Close releases the plugin instances and the engine.
@@ -116,12 +127,12 @@ func open(ctx context.Context, wasm []byte, name, modelID string, o Options) (_ 
 	if err != nil {
 		return nil, fmt.Errorf("providers: %w", err)
 	}
-	bridge, err := provider.New(provider.Config{Name: name, Plugin: plugin, Instances: gen, Engine: he,
-		Secrets: cred.Lookup(secrets), BaseURLFlag: o.BaseURL, Environ: o.Environ})
-	if err != nil {
+	cfg := provider.Config{Name: name, Plugin: plugin, Instances: gen, Engine: he,
+		Secrets: cred.Lookup(secrets), BaseURLFlag: o.BaseURL, Environ: o.Environ}
+	if _, err := provider.New(cfg); err != nil {
 		return nil, err
 	}
-	return &Opened{Provider: bridge, Name: name, Model: modelID, close: func(ctx context.Context) error {
+	return &Opened{Name: name, Model: modelID, cfg: cfg, close: func(ctx context.Context) error {
 		gen.Close()
 		return eng.Close(ctx)
 	}}, nil

@@ -96,7 +96,11 @@ func TestOpenStreams(t *testing.T) {
 			t.Error(err)
 		}
 	}()
-	s := o.Provider.Stream(ctx, &model.Request{Model: o.Model, Messages: []model.Message{model.UserText("hi")}})
+	p, err := o.Provider(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := p.Stream(ctx, &model.Request{Model: o.Model, Messages: []model.Message{model.UserText("hi")}})
 	defer s.Close()
 	var text strings.Builder
 	var done bool

@@ -4,36 +4,61 @@ import (
 	"context"
 	"errors"
 
+	"github.com/smith-agent/smith/core/agent"
 	"github.com/smith-agent/smith/core/effect"
 	"github.com/smith-agent/smith/core/plugin"
 	"github.com/smith-agent/smith/smith/internal/sysplugins"
 )
 
-// Plugins opens the built-in tools plugin (WebAssembly, verified against its
-// pinned hash) in a plugin host whose compiled code is cached under the
-// user cache directory, and binds its tools to j and root. Only the tools
-// plugin is loaded: an eval turn needs nothing else.
-func Plugins(ctx context.Context, j *effect.Journal, root string) (Set, error) {
+// Plugins loads the built-in tools plugin (WebAssembly, verified against
+// its pinned hash) in a plugin host whose compiled code is cached under the
+// user cache directory, and starts compiling and instantiating it in the
+// background. Only the tools plugin is loaded: an eval turn needs nothing
+// else.
+func Plugins(ctx context.Context) (Tools, error) {
 	arts, err := sysplugins.Artifacts("tools")
 	if err != nil {
-		return Set{}, err
+		return nil, err
 	}
 	h, err := plugin.Open(ctx, plugin.Config{})
 	if err != nil {
-		return Set{}, err
+		return nil, err
 	}
 	gen, err := h.Load(ctx, arts)
 	if err != nil {
-		return Set{}, errors.Join(err, h.Close(ctx))
+		return nil, errors.Join(err, h.Close(ctx))
 	}
-	b, err := gen.Bind(plugin.Effects{Journal: j, Roots: []string{root}, Cwd: root})
+	p := &pluginTools{host: h, gen: gen, prepared: make(chan struct{})}
+	go func() {
+		defer close(p.prepared)
+		// A failure here shows again, with its context, at the first call.
+		_ = gen.Prepare(ctx)
+	}()
+	return p, nil
+}
+
+type pluginTools struct {
+	host     *plugin.Host
+	gen      *plugin.Generation
+	binding  *plugin.Binding
+	prepared chan struct{}
+}
+
+func (p *pluginTools) Bind(j *effect.Journal, root string) ([]agent.Tool, error) {
+	b, err := p.gen.Bind(plugin.Effects{Journal: j, Roots: []string{root}, Cwd: root})
 	if err != nil {
-		gen.Close()
-		return Set{}, errors.Join(err, h.Close(ctx))
+		return nil, err
 	}
-	return Set{Tools: b.Tools(), Close: func(ctx context.Context) error {
-		err := b.Close()
-		gen.Close()
-		return errors.Join(err, h.Close(ctx))
-	}}, nil
+	p.binding = b
+	return b.Tools(), nil
+}
+
+func (p *pluginTools) Close(ctx context.Context) error {
+	<-p.prepared
+	var err error
+	if p.binding != nil {
+		err = p.binding.Close()
+	}
+	p.gen.Close()
+	return errors.Join(err, p.host.Close(ctx))
 }

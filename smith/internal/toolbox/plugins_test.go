@@ -29,7 +29,7 @@ func TestPlugins(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "hello.txt"), []byte("hi there\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	set, err := Plugins(ctx, j, root)
+	set, err := Plugins(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,9 +38,13 @@ func TestPlugins(t *testing.T) {
 			t.Error(err)
 		}
 	}()
+	tools, err := set.Bind(j, root)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var names []string
 	var read agent.Tool
-	for _, tool := range set.Tools {
+	for _, tool := range tools {
 		names = append(names, tool.Definition().Name)
 		if tool.Definition().Name == "read" {
 			read = tool

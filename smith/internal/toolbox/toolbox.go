@@ -7,15 +7,18 @@ import (
 	"github.com/smith-agent/smith/core/effect"
 )
 
-// Set is the tools of one run and what they hold open.
-type Set struct {
-	Tools []agent.Tool
-	// Close releases the tools' resources; nil means nothing to release.
-	Close func(context.Context) error
+// Tools is a set of tools being loaded for a run. Bind attaches them to the
+// run's journal and project directory; Close releases everything, bound or
+// not. Safe for use by one goroutine.
+type Tools interface {
+	// Bind returns the tools acting through j inside root: every effect is
+	// recorded (intent durable before the effect) and paths resolve against
+	// each call's working directory, never the process's. Call it once.
+	Bind(j *effect.Journal, root string) ([]agent.Tool, error)
+	// Close releases the tools and what they hold open.
+	Close(ctx context.Context) error
 }
 
-// Source opens the tools for a run in the project directory root. Every
-// effect they perform is recorded through j (intent durable before the
-// effect). Paths resolve against each call's working directory, never the
-// process's, and stay inside root.
-type Source func(ctx context.Context, j *effect.Journal, root string) (Set, error)
+// Source starts loading the tools of a run. It returns before the tools
+// are ready where it can, so the loading overlaps the run's other set-up.
+type Source func(ctx context.Context) (Tools, error)
