@@ -83,8 +83,10 @@ func (a *Assembler) push(ev model.StreamEvent) string {
 		a.msg.Provider, a.msg.Model, a.msg.ResponseID = st.Provider, st.Model, st.ResponseID
 		return ""
 	}
-	if !a.started {
-		return "arrived before start; the first event of a stream must be start"
+	if _, failed := ev.(model.StreamError); !a.started && !failed {
+		// An error may end a stream that never started: the request was
+		// refused (HTTP status, transport, credentials) before any output.
+		return "arrived before start; the first event of a stream must be start (or an error)"
 	}
 	switch e := ev.(type) {
 	case model.TextDelta:

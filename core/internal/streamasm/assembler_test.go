@@ -216,3 +216,21 @@ func TestAbortKeepsPartialAndFlagsCalls(t *testing.T) {
 		t.Fatalf("late abort changed the message: %v %q", m.Error, m.Stop)
 	}
 }
+
+// A request refused before any output (an HTTP status, a transport failure,
+// a missing credential) ends the stream with its classified error, not as a
+// malformed stream.
+func TestErrorBeforeStart(t *testing.T) {
+	refused := model.NewError(model.ErrRateLimit, "429 from the server")
+	msg, err := assemble(model.StreamError{Err: refused})
+	if err != nil {
+		t.Fatalf("push: %v", err)
+	}
+	if msg.Error == nil || msg.Error.Kind != model.ErrRateLimit {
+		t.Fatalf("message error = %v, want the rate_limit error the stream carried", msg.Error)
+	}
+	if _, err := assemble(model.StreamError{Err: refused}, start); err == nil ||
+		!strings.Contains(err.Error(), "after the terminal error event") {
+		t.Fatalf("start after an error: got %v, want a terminal-order error", err)
+	}
+}
