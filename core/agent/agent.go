@@ -198,3 +198,17 @@ func (a *Agent) Messages() []model.Message {
 	defer a.mu.Unlock()
 	return slices.Clone(a.history)
 }
+
+// cost sums the cost of every assistant message in the history; unknown
+// when any of them is unknown.
+func (a *Agent) cost() model.Amount {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	total := model.Known(0)
+	for _, m := range a.history {
+		if am, ok := m.(model.AssistantMessage); ok {
+			total = total.Add(am.Usage.CostNanoUSD)
+		}
+	}
+	return total
+}

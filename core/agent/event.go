@@ -141,6 +141,11 @@ type AgentEnd struct {
 	Seq
 	Reason EndReason `json:"reason"`
 	Error  string    `json:"error,omitempty"`
+	// Cost is the price of the conversation so far, in billionths of a US
+	// dollar: the sum of the cost of every assistant message in the
+	// agent's history (Config.History and every run's responses). It is
+	// unknown (JSON null) when any message's cost is unknown.
+	Cost model.Amount `json:"cost_nano_usd"`
 }
 
 // Settled is the last event of a run: all its work has finished or been

@@ -274,7 +274,7 @@ func TestEventJSONHasTypeFirst(t *testing.T) {
 		`{"type":"compaction_start","seq":2,"reason":"threshold"}`,
 		`{"type":"compaction_end","seq":3}`,
 		`{"type":"queue_update","seq":4,"steer":[{"role":"user","content":[{"type":"text","text":"x"}]}],"follow_up":[]}`,
-		`{"type":"agent_end","seq":5,"reason":"aborted","error":"agent: run aborted"}`,
+		`{"type":"agent_end","seq":5,"reason":"aborted","error":"agent: run aborted","cost_nano_usd":null}`,
 		`{"type":"settled","seq":6}`,
 	}
 	for i, ev := range evs {

@@ -129,6 +129,7 @@ func (r *Run) aborted() bool { return r.ctx.Err() != nil }
 func (r *Run) loop() {
 	r.emit(AgentStart{Seq: r.seq(), Run: r.number})
 	r.end = r.turns()
+	r.end.Cost = r.a.cost()
 	r.end.Seq = r.seq()
 	r.emit(r.end)
 	r.ended.Store(true)

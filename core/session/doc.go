@@ -10,7 +10,9 @@
 // Every record is one entry whose parent is the previously selected leaf,
 // so a run appends one linear branch. Messages are KindMessage entries;
 // intents are KindEffectIntent entries (Pair: the effect id, Cause: the
-// entry of the assistant message whose tool call caused the effect) and
+// entry of the assistant message whose tool call caused the effect, or,
+// for an intent that names no parent such as a provider exchange, the
+// selected leaf the request continues from) and
 // completions KindEffectCompletion entries (Pair: the effect id). Entry
 // content is canonical CBOR.
 //

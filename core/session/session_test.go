@@ -337,3 +337,40 @@ func TestKilledMidEffectRecoversUnknown(t *testing.T) {
 		t.Fatalf("message after the interrupted call = %#v", msgs[2])
 	}
 }
+
+// TestIntentWithoutParentIsCausedByTheLeaf: an intent naming no parent (a
+// provider exchange) is recorded with the selected leaf, the message the
+// request continues from, as its cause.
+func TestIntentWithoutParentIsCausedByTheLeaf(t *testing.T) {
+	f, err := sessionfmt.Create(filepath.Join(t.TempDir(), "s.session"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, err := New(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := st.Record(ctx, model.UserText("hi")); err != nil {
+		t.Fatal(err)
+	}
+	leaf := f.Session().ID(f.Session().Selected())
+	j, _, err := effect.Open(ctx, st, effect.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := j.Run(ctx, effect.Intent{Kind: "provider.exchange"}, func(context.Context) effect.Outcome { return effect.Outcome{} }); err != nil {
+		t.Fatal(err)
+	}
+	sess := f.Session()
+	for i := range sess.Len() {
+		if sess.Kind(i) == sessionfmt.KindEffectIntent {
+			if got := sess.Entry(i).Cause; got != leaf {
+				t.Fatalf("intent cause = %s, want the leaf %s", got, leaf)
+			}
+			return
+		}
+	}
+	t.Fatal("no intent recorded")
+}

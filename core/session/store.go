@@ -124,8 +124,9 @@ func (s *Store) Append(ctx context.Context, r effect.Record) error {
 	return fmt.Errorf("session: unknown effect record %T", r)
 }
 
-// cause resolves an intent's causal parent: a tool call id, or the id of an
-// entry already in the session.
+// cause resolves an intent's causal parent: a tool call id, the id of an
+// entry already in the session, or, when the intent names none (such as a
+// provider exchange, which no tool call causes), the selected leaf.
 func (s *Store) cause(parent string) (sessionfmt.ID, error) {
 	if id, ok := s.calls[parent]; ok {
 		return id, nil
@@ -134,7 +135,12 @@ func (s *Store) cause(parent string) (sessionfmt.ID, error) {
 		return id, nil
 	}
 	if parent == "" {
-		return sessionfmt.ID{}, errors.New("session: effect intent has no causal parent; set Intent.Parent to the tool call id or the causing entry's id")
+		// An effect of the run itself (a provider exchange) is caused by
+		// the conversation as it stands: the selected leaf.
+		if i := s.f.Session().Selected(); i >= 0 {
+			return s.f.Session().ID(i), nil
+		}
+		return sessionfmt.ID{}, errors.New("session: effect intent has no causal parent and the session has no entry yet; set Intent.Parent to the tool call id or the causing entry's id, or record the prompt first")
 	}
 	return sessionfmt.ID{}, fmt.Errorf("session: effect intent's causal parent %q is neither a recorded tool call nor an entry of %s; record the assistant message first", parent, s.f.Path())
 }
