@@ -1,15 +1,21 @@
 package wasmhost
 
 import (
+	"encoding/binary"
 	"encoding/hex"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 )
 
 // instrumentedDir holds instrumented modules next to wazero's compiled code,
 // so a warm start skips the fuel rewrite as wazero skips compilation. Bump
-// the version whenever the instrumentation changes.
-const instrumentedDir = "wasmhost-fuel-v1"
+// the version whenever the instrumentation or the file format changes. A
+// file is the instrumented module followed by the CRC-32C of the module,
+// little-endian, as wazero checks its own cached machine code.
+const instrumentedDir = "wasmhost-fuel-v2"
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // instrumentedPath is where the instrumented form of key is cached, or ""
 // without a cache directory. Uninstrumented modules are not cached: they
@@ -22,18 +28,23 @@ func (e *Engine) instrumentedPath(key moduleKey) string {
 }
 
 // readInstrumented returns the cached instrumented module, or nil. The
-// cache directory is trusted like wazero's own cache of machine code: a
-// file that fails to compile is ignored and rewritten.
+// cache directory is trusted like wazero's own cache of machine code, and
+// checked the same way: a file whose checksum does not match (or that then
+// fails to compile) is ignored and rewritten.
 func (e *Engine) readInstrumented(key moduleKey) []byte {
 	path := e.instrumentedPath(key)
 	if path == "" {
 		return nil
 	}
 	b, err := os.ReadFile(path)
-	if err != nil {
+	if err != nil || len(b) < 4 {
 		return nil
 	}
-	return b
+	mod, sum := b[:len(b)-4], b[len(b)-4:]
+	if crc32.Checksum(mod, castagnoli) != binary.LittleEndian.Uint32(sum) {
+		return nil
+	}
+	return mod
 }
 
 // writeInstrumented caches b atomically (temporary file and rename); a
@@ -51,7 +62,7 @@ func (e *Engine) writeInstrumented(key moduleKey, b []byte) {
 	if err != nil {
 		return
 	}
-	_, werr := f.Write(b)
+	_, werr := f.Write(binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli)))
 	cerr := f.Close()
 	if werr != nil || cerr != nil || os.Rename(f.Name(), path) != nil {
 		os.Remove(f.Name())

@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash"
 	"io"
 	"strings"
 
@@ -37,14 +36,17 @@ func (e *Engine) Compile(ctx context.Context, a Artifact, cfg PluginConfig) (*Pl
 	if err != nil {
 		return nil, err
 	}
-	raw, err := readArtifact(a)
+	raw, sum, err := readArtifact(a)
 	if err != nil {
 		return nil, err
 	}
-	m, err := binary.DecodeModule(raw, wasm.CoreFeaturesV2)
-	if err != nil {
-		return nil, refuse("artifact", "is not a valid core WebAssembly module: "+err.Error(), "a core module (not a component)",
+	notCore := func(err error) error {
+		return refuse("artifact", "is not a valid core WebAssembly module: "+err.Error(), "a core module (not a component)",
 			"ship the core module that wit-bindgen or `go build -buildmode=c-shared` produces, before componentization")
+	}
+	m, err := decodeHeader(raw)
+	if err != nil {
+		return nil, notCore(err)
 	}
 	hosts, err := hostIndex(a.Name, cfg.Hosts, &cfg.World)
 	if err != nil {
@@ -55,10 +57,14 @@ func (e *Engine) Compile(ctx context.Context, a Artifact, cfg PluginConfig) (*Pl
 	if len(v.problems) > 0 {
 		return nil, &ValidationError{Plugin: a.Name, Problems: v.problems}
 	}
-	key := moduleKey{sum: sha256.Sum256(raw), noFuel: cfg.noFuel}
+	key := moduleKey{sum: sum, noFuel: cfg.noFuel}
 	compiled, err := e.compiledModule(ctx, key, func() ([]byte, error) {
 		if cfg.noFuel {
 			return raw, nil
+		}
+		m, err := binary.DecodeModule(raw, wasm.CoreFeaturesV2)
+		if err != nil {
+			return nil, notCore(err)
 		}
 		fuel.MergeData(m)
 		if _, err := fuel.Instrument(m); err != nil {
@@ -122,8 +128,9 @@ func (e *Engine) budgets(plugin string, b Budgets) (Budgets, error) {
 }
 
 // readArtifact materializes the artifact after checking its declared size,
-// reading at most MaxBytes+1 bytes and verifying the pinned hash.
-func readArtifact(a Artifact) ([]byte, error) {
+// reading at most MaxBytes+1 bytes, and returns it with its SHA-256 (hashed
+// while reading, once) after verifying the pinned hash.
+func readArtifact(a Artifact) ([]byte, [32]byte, error) {
 	limit := a.MaxBytes
 	if limit <= 0 {
 		limit = DefaultMaxBytes
@@ -132,43 +139,43 @@ func readArtifact(a Artifact) ([]byte, error) {
 		return &ValidationError{Plugin: a.Name, Problems: []Problem{{Item: "artifact", Got: got, Want: want, Fix: fix}}}
 	}
 	if a.Reader == nil {
-		return nil, fmt.Errorf("wasmhost: plugin %q: Artifact.Reader is nil; pass the module bytes", a.Name)
+		return nil, [32]byte{}, fmt.Errorf("wasmhost: plugin %q: Artifact.Reader is nil; pass the module bytes", a.Name)
 	}
 	if a.Size > limit {
-		return nil, refuse(fmt.Sprintf("declares %d bytes", a.Size), fmt.Sprintf("at most %d bytes", limit),
+		return nil, [32]byte{}, refuse(fmt.Sprintf("declares %d bytes", a.Size), fmt.Sprintf("at most %d bytes", limit),
 			"shrink the plugin (build with -ldflags='-s -w') or raise Artifact.MaxBytes")
 	}
-	var h hash.Hash
-	r := io.LimitReader(a.Reader, limit+1)
-	if a.SHA256 != "" {
-		h = sha256.New()
-		r = io.TeeReader(r, h)
-	}
+	h := sha256.New()
+	r := io.TeeReader(io.LimitReader(a.Reader, limit+1), h)
 	capHint := a.Size
 	if capHint <= 0 || capHint > limit {
 		capHint = 0
 	}
-	buf := bytes.NewBuffer(make([]byte, 0, capHint+1))
+	// ReadFrom grows the buffer (copying it) unless bytes.MinRead bytes
+	// are free when the reader reports EOF.
+	buf := bytes.NewBuffer(make([]byte, 0, capHint+bytes.MinRead))
 	if _, err := buf.ReadFrom(r); err != nil {
-		return nil, fmt.Errorf("wasmhost: plugin %q: read artifact: %w", a.Name, err)
+		return nil, [32]byte{}, fmt.Errorf("wasmhost: plugin %q: read artifact: %w", a.Name, err)
 	}
 	n := int64(buf.Len())
 	if n > limit {
-		return nil, refuse(fmt.Sprintf("is larger than %d bytes", limit), fmt.Sprintf("at most %d bytes", limit),
+		return nil, [32]byte{}, refuse(fmt.Sprintf("is larger than %d bytes", limit), fmt.Sprintf("at most %d bytes", limit),
 			"shrink the plugin (build with -ldflags='-s -w') or raise Artifact.MaxBytes")
 	}
 	if a.Size > 0 && n != a.Size {
-		return nil, refuse(fmt.Sprintf("has %d bytes", n), fmt.Sprintf("the declared %d bytes", a.Size),
+		return nil, [32]byte{}, refuse(fmt.Sprintf("has %d bytes", n), fmt.Sprintf("the declared %d bytes", a.Size),
 			"the artifact was truncated or replaced; reinstall it")
 	}
-	if h != nil {
-		got := hex.EncodeToString(h.Sum(nil))
+	var sum [32]byte
+	h.Sum(sum[:0])
+	if a.SHA256 != "" {
+		got := hex.EncodeToString(sum[:])
 		if !strings.EqualFold(got, a.SHA256) {
-			return nil, refuse("has SHA-256 "+got, "the pinned "+a.SHA256,
+			return nil, sum, refuse("has SHA-256 "+got, "the pinned "+a.SHA256,
 				"the artifact changed since it was pinned; reinstall it or update the pin after reviewing it")
 		}
 	}
-	return buf.Bytes(), nil
+	return buf.Bytes(), sum, nil
 }
 
 // hostIndex indexes the granted host functions and rejects duplicate or

@@ -1,6 +1,7 @@
 package wasmhost
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -152,5 +153,61 @@ func TestHostConfigErrors(t *testing.T) {
 				t.Fatalf("error %v, want %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestInstrumentedCacheChecksum checks a cached module damaged in a way
+// that still decodes and compiles (one byte of a data segment) is detected
+// by its checksum and rewritten, instead of running the damaged code.
+func TestInstrumentedCacheChecksum(t *testing.T) {
+	dir := t.TempDir()
+	e := newEngine(t, Config{CacheDir: dir})
+	compile(t, e, "a", wat(t, "guest"), PluginConfig{})
+	e.Close(context.Background())
+	matches, _ := filepath.Glob(filepath.Join(dir, instrumentedDir, "*.wasm"))
+	if len(matches) != 1 {
+		t.Fatalf("cached modules: %v", matches)
+	}
+	good, _ := os.ReadFile(matches[0])
+	bad := bytes.Replace(good, []byte("flood flood"), []byte("flaod flood"), 1)
+	if bytes.Equal(bad, good) {
+		t.Fatal("the cached module has no data segment to damage")
+	}
+	os.WriteFile(matches[0], bad, 0o644)
+	e = newEngine(t, Config{CacheDir: dir})
+	compile(t, e, "a", wat(t, "guest"), PluginConfig{})
+	e.Close(context.Background())
+	if b, _ := os.ReadFile(matches[0]); !bytes.Equal(b, good) {
+		t.Fatal("the damaged cache entry was not replaced")
+	}
+}
+
+// TestChangedArtifactRecompiles checks an artifact differing in one byte
+// from a cached one is instrumented and compiled afresh, never served the
+// cached code of the old bytes.
+func TestChangedArtifactRecompiles(t *testing.T) {
+	dir := t.TempDir()
+	old := wat(t, "guest")
+	changed := bytes.Replace(old, []byte("flood flood"), []byte("flaod flood"), 1)
+	for _, w := range [][]byte{old, changed} {
+		e := newEngine(t, Config{CacheDir: dir})
+		compile(t, e, "a", w, PluginConfig{})
+		e.Close(context.Background())
+	}
+	matches, _ := filepath.Glob(filepath.Join(dir, instrumentedDir, "*.wasm"))
+	if len(matches) != 2 {
+		t.Fatalf("cached instrumented modules: %v, want one per artifact", matches)
+	}
+	var sawChanged bool
+	for _, m := range matches {
+		b, _ := os.ReadFile(m)
+		sawChanged = sawChanged || bytes.Contains(b, []byte("flaod"))
+	}
+	if !sawChanged {
+		t.Fatal("the changed artifact's instrumented module was not written")
+	}
+	compiled, _ := filepath.Glob(filepath.Join(dir, "wazero-*", "*"))
+	if len(compiled) != 2 {
+		t.Fatalf("wazero cache entries: %v, want one per artifact", compiled)
 	}
 }
