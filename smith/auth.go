@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/smith-agent/smith/core/auth"
+	"github.com/smith-agent/smith/smith/internal/providers"
 	"github.com/urfave/cli/v3"
 )
 
@@ -30,19 +31,20 @@ func authCommand() *cli.Command {
 	}
 }
 
-// providerSpecs returns the credential declarations of the providers.
-//
-// Interim: these mirror what the built-in provider plugin declares (its
-// providers and their secret names, see plugins-src/providers endpoints);
-// once the provider plugin is embedded they come from its declaration
-// (core/provider.Declared), and this table goes away.
-func providerSpecs() []auth.Spec {
-	return []auth.Spec{
-		{Provider: "anthropic", Env: []string{"ANTHROPIC_API_KEY"}},
-		{Provider: "google", Env: []string{"GEMINI_API_KEY", "GOOGLE_API_KEY"}},
-		{Provider: "openai", Env: []string{"OPENAI_API_KEY"}},
-		{Provider: "openai-compatible"},
+// providerSpecs returns the credential declarations of the providers the
+// embedded provider codec plugin declares, sorted by name: vendor names and
+// their variables are the plugin's data, never Smith's.
+func providerSpecs(ctx context.Context) ([]auth.Spec, error) {
+	declared, err := providers.Declared(ctx, "")
+	if err != nil {
+		return nil, fmt.Errorf("auth: read the providers the provider plugin declares: %w", err)
 	}
+	specs := make([]auth.Spec, 0, len(declared))
+	for name, env := range declared {
+		specs = append(specs, auth.Spec{Provider: name, Env: env})
+	}
+	slices.SortFunc(specs, func(a, b auth.Spec) int { return strings.Compare(a.Provider, b.Provider) })
+	return specs, nil
 }
 
 // authFile is Smith's auth file in the data directory.
@@ -54,7 +56,7 @@ func authFile(cmd *cli.Command) (*auth.File, error) {
 	return auth.OpenFile(filepath.Join(dir, "auth.json")), nil
 }
 
-func authStatus(_ context.Context, cmd *cli.Command) error {
+func authStatus(ctx context.Context, cmd *cli.Command) error {
 	output := cmd.String("output")
 	if output != "table" && output != "json" {
 		return usageErrorf("auth status: --output %q is not a format; use --output table or --output json", output)
@@ -63,7 +65,10 @@ func authStatus(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	specs := providerSpecs()
+	specs, err := providerSpecs(ctx)
+	if err != nil {
+		return err
+	}
 	known := map[string]bool{}
 	for _, s := range specs {
 		known[s.Provider] = true
@@ -118,11 +123,15 @@ func writeAuthTable(w io.Writer, statuses []auth.Status) error {
 }
 
 // oneProvider returns the single PROVIDER argument.
-func oneProvider(cmd *cli.Command) (string, error) {
+func oneProvider(ctx context.Context, cmd *cli.Command) (string, error) {
 	args := cmd.Args().Slice()
 	if len(args) != 1 || args[0] == "" {
+		specs, err := providerSpecs(ctx)
+		if err != nil {
+			return "", err
+		}
 		var names []string
-		for _, s := range providerSpecs() {
+		for _, s := range specs {
 			names = append(names, s.Provider)
 		}
 		return "", usageErrorf("%s: expected one provider name, got %d arguments; providers: %s", cmdName(cmd), len(args), strings.Join(names, ", "))
@@ -130,8 +139,8 @@ func oneProvider(cmd *cli.Command) (string, error) {
 	return args[0], nil
 }
 
-func authSet(_ context.Context, cmd *cli.Command) error {
-	provider, err := oneProvider(cmd)
+func authSet(ctx context.Context, cmd *cli.Command) error {
+	provider, err := oneProvider(ctx, cmd)
 	if err != nil {
 		return err
 	}
@@ -158,8 +167,8 @@ func authSet(_ context.Context, cmd *cli.Command) error {
 	return err
 }
 
-func authRemove(_ context.Context, cmd *cli.Command) error {
-	provider, err := oneProvider(cmd)
+func authRemove(ctx context.Context, cmd *cli.Command) error {
+	provider, err := oneProvider(ctx, cmd)
 	if err != nil {
 		return err
 	}

@@ -37,7 +37,8 @@ func evalCommand() *cli.Command {
 			"Exit status: 0 success, 1 model or tool failure, 2 usage error, 130 aborted (SIGINT).\n\n" +
 			"Try it without any key: smith demo, or smith eval --model mock \"fix the bug\" in a demo project.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "model", Aliases: []string{"m"}, Usage: "the `MODEL` to use: PROVIDER/MODEL (see smith models), or mock (the offline demo script), mock/NAME or mock/PATH (a mock script)", Sources: cli.EnvVars("SMITH_MODEL")},
+			&cli.StringFlag{Name: "model", Aliases: []string{"m"}, Usage: "the `MODEL` to use: PROVIDER/MODEL, or a model name or alias from smith models, or mock (the offline demo script), mock/NAME or mock/PATH (a mock script)", Sources: cli.EnvVars("SMITH_MODEL")},
+			&cli.StringFlag{Name: "thinking", Usage: "reasoning `LEVEL`: off, minimal, low, medium, high or xhigh (default: the provider's); a level the model lacks is clamped to the nearest it supports, with a warning"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "text", Usage: "output `FORMAT`: text, or json (one agent event per line)", Sources: cli.EnvVars("SMITH_OUTPUT")},
 			&cli.StringFlag{Name: "cwd", Aliases: []string{"C"}, Usage: "working `DIR` the tools act in (default: the current directory)"},
 			&cli.StringFlag{Name: "session", Aliases: []string{"s"}, Usage: "continue the session called `NAME`, or create it"},
@@ -82,7 +83,7 @@ func evalAction(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	defer func() { _ = ts.Close(context.WithoutCancel(ctx)) }()
-	m, err := openModel(ctx, cmd, cmd.String("model"), cwd)
+	m, err := openModel(ctx, cmd, cmd.String("model"), cmd.String("thinking"), cwd, cmd.ErrWriter)
 	if err != nil {
 		return err
 	}

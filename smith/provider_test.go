@@ -19,7 +19,7 @@ func sseEvent(typ, data string) string { return "event: " + typ + "\ndata: " + d
 // format): optional text, optional tool call, then the stop reason.
 func messagesStream(text, toolID, toolName, toolInput string) string {
 	var b strings.Builder
-	b.WriteString(sseEvent("message_start", `{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"usage":{"input_tokens":5,"output_tokens":1}}}`))
+	b.WriteString(sseEvent("message_start", `{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"usage":{"input_tokens":5,"cache_creation_input_tokens":0,"cache_read_input_tokens":100,"output_tokens":1}}}`))
 	i := 0
 	if text != "" {
 		b.WriteString(sseEvent("content_block_start", fmt.Sprintf(`{"type":"content_block_start","index":%d,"content_block":{"type":"text","text":""}}`, i)))
@@ -93,10 +93,19 @@ func TestEvalRealProvider(t *testing.T) {
 	if len(msgs) != 4 {
 		t.Fatalf("%d messages, want user, assistant, tool_result, assistant", len(msgs))
 	}
-	if i, c := count(kinds, "effect_intent"), count(kinds, "effect_completion"); i != 1 || c != 1 {
-		t.Fatalf("effects: %d intents, %d completions; want the read's 1 and 1", i, c)
+	// The read, and the two provider exchanges.
+	if i, c := count(kinds, "effect_intent"), count(kinds, "effect_completion"); i != 3 || c != 3 {
+		t.Fatalf("effects: %d intents, %d completions; want 3 and 3 (the read, two exchanges)", i, c)
 	}
 	dump := e.mustRun("", "session", "dump", "real").stdout
+	if n := strings.Count(dump, "provider.exchange"); n != 2 {
+		t.Errorf("the dump shows %d provider.exchange intents, want 2:\n%s", n, dump)
+	}
+	for _, w := range []string{"${ANTHROPIC_API_KEY}", "greet.sh misspells Hello."} {
+		if !strings.Contains(dump, w) {
+			t.Errorf("the dump lacks %q (the redacted request, the recorded response)", w)
+		}
+	}
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

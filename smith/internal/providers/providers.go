@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/smith-agent/smith/core/auth"
+	"github.com/smith-agent/smith/core/catalog"
 	"github.com/smith-agent/smith/core/effect"
 	"github.com/smith-agent/smith/core/model"
 	"github.com/smith-agent/smith/core/provider"
@@ -32,6 +33,21 @@ type Options struct {
 	// CacheDir holds compiled plugin code; empty means the user cache
 	// directory (see wasmhost.Config).
 	CacheDir string
+	// Catalog describes the model; nil means the catalog knows nothing of
+	// it: requests are not checked and costs stay unknown. With it, every
+	// request is admitted against its advertised capabilities before
+	// dispatch (catalog.Guard) and every response is priced from the
+	// reported usage (catalog.Cost).
+	Catalog *catalog.Model
+	// Policy says how an unsupported option degrades; the zero Policy is
+	// catalog's default (thinking adjusts, images and tools fail).
+	Policy catalog.Policy
+	// Thinking is the requested reasoning level; "" means the vendor's
+	// default. It is admitted against Catalog when Open is called.
+	Thinking catalog.Level
+	// Warn receives each adjustment made to fit the model (a thinking
+	// level clamped, images replaced); nil discards them.
+	Warn func(string)
 }
 
 // Opened is a provider whose plugin is loaded and whose credential is
@@ -40,16 +56,22 @@ type Opened struct {
 	// Name and Model are the two halves of --model.
 	Name, Model string
 	cfg         provider.Config
+	guard       func(model.Provider) model.Provider
 	close       func(context.Context) error
 }
 
-// Provider returns the provider bridge. With a journal, every exchange is
+// Provider returns the provider bridge, behind the catalog's capability
+// check when the model is described (see Options.Catalog). With a journal, every exchange is
 // recorded durably as a provider.exchange effect (redacted intent before
 // anything is sent); nil records none.
 func (o *Opened) Provider(j *effect.Journal) (model.Provider, error) {
 	cfg := o.cfg
 	cfg.Journal = j
-	return provider.New(cfg)
+	p, err := provider.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return o.guard(p), nil
 }
 
 // Close releases the plugin instances and the engine.
@@ -82,33 +104,74 @@ func Open(ctx context.Context, spec string, o Options) (_ *Opened, err error) {
 // plugin is the name of the embedded provider codec plugin.
 const plugin = "providers"
 
-// open opens provider name of the codec plugin wasm.
-func open(ctx context.Context, wasm []byte, name, modelID string, o Options) (_ *Opened, err error) {
-	spec := name + "/" + modelID
-	eng, err := wasmhost.NewEngine(ctx, wasmhost.Config{CacheDir: o.CacheDir})
+// load compiles the codec plugin wasm and asks it which providers it
+// declares, with their secret names. The returned function releases what
+// load made.
+func load(ctx context.Context, wasm []byte, cacheDir string) (*wasmhost.Generation, map[string][]string, func(context.Context) error, error) {
+	eng, err := wasmhost.NewEngine(ctx, wasmhost.Config{CacheDir: cacheDir})
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	var gen *wasmhost.Generation
-	defer func() {
-		if err != nil {
-			if gen != nil {
-				gen.Close()
-			}
-			_ = eng.Close(ctx)
+	closeAll := func(ctx context.Context) error {
+		if gen != nil {
+			gen.Close()
 		}
-	}()
+		return eng.Close(ctx)
+	}
+	fail := func(err error) (*wasmhost.Generation, map[string][]string, func(context.Context) error, error) {
+		_ = closeAll(ctx)
+		return nil, nil, nil, err
+	}
 	p, err := provider.Compile(ctx, eng, wasmhost.Artifact{Name: plugin, Reader: bytes.NewReader(wasm)})
 	if err != nil {
-		return nil, err
+		return fail(err)
 	}
 	if gen, err = wasmhost.NewGeneration(p); err != nil {
-		return nil, err
+		return fail(err)
 	}
 	declared, err := provider.Declared(ctx, gen, plugin)
 	if err != nil {
+		return fail(err)
+	}
+	return gen, declared, closeAll, nil
+}
+
+// Declared returns the providers the embedded codec plugin declares, with
+// the names of the secrets (credential variables) each one takes, so no
+// vendor's variable is written anywhere else. cacheDir is as in Options.
+func Declared(ctx context.Context, cacheDir string) (map[string][]string, error) {
+	arts, err := sysplugins.Artifacts(plugin)
+	if err != nil {
 		return nil, err
 	}
+	return declaredOf(ctx, arts[0].Wasm, cacheDir)
+}
+
+func declaredOf(ctx context.Context, wasm []byte, cacheDir string) (map[string][]string, error) {
+	_, declared, closeAll, err := load(ctx, wasm, cacheDir)
+	if err != nil {
+		return nil, err
+	}
+	return declared, closeAll(ctx)
+}
+
+// open opens provider name of the codec plugin wasm.
+func open(ctx context.Context, wasm []byte, name, modelID string, o Options) (_ *Opened, err error) {
+	spec := name + "/" + modelID
+	guard, thinking, err := admit(o)
+	if err != nil {
+		return nil, err
+	}
+	gen, declared, closeAll, err := load(ctx, wasm, o.CacheDir)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			_ = closeAll(ctx)
+		}
+	}()
 	secrets, known := declared[name]
 	if !known {
 		names := make([]string, 0, len(declared))
@@ -128,12 +191,32 @@ func open(ctx context.Context, wasm []byte, name, modelID string, o Options) (_ 
 		return nil, fmt.Errorf("providers: %w", err)
 	}
 	cfg := provider.Config{Name: name, Plugin: plugin, Instances: gen, Engine: he,
-		Secrets: cred.Lookup(secrets), BaseURLFlag: o.BaseURL, Environ: o.Environ}
+		Secrets: cred.Lookup(secrets), BaseURLFlag: o.BaseURL, Environ: o.Environ, Thinking: string(thinking)}
+	if m := o.Catalog; m != nil {
+		cfg.Cost = func(_ string, u model.Usage) model.Amount { return catalog.Cost(*m, u) }
+	}
 	if _, err := provider.New(cfg); err != nil {
 		return nil, err
 	}
-	return &Opened{Name: name, Model: modelID, cfg: cfg, close: func(ctx context.Context) error {
-		gen.Close()
-		return eng.Close(ctx)
-	}}, nil
+	return &Opened{Name: name, Model: modelID, cfg: cfg, guard: guard, close: closeAll}, nil
+}
+
+// admit checks the requested thinking level against the catalog's model
+// before anything is loaded, and returns the guard every request passes and
+// the level to send.
+func admit(o Options) (func(model.Provider) model.Provider, catalog.Level, error) {
+	m := o.Catalog
+	if m == nil {
+		return func(p model.Provider) model.Provider { return p }, o.Thinking, nil
+	}
+	grant, err := catalog.Admit(*m, catalog.Needs{Thinking: o.Thinking}, o.Policy)
+	if err != nil {
+		return nil, "", fmt.Errorf("providers: %w", err)
+	}
+	if o.Warn != nil {
+		for _, n := range grant.Notes {
+			o.Warn(n)
+		}
+	}
+	return func(p model.Provider) model.Provider { return catalog.Guard(p, *m, o.Policy, o.Warn) }, grant.Thinking, nil
 }
