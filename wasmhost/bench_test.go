@@ -121,17 +121,28 @@ func BenchmarkFuelOverhead(b *testing.B) {
 	payload, _ := json.Marshal(items)
 	withFuel := compile(b, e, "fuel", wasm, PluginConfig{})
 	without := compile(b, e, "nofuel", wasm, PluginConfig{noFuel: true})
+	watFuel := compile(b, e, "watfuel", wat(b, "guest"), PluginConfig{})
+	watWithout := compile(b, e, "watnofuel", wat(b, "guest"), PluginConfig{noFuel: true})
 	workloads := []struct {
-		name string
-		call func(*Instance) error
+		name          string
+		fuel, without *Plugin
+		call          func(*Instance) error
 	}{
-		{"spin", func(in *Instance) error {
+		// A call-free loop of a few arithmetic instructions: the worst case,
+		// one charge per iteration.
+		{"tight-loop", watFuel, watWithout, func(in *Instance) error {
+			return in.Invoke(context.Background(), ex+"spin", func(_ *Call, params []uint64) error {
+				params[0] = 1_000_000
+				return nil
+			}, nil)
+		}},
+		{"spin", withFuel, without, func(in *Instance) error {
 			return in.Invoke(context.Background(), ex+"spin", func(_ *Call, params []uint64) error {
 				params[0] = 2000
 				return nil
 			}, nil)
 		}},
-		{"json-regexp", func(in *Instance) error {
+		{"json-regexp", withFuel, without, func(in *Instance) error {
 			out, err := callString(context.Background(), in, ex+"regex-count", string(payload))
 			if err == nil && !strings.HasPrefix(out, "4000 matches") {
 				b.Fatalf("regex-count = %q", out)
@@ -141,9 +152,9 @@ func BenchmarkFuelOverhead(b *testing.B) {
 	}
 	for _, w := range workloads {
 		b.Run(w.name, func(b *testing.B) {
-			_, fin := acquire(b, withFuel)
+			_, fin := acquire(b, w.fuel)
 			defer fin.Release()
-			_, nin := acquire(b, without)
+			_, nin := acquire(b, w.without)
 			defer nin.Release()
 			var tf, tn time.Duration
 			for i := 0; i < b.N; i++ {

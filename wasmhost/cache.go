@@ -13,7 +13,7 @@ import (
 // the version whenever the instrumentation or the file format changes. A
 // file is the instrumented module followed by the CRC-32C of the module,
 // little-endian, as wazero checks its own cached machine code.
-const instrumentedDir = "wasmhost-fuel-v2"
+const instrumentedDir = "wasmhost-fuel-v3"
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 

@@ -101,11 +101,14 @@ func (inv *invocation) check() bool {
 	return true
 }
 
-// yield is the guest's fuel import: called when the current slice is spent.
+// yield is the guest's fuel import: called by the charge that took the
+// counter below zero once the current slice was spent. It counts that charge
+// against the next slice.
 func (inv *invocation) yield(mod api.Module) {
 	if inv.fuelG == nil {
 		inv.bind(mod)
 	}
+	inv.fuelG.Set(0) // the slice is spent; the charging unit is not yet paid
 	if !inv.check() {
 		panic(abortPanic{})
 	}
@@ -115,6 +118,7 @@ func (inv *invocation) yield(mod api.Module) {
 		panic(abortPanic{})
 	}
 	inv.refill()
+	inv.fuelG.Set(inv.fuelG.Get() - 1)
 }
 
 // tooDeep is called by a function entry past Budgets.CallDepth.

@@ -4,12 +4,12 @@
 // [Instrument] adds a mutable i64 global (exported as [GlobalExport]) and, at
 // every function entry and every loop header, code equivalent to
 //
-//	if fuel == 0 { yield() }
 //	fuel = fuel - 1
+//	if fuel < 0 { yield() }
 //
 // where yield is a new function import ([Module].[YieldName]) through which
-// the host refills the counter, checks deadlines and cancellation, or aborts
-// the guest. A second i32 global (exported as [DepthExport]) holds the call
+// the host refills the counter (minus the unit the yielding charge spends),
+// checks deadlines and cancellation, or aborts the guest. A second i32 global (exported as [DepthExport]) holds the call
 // depth still allowed: each function entry decrements it and calls the
 // import [Module].[DepthName] when it reaches zero, and each body is wrapped
 // in a block so every exit (end, return, a branch to the function's label, a

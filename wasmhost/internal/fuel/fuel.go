@@ -171,19 +171,28 @@ func typeIndex(m *wasm.Module, params, results []wasm.ValueType) uint32 {
 
 // chargeCode is the sequence inserted at function entries and loop headers:
 //
-//	global.get F; i64.eqz; if; call yield; end
-//	global.get F; i64.const 1; i64.sub; global.set F
+//	global.set F (global.get F - 1)
+//	if global.get F < 0 { yield() }
+//
+// Decrementing first leaves the new value in a register for the test (wazero
+// reuses a global's value within straight-line code), so a charge is one
+// load, a subtract, one store and a branch on the sign; testing for zero
+// before the decrement needed a second load after the branch. A counter
+// that starts at n therefore allows n charges before the one that calls
+// yield; the host must set the counter to the refill minus one (the unit
+// that charge spends) before returning. Counters are at most 2^63-1.
 func chargeCode(global, yield uint32) []byte {
 	g := leb128.EncodeUint32(global)
 	var b []byte
 	b = append(b, wasm.OpcodeGlobalGet)
 	b = append(b, g...)
-	b = append(b, wasm.OpcodeI64Eqz, wasm.OpcodeIf, 0x40, wasm.OpcodeCall)
-	b = append(b, leb128.EncodeUint32(yield)...)
-	b = append(b, wasm.OpcodeEnd, wasm.OpcodeGlobalGet)
-	b = append(b, g...)
 	b = append(b, wasm.OpcodeI64Const, 1, wasm.OpcodeI64Sub, wasm.OpcodeGlobalSet)
 	b = append(b, g...)
+	b = append(b, wasm.OpcodeGlobalGet)
+	b = append(b, g...)
+	b = append(b, wasm.OpcodeI64Const, 0, wasm.OpcodeI64LtS, wasm.OpcodeIf, 0x40, wasm.OpcodeCall)
+	b = append(b, leb128.EncodeUint32(yield)...)
+	b = append(b, wasm.OpcodeEnd)
 	return b
 }
 

@@ -60,7 +60,7 @@ func run(t *testing.T, code []byte) (api.Module, *counters) {
 	_, err := r.NewHostModuleBuilder(Module).
 		NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(func(_ context.Context, m api.Module, _ []uint64) {
 		c.yields++
-		m.ExportedGlobal(GlobalExport).(api.MutableGlobal).Set(100)
+		m.ExportedGlobal(GlobalExport).(api.MutableGlobal).Set(100 - 1)
 	}), nil, nil).Export(YieldName).
 		NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(func(_ context.Context, m api.Module, stack []uint64) {
 		c.grows++
@@ -158,6 +158,22 @@ func TestFuelCounting(t *testing.T) {
 	}
 	if c.yields != 0 {
 		t.Fatalf("%d yields with a full counter", c.yields)
+	}
+}
+
+// TestFuelAcrossYields checks the charge that finds the slice spent is
+// paid from the next one: from an empty counter, loops(500) (501 charges)
+// yields once per 100 units and leaves 6*100-501 = 99 of the last refill.
+func TestFuelAcrossYields(t *testing.T) {
+	code, _ := instrument(t, wat2wasm(t, "control"))
+	m, c := run(t, code)
+	g := m.ExportedGlobal(GlobalExport).(api.MutableGlobal)
+	g.Set(0)
+	if _, err := m.ExportedFunction("loops").Call(context.Background(), 500); err != nil {
+		t.Fatal(err)
+	}
+	if c.yields != 6 || g.Get() != 99 {
+		t.Fatalf("%d yields, %d units left; want 6 yields, 99 left", c.yields, g.Get())
 	}
 }
 
