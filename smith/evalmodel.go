@@ -70,8 +70,16 @@ func openModel(ctx context.Context, cmd *cli.Command, name, thinking, cwd string
 		return nil, err
 	}
 	// Every exchange is journaled in the session: its intent (redacted
-	// request) is caused by the entry the request continues from.
-	return &evalModel{provider: o.Provider, id: o.Model, close: o.Close}, nil
+	// request) is caused by the entry the request continues from. Requests
+	// run under the failover policy of core/route.
+	open := func(j *effect.Journal) (model.Provider, error) {
+		p, err := o.Provider(j)
+		if err != nil {
+			return nil, err
+		}
+		return &routed{targets: []route.Target{target}, open: func(route.Target) model.Provider { return p }}, nil
+	}
+	return &evalModel{provider: open, id: o.Model, close: o.Close}, nil
 }
 
 // resolveModel resolves a --model name through core/route against the
@@ -81,8 +89,8 @@ func openModel(ctx context.Context, cmd *cli.Command, name, thinking, cwd string
 // requests go unchecked and costs stay unknown).
 //
 // Routing configuration (user aliases, groups, account buckets) has no
-// source yet, so a name resolves to one target and failover has nothing to
-// fail over to.
+// source yet, so a name resolves to one target: failover has nothing to
+// fail over to, and a transient failure is retried on that target.
 func resolveModel(name string) (route.Target, *catalog.Model, error) {
 	snap, err := catalog.Bundled()
 	if err != nil {

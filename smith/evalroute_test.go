@@ -175,3 +175,43 @@ func TestEvalModelResolution(t *testing.T) {
 		})
 	}
 }
+
+// TestEvalRetriesTransientFailure: an overloaded response before any output
+// is retried on the same target under the failover policy (honouring the
+// provider's retry hint), and both exchanges are journaled.
+func TestEvalRetriesTransientFailure(t *testing.T) {
+	var mu sync.Mutex
+	n := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		_, _ = io.Copy(io.Discard, req.Body)
+		mu.Lock()
+		n++
+		first := n == 1
+		mu.Unlock()
+		if first {
+			w.Header().Set("retry-after", "0")
+			w.Header().Set("content-type", "application/json")
+			w.WriteHeader(529)
+			_, _ = io.WriteString(w, `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`)
+			return
+		}
+		w.Header().Set("content-type", "text/event-stream")
+		_, _ = io.WriteString(w, messagesStream("Recovered.", "", "", ""))
+	}))
+	defer srv.Close()
+	e := newEnv(t)
+	e.demo()
+	r := e.runWith([]string{"ANTHROPIC_API_KEY=k-retry", "ANTHROPIC_BASE_URL=" + srv.URL}, "", "eval", "--model", "anthropic/claude-sonnet-4-5", "--session", "retry", "hi")
+	if r.code != 0 || !strings.Contains(r.stdout, "Recovered.") {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	mu.Lock()
+	if n != 2 {
+		t.Errorf("the server saw %d requests, want 2", n)
+	}
+	mu.Unlock()
+	dump := e.mustRun("", "session", "dump", "retry").stdout
+	if c := strings.Count(dump, "provider.exchange"); c != 2 {
+		t.Errorf("the dump shows %d exchanges, want 2 (the refused and the served)", c)
+	}
+}

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"context"
+	"errors"
+
+	"github.com/smith-agent/smith/core/model"
+	"github.com/smith-agent/smith/core/route"
+)
+
+// routed sends every request through route.Open over its targets: a rate
+// limit fails over at once, a transient failure before the first event is
+// retried with bounded backoff honouring the provider's retry hint, an
+// invalid request stops. Failures after the first event reach the caller.
+// It is safe for concurrent use when the providers are.
+type routed struct {
+	targets []route.Target
+	// open returns the provider serving a target.
+	open   func(route.Target) model.Provider
+	policy route.Policy
+}
+
+func (r *routed) Stream(ctx context.Context, req *model.Request) model.Stream {
+	s, _, err := route.Open(ctx, r.targets, func(ctx context.Context, t route.Target) model.Stream {
+		q := *req
+		q.Model = t.Model
+		return r.open(t).Stream(ctx, &q)
+	}, r.policy)
+	if err == nil {
+		return s
+	}
+	var me *model.Error
+	if errors.As(err, &me) {
+		e := *me
+		e.Message = err.Error()
+		return &failedStream{ev: model.StreamError{Err: &e}}
+	}
+	return &failedStream{ev: model.StreamError{Err: model.NewError(model.ErrAborted, "%s", err.Error())}}
+}
+
+// failedStream yields one terminal error.
+type failedStream struct {
+	ev   model.StreamEvent
+	done bool
+}
+
+func (f *failedStream) Next() (model.StreamEvent, bool) {
+	if f.done {
+		return nil, false
+	}
+	f.done = true
+	return f.ev, true
+}
+
+func (f *failedStream) Close() error { return nil }
