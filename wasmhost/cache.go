@@ -8,13 +8,9 @@ import (
 	"path/filepath"
 )
 
-// instrumentedDir holds instrumented modules next to wazero's compiled code,
-// so a warm start skips the fuel rewrite as wazero skips compilation. Bump
-// the version whenever the instrumentation or the file format changes. A
-// file is the instrumented module followed by the CRC-32C of the module,
-// little-endian, as wazero checks its own cached machine code.
-const instrumentedDir = "wasmhost-fuel-v3"
-
+// A cached instrumented module is the module followed by the CRC-32C of the
+// module, little-endian, as wazero checks its own cached machine code. Bump
+// the version in instrumentedDir whenever this format changes.
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // instrumentedPath is where the instrumented form of key is cached, or ""

@@ -8,6 +8,8 @@ import (
 
 	"github.com/tetratelabs/wabin/binary"
 	"github.com/tetratelabs/wabin/wasm"
+
+	"github.com/smith-agent/smith/wasmhost/internal/fuel"
 )
 
 // TestDecodeHeader checks the header decode sees exactly what a full decode
@@ -90,5 +92,29 @@ func TestReadArtifactAllocations(t *testing.T) {
 	})
 	if allocs > 5 {
 		t.Fatalf("readArtifact made %v allocations, want at most 5 (the growth copy makes 6)", allocs)
+	}
+}
+
+// TestProbeFingerprint checks the instrumented cache directory is named
+// after the instrumentation's output on the probe module: stable within a
+// build, and changed by any change to a charge sequence.
+func TestProbeFingerprint(t *testing.T) {
+	fp := probeFingerprint()
+	if fp != probeFingerprint() || len(fp) != 16 {
+		t.Fatalf("fingerprint %q is not stable", fp)
+	}
+	if !strings.HasSuffix(instrumentedDir, "-"+fp) {
+		t.Fatalf("instrumentedDir %q does not carry the fingerprint %q", instrumentedDir, fp)
+	}
+	m := probeModule()
+	if n := fuel.MergeData(m); n != 1 {
+		t.Errorf("the probe's two data segments became %d, want 1 (merged)", n)
+	}
+	st, err := fuel.Instrument(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st != (fuel.Stats{Functions: 1, LoopHeaders: 1, Grows: 1}) {
+		t.Fatalf("probe stats %+v, want one charged entry, loop header and grow", st)
 	}
 }

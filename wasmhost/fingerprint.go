@@ -1,0 +1,55 @@
+package wasmhost
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+
+	"github.com/tetratelabs/wabin/binary"
+	"github.com/tetratelabs/wabin/wasm"
+
+	"github.com/smith-agent/smith/wasmhost/internal/fuel"
+)
+
+// instrumentedDir holds instrumented modules next to wazero's compiled code,
+// so a warm start skips the fuel rewrite as wazero skips compilation. Its
+// name carries the file format version and a fingerprint of the
+// instrumentation (see probeFingerprint): a build whose rewrite differs
+// writes and reads another directory, so it never runs modules instrumented
+// for a different host protocol.
+var instrumentedDir = "wasmhost-fuel-v3-" + probeFingerprint()
+
+// probeFingerprint instruments a small module exercising every rewrite (a
+// charged function entry, a loop header, a call, return, memory.grow and
+// two mergeable data segments) and returns the first 8 bytes of the
+// result's SHA-256 in hex.
+func probeFingerprint() string {
+	m := probeModule()
+	fuel.MergeData(m)
+	if _, err := fuel.Instrument(m); err != nil {
+		panic("wasmhost: the instrumentation refuses its own probe module: " + err.Error())
+	}
+	sum := sha256.Sum256(binary.EncodeModule(m))
+	return hex.EncodeToString(sum[:8])
+}
+
+// probeModule is the uninstrumented probe.
+func probeModule() *wasm.Module {
+	body := []byte{
+		wasm.OpcodeLoop, 0x40, wasm.OpcodeCall, 0, wasm.OpcodeEnd,
+		wasm.OpcodeI32Const, 1, wasm.OpcodeMemoryGrow, 0, wasm.OpcodeDrop,
+		wasm.OpcodeReturn, wasm.OpcodeEnd,
+	}
+	at := func(off byte) *wasm.ConstantExpression {
+		return &wasm.ConstantExpression{Opcode: wasm.OpcodeI32Const, Data: []byte{off}}
+	}
+	return &wasm.Module{
+		TypeSection:     []*wasm.FunctionType{{}},
+		FunctionSection: []wasm.Index{0},
+		MemorySection:   &wasm.Memory{Min: 1, Max: 1, IsMaxEncoded: true},
+		CodeSection:     []*wasm.Code{{Body: body}},
+		DataSection: []*wasm.DataSegment{
+			{OffsetExpression: at(8), Init: []byte("a")},
+			{OffsetExpression: at(12), Init: []byte("b")},
+		},
+	}
+}
