@@ -80,6 +80,9 @@ type Error struct {
 	HTTPStatus int `json:"http_status,omitempty"`
 	// ProviderType is the vendor's own error type string, for diagnostics.
 	ProviderType string `json:"provider_type,omitempty"`
+	// Code is the vendor's error code when it differs from ProviderType,
+	// for diagnostics.
+	Code string `json:"code,omitempty"`
 	// RequestID is the vendor's request id, for support requests.
 	RequestID string `json:"request_id,omitempty"`
 }

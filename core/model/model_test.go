@@ -174,8 +174,11 @@ func TestStreamEventJSONRoundTrip(t *testing.T) {
 		ToolCallEnd{Index: 2, Signature: []byte("x")},
 		Done{Reason: StopToolUse, Usage: Usage{Input: Known(1)}},
 		StreamError{Err: &Error{Kind: ErrTruncated, Message: "cut", Retryable: true}},
+		Done{Reason: StopEnd, RawStop: "end_turn", RawUsage: `{"output_tokens":9}`},
+		StreamError{Err: &Error{Kind: ErrOverloaded, Message: "busy", ProviderType: "overloaded_error", Code: "E529", RequestID: "req_1"},
+			RawStop: "error", RawUsage: `{"input_tokens":3}`},
 	}
-	wantTypes := []string{"start", "text_delta", "thinking_delta", "toolcall_start", "toolcall_delta", "toolcall_end", "done", "error"}
+	wantTypes := []string{"start", "text_delta", "thinking_delta", "toolcall_start", "toolcall_delta", "toolcall_end", "done", "error", "done", "error"}
 	for i, ev := range events {
 		t.Run(wantTypes[i], func(t *testing.T) {
 			if got := StreamEventType(ev); got != wantTypes[i] {

@@ -85,17 +85,24 @@ type ToolCallEnd struct {
 	Signature []byte `json:"signature,omitempty"`
 }
 
-// Done ends a successful response.
+// Done ends a successful response. RawStop is the vendor's own stop value
+// (such as "end_turn") and RawUsage its last usage object as JSON text,
+// verbatim; both are for diagnostics and vendor-specific accounting, and
+// empty when the vendor sent none.
 type Done struct {
-	Reason StopReason `json:"reason"`
-	Usage  Usage      `json:"usage"`
+	Reason   StopReason `json:"reason"`
+	Usage    Usage      `json:"usage"`
+	RawStop  string     `json:"raw_stop,omitempty"`
+	RawUsage string     `json:"raw_usage,omitempty"`
 }
 
 // StreamError ends a failed response. Usage holds what was reported before
-// the failure.
+// the failure; RawStop and RawUsage are as in [Done].
 type StreamError struct {
-	Err   *Error `json:"error"`
-	Usage Usage  `json:"usage"`
+	Err      *Error `json:"error"`
+	Usage    Usage  `json:"usage"`
+	RawStop  string `json:"raw_stop,omitempty"`
+	RawUsage string `json:"raw_usage,omitempty"`
 }
 
 func (Start) isStreamEvent()         {}

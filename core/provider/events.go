@@ -1,30 +1,9 @@
 package provider
 
 import (
-	"encoding/json"
-	"strings"
-
 	"github.com/smith-agent/smith/core/internal/pluginabi"
 	"github.com/smith-agent/smith/core/model"
 )
-
-// extensionPrefix starts an unknown stream event carrying what the world's
-// events cannot say (see the providers plugin's guest package); other
-// unknown events are ignored, as the world requires.
-const extensionPrefix = "smith.providers/v1 "
-
-type extension struct {
-	Kind         string `json:"kind"`
-	Index        uint32 `json:"index"`
-	Model        string `json:"model"`
-	Encrypted    []byte `json:"encrypted"`
-	Redacted     bool   `json:"redacted"`
-	ErrorKind    string `json:"error_kind"`
-	Retryable    bool   `json:"retryable"`
-	HTTPStatus   int    `json:"http_status"`
-	ProviderType string `json:"provider_type"`
-	RequestID    string `json:"request_id"`
-}
 
 type blockKind uint8
 
@@ -41,8 +20,6 @@ type converter struct {
 	secrets         []string
 	kinds           []blockKind
 	usage           model.Usage
-	thinking        map[uint32]extension
-	failure         *extension
 	terminal        bool
 	cost            func(string, model.Usage) model.Amount
 	requested       string // the model the request named, the one priced
@@ -75,10 +52,11 @@ func (c *converter) add(out []model.StreamEvent, evs []pluginabi.StreamEvent) []
 		}
 		e := &evs[i]
 		switch e.Case {
-		case pluginabi.StreamEventUnknown:
-			c.extension(e.Unknown)
 		case pluginabi.StreamEventStart:
-			out = append(out, model.Start{Provider: c.provider, Model: c.model, ResponseID: e.Start})
+			if e.Start.Model != "" {
+				c.model = e.Start.Model
+			}
+			out = append(out, model.Start{Provider: c.provider, Model: c.model, ResponseID: e.Start.ID})
 		case pluginabi.StreamEventTextDelta:
 			c.kind(e.TextDelta.Index, textBlock)
 			out = append(out, model.TextDelta{Index: int(e.TextDelta.Index), Text: e.TextDelta.Text})
@@ -96,15 +74,21 @@ func (c *converter) add(out []model.StreamEvent, evs []pluginabi.StreamEvent) []
 			c.usage = usage(e.Usage)
 		case pluginabi.StreamEventDone:
 			c.terminal = true
-			if r, ok := stopReasons[e.Done]; ok {
-				out = append(out, model.Done{Reason: r, Usage: c.priced()})
+			rawStop, rawUsage := c.raw(e.Done.RawStop), c.raw(e.Done.RawUsage)
+			if r, ok := stopReasons[e.Done.Reason]; ok {
+				out = append(out, model.Done{Reason: r, Usage: c.priced(), RawStop: rawStop, RawUsage: rawUsage})
 				continue
 			}
 			out = append(out, model.StreamError{Err: model.NewError(model.ErrMalformed,
-				"provider: the codec for %q reported a stop reason this host does not know; update Smith", c.provider), Usage: c.priced()})
+				"provider: the codec for %q reported a stop reason this host does not know; update Smith", c.provider),
+				Usage: c.priced(), RawStop: rawStop, RawUsage: rawUsage})
 		case pluginabi.StreamEventFailure:
 			c.terminal = true
-			out = append(out, model.StreamError{Err: c.modelError(e.Failure, 0), Usage: c.priced()})
+			out = append(out, model.StreamError{Err: c.modelError(e.Failure.Failure, 0), Usage: c.priced(),
+				RawStop: c.raw(e.Failure.RawStop), RawUsage: c.raw(e.Failure.RawUsage)})
+		case pluginabi.StreamEventUnknown:
+			// An event kind newer than this host; the world says to
+			// ignore it.
 		}
 	}
 	return out
@@ -123,12 +107,17 @@ func (c *converter) blockEnd(out []model.StreamEvent, b pluginabi.BlockEnd) []mo
 	case toolBlock:
 		return append(out, model.ToolCallEnd{Index: int(b.Index), Signature: sig})
 	case thinkingBlock:
-		x := c.thinking[b.Index]
-		delete(c.thinking, b.Index)
-		if sig == nil && x.Encrypted == nil && !x.Redacted {
+		var enc []byte
+		if b.Encrypted != nil {
+			enc = *b.Encrypted
+			if enc == nil {
+				enc = []byte{}
+			}
+		}
+		if sig == nil && enc == nil && !b.Redacted {
 			return out
 		}
-		return append(out, model.ThinkingDelta{Index: int(b.Index), Signature: sig, Encrypted: x.Encrypted, Redacted: x.Redacted})
+		return append(out, model.ThinkingDelta{Index: int(b.Index), Signature: sig, Encrypted: enc, Redacted: b.Redacted})
 	case textBlock:
 		if sig == nil {
 			return out
@@ -136,30 +125,6 @@ func (c *converter) blockEnd(out []model.StreamEvent, b pluginabi.BlockEnd) []mo
 		return append(out, model.TextDelta{Index: int(b.Index), Signature: sig})
 	}
 	return out
-}
-
-func (c *converter) extension(payload string) {
-	rest, ok := strings.CutPrefix(payload, extensionPrefix)
-	if !ok {
-		return
-	}
-	var x extension
-	if json.Unmarshal([]byte(rest), &x) != nil {
-		return
-	}
-	switch x.Kind {
-	case "start":
-		if x.Model != "" {
-			c.model = x.Model
-		}
-	case "thinking":
-		if c.thinking == nil {
-			c.thinking = map[uint32]extension{}
-		}
-		c.thinking[x.Index] = x
-	case "error":
-		c.failure = &x
-	}
 }
 
 var stopReasons = map[pluginabi.StopReason]model.StopReason{
@@ -173,35 +138,39 @@ var failureKinds = map[pluginabi.FailureKind]model.ErrorKind{
 	pluginabi.FailureKindQuota: model.ErrQuota, pluginabi.FailureKindOverloaded: model.ErrOverloaded,
 	pluginabi.FailureKindServer: model.ErrServer, pluginabi.FailureKindNotFound: model.ErrNotFound,
 	pluginabi.FailureKindTransport: model.ErrTransport, pluginabi.FailureKindTruncated: model.ErrTruncated,
-	pluginabi.FailureKindAborted: model.ErrAborted,
+	pluginabi.FailureKindAborted: model.ErrAborted, pluginabi.FailureKindMalformed: model.ErrMalformed,
 }
 
-// modelError turns a codec failure into a model error; details the codec
-// sent as an extension (exact kind, vendor type, request id) refine it.
+// modelError turns a codec failure into a model error. status is the
+// response's status, used when the codec did not report one; a kind this
+// host does not know is malformed. Every text the codec returns is
+// scrubbed of the request's secrets.
 func (c *converter) modelError(f pluginabi.Failure, status int) *model.Error {
 	k, ok := failureKinds[f.Kind]
 	if !ok {
 		k = model.ErrMalformed
 	}
-	e := &model.Error{Kind: k, Message: scrub(f.Message, c.secrets), Retryable: k.Retryable(), HTTPStatus: status}
+	e := &model.Error{Kind: k, Message: scrub(f.Message, c.secrets), Retryable: f.Retryable, HTTPStatus: status,
+		ProviderType: c.raw(f.ProviderType), Code: c.raw(f.VendorCode), RequestID: c.raw(f.RequestID)}
 	if f.RetryAfterMs != nil {
 		e.RetryAfterMillis = int64(min(*f.RetryAfterMs, 1<<53))
 	}
-	if x := c.failure; x != nil {
-		if xk := model.ErrorKind(x.ErrorKind); xk.Valid() {
-			e.Kind = xk
-		}
-		e.Retryable = x.Retryable
-		e.ProviderType, e.RequestID = x.ProviderType, x.RequestID
-		if x.HTTPStatus != 0 {
-			e.HTTPStatus = x.HTTPStatus
-		}
-		c.failure = nil
+	if f.HTTPStatus != nil {
+		e.HTTPStatus = int(*f.HTTPStatus)
 	}
 	if e.Message == "" {
 		e.Message = "the provider gave no message"
 	}
 	return e
+}
+
+// raw returns an optional vendor text scrubbed of the request's secrets,
+// "" when absent.
+func (c *converter) raw(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return scrub(*s, c.secrets)
 }
 
 func usage(u pluginabi.Usage) model.Usage {

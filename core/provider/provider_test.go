@@ -24,7 +24,8 @@ func TestStream(t *testing.T) {
 		model.TextDelta{Index: 0, Text: "Olá"},
 		model.TextDelta{Index: 0, Text: ", mundo"},
 		model.Done{Reason: model.StopEnd, Usage: model.Usage{Input: model.Known(12), Output: model.Known(7),
-			CacheRead: model.Known(3), CacheWrite: model.Known(0)}},
+			CacheRead: model.Known(3), CacheWrite: model.Known(0)}, RawStop: "end_turn",
+			RawUsage: `{"cache_creation_input_tokens":0,"cache_read_input_tokens":3,"input_tokens":12,"output_tokens":7}`},
 	}
 	if !reflect.DeepEqual(evs, want) {
 		t.Fatalf("events\n got %#v\nwant %#v", evs, want)
@@ -135,31 +136,44 @@ func TestMissingCredential(t *testing.T) {
 // into model errors with retry hints.
 func TestClassifiedErrors(t *testing.T) {
 	tests := []struct {
-		name       string
-		status     int
-		retryAfter string
-		body       string
-		kind       model.ErrorKind
-		retryable  bool
-		waitMillis int64
+		name         string
+		status       int
+		headers      map[string]string
+		body         string
+		kind         model.ErrorKind
+		retryable    bool
+		waitMillis   int64
+		providerType string
+		requestID    string
 	}{
-		{name: "rate limit with retry-after", status: 429, retryAfter: "7", kind: model.ErrRateLimit, retryable: true, waitMillis: 7000,
+		{name: "rate limit with retry-after", status: 429, headers: map[string]string{"Retry-After": "7"}, kind: model.ErrRateLimit,
+			retryable: true, waitMillis: 7000, providerType: "rate_limit_error",
 			body: `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`},
-		{name: "overloaded", status: 529, kind: model.ErrOverloaded, retryable: true,
+		{name: "retry-after-ms beats retry-after", status: 429, headers: map[string]string{"Retry-After": "7", "Retry-After-Ms": "1500"},
+			kind: model.ErrRateLimit, retryable: true, waitMillis: 1500, providerType: "rate_limit_error",
+			body: `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`},
+		{name: "overloaded", status: 529, kind: model.ErrOverloaded, retryable: true, providerType: "overloaded_error",
 			body: `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`},
-		{name: "server", status: 500, kind: model.ErrServer, retryable: true,
+		{name: "x-should-retry false and the request id header", status: 529,
+			headers: map[string]string{"X-Should-Retry": "false", "Request-Id": "req_011CHdr"}, kind: model.ErrOverloaded,
+			providerType: "overloaded_error", requestID: "req_011CHdr",
+			body: `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`},
+		{name: "x-should-retry true on a bad request", status: 400, headers: map[string]string{"X-Should-Retry": "true"},
+			kind: model.ErrInvalidRequest, retryable: true, providerType: "invalid_request_error",
+			body: `{"type":"error","error":{"type":"invalid_request_error","message":"try again"}}`},
+		{name: "server", status: 500, kind: model.ErrServer, retryable: true, providerType: "api_error",
 			body: `{"type":"error","error":{"type":"api_error","message":"Internal server error"}}`},
-		{name: "invalid request", status: 400, kind: model.ErrInvalidRequest,
+		{name: "invalid request", status: 400, kind: model.ErrInvalidRequest, providerType: "invalid_request_error",
 			body: `{"type":"error","error":{"type":"invalid_request_error","message":"max_tokens: too large"}}`},
-		{name: "auth", status: 401, kind: model.ErrAuth,
+		{name: "auth", status: 401, kind: model.ErrAuth, providerType: "authentication_error",
 			body: `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := newServer(t, func(w http.ResponseWriter, _ *http.Request) {
 				w.Header().Set("Content-Type", "application/json")
-				if tt.retryAfter != "" {
-					w.Header().Set("Retry-After", tt.retryAfter)
+				for k, v := range tt.headers {
+					w.Header().Set(k, v)
 				}
 				w.WriteHeader(tt.status)
 				w.Write([]byte(tt.body))
@@ -172,6 +186,9 @@ func TestClassifiedErrors(t *testing.T) {
 			e := streamError(t, evs)
 			if e.Kind != tt.kind || e.Retryable != tt.retryable || e.RetryAfterMillis != tt.waitMillis || e.HTTPStatus != tt.status || e.Message == "" {
 				t.Errorf("error %+v; want kind %s retryable %v wait %d ms http %d", e, tt.kind, tt.retryable, tt.waitMillis, tt.status)
+			}
+			if e.ProviderType != tt.providerType || e.RequestID != tt.requestID {
+				t.Errorf("error %+v; want provider type %q, request id %q", e, tt.providerType, tt.requestID)
 			}
 		})
 	}

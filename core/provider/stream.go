@@ -211,10 +211,7 @@ func (s *stream) classify(g *pluginabi.Guest, resp *httpengine.Response) {
 		body = append(body, chunk...)
 	}
 	body = body[:min(len(body), cfg.MaxErrorBody)]
-	opts := pluginabi.ClassifyOptions{Provider: cfg.Name, Status: uint16(resp.StatusCode)}
-	if ra := resp.Header.Get("Retry-After"); ra != "" {
-		opts.RetryAfter = &ra
-	}
+	opts := pluginabi.ClassifyOptions{Provider: cfg.Name, Status: uint16(resp.StatusCode), Headers: classifyHeaders(resp.Header)}
 	f, err := g.ClassifyFailure(s.ctx, body, opts)
 	if err != nil {
 		s.fail(model.ErrServer, fmt.Errorf("provider: %q answered http %d and codec plugin %q could not classify it: %w", cfg.Name, resp.StatusCode, cfg.Plugin, err))

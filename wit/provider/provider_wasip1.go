@@ -50,19 +50,19 @@ func wasmexportBuildRequest(p0 uint32, p1 uint32, p2 uint32, p3 uint32, p4 uint3
 func wasmpostBuildRequest(uint32) { cabi.Release(cabi.Marker{}) }
 
 //go:wasmexport smith:plugin/provider@0.0.0#classify-failure
-func wasmexportClassifyFailure(p0 uint32, p1 uint32, p2 uint32, p3 uint32, p4 uint32, p5 uint32, p6 uint32, p7 uint32) uint32 {
+func wasmexportClassifyFailure(p0 uint32, p1 uint32, p2 uint32, p3 uint32, p4 uint32, p5 uint32, p6 uint32) uint32 {
 	if exports == nil {
 		panic("wit: smith:plugin/provider@0.0.0: the plugin did not call Export")
 	}
 	var a0 []byte
 	var a1 ClassifyOptions
-	f := [8]uint64{uint64(p0), uint64(p1), uint64(p2), uint64(p3), uint64(p4), uint64(p5), uint64(p6), uint64(p7)}
+	f := [7]uint64{uint64(p0), uint64(p1), uint64(p2), uint64(p3), uint64(p4), uint64(p5), uint64(p6)}
 	_ = f
 	cabi.LiftBytes(f[0], f[1], &a0)
 	liftClassifyOptions(f[2:], &a1)
 	cabi.Unpin()
 	v := exports.ClassifyFailure(a0, a1)
-	ret := cabi.Alloc(32, 8)
+	ret := cabi.Alloc(72, 8)
 	storeFailure(ret, &v)
 	return cabi.Addr(ret)
 }
@@ -104,9 +104,9 @@ func wasmexportDecoderDecodeChunk(p0 uint32, p1 uint32, p2 uint32) uint32 {
 		ret[0] = 1
 		storeCodecFault(ret[4:], &fault)
 	} else {
-		t1 := cabi.AllocList(ret[4:], len(v), 88, 8)
+		t1 := cabi.AllocList(ret[4:], len(v), 104, 8)
 		for t2 := range v {
-			t3 := t1[t2*88:]
+			t3 := t1[t2*104:]
 			storeStreamEvent(t3, &v[t2])
 		}
 	}
@@ -135,9 +135,9 @@ func wasmexportDecoderFinish(p0 uint32) uint32 {
 		ret[0] = 1
 		storeCodecFault(ret[4:], &fault)
 	} else {
-		t5 := cabi.AllocList(ret[4:], len(v), 88, 8)
+		t5 := cabi.AllocList(ret[4:], len(v), 104, 8)
 		for t6 := range v {
-			t7 := t5[t6*88:]
+			t7 := t5[t6*104:]
 			storeStreamEvent(t7, &v[t6])
 		}
 	}
@@ -194,24 +194,39 @@ func storeRequestTemplate(b []byte, v *RequestTemplate) {
 func liftClassifyOptions(f []uint64, v *ClassifyOptions) {
 	cabi.LiftString(f[0], f[1], &v.Provider)
 	v.Status = uint16(f[2])
-	switch uint32(f[3]) {
-	case 0:
-		v.RetryAfter = nil
-	case 1:
-		t17 := new(string)
-		cabi.LiftString(f[4], f[5], t17)
-		v.RetryAfter = t17
-	default:
-		cabi.BadCase("classify-options.retry-after", uint32(f[3]), 2)
+	t17 := cabi.LiftList(f[3], f[4], 16)
+	v.Headers = make([]ResponseHeader, len(t17)/16)
+	for t18 := range v.Headers {
+		t19 := t17[t18*16:]
+		loadResponseHeader(t19, &v.Headers[t18])
 	}
 }
 
 func storeFailure(b []byte, v *Failure) {
 	storeTypesFailureKind(b[0:], &v.Kind)
 	cabi.StoreString(b[4:], v.Message)
+	if v.Retryable {
+		b[12:][0] = 1
+	}
 	if v.RetryAfterMs != nil {
 		b[16:][0] = 1
 		binary.LittleEndian.PutUint64(b[16:][8:], uint64((*v.RetryAfterMs)))
+	}
+	if v.HTTPStatus != nil {
+		b[32:][0] = 1
+		binary.LittleEndian.PutUint16(b[32:][2:], uint16((*v.HTTPStatus)))
+	}
+	if v.ProviderType != nil {
+		b[36:][0] = 1
+		cabi.StoreString(b[36:][4:], (*v.ProviderType))
+	}
+	if v.VendorCode != nil {
+		b[48:][0] = 1
+		cabi.StoreString(b[48:][4:], (*v.VendorCode))
+	}
+	if v.RequestID != nil {
+		b[60:][0] = 1
+		cabi.StoreString(b[60:][4:], (*v.RequestID))
 	}
 }
 
@@ -225,7 +240,7 @@ func storeStreamEvent(b []byte, v *StreamEvent) {
 	switch v.Case {
 	case StreamEventStart:
 		b[0] = byte(0)
-		cabi.StoreString(b[8:], v.Start)
+		storeResponseStart(b[8:], &v.Start)
 	case StreamEventTextDelta:
 		b[0] = byte(1)
 		storeContentDelta(b[8:], &v.TextDelta)
@@ -246,10 +261,10 @@ func storeStreamEvent(b []byte, v *StreamEvent) {
 		storeUsage(b[8:], &v.Usage)
 	case StreamEventDone:
 		b[0] = byte(7)
-		storeStopReason(b[8:], &v.Done)
+		storeResponseEnd(b[8:], &v.Done)
 	case StreamEventFailure:
 		b[0] = byte(8)
-		storeFailure(b[8:], &v.Failure)
+		storeResponseFailure(b[8:], &v.Failure)
 	case StreamEventUnknown:
 		b[0] = byte(9)
 		cabi.StoreString(b[8:], v.Unknown)
@@ -283,18 +298,28 @@ func storeTemplatePart(b []byte, v *TemplatePart) {
 
 func storeHeaderTemplate(b []byte, v *HeaderTemplate) {
 	cabi.StoreString(b[0:], v.Name)
-	t18 := cabi.AllocList(b[8:], len(v.Value), 12, 4)
-	for t19 := range v.Value {
-		t20 := t18[t19*12:]
-		storeTemplatePart(t20, &v.Value[t19])
+	t20 := cabi.AllocList(b[8:], len(v.Value), 12, 4)
+	for t21 := range v.Value {
+		t22 := t20[t21*12:]
+		storeTemplatePart(t22, &v.Value[t21])
 	}
 }
 
+func loadResponseHeader(b []byte, v *ResponseHeader) {
+	cabi.LoadString(b[0:], &v.Name)
+	cabi.LoadString(b[8:], &v.Value)
+}
+
 func storeTypesFailureKind(b []byte, v *types.FailureKind) {
-	if *v >= 12 {
-		cabi.BadCase("failure-kind", uint32(*v), 12)
+	if *v >= 13 {
+		cabi.BadCase("failure-kind", uint32(*v), 13)
 	}
 	b[0] = byte(*v)
+}
+
+func storeResponseStart(b []byte, v *ResponseStart) {
+	cabi.StoreString(b[0:], v.ID)
+	cabi.StoreString(b[8:], v.Model)
 }
 
 func storeContentDelta(b []byte, v *ContentDelta) {
@@ -313,6 +338,13 @@ func storeBlockEnd(b []byte, v *BlockEnd) {
 	if v.Signature != nil {
 		b[4:][0] = 1
 		cabi.StoreString(b[4:][4:], (*v.Signature))
+	}
+	if v.Encrypted != nil {
+		b[16:][0] = 1
+		cabi.StoreBytes(b[16:][4:], (*v.Encrypted))
+	}
+	if v.Redacted {
+		b[28:][0] = 1
 	}
 }
 
@@ -339,13 +371,37 @@ func storeUsage(b []byte, v *Usage) {
 	}
 }
 
+func storeResponseEnd(b []byte, v *ResponseEnd) {
+	storeStopReason(b[0:], &v.Reason)
+	if v.RawStop != nil {
+		b[4:][0] = 1
+		cabi.StoreString(b[4:][4:], (*v.RawStop))
+	}
+	if v.RawUsage != nil {
+		b[16:][0] = 1
+		cabi.StoreString(b[16:][4:], (*v.RawUsage))
+	}
+}
+
+func storeResponseFailure(b []byte, v *ResponseFailure) {
+	storeFailure(b[0:], &v.Failure)
+	if v.RawStop != nil {
+		b[72:][0] = 1
+		cabi.StoreString(b[72:][4:], (*v.RawStop))
+	}
+	if v.RawUsage != nil {
+		b[84:][0] = 1
+		cabi.StoreString(b[84:][4:], (*v.RawUsage))
+	}
+}
+
+func storeSecretReference(b []byte, v *SecretReference) {
+	cabi.StoreString(b[0:], v.Name)
+}
+
 func storeStopReason(b []byte, v *StopReason) {
 	if *v >= 5 {
 		cabi.BadCase("stop-reason", uint32(*v), 5)
 	}
 	b[0] = byte(*v)
-}
-
-func storeSecretReference(b []byte, v *SecretReference) {
-	cabi.StoreString(b[0:], v.Name)
 }

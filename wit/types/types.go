@@ -151,6 +151,9 @@ const (
 	FailureKindTruncated
 	// The request was cancelled.
 	FailureKindAborted
+	// The response could not be understood: it broke the provider's
+	// protocol or named a stop or failure this world has no name for.
+	FailureKindMalformed
 	// A failure this world has no name for.
 	FailureKindUnknown
 )
@@ -180,6 +183,8 @@ func (v FailureKind) String() string {
 		return "truncated"
 	case FailureKindAborted:
 		return "aborted"
+	case FailureKindMalformed:
+		return "malformed"
 	case FailureKindUnknown:
 		return "unknown"
 	}

@@ -598,12 +598,22 @@ func lowerClassifyOptions(c *wasmhost.Call, f []uint64, v *ClassifyOptions) erro
 		return canon.Wrap("classify-options.provider", err)
 	}
 	f[2] = uint64(v.Status)
-	if v.RetryAfter != nil {
-		f[3] = 1
-		if err := canon.LowerString(c, (*v.RetryAfter), f[4:]); err != nil {
-			return canon.Wrap("classify-options.retry-after", err)
+	var t55 [8]byte
+	t56, t57, err := canon.AllocList(c, t55[:], len(v.Headers), 16, 4)
+	if err != nil {
+		return canon.Wrap("classify-options.headers", err)
+	}
+	for t58 := range v.Headers {
+		t59 := t57[t58*16:]
+		if err := storeResponseHeader(c, t59, &v.Headers[t58]); err != nil {
+			return err
 		}
 	}
+	if err := c.WriteBytes(t56, t57); err != nil {
+		return canon.Wrap("classify-options.headers", err)
+	}
+	f[3] = uint64(binary.LittleEndian.Uint32(t55[0:]))
+	f[4] = uint64(binary.LittleEndian.Uint32(t55[4:]))
 	return nil
 }
 
@@ -614,15 +624,62 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	if err := canon.LoadString(c, b[4:], &v.Message); err != nil {
 		return canon.Wrap("failure.message", err)
 	}
+	v.Retryable = b[12:][0] != 0
 	switch b[16:][0] {
 	case 0:
 		v.RetryAfterMs = nil
 	case 1:
-		t55 := new(uint64)
-		(*t55) = binary.LittleEndian.Uint64(b[16:][8:])
-		v.RetryAfterMs = t55
+		t60 := new(uint64)
+		(*t60) = binary.LittleEndian.Uint64(b[16:][8:])
+		v.RetryAfterMs = t60
 	default:
 		return canon.BadCase("failure.retry-after-ms", uint32(b[16:][0]), 2)
+	}
+	switch b[32:][0] {
+	case 0:
+		v.HTTPStatus = nil
+	case 1:
+		t61 := new(uint16)
+		(*t61) = binary.LittleEndian.Uint16(b[32:][2:])
+		v.HTTPStatus = t61
+	default:
+		return canon.BadCase("failure.http-status", uint32(b[32:][0]), 2)
+	}
+	switch b[36:][0] {
+	case 0:
+		v.ProviderType = nil
+	case 1:
+		t62 := new(string)
+		if err := canon.LoadString(c, b[36:][4:], t62); err != nil {
+			return canon.Wrap("failure.provider-type", err)
+		}
+		v.ProviderType = t62
+	default:
+		return canon.BadCase("failure.provider-type", uint32(b[36:][0]), 2)
+	}
+	switch b[48:][0] {
+	case 0:
+		v.VendorCode = nil
+	case 1:
+		t63 := new(string)
+		if err := canon.LoadString(c, b[48:][4:], t63); err != nil {
+			return canon.Wrap("failure.vendor-code", err)
+		}
+		v.VendorCode = t63
+	default:
+		return canon.BadCase("failure.vendor-code", uint32(b[48:][0]), 2)
+	}
+	switch b[60:][0] {
+	case 0:
+		v.RequestID = nil
+	case 1:
+		t64 := new(string)
+		if err := canon.LoadString(c, b[60:][4:], t64); err != nil {
+			return canon.Wrap("failure.request-id", err)
+		}
+		v.RequestID = t64
+	default:
+		return canon.BadCase("failure.request-id", uint32(b[60:][0]), 2)
 	}
 	return nil
 }
@@ -642,8 +699,8 @@ func loadStreamEvent(c *wasmhost.Call, b []byte, v *StreamEvent) error {
 	switch d := uint32(b[0]); d {
 	case 0:
 		v.Case = StreamEventStart
-		if err := canon.LoadString(c, b[8:], &v.Start); err != nil {
-			return canon.Wrap("stream-event.start", err)
+		if err := loadResponseStart(c, b[8:], &v.Start); err != nil {
+			return err
 		}
 	case 1:
 		v.Case = StreamEventTextDelta
@@ -677,12 +734,12 @@ func loadStreamEvent(c *wasmhost.Call, b []byte, v *StreamEvent) error {
 		}
 	case 7:
 		v.Case = StreamEventDone
-		if err := loadStopReason(c, b[8:], &v.Done); err != nil {
+		if err := loadResponseEnd(c, b[8:], &v.Done); err != nil {
 			return err
 		}
 	case 8:
 		v.Case = StreamEventFailure
-		if err := loadFailure(c, b[8:], &v.Failure); err != nil {
+		if err := loadResponseFailure(c, b[8:], &v.Failure); err != nil {
 			return err
 		}
 	case 9:
@@ -718,14 +775,14 @@ func lowerInvokeOptions(c *wasmhost.Call, f []uint64, v *InvokeOptions) error {
 }
 
 func loadToolOutput(c *wasmhost.Call, b []byte, v *ToolOutput) error {
-	t56, err := canon.LoadList(c, b[0:], 20, 4)
+	t65, err := canon.LoadList(c, b[0:], 20, 4)
 	if err != nil {
 		return canon.Wrap("tool-output.content", err)
 	}
-	v.Content = make([]ContentBlock, len(t56)/20)
-	for t57 := range v.Content {
-		t58 := t56[t57*20:]
-		if err := loadContentBlock(c, t58, &v.Content[t57]); err != nil {
+	v.Content = make([]ContentBlock, len(t65)/20)
+	for t66 := range v.Content {
+		t67 := t65[t66*20:]
+		if err := loadContentBlock(c, t67, &v.Content[t66]); err != nil {
 			return err
 		}
 	}
@@ -733,11 +790,11 @@ func loadToolOutput(c *wasmhost.Call, b []byte, v *ToolOutput) error {
 	case 0:
 		v.Details = nil
 	case 1:
-		t59 := new(string)
-		if err := canon.LoadString(c, b[8:][4:], t59); err != nil {
+		t68 := new(string)
+		if err := canon.LoadString(c, b[8:][4:], t68); err != nil {
 			return canon.Wrap("tool-output.details", err)
 		}
-		v.Details = t59
+		v.Details = t68
 	default:
 		return canon.BadCase("tool-output.details", uint32(b[8:][0]), 2)
 	}
@@ -842,11 +899,11 @@ func loadCommandDefinition(c *wasmhost.Call, b []byte, v *CommandDefinition) err
 	case 0:
 		v.ArgumentHint = nil
 	case 1:
-		t60 := new(string)
-		if err := canon.LoadString(c, b[16:][4:], t60); err != nil {
+		t69 := new(string)
+		if err := canon.LoadString(c, b[16:][4:], t69); err != nil {
 			return canon.Wrap("command-definition.argument-hint", err)
 		}
-		v.ArgumentHint = t60
+		v.ArgumentHint = t69
 	default:
 		return canon.BadCase("command-definition.argument-hint", uint32(b[16:][0]), 2)
 	}
@@ -860,14 +917,14 @@ func loadProviderDefinition(c *wasmhost.Call, b []byte, v *ProviderDefinition) e
 	if err := canon.LoadString(c, b[8:], &v.DisplayName); err != nil {
 		return canon.Wrap("provider-definition.display-name", err)
 	}
-	t61, err := canon.LoadList(c, b[16:], 8, 4)
+	t70, err := canon.LoadList(c, b[16:], 8, 4)
 	if err != nil {
 		return canon.Wrap("provider-definition.secret-names", err)
 	}
-	v.SecretNames = make([]string, len(t61)/8)
-	for t62 := range v.SecretNames {
-		t63 := t61[t62*8:]
-		if err := canon.LoadString(c, t63, &v.SecretNames[t62]); err != nil {
+	v.SecretNames = make([]string, len(t70)/8)
+	for t71 := range v.SecretNames {
+		t72 := t70[t71*8:]
+		if err := canon.LoadString(c, t72, &v.SecretNames[t71]); err != nil {
 			return canon.Wrap("provider-definition.secret-names[]", err)
 		}
 	}
@@ -962,26 +1019,46 @@ func loadHeaderTemplate(c *wasmhost.Call, b []byte, v *HeaderTemplate) error {
 	if err := canon.LoadString(c, b[0:], &v.Name); err != nil {
 		return canon.Wrap("header-template.name", err)
 	}
-	t64, err := canon.LoadList(c, b[8:], 12, 4)
+	t73, err := canon.LoadList(c, b[8:], 12, 4)
 	if err != nil {
 		return canon.Wrap("header-template.value", err)
 	}
-	v.Value = make([]TemplatePart, len(t64)/12)
-	for t65 := range v.Value {
-		t66 := t64[t65*12:]
-		if err := loadTemplatePart(c, t66, &v.Value[t65]); err != nil {
+	v.Value = make([]TemplatePart, len(t73)/12)
+	for t74 := range v.Value {
+		t75 := t73[t74*12:]
+		if err := loadTemplatePart(c, t75, &v.Value[t74]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+func storeResponseHeader(c *wasmhost.Call, b []byte, v *ResponseHeader) error {
+	if err := canon.StoreString(c, b[0:], v.Name); err != nil {
+		return canon.Wrap("response-header.name", err)
+	}
+	if err := canon.StoreString(c, b[8:], v.Value); err != nil {
+		return canon.Wrap("response-header.value", err)
+	}
+	return nil
+}
+
 func loadFailureKind(c *wasmhost.Call, b []byte, v *FailureKind) error {
 	d := uint32(b[0])
-	if d >= 12 {
-		return canon.BadCase("failure-kind", uint32(d), 12)
+	if d >= 13 {
+		return canon.BadCase("failure-kind", uint32(d), 13)
 	}
 	*v = FailureKind(d)
+	return nil
+}
+
+func loadResponseStart(c *wasmhost.Call, b []byte, v *ResponseStart) error {
+	if err := canon.LoadString(c, b[0:], &v.ID); err != nil {
+		return canon.Wrap("response-start.id", err)
+	}
+	if err := canon.LoadString(c, b[8:], &v.Model); err != nil {
+		return canon.Wrap("response-start.model", err)
+	}
 	return nil
 }
 
@@ -1010,14 +1087,27 @@ func loadBlockEnd(c *wasmhost.Call, b []byte, v *BlockEnd) error {
 	case 0:
 		v.Signature = nil
 	case 1:
-		t67 := new(string)
-		if err := canon.LoadString(c, b[4:][4:], t67); err != nil {
+		t76 := new(string)
+		if err := canon.LoadString(c, b[4:][4:], t76); err != nil {
 			return canon.Wrap("block-end.signature", err)
 		}
-		v.Signature = t67
+		v.Signature = t76
 	default:
 		return canon.BadCase("block-end.signature", uint32(b[4:][0]), 2)
 	}
+	switch b[16:][0] {
+	case 0:
+		v.Encrypted = nil
+	case 1:
+		t77 := new([]byte)
+		if err := canon.LoadBytes(c, b[16:][4:], t77); err != nil {
+			return canon.Wrap("block-end.encrypted", err)
+		}
+		v.Encrypted = t77
+	default:
+		return canon.BadCase("block-end.encrypted", uint32(b[16:][0]), 2)
+	}
+	v.Redacted = b[28:][0] != 0
 	return nil
 }
 
@@ -1026,9 +1116,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.Input = nil
 	case 1:
-		t68 := new(uint64)
-		(*t68) = binary.LittleEndian.Uint64(b[0:][8:])
-		v.Input = t68
+		t78 := new(uint64)
+		(*t78) = binary.LittleEndian.Uint64(b[0:][8:])
+		v.Input = t78
 	default:
 		return canon.BadCase("usage.input", uint32(b[0:][0]), 2)
 	}
@@ -1036,9 +1126,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.Output = nil
 	case 1:
-		t69 := new(uint64)
-		(*t69) = binary.LittleEndian.Uint64(b[16:][8:])
-		v.Output = t69
+		t79 := new(uint64)
+		(*t79) = binary.LittleEndian.Uint64(b[16:][8:])
+		v.Output = t79
 	default:
 		return canon.BadCase("usage.output", uint32(b[16:][0]), 2)
 	}
@@ -1046,9 +1136,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.CacheRead = nil
 	case 1:
-		t70 := new(uint64)
-		(*t70) = binary.LittleEndian.Uint64(b[32:][8:])
-		v.CacheRead = t70
+		t80 := new(uint64)
+		(*t80) = binary.LittleEndian.Uint64(b[32:][8:])
+		v.CacheRead = t80
 	default:
 		return canon.BadCase("usage.cache-read", uint32(b[32:][0]), 2)
 	}
@@ -1056,9 +1146,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.CacheWrite = nil
 	case 1:
-		t71 := new(uint64)
-		(*t71) = binary.LittleEndian.Uint64(b[48:][8:])
-		v.CacheWrite = t71
+		t81 := new(uint64)
+		(*t81) = binary.LittleEndian.Uint64(b[48:][8:])
+		v.CacheWrite = t81
 	default:
 		return canon.BadCase("usage.cache-write", uint32(b[48:][0]), 2)
 	}
@@ -1066,21 +1156,74 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.Reasoning = nil
 	case 1:
-		t72 := new(uint64)
-		(*t72) = binary.LittleEndian.Uint64(b[64:][8:])
-		v.Reasoning = t72
+		t82 := new(uint64)
+		(*t82) = binary.LittleEndian.Uint64(b[64:][8:])
+		v.Reasoning = t82
 	default:
 		return canon.BadCase("usage.reasoning", uint32(b[64:][0]), 2)
 	}
 	return nil
 }
 
-func loadStopReason(c *wasmhost.Call, b []byte, v *StopReason) error {
-	d := uint32(b[0])
-	if d >= 5 {
-		return canon.BadCase("stop-reason", uint32(d), 5)
+func loadResponseEnd(c *wasmhost.Call, b []byte, v *ResponseEnd) error {
+	if err := loadStopReason(c, b[0:], &v.Reason); err != nil {
+		return err
 	}
-	*v = StopReason(d)
+	switch b[4:][0] {
+	case 0:
+		v.RawStop = nil
+	case 1:
+		t83 := new(string)
+		if err := canon.LoadString(c, b[4:][4:], t83); err != nil {
+			return canon.Wrap("response-end.raw-stop", err)
+		}
+		v.RawStop = t83
+	default:
+		return canon.BadCase("response-end.raw-stop", uint32(b[4:][0]), 2)
+	}
+	switch b[16:][0] {
+	case 0:
+		v.RawUsage = nil
+	case 1:
+		t84 := new(string)
+		if err := canon.LoadString(c, b[16:][4:], t84); err != nil {
+			return canon.Wrap("response-end.raw-usage", err)
+		}
+		v.RawUsage = t84
+	default:
+		return canon.BadCase("response-end.raw-usage", uint32(b[16:][0]), 2)
+	}
+	return nil
+}
+
+func loadResponseFailure(c *wasmhost.Call, b []byte, v *ResponseFailure) error {
+	if err := loadFailure(c, b[0:], &v.Failure); err != nil {
+		return err
+	}
+	switch b[72:][0] {
+	case 0:
+		v.RawStop = nil
+	case 1:
+		t85 := new(string)
+		if err := canon.LoadString(c, b[72:][4:], t85); err != nil {
+			return canon.Wrap("response-failure.raw-stop", err)
+		}
+		v.RawStop = t85
+	default:
+		return canon.BadCase("response-failure.raw-stop", uint32(b[72:][0]), 2)
+	}
+	switch b[84:][0] {
+	case 0:
+		v.RawUsage = nil
+	case 1:
+		t86 := new(string)
+		if err := canon.LoadString(c, b[84:][4:], t86); err != nil {
+			return canon.Wrap("response-failure.raw-usage", err)
+		}
+		v.RawUsage = t86
+	default:
+		return canon.BadCase("response-failure.raw-usage", uint32(b[84:][0]), 2)
+	}
 	return nil
 }
 
@@ -1111,6 +1254,15 @@ func loadSecretReference(c *wasmhost.Call, b []byte, v *SecretReference) error {
 	if err := canon.LoadString(c, b[0:], &v.Name); err != nil {
 		return canon.Wrap("secret-reference.name", err)
 	}
+	return nil
+}
+
+func loadStopReason(c *wasmhost.Call, b []byte, v *StopReason) error {
+	d := uint32(b[0])
+	if d >= 5 {
+		return canon.BadCase("stop-reason", uint32(d), 5)
+	}
+	*v = StopReason(d)
 	return nil
 }
 

@@ -234,7 +234,7 @@ func (g *Guest) BuildRequest(ctx context.Context, snapshot RequestSnapshot, opti
 	return v, nil
 }
 
-// ClassifyFailure classifies a failed response from its body.
+// ClassifyFailure classifies a failed response from its body and headers.
 func (g *Guest) ClassifyFailure(ctx context.Context, body []byte, options ClassifyOptions) (Failure, error) {
 	st := g.st
 	_ = st
@@ -249,7 +249,7 @@ func (g *Guest) ClassifyFailure(ctx context.Context, body []byte, options Classi
 		return nil
 	}
 	lift := func(c *wasmhost.Call, f []uint64) error {
-		ret, err := canon.ReadRecord(c, uint32(f[0]), 32, 8)
+		ret, err := canon.ReadRecord(c, uint32(f[0]), 72, 8)
 		if err != nil {
 			return err
 		}
@@ -315,13 +315,13 @@ func (r *Decoder) DecodeChunk(ctx context.Context, chunk []byte) ([]StreamEvent,
 		}
 		switch ret[0] {
 		case 0:
-			t19, err := canon.LoadList(c, ret[4:], 88, 8)
+			t19, err := canon.LoadList(c, ret[4:], 104, 8)
 			if err != nil {
 				return canon.Wrap("[method]decoder.decode-chunk", err)
 			}
-			v = make([]StreamEvent, len(t19)/88)
+			v = make([]StreamEvent, len(t19)/104)
 			for t20 := range v {
-				t21 := t19[t20*88:]
+				t21 := t19[t20*104:]
 				if err := loadStreamEvent(c, t21, &v[t20]); err != nil {
 					return err
 				}
@@ -369,13 +369,13 @@ func (r *Decoder) Finish(ctx context.Context) ([]StreamEvent, error) {
 		}
 		switch ret[0] {
 		case 0:
-			t22, err := canon.LoadList(c, ret[4:], 88, 8)
+			t22, err := canon.LoadList(c, ret[4:], 104, 8)
 			if err != nil {
 				return canon.Wrap("[method]decoder.finish", err)
 			}
-			v = make([]StreamEvent, len(t22)/88)
+			v = make([]StreamEvent, len(t22)/104)
 			for t23 := range v {
-				t24 := t22[t23*88:]
+				t24 := t22[t23*104:]
 				if err := loadStreamEvent(c, t24, &v[t23]); err != nil {
 					return err
 				}

@@ -247,14 +247,16 @@ func TestPluginWorld(t *testing.T) {
 			t.Errorf("decoded %q; want [hello world] across chunk boundaries", texts)
 		}
 		end, err := dec.Finish(ctx)
-		if err != nil || len(end) != 1 || end[0].Case != pluginabi.StreamEventDone || end[0].Done != pluginabi.StopReasonEnd {
+		if err != nil || len(end) != 1 || end[0].Case != pluginabi.StreamEventDone || end[0].Done.Reason != pluginabi.StopReasonEnd {
 			t.Errorf("Finish = %+v, %v; want done(end)", end, err)
 		}
 		if err := dec.Drop(ctx); err != nil {
 			t.Errorf("Drop: %v", err)
 		}
-		f, err := g.ClassifyFailure(ctx, []byte("slow down"), pluginabi.ClassifyOptions{Provider: "lines", Status: 429})
-		if err != nil || f.Kind != pluginabi.FailureKindRateLimit || f.RetryAfterMs == nil || *f.RetryAfterMs != 1000 || f.Message != "slow down" {
+		f, err := g.ClassifyFailure(ctx, []byte("slow down"), pluginabi.ClassifyOptions{Provider: "lines", Status: 429,
+			Headers: []pluginabi.ResponseHeader{{Name: "retry-after", Value: "1"}, {Name: "request-id", Value: "req_7"}}})
+		if err != nil || f.Kind != pluginabi.FailureKindRateLimit || f.RetryAfterMs == nil || *f.RetryAfterMs != 1000 || f.Message != "slow down" ||
+			!f.Retryable || f.RequestID == nil || *f.RequestID != "req_7" {
 			t.Errorf("ClassifyFailure = %+v, %v", f, err)
 		}
 		if _, err := g.BuildRequest(ctx, pluginabi.RequestSnapshot{Provider: "other"}, pluginabi.BuildOptions{}); !errors.As(err, new(pluginabi.CodecFault)) {

@@ -693,6 +693,9 @@ const (
 	FailureKindTruncated
 	// The request was cancelled.
 	FailureKindAborted
+	// The response could not be understood: it broke the provider's
+	// protocol or named a stop or failure this world has no name for.
+	FailureKindMalformed
 	// A failure this world has no name for.
 	FailureKindUnknown
 )
@@ -722,6 +725,8 @@ func (v FailureKind) String() string {
 		return "truncated"
 	case FailureKindAborted:
 		return "aborted"
+	case FailureKindMalformed:
+		return "malformed"
 	case FailureKindUnknown:
 		return "unknown"
 	}
@@ -1312,15 +1317,34 @@ type ToolCallStart struct {
 	Name string
 }
 
+// ResponseStart is the WIT record "response-start" (smith:plugin/provider@0.0.0).
+//
+// The start of a response.
+type ResponseStart struct {
+	// The provider's message identifier; empty when it sent none.
+	ID string
+	// The model that responded, as the provider names it; empty when the
+	// provider did not say (the host then reports the requested model).
+	Model string
+}
+
 // BlockEnd is the WIT record "block-end" (smith:plugin/provider@0.0.0).
 //
-// The end of a content block, with the block's opaque signature if the
-// vendor sent one (kept byte-exact for the vendor that made it).
+// The end of a content block, with the block's opaque payloads if the
+// vendor sent any (kept byte-exact for the codec that made them).
 type BlockEnd struct {
 	// The block's index within the message.
 	Index uint32
-	// The vendor's opaque signature or encrypted payload, if any.
+	// The vendor's opaque signature, if any. The codec may frame vendor
+	// metadata of the block in it (such as the signature's encoding); the
+	// host returns it unchanged in later request snapshots.
 	Signature *string
+	// A thinking block's encrypted reasoning, byte-exact, if the vendor
+	// sent it (for a redacted block, the vendor's redacted data).
+	Encrypted *[]byte
+	// Whether the vendor redacted the thinking block's reasoning; its
+	// text is then empty and `encrypted` carries what the vendor sent.
+	Redacted bool
 }
 
 // Usage is the WIT record "usage" (smith:plugin/provider@0.0.0).
@@ -1347,8 +1371,49 @@ type Failure struct {
 	Kind FailureKind
 	// The provider's message, for the user.
 	Message string
+	// Whether retrying may succeed: the provider's own verdict when it
+	// gave one (such as the `x-should-retry` header), otherwise the
+	// kind's default.
+	Retryable bool
 	// How long the provider asked to wait before retrying, if it said.
 	RetryAfterMs *uint64
+	// The HTTP status of the failed response; absent for a failure
+	// reported inside a successful stream.
+	HTTPStatus *uint16
+	// The provider's own error type, such as `overloaded_error` or
+	// `RESOURCE_EXHAUSTED`, if it sent one.
+	ProviderType *string
+	// The provider's error code when it differs from `provider-type`.
+	VendorCode *string
+	// The provider's request identifier, for support requests.
+	RequestID *string
+}
+
+// ResponseEnd is the WIT record "response-end" (smith:plugin/provider@0.0.0).
+//
+// The successful end of a response.
+type ResponseEnd struct {
+	// Why the model stopped.
+	Reason StopReason
+	// The provider's own stop value, such as `end_turn` or `STOP`, if it
+	// sent one.
+	RawStop *string
+	// The provider's last usage object as JSON text, verbatim, if it sent
+	// one.
+	RawUsage *string
+}
+
+// ResponseFailure is the WIT record "response-failure" (smith:plugin/provider@0.0.0).
+//
+// The failed end of a response.
+type ResponseFailure struct {
+	// The classified failure.
+	Failure Failure
+	// The provider's own stop or status value, if it sent one.
+	RawStop *string
+	// The provider's last usage object as JSON text, verbatim, if it sent
+	// one.
+	RawUsage *string
 }
 
 // StreamEvent is the WIT variant "stream-event" (smith:plugin/provider@0.0.0). Case says which case it holds; the field named after that case holds its payload.
@@ -1357,9 +1422,9 @@ type Failure struct {
 type StreamEvent struct {
 	// Case is the case the value holds.
 	Case StreamEventCase
-	// The response started; carries the provider's message identifier.
+	// The response started.
 	// Valid when Case is StreamEventStart.
-	Start string
+	Start ResponseStart
 	// Text was appended to a text block.
 	// Valid when Case is StreamEventTextDelta.
 	TextDelta ContentDelta
@@ -1380,10 +1445,10 @@ type StreamEvent struct {
 	Usage Usage
 	// The stream ended successfully; terminal.
 	// Valid when Case is StreamEventDone.
-	Done StopReason
+	Done ResponseEnd
 	// The stream ended in failure; terminal.
 	// Valid when Case is StreamEventFailure.
-	Failure Failure
+	Failure ResponseFailure
 	// An event kind newer than this world; the host ignores it.
 	// Valid when Case is StreamEventUnknown.
 	Unknown string
@@ -1394,7 +1459,7 @@ type StreamEventCase uint8
 
 // The cases of StreamEvent.
 const (
-	// The response started; carries the provider's message identifier.
+	// The response started.
 	StreamEventStart StreamEventCase = iota
 	// Text was appended to a text block.
 	StreamEventTextDelta
@@ -1509,6 +1574,16 @@ func (v CodecFault) Error() string {
 	return s
 }
 
+// ResponseHeader is the WIT record "response-header" (smith:plugin/provider@0.0.0).
+//
+// One response header passed to `classify-failure`.
+type ResponseHeader struct {
+	// The header's name, lower case.
+	Name string
+	// The header's value.
+	Value string
+}
+
 // ClassifyOptions is the WIT record "classify-options" (smith:plugin/provider@0.0.0).
 //
 // Options for `classify-failure`.
@@ -1517,8 +1592,11 @@ type ClassifyOptions struct {
 	Provider string
 	// The HTTP status code of the failed response.
 	Status uint16
-	// The value of the response's `retry-after` header, if present.
-	RetryAfter *string
+	// The response headers that bear on classification, in order: the
+	// request identifiers (`request-id`, `x-request-id`), the retry
+	// signals (`x-should-retry`, `retry-after`, `retry-after-ms`) and the
+	// rate-limit state (`x-ratelimit-*`). Other headers are not passed.
+	Headers []ResponseHeader
 }
 
 // ToolCall is the WIT record "tool-call" (smith:plugin/tool@0.0.0).

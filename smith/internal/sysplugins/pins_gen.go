@@ -8,6 +8,6 @@ const goVersion = "go1.26.8"
 
 // pins are the embedded artifacts with their sizes and SHA-256 hashes.
 var pins = []pin{
-	{name: "providers", file: "providers.wasm", size: 4899507, sha256: "08fe48e5545271ff50caa78b31d7eeaf7015f65611b6e2960f45e505aebf2e51"},
-	{name: "tools", file: "tools.wasm", size: 3522724, sha256: "6bb35a4f48aeddd8ea5079cee2018e8827d0f6ca31f53e81f1748febf17c472a"},
+	{name: "providers", file: "providers.wasm", size: 4908129, sha256: "a0b4dfdc03298f6b017e516903903b511e1a8760f3711564ae0d8e1d4c9d8d18"},
+	{name: "tools", file: "tools.wasm", size: 3522724, sha256: "ec1582159caced014658db6449dc9171d1c78d25b127afaafbbe4d1a9c85db84"},
 }

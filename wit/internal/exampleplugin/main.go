@@ -66,11 +66,17 @@ func (plugin) BuildRequest(s provider.RequestSnapshot, _ provider.BuildOptions) 
 }
 
 func (plugin) ClassifyFailure(body []byte, o provider.ClassifyOptions) provider.Failure {
-	f := provider.Failure{Kind: types.FailureKindServer, Message: string(body)}
+	f := provider.Failure{Kind: types.FailureKindServer, Message: string(body), Retryable: true}
 	if o.Status == 429 {
 		f.Kind = types.FailureKindRateLimit
 		ms := uint64(1000)
 		f.RetryAfterMs = &ms
+	}
+	for _, h := range o.Headers {
+		if h.Name == "request-id" {
+			id := h.Value
+			f.RequestID = &id
+		}
 	}
 	return f
 }
@@ -102,5 +108,5 @@ func (d *decoder) Finish() ([]provider.StreamEvent, error) {
 	if d.partial != "" {
 		return nil, provider.CodecFault{Case: provider.CodecFaultMalformedResponse, MalformedResponse: "truncated line " + d.partial}
 	}
-	return []provider.StreamEvent{{Case: provider.StreamEventDone, Done: provider.StopReasonEnd}}, nil
+	return []provider.StreamEvent{{Case: provider.StreamEventDone, Done: provider.ResponseEnd{Reason: provider.StopReasonEnd}}}, nil
 }

@@ -85,71 +85,79 @@ func checkError(t *testing.T, e *norm.Error, fx errorFixture) {
 	}
 }
 
-// TestClassifyResponses covers status/header/body combinations no fixture
-// records: vendor retry signals, overload statuses, auth errors disguised as
-// 400s, quota vs rate limit.
+// classifyNow is the clock classifyCases' HTTP-date hints are relative to.
+var classifyNow = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+// classifyCase is a failed response no fixture records and its expected
+// classification.
+type classifyCase struct {
+	name    string
+	api     codec.API
+	status  int
+	headers retryhint.Headers
+	body    string
+	kind    norm.ErrorKind
+	retry   bool
+	after   time.Duration
+	reqID   string
+}
+
+// classifyCases cover status/header/body combinations no fixture records:
+// vendor retry signals, overload statuses, auth errors disguised as 400s,
+// quota vs rate limit.
+var classifyCases = []classifyCase{
+	{"anthropic overloaded 529", codec.Anthropic, 529, retryhint.Headers{"request-id": "req_h"},
+		`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"request_id":"req_b"}`,
+		norm.ErrOverloaded, true, 0, "req_b"},
+	{"anthropic x-should-retry false wins", codec.Anthropic, 500, retryhint.Headers{"X-Should-Retry": "false", "request-id": "req_h"},
+		`{"type":"error","error":{"type":"api_error","message":"Internal"}}`, norm.ErrServer, false, 0, "req_h"},
+	{"anthropic retry-after-ms beats retry-after", codec.Anthropic, 429, retryhint.Headers{"retry-after-ms": "1500", "retry-after": "9"},
+		`{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`, norm.ErrRateLimit, true, 1500 * time.Millisecond, ""},
+	{"anthropic http-date retry-after", codec.Anthropic, 429, retryhint.Headers{"retry-after": "Fri, 02 Jan 2026 03:04:35 GMT"},
+		`{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`, norm.ErrRateLimit, true, 30 * time.Second, ""},
+	{"anthropic prompt too long", codec.Anthropic, 400, nil,
+		`{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 210000 tokens > 200000 maximum"}}`,
+		norm.ErrContextOverflow, false, 0, ""},
+	{"anthropic billing", codec.Anthropic, 402, nil,
+		`{"type":"error","error":{"type":"billing_error","message":"credit balance too low"}}`, norm.ErrQuota, false, 0, ""},
+	{"anthropic html from a proxy", codec.Anthropic, 502, nil, `<html>bad gateway</html>`, norm.ErrServer, true, 0, ""},
+	{"openai invalid key is auth despite its type", codec.OpenAIChat, 401, retryhint.Headers{"x-request-id": "req_o"},
+		`{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`,
+		norm.ErrAuth, false, 0, "req_o"},
+	{"openai rate limit hint from the message", codec.OpenAIChat, 429, nil,
+		`{"error":{"message":"Rate limit reached for gpt-5 on tokens per min. Please try again in 3.328s.","type":"tokens","code":"rate_limit_exceeded"}}`,
+		norm.ErrRateLimit, true, 3328 * time.Millisecond, ""},
+	{"openai rate limit reset header", codec.OpenAIResponses, 429, retryhint.Headers{"x-ratelimit-reset-tokens": "6m0s", "x-ratelimit-reset-requests": "120ms"},
+		`{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}`,
+		norm.ErrRateLimit, true, 6 * time.Minute, ""},
+	{"openai context length", codec.OpenAIChat, 400, nil,
+		`{"error":{"message":"This model's maximum context length is 128000 tokens.","type":"invalid_request_error","code":"context_length_exceeded"}}`,
+		norm.ErrContextOverflow, false, 0, ""},
+	{"openai quota is not retried even if told", codec.OpenAIChat, 429, retryhint.Headers{"x-should-retry": "true"},
+		`{"error":{"message":"You exceeded your current quota","type":"insufficient_quota","code":"insufficient_quota"}}`,
+		norm.ErrQuota, false, 0, ""},
+	{"compatible server 503 without body", codec.OpenAIChat, 503, nil, ``, norm.ErrOverloaded, true, 0, ""},
+	{"gemini bad key is a 400 but auth", codec.Gemini, 400, nil,
+		`{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID"}]}}`,
+		norm.ErrAuth, false, 0, ""},
+	{"gemini overloaded 503", codec.Gemini, 503, nil,
+		`{"error":{"code":503,"message":"The model is overloaded. Please try again later.","status":"UNAVAILABLE"}}`,
+		norm.ErrOverloaded, true, 0, ""},
+	{"gemini daily quota", codec.Gemini, 429, nil,
+		`{"error":{"code":429,"message":"quota","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaId":"GenerateRequestsPerDayPerProjectPerModel-FreeTier"}]}]}}`,
+		norm.ErrQuota, false, 0, ""},
+	{"gemini context overflow", codec.Gemini, 400, nil,
+		`{"error":{"code":400,"message":"The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).","status":"INVALID_ARGUMENT"}}`,
+		norm.ErrContextOverflow, false, 0, ""},
+	{"gemini model not found", codec.Gemini, 404, nil,
+		`{"error":{"code":404,"message":"models/gemini-9 is not found","status":"NOT_FOUND"}}`, norm.ErrNotFound, false, 0, ""},
+}
+
+// TestClassifyResponses classifies every classifyCases response natively.
 func TestClassifyResponses(t *testing.T) {
-	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	tests := []struct {
-		name    string
-		api     codec.API
-		status  int
-		headers retryhint.Headers
-		body    string
-		kind    norm.ErrorKind
-		retry   bool
-		after   time.Duration
-		reqID   string
-	}{
-		{"anthropic overloaded 529", codec.Anthropic, 529, retryhint.Headers{"request-id": "req_h"},
-			`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"request_id":"req_b"}`,
-			norm.ErrOverloaded, true, 0, "req_b"},
-		{"anthropic x-should-retry false wins", codec.Anthropic, 500, retryhint.Headers{"X-Should-Retry": "false", "request-id": "req_h"},
-			`{"type":"error","error":{"type":"api_error","message":"Internal"}}`, norm.ErrServer, false, 0, "req_h"},
-		{"anthropic retry-after-ms beats retry-after", codec.Anthropic, 429, retryhint.Headers{"retry-after-ms": "1500", "retry-after": "9"},
-			`{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`, norm.ErrRateLimit, true, 1500 * time.Millisecond, ""},
-		{"anthropic http-date retry-after", codec.Anthropic, 429, retryhint.Headers{"retry-after": "Fri, 02 Jan 2026 03:04:35 GMT"},
-			`{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`, norm.ErrRateLimit, true, 30 * time.Second, ""},
-		{"anthropic prompt too long", codec.Anthropic, 400, nil,
-			`{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 210000 tokens > 200000 maximum"}}`,
-			norm.ErrContextOverflow, false, 0, ""},
-		{"anthropic billing", codec.Anthropic, 402, nil,
-			`{"type":"error","error":{"type":"billing_error","message":"credit balance too low"}}`, norm.ErrQuota, false, 0, ""},
-		{"anthropic html from a proxy", codec.Anthropic, 502, nil, `<html>bad gateway</html>`, norm.ErrServer, true, 0, ""},
-		{"openai invalid key is auth despite its type", codec.OpenAIChat, 401, retryhint.Headers{"x-request-id": "req_o"},
-			`{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`,
-			norm.ErrAuth, false, 0, "req_o"},
-		{"openai rate limit hint from the message", codec.OpenAIChat, 429, nil,
-			`{"error":{"message":"Rate limit reached for gpt-5 on tokens per min. Please try again in 3.328s.","type":"tokens","code":"rate_limit_exceeded"}}`,
-			norm.ErrRateLimit, true, 3328 * time.Millisecond, ""},
-		{"openai rate limit reset header", codec.OpenAIResponses, 429, retryhint.Headers{"x-ratelimit-reset-tokens": "6m0s", "x-ratelimit-reset-requests": "120ms"},
-			`{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}`,
-			norm.ErrRateLimit, true, 6 * time.Minute, ""},
-		{"openai context length", codec.OpenAIChat, 400, nil,
-			`{"error":{"message":"This model's maximum context length is 128000 tokens.","type":"invalid_request_error","code":"context_length_exceeded"}}`,
-			norm.ErrContextOverflow, false, 0, ""},
-		{"openai quota is not retried even if told", codec.OpenAIChat, 429, retryhint.Headers{"x-should-retry": "true"},
-			`{"error":{"message":"You exceeded your current quota","type":"insufficient_quota","code":"insufficient_quota"}}`,
-			norm.ErrQuota, false, 0, ""},
-		{"compatible server 503 without body", codec.OpenAIChat, 503, nil, ``, norm.ErrOverloaded, true, 0, ""},
-		{"gemini bad key is a 400 but auth", codec.Gemini, 400, nil,
-			`{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID"}]}}`,
-			norm.ErrAuth, false, 0, ""},
-		{"gemini overloaded 503", codec.Gemini, 503, nil,
-			`{"error":{"code":503,"message":"The model is overloaded. Please try again later.","status":"UNAVAILABLE"}}`,
-			norm.ErrOverloaded, true, 0, ""},
-		{"gemini daily quota", codec.Gemini, 429, nil,
-			`{"error":{"code":429,"message":"quota","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaId":"GenerateRequestsPerDayPerProjectPerModel-FreeTier"}]}]}}`,
-			norm.ErrQuota, false, 0, ""},
-		{"gemini context overflow", codec.Gemini, 400, nil,
-			`{"error":{"code":400,"message":"The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).","status":"INVALID_ARGUMENT"}}`,
-			norm.ErrContextOverflow, false, 0, ""},
-		{"gemini model not found", codec.Gemini, 404, nil,
-			`{"error":{"code":404,"message":"models/gemini-9 is not found","status":"NOT_FOUND"}}`, norm.ErrNotFound, false, 0, ""},
-	}
-	for _, tt := range tests {
+	for _, tt := range classifyCases {
 		t.Run(tt.name, func(t *testing.T) {
-			e, err := codec.ClassifyResponse(tt.api, tt.status, tt.headers, []byte(tt.body), now)
+			e, err := codec.ClassifyResponse(tt.api, tt.status, tt.headers, []byte(tt.body), classifyNow)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,10 +8,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/smith-agent/smith/core/model"
 	"github.com/smith-agent/smith/core/provider"
 	"github.com/smith-agent/smith/httpengine"
+	"github.com/smith-agent/smith/plugins-src/providers/internal/codec"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/guest"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/norm"
 )
@@ -123,34 +125,31 @@ func toNorm(evs []model.StreamEvent) []norm.Event {
 		case model.ToolCallEnd:
 			out = append(out, norm.ToolCallEnd{Index: e.Index, Signature: e.Signature})
 		case model.Done:
-			out = append(out, norm.Done{Reason: norm.StopReason(e.Reason), Usage: usage(e.Usage)})
+			out = append(out, norm.Done{Reason: norm.StopReason(e.Reason), Raw: e.RawStop, Usage: usage(e.Usage), UsageRaw: []byte(e.RawUsage)})
 		case model.StreamError:
 			out = append(out, norm.StreamError{Err: &norm.Error{Kind: norm.ErrorKind(e.Err.Kind), Message: e.Err.Message,
-				Retryable: e.Err.Retryable, ProviderType: e.Err.ProviderType, RequestID: e.Err.RequestID, HTTPStatus: e.Err.HTTPStatus}, Usage: usage(e.Usage)})
+				Retryable: e.Err.Retryable, ProviderType: e.Err.ProviderType, Code: e.Err.Code, RequestID: e.Err.RequestID,
+				HTTPStatus: e.Err.HTTPStatus, RetryAfter: time.Duration(e.Err.RetryAfterMillis) * time.Millisecond},
+				Raw: e.RawStop, Usage: usage(e.Usage), UsageRaw: []byte(e.RawUsage)})
 		}
 	}
 	return out
 }
 
 // notCarried removes from an expectation (or a result) what the
-// smith:plugin world and the model events do not carry: body framing, the
-// vendor's raw stop and usage values, per-event delta counts (the bridge
-// merges payload-only deltas), vendor error codes, and Responses item ids
-// and phases. Server-side blocks arrive as empty text blocks that keep
-// their index.
+// smith:plugin world and the model events do not carry: body framing,
+// per-event delta counts (the bridge merges payload-only deltas), and
+// Responses item ids and phases. Server-side blocks arrive as empty text
+// blocks that keep their index (Smith's messages have no block for them).
+// The result's error_kind and retry_after_ms are removed too: they are
+// carried, but the stream expectations do not state them.
 func notCarried(v any) {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return
 	}
-	for _, k := range []string{"framing", "usage_raw", "delta_counts", "error_kind", "retry_after_ms"} {
+	for _, k := range []string{"framing", "delta_counts", "error_kind", "retry_after_ms"} {
 		delete(m, k)
-	}
-	if s, ok := m["stop"].(map[string]any); ok {
-		delete(s, "raw")
-	}
-	if e, ok := m["error"].(map[string]any); ok {
-		delete(e, "code")
 	}
 	blocks, _ := m["blocks"].([]any)
 	for i, b := range blocks {
@@ -214,7 +213,7 @@ func TestRealPathFixtures(t *testing.T) {
 
 // TestRealPathErrors serves every errors/NAME.json with its status and
 // headers; the bridge's classified error must match the expectation's
-// kind, retry hint and wait.
+// kind, retry hint, wait, vendor error type and request id.
 func TestRealPathErrors(t *testing.T) {
 	root := fixtureRoot(t)
 	bodies, _ := filepath.Glob(filepath.Join(root, "*", "errors", "*.json"))
@@ -259,10 +258,78 @@ func TestRealPathErrors(t *testing.T) {
 			if e.Message == "" {
 				t.Error("the classified error has no message")
 			}
+			if w := fx.Expect.ProviderType; w != nil && e.ProviderType != *w || w == nil && e.ProviderType != "" {
+				t.Errorf("provider type %q; want %v", e.ProviderType, show(w))
+			}
+			if w := fx.Expect.RequestID; w != nil && e.RequestID != *w || w == nil && e.RequestID != "" {
+				t.Errorf("request id %q; want %v", e.RequestID, show(w))
+			}
 		})
 	}
 	if n == 0 {
 		t.Fatalf("conformance: no errors/*.json fixtures under %s", root)
+	}
+}
+
+// apiProvider maps a codec API to a provider the plugin declares.
+var apiProvider = map[codec.API]string{codec.Anthropic: "anthropic", codec.OpenAIChat: "openai-chat",
+	codec.OpenAIResponses: "openai", codec.Gemini: "google"}
+
+// TestRealPathClassify serves every classifyCases response, headers
+// included, through the real path: the headers reach the codec
+// (x-should-retry, request ids, retry-after-ms, x-ratelimit-*) and the
+// bridge's error carries everything the native classification gives —
+// kind, retry hint, wait, status, vendor type and code, request id.
+// Cases whose wait is an HTTP date are native only: the guest resolves it
+// against the wall clock.
+func TestRealPathClassify(t *testing.T) {
+	n := 0
+	for _, tt := range classifyCases {
+		if strings.HasSuffix(tt.headers.Get("retry-after"), " GMT") {
+			continue
+		}
+		n++
+		t.Run(tt.name, func(t *testing.T) {
+			name, ok := apiProvider[tt.api]
+			if !ok {
+				t.Fatalf("conformance: no provider declared for API %q; add it to apiProvider", tt.api)
+			}
+			want, err := codec.ClassifyResponse(tt.api, tt.status, tt.headers, []byte(tt.body), classifyNow)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want.Message == "" {
+				want.Message = "the provider gave no message"
+			}
+			srv := newLoopback(t)
+			hdr := map[string]string{"content-type": "application/json"}
+			for k, v := range tt.headers {
+				hdr[k] = v
+			}
+			srv.respond(tt.status, hdr, [][]byte{[]byte(tt.body)})
+			p := bridge(t, name, srv.URL, &artifacts{}, nil)
+			evs := pull(t, p, &model.Request{Model: "fixture-model", Messages: []model.Message{model.UserText("hi")}})
+			if len(evs) != 1 {
+				t.Fatalf("events = %v; want one error event", evs)
+			}
+			se, ok := evs[0].(model.StreamError)
+			if !ok {
+				t.Fatalf("event = %#v; want a model.StreamError", evs[0])
+			}
+			e := se.Err
+			got := norm.Error{Kind: norm.ErrorKind(e.Kind), Message: e.Message, Retryable: e.Retryable,
+				RetryAfter: time.Duration(e.RetryAfterMillis) * time.Millisecond, HTTPStatus: e.HTTPStatus,
+				ProviderType: e.ProviderType, Code: e.Code, RequestID: e.RequestID}
+			if got != *want {
+				t.Errorf("real path error\n got %+v\nwant %+v (native)", got, *want)
+			}
+			if got.Kind != tt.kind || got.Retryable != tt.retry || got.RequestID != tt.reqID {
+				t.Errorf("kind %s retryable %v request %q; want %s %v %q", got.Kind, got.Retryable, got.RequestID, tt.kind, tt.retry, tt.reqID)
+			}
+		})
+	}
+	if n == 0 {
+		t.Fatal("conformance: no classifyCases run through the real path")
 	}
 }
 

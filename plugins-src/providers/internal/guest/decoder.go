@@ -1,41 +1,12 @@
 package guest
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/smith-agent/smith/plugins-src/providers/internal/codec"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/norm"
 	"github.com/smith-agent/smith/wit/provider"
 )
-
-// ExtensionPrefix starts the payload of an unknown stream event that
-// carries an [Extension].
-const ExtensionPrefix = "smith.providers/v1 "
-
-// Extension is what the world's stream events cannot say, sent as an
-// unknown event just before the event it qualifies:
-//
-//   - "start": the responding model and the provider, before start;
-//   - "thinking": encrypted or redacted reasoning of the thinking block at
-//     Index (Encrypted byte-exact), before the block's block-end;
-//   - "error": the failure's exact kind and vendor details, before failure;
-//   - "stop": the vendor's own stop value, before done or failure.
-type Extension struct {
-	Kind         string `json:"kind"`
-	Index        uint32 `json:"index,omitempty"`
-	Model        string `json:"model,omitempty"`
-	Provider     string `json:"provider,omitempty"`
-	Encrypted    []byte `json:"encrypted,omitempty"`
-	Redacted     bool   `json:"redacted,omitempty"`
-	ErrorKind    string `json:"error_kind,omitempty"`
-	Retryable    bool   `json:"retryable,omitempty"`
-	HTTPStatus   int    `json:"http_status,omitempty"`
-	ProviderType string `json:"provider_type,omitempty"`
-	Code         string `json:"code,omitempty"`
-	RequestID    string `json:"request_id,omitempty"`
-	Raw          string `json:"raw,omitempty"`
-}
 
 // NewDecoder opens a decoder for one response of a declared provider. A
 // decoder for an unknown provider fails its first call.
@@ -52,8 +23,9 @@ func (Plugin) NewDecoder(o provider.DecodeOptions) provider.Decoder {
 }
 
 // decoder maps one codec decoder's events to stream events. Text and
-// thinking signatures arrive as deltas but the world carries them on
-// block-end, so they are gathered per block and sent when the stream ends.
+// thinking signatures and encrypted reasoning arrive as deltas but the
+// world carries them on block-end, so they are gathered per block and sent
+// when the stream ends.
 type decoder struct {
 	d        norm.Decoder
 	fault    error
@@ -100,18 +72,13 @@ func (d *decoder) block(i int) *blockState {
 	return &d.blocks[i]
 }
 
-func (d *decoder) ext(x Extension) {
-	b, _ := json.Marshal(x)
-	d.out = append(d.out, provider.StreamEvent{Case: provider.StreamEventUnknown, Unknown: ExtensionPrefix + string(b)})
-}
-
 func (d *decoder) emit(events []norm.Event) []provider.StreamEvent {
 	d.out = d.out[:0]
 	for _, e := range events {
 		switch e := e.(type) {
 		case norm.Start:
-			d.ext(Extension{Kind: "start", Model: e.Model, Provider: e.Provider})
-			d.out = append(d.out, provider.StreamEvent{Case: provider.StreamEventStart, Start: e.ResponseID})
+			d.out = append(d.out, provider.StreamEvent{Case: provider.StreamEventStart,
+				Start: provider.ResponseStart{ID: e.ResponseID, Model: e.Model}})
 		case norm.TextDelta:
 			b := d.block(e.Index)
 			if e.Signature != nil {
@@ -152,23 +119,24 @@ func (d *decoder) emit(events []norm.Event) []provider.StreamEvent {
 			d.out = append(d.out, provider.StreamEvent{Case: provider.StreamEventBlockEnd,
 				BlockEnd: provider.BlockEnd{Index: uint32(e.Index), Signature: optString(e.Signature)}})
 		case norm.OtherBlock:
-			// A server-side block the client never acts on: it keeps its
-			// index as an empty text block so later indexes stay aligned.
+			// A server-side block the client never acts on. Smith's
+			// messages (core/model) have no content block for a vendor's
+			// opaque block, so the world has no event for it either: it
+			// keeps its index as an empty text block so later indexes stay
+			// aligned, and its JSON is dropped.
 			d.block(e.Index).opened = true
 			d.out = append(d.out, provider.StreamEvent{Case: provider.StreamEventTextDelta,
 				TextDelta: provider.ContentDelta{Index: uint32(e.Index)}})
 		case norm.Done:
 			d.endBlocks()
 			d.out = append(d.out, usage(e.Usage))
-			d.ext(Extension{Kind: "stop", Raw: e.Raw})
-			d.out = append(d.out, provider.StreamEvent{Case: provider.StreamEventDone, Done: stop(e.Reason)})
+			d.out = append(d.out, provider.StreamEvent{Case: provider.StreamEventDone,
+				Done: provider.ResponseEnd{Reason: stop(e.Reason), RawStop: optText(e.Raw), RawUsage: optString(e.UsageRaw)}})
 		case norm.StreamError:
 			d.endBlocks()
 			d.out = append(d.out, usage(e.Usage))
-			d.ext(Extension{Kind: "stop", Raw: e.Raw})
-			d.ext(Extension{Kind: "error", ErrorKind: string(e.Err.Kind), Retryable: e.Err.Retryable, HTTPStatus: e.Err.HTTPStatus,
-				ProviderType: e.Err.ProviderType, Code: e.Err.Code, RequestID: e.Err.RequestID})
-			d.out = append(d.out, provider.StreamEvent{Case: provider.StreamEventFailure, Failure: failure(e.Err)})
+			d.out = append(d.out, provider.StreamEvent{Case: provider.StreamEventFailure,
+				Failure: provider.ResponseFailure{Failure: failure(e.Err), RawStop: optText(e.Raw), RawUsage: optString(e.UsageRaw)}})
 		default:
 			d.out = append(d.out, provider.StreamEvent{Case: provider.StreamEventUnknown, Unknown: fmt.Sprintf("guest: %T", e)})
 		}
@@ -177,31 +145,44 @@ func (d *decoder) emit(events []norm.Event) []provider.StreamEvent {
 }
 
 // endBlocks sends the gathered payloads of the text and thinking blocks.
+// A thinking signature carries the vendor's name for its encoding packed
+// in (see [PackSignature]): the host keeps a signature opaque and returns
+// it unchanged, so the format needs no field of its own in the world.
 func (d *decoder) endBlocks() {
 	for i := range d.blocks {
 		b := &d.blocks[i]
-		if b.toolCall {
+		if b.toolCall || !b.signed && b.encrypted == nil && !b.redacted {
 			continue
 		}
-		if b.encrypted != nil || b.redacted {
-			d.ext(Extension{Kind: "thinking", Index: uint32(i), Encrypted: b.encrypted, Redacted: b.redacted})
-		}
-		if b.signed || b.encrypted != nil || b.redacted {
-			sig := b.signature
-			if b.thinking && b.signed {
+		var sig []byte
+		if b.signed {
+			sig = b.signature
+			if b.thinking {
 				sig = PackSignature(b.format, sig)
 			}
-			d.out = append(d.out, provider.StreamEvent{Case: provider.StreamEventBlockEnd,
-				BlockEnd: provider.BlockEnd{Index: uint32(i), Signature: optString(sig)}})
 		}
+		end := provider.BlockEnd{Index: uint32(i), Signature: optString(sig), Redacted: b.redacted}
+		if b.encrypted != nil {
+			end.Encrypted = &b.encrypted
+		}
+		d.out = append(d.out, provider.StreamEvent{Case: provider.StreamEventBlockEnd, BlockEnd: end})
 	}
 }
 
+// optString returns b as an optional string: nil is absent.
 func optString(b []byte) *string {
 	if b == nil {
 		return nil
 	}
 	s := string(b)
+	return &s
+}
+
+// optText returns s as an optional string: "" is absent.
+func optText(s string) *string {
+	if s == "" {
+		return nil
+	}
 	return &s
 }
 

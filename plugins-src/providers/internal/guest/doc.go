@@ -5,10 +5,9 @@
 // normalized events to the world's stream events, and classifies failed
 // responses.
 //
-// The world's stream-event variant has no room for some of what the codecs
-// preserve; such facts travel as an unknown event whose payload starts with
-// [ExtensionPrefix] followed by a JSON object (see [Extension]). A host that
-// does not know the prefix ignores them, as the world says.
+// What the world's events cannot carry is dropped here: Responses API item
+// ids and phases, and server-side ("other") blocks, which Smith's messages
+// have no content block for (they keep their index as empty text blocks).
 //
 // Plugin is stateless and safe for concurrent use; a decoder is used by one
 // goroutine at a time.

@@ -139,14 +139,65 @@ func TestArgumentsTextVerbatim(t *testing.T) {
 }
 
 func TestClassifyFailure(t *testing.T) {
-	ra := "12"
-	f := Plugin{}.ClassifyFailure([]byte(`{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`),
-		provider.ClassifyOptions{Provider: "anthropic", Status: 429, RetryAfter: &ra})
-	if f.Kind != types.FailureKindRateLimit || f.Message != "slow down" || f.RetryAfterMs == nil || *f.RetryAfterMs != 12000 {
-		t.Errorf("failure %+v; want rate-limit, the vendor message, 12000 ms", f)
+	rateLimited := `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`
+	overloaded := `{"type":"error","error":{"type":"overloaded_error","message":"busy"}}`
+	tests := []struct {
+		name         string
+		provider     string
+		status       uint16
+		body         string
+		headers      []provider.ResponseHeader
+		kind         types.FailureKind
+		retryable    bool
+		retryAfterMs uint64 // 0: no hint
+		providerType string
+		requestID    string
+		messageHas   string
+	}{
+		{name: "retry-after seconds", provider: "anthropic", status: 429, body: rateLimited,
+			headers: []provider.ResponseHeader{{Name: "retry-after", Value: "12"}},
+			kind:    types.FailureKindRateLimit, retryable: true, retryAfterMs: 12000, providerType: "rate_limit_error", messageHas: "slow down"},
+		{name: "retry-after-ms wins", provider: "anthropic", status: 429, body: rateLimited,
+			headers: []provider.ResponseHeader{{Name: "retry-after", Value: "12"}, {Name: "retry-after-ms", Value: "250"}},
+			kind:    types.FailureKindRateLimit, retryable: true, retryAfterMs: 250, providerType: "rate_limit_error", messageHas: "slow down"},
+		{name: "x-should-retry false overrides the kind", provider: "anthropic", status: 529, body: overloaded,
+			headers: []provider.ResponseHeader{{Name: "X-Should-Retry", Value: "false"}, {Name: "request-id", Value: "req_011"}},
+			kind:    types.FailureKindOverloaded, providerType: "overloaded_error", requestID: "req_011", messageHas: "busy"},
+		{name: "a repeated header keeps its first value", provider: "anthropic", status: 529, body: overloaded,
+			headers: []provider.ResponseHeader{{Name: "x-should-retry", Value: "true"}, {Name: "x-should-retry", Value: "false"}},
+			kind:    types.FailureKindOverloaded, retryable: true, providerType: "overloaded_error", messageHas: "busy"},
+		{name: "openai ratelimit reset and request id", provider: "openai-chat", status: 429,
+			body:    `{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}`,
+			headers: []provider.ResponseHeader{{Name: "x-ratelimit-reset-requests", Value: "1.5s"}, {Name: "x-request-id", Value: "req_abc"}},
+			kind:    types.FailureKindRateLimit, retryable: true, retryAfterMs: 1500, providerType: "requests", requestID: "req_abc", messageHas: "Rate limit"},
+		{name: "unknown provider", provider: "acme", status: 500, body: "x", kind: types.FailureKindUnknown, messageHas: "acme"},
 	}
-	f = Plugin{}.ClassifyFailure([]byte("x"), provider.ClassifyOptions{Provider: "acme", Status: 500})
-	if f.Kind != types.FailureKindUnknown || !strings.Contains(f.Message, "acme") {
-		t.Errorf("failure %+v; want unknown naming the provider", f)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := Plugin{}.ClassifyFailure([]byte(tt.body), provider.ClassifyOptions{Provider: tt.provider, Status: tt.status, Headers: tt.headers})
+			if f.Kind != tt.kind || f.Retryable != tt.retryable || !strings.Contains(f.Message, tt.messageHas) {
+				t.Errorf("failure %+v; want %v, retryable %v, message with %q", f, tt.kind, tt.retryable, tt.messageHas)
+			}
+			if got := deref(f.RetryAfterMs); got != tt.retryAfterMs {
+				t.Errorf("retry after %d ms; want %d", got, tt.retryAfterMs)
+			}
+			if got := deref(f.ProviderType); got != tt.providerType {
+				t.Errorf("provider type %q; want %q", got, tt.providerType)
+			}
+			if got := deref(f.RequestID); got != tt.requestID {
+				t.Errorf("request id %q; want %q", got, tt.requestID)
+			}
+			if tt.kind != types.FailureKindUnknown && deref(f.HTTPStatus) != tt.status {
+				t.Errorf("http status %v; want %d", f.HTTPStatus, tt.status)
+			}
+		})
 	}
+}
+
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
 }
