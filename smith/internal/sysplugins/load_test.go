@@ -3,7 +3,9 @@ package sysplugins
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/smith-agent/smith/core/plugin"
 )
@@ -33,5 +35,67 @@ func TestEmbeddedLoad(t *testing.T) {
 	}
 	if !slices.Equal(names, []string{"read", "write", "edit", "bash", "find", "grep", "ls"}) {
 		t.Errorf("tools = %v", names)
+	}
+}
+
+// TestTamperedRefusedByLoad: an embedded artifact with one byte flipped has
+// its pinned size, so load hands it on, and plugin.Host.Load refuses it on
+// its SHA-256 before registering (a cold cache) or trusting a cached
+// registration (a warm one) — nothing of it runs and no tool is published.
+func TestTamperedRefusedByLoad(t *testing.T) {
+	ctx := context.Background()
+	good, err := files.ReadFile("tools.wasm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p pin
+	for _, q := range pins {
+		if q.name == "tools" {
+			p = q
+		}
+	}
+	flipped := append([]byte(nil), good...)
+	flipped[len(flipped)/2] ^= 1
+	arts, err := load(fstest.MapFS{"tools.wasm": {Data: flipped}}, []pin{p}, nil)
+	if err != nil {
+		t.Fatalf("load of a same-size artifact: %v; the size check alone should pass it", err)
+	}
+	cache := t.TempDir()
+	tests := []struct {
+		name string
+		warm bool
+	}{
+		{name: "cold-cache"},
+		{name: "warm-cache", warm: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h, err := plugin.Open(ctx, plugin.Config{CacheDir: cache})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close(ctx)
+			if tt.warm {
+				goodArts, err := load(fstest.MapFS{"tools.wasm": {Data: good}}, []pin{p}, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				g, err := h.Load(ctx, goodArts)
+				if err != nil {
+					t.Fatalf("load of the untampered artifact: %v", err)
+				}
+				g.Close()
+			}
+			g, err := h.Load(ctx, arts)
+			if err == nil {
+				g.Close()
+				t.Fatal("Host.Load accepted a tampered artifact")
+			}
+			for _, w := range []string{`artifact "tools" has SHA-256`, "not the pinned " + p.sha256} {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+		})
 	}
 }

@@ -31,15 +31,12 @@ func TestLoadRefuses(t *testing.T) {
 			p = q
 		}
 	}
-	flipped := append([]byte(nil), good...)
-	flipped[len(flipped)/2] ^= 1
 	tests := []struct {
 		name  string
 		fsys  fstest.MapFS
 		names []string
 		want  string
 	}{
-		{name: "tampered-byte", fsys: fstest.MapFS{"tools.wasm": {Data: flipped}}, want: "tampered with"},
 		{name: "appended", fsys: fstest.MapFS{"tools.wasm": {Data: append(append([]byte(nil), good...), 0)}}, want: "tampered with"},
 		{name: "missing", fsys: fstest.MapFS{}, want: "embedded tools.wasm"},
 		{name: "unknown-name", fsys: fstest.MapFS{"tools.wasm": {Data: good}}, names: []string{"nope"}, want: `no embedded plugin "nope"`},
