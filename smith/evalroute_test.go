@@ -148,12 +148,15 @@ func TestEvalModelResolution(t *testing.T) {
 		code     int
 		requests int
 		want     []string // in stderr
+		sent     []string // in every request body
 	}{
-		{"unknown bare name", []string{"--model", "no-such-model"}, exitUsage, 0, []string{`"no-such-model"`, "smith models"}},
-		{"invalid thinking level", []string{"--model", "anthropic/claude-sonnet-4-6", "--thinking", "ultra"}, exitUsage, 0, []string{`"ultra"`, "off, minimal, low, medium, high, xhigh"}},
-		{"thinking on the mock", []string{"--model", "mock", "--thinking", "high"}, exitUsage, 0, []string{"--thinking"}},
+		{"unknown bare name", []string{"--model", "no-such-model"}, exitUsage, 0, []string{`"no-such-model"`, "smith models"}, nil},
+		{"invalid thinking level", []string{"--model", "anthropic/claude-sonnet-4-6", "--thinking", "ultra"}, exitUsage, 0, []string{`"ultra"`, "off, minimal, low, medium, high, xhigh"}, nil},
+		{"thinking on the mock", []string{"--model", "mock", "--thinking", "high"}, exitUsage, 0, []string{"--thinking"}, nil},
 		{"clamped thinking level", []string{"--model", "anthropic/claude-sonnet-4-6", "--thinking", "minimal"}, 0, 1,
-			[]string{"anthropic/claude-sonnet-4-6 has no thinking level minimal (it supports off, low, medium, high); using off"}},
+			[]string{"anthropic/claude-sonnet-4-6 has no thinking level minimal (it supports off, low, medium, high); using off"}, nil},
+		{"high thinking without max tokens", []string{"--model", "claude-sonnet-4-5", "--thinking", "high"}, 0, 1, nil,
+			[]string{`"budget_tokens":16384`, `"max_tokens":20480`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -166,6 +169,13 @@ func TestEvalModelResolution(t *testing.T) {
 			}
 			if n := len(srv.requests()); n != tt.requests {
 				t.Errorf("the server saw %d requests, want %d", n, tt.requests)
+			}
+			for _, body := range srv.requests() {
+				for _, w := range tt.sent {
+					if !strings.Contains(body, w) {
+						t.Errorf("request body lacks %s:\n%s", w, body)
+					}
+				}
 			}
 			for _, w := range tt.want {
 				if !strings.Contains(r.stderr, w) {

@@ -8,6 +8,6 @@ const goVersion = "go1.26.8"
 
 // pins are the embedded artifacts with their sizes and SHA-256 hashes.
 var pins = []pin{
-	{name: "providers", file: "providers.wasm", size: 4908129, sha256: "a0b4dfdc03298f6b017e516903903b511e1a8760f3711564ae0d8e1d4c9d8d18"},
+	{name: "providers", file: "providers.wasm", size: 4908874, sha256: "09d8ec1e8b58756ec6d5f7a1bfef3d272ad63f88d11dd4cf50479eed9e8e80a8"},
 	{name: "tools", file: "tools.wasm", size: 3522724, sha256: "ec1582159caced014658db6449dc9171d1c78d25b127afaafbbe4d1a9c85db84"},
 }

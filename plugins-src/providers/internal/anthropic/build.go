@@ -9,7 +9,9 @@ import (
 )
 
 // DefaultMaxTokens is sent when the request sets no output bound; the API
-// requires max_tokens.
+// requires max_tokens. With thinking enabled and no output bound, max_tokens
+// is the thinking budget plus DefaultMaxTokens, since the budget counts
+// against max_tokens and must stay below it.
 const DefaultMaxTokens = 4096
 
 // thinkingBudgets maps levels to budget_tokens (the API's minimum is 1024).
@@ -64,8 +66,13 @@ func BuildRequest(r *norm.Request, secretRef string) (*norm.HTTPRequest, error) 
 		if budget < 1024 {
 			return nil, fmt.Errorf("anthropic: thinking level %q has no budget; use minimal, low, medium, high or xhigh", r.Thinking)
 		}
-		if budget >= maxTokens {
-			return nil, fmt.Errorf("anthropic: thinking budget %d must be below max_tokens %d; raise the output limit or lower the thinking level", budget, maxTokens)
+		switch {
+		case r.MaxTokens == 0:
+			maxTokens = budget + DefaultMaxTokens
+			body["max_tokens"] = maxTokens
+		case budget >= maxTokens:
+			return nil, fmt.Errorf("anthropic: thinking budget %d (level %q) must be below the requested max_tokens %d; set max_tokens above %d (or leave it unset for %d), or lower the thinking level",
+				budget, r.Thinking, maxTokens, budget, budget+DefaultMaxTokens)
 		}
 		body["thinking"] = map[string]any{"type": "enabled", "budget_tokens": budget}
 	}
