@@ -129,7 +129,8 @@ func (e *Engine) budgets(plugin string, b Budgets) (Budgets, error) {
 
 // readArtifact materializes the artifact after checking its declared size,
 // reading at most MaxBytes+1 bytes, and returns it with its SHA-256 (hashed
-// while reading, once) after verifying the pinned hash.
+// while reading, once) after verifying the pinned hash; a Verified
+// artifact's pin is taken as its SHA-256 without hashing.
 func readArtifact(a Artifact) ([]byte, [32]byte, error) {
 	limit := a.MaxBytes
 	if limit <= 0 {
@@ -145,8 +146,18 @@ func readArtifact(a Artifact) ([]byte, [32]byte, error) {
 		return nil, [32]byte{}, refuse(fmt.Sprintf("declares %d bytes", a.Size), fmt.Sprintf("at most %d bytes", limit),
 			"shrink the plugin (build with -ldflags='-s -w') or raise Artifact.MaxBytes")
 	}
+	var pinned [32]byte
+	if a.Verified {
+		if len(a.SHA256) != hex.EncodedLen(len(pinned)) || !decodeHex(pinned[:], a.SHA256) {
+			return nil, [32]byte{}, refuse(fmt.Sprintf("is marked Verified with SHA256 %q", a.SHA256), "a 64-digit hex SHA-256 pin",
+				"pin the SHA-256 the caller verified, or leave Verified false so Compile hashes the bytes")
+		}
+	}
 	h := sha256.New()
-	r := io.TeeReader(io.LimitReader(a.Reader, limit+1), h)
+	var r io.Reader = io.LimitReader(a.Reader, limit+1)
+	if !a.Verified {
+		r = io.TeeReader(r, h)
+	}
 	capHint := a.Size
 	if capHint <= 0 || capHint > limit {
 		capHint = 0
@@ -165,6 +176,9 @@ func readArtifact(a Artifact) ([]byte, [32]byte, error) {
 	if a.Size > 0 && n != a.Size {
 		return nil, [32]byte{}, refuse(fmt.Sprintf("has %d bytes", n), fmt.Sprintf("the declared %d bytes", a.Size),
 			"the artifact was truncated or replaced; reinstall it")
+	}
+	if a.Verified {
+		return buf.Bytes(), pinned, nil
 	}
 	var sum [32]byte
 	h.Sum(sum[:0])
@@ -335,4 +349,11 @@ func (e *Engine) releaseModule(ctx context.Context, key moduleKey) error {
 	}
 	delete(e.modules, key)
 	return ent.mod.Close(ctx)
+}
+
+// decodeHex decodes the hex string s, exactly len(dst) bytes long once
+// decoded, into dst and reports whether it was valid hex.
+func decodeHex(dst []byte, s string) bool {
+	n, err := hex.Decode(dst, []byte(s))
+	return err == nil && n == len(dst)
 }

@@ -31,7 +31,8 @@
 //
 // [Engine.Compile] refuses an artifact before any of its code runs: a
 // declared size over the bound, more bytes than the bound (never read
-// further), a SHA-256 other than the pinned one, an import that is neither in
+// further), a SHA-256 other than the pinned one (unless Artifact.Verified
+// says the caller checked the pin already), an import that is neither in
 // the world (with a granted host function) nor in the WASI subset, an import
 // or export whose core signature differs from the world's, a missing required
 // export, an unknown export, a missing memory or cabi_realloc, a malformed

@@ -32,6 +32,12 @@ type Artifact struct {
 	// SHA256, when non-empty, pins the artifact: the lowercase hex SHA-256
 	// of its bytes must equal it.
 	SHA256 string
+	// Verified, when true, says the caller has itself checked that SHA256 is
+	// the SHA-256 of exactly the bytes Reader yields (core/plugin does, once
+	// per loaded artifact), so Compile takes SHA256 as the artifact's content
+	// key instead of hashing the bytes again. It requires SHA256. Default
+	// false: Compile hashes the bytes and checks any pin itself.
+	Verified bool
 }
 
 // Budgets are the per-invocation limits of a plugin. Every call of an export

@@ -109,6 +109,19 @@ func TestArtifactBounds(t *testing.T) {
 			want: "has " + itoa(len(wasm)) + " bytes; expected the declared " + itoa(len(wasm)+1)},
 		{name: "pin mismatch", a: Artifact{SHA256: strings.Repeat("0", 64)},
 			want: "has SHA-256 " + pin + "; expected the pinned 000"},
+		{name: "verified", a: Artifact{SHA256: pin, Verified: true, Size: int64(len(wasm))}},
+		// Verified hands the check to the caller: the bytes are not hashed
+		// again, so a wrong pin is not noticed here (core/plugin refuses it
+		// before compiling).
+		{name: "verified pin is trusted", a: Artifact{SHA256: strings.Repeat("0", 64), Verified: true}},
+		{name: "verified without a pin", a: Artifact{Verified: true},
+			want: `is marked Verified with SHA256 ""; expected a 64-digit hex SHA-256 pin`},
+		{name: "verified short pin", a: Artifact{SHA256: pin[:62], Verified: true},
+			want: "is marked Verified with SHA256"},
+		{name: "verified long pin", a: Artifact{SHA256: pin + "00", Verified: true},
+			want: "is marked Verified with SHA256"},
+		{name: "verified non-hex pin", a: Artifact{SHA256: strings.Repeat("g", 64), Verified: true},
+			want: "is marked Verified with SHA256"},
 	}
 	e := newEngine(t, Config{})
 	for _, tt := range tests {

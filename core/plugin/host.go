@@ -30,7 +30,9 @@ type Config struct {
 type Artifact struct {
 	// Name identifies the plugin in errors and effects; unique per Load.
 	Name string
-	// Wasm is the core WebAssembly module.
+	// Wasm is the core WebAssembly module. Load hashes it once and the
+	// plugin is compiled from it later without hashing again, so it must not
+	// be modified after Load.
 	Wasm []byte
 	// SHA256 pins Wasm: the lowercase hex SHA-256 it must have. Required.
 	SHA256 string
