@@ -3,21 +3,24 @@ package plugin
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 
+	"github.com/smith-agent/smith/core/internal/ident"
 	"github.com/smith-agent/smith/core/internal/jsonschema"
 	"github.com/smith-agent/smith/core/model"
 )
 
-// toolName is the form of a tool name every provider accepts.
-var toolName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,63}$`)
+// validToolName reports whether name has the form every provider accepts:
+// ^[A-Za-z][A-Za-z0-9_-]{0,63}$.
+func validToolName(name string) bool { return ident.Valid(name, 64, ident.Letter, toolNameRest) }
+
+func toolNameRest(c byte) bool { return ident.Alnum(c) || c == '_' || c == '-' }
 
 // validate checks the complete contribution set and builds g.tools.
 func (g *Generation) validate() error {
 	owner := make(map[string]string)
 	for _, l := range g.plugins {
 		for _, t := range l.contrib.Tools {
-			if !toolName.MatchString(t.Name) {
+			if !validToolName(t.Name) {
 				return fmt.Errorf("plugin: %q declares tool name %q; a tool name is a letter then up to 63 letters, digits, '_' or '-'", l.art.Name, t.Name)
 			}
 			if prev, dup := owner[t.Name]; dup {

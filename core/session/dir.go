@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/smith-agent/smith/core/internal/ident"
 	"github.com/smith-agent/smith/sessionfmt"
 )
 
@@ -32,7 +32,10 @@ type Info struct {
 
 const ext = ".session"
 
-var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+// validName reports whether name has the form ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$.
+func validName(name string) bool { return ident.Valid(name, 64, ident.Alnum, nameRest) }
+
+func nameRest(c byte) bool { return ident.Alnum(c) || c == '.' || c == '_' || c == '-' }
 
 // OpenDir returns the session directory at path, creating it (0700) if
 // needed.
@@ -45,7 +48,7 @@ func OpenDir(path string) (*Dir, error) {
 
 // checkName validates a session name.
 func checkName(name string) error {
-	if !namePattern.MatchString(name) || strings.Contains(name, "--") {
+	if !validName(name) || strings.Contains(name, "--") {
 		return fmt.Errorf("session: name %q is not valid; use 1-64 letters, digits, '.', '_' or '-' (no \"--\"), starting with a letter or digit, such as \"fix-login\"", name)
 	}
 	if _, err := sessionfmt.ParseID(strings.ToUpper(name)); err == nil {

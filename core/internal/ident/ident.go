@@ -1,0 +1,25 @@
+package ident
+
+// Class reports whether an ASCII byte belongs to a character class.
+type Class func(c byte) bool
+
+// Letter is [A-Za-z].
+func Letter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+// Alnum is [A-Za-z0-9].
+func Alnum(c byte) bool { return Letter(c) || c >= '0' && c <= '9' }
+
+// Valid reports whether s is 1 to max bytes long, its first byte is in
+// first and every other byte is in rest: the regular expression
+// `^[first][rest]{0,max-1}$`. It is safe for concurrent use.
+func Valid(s string, max int, first, rest Class) bool {
+	if len(s) == 0 || len(s) > max || !first(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !rest(s[i]) {
+			return false
+		}
+	}
+	return true
+}
