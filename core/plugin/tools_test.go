@@ -139,6 +139,27 @@ func TestTools(t *testing.T) {
 					t.Errorf("stale edit changed the file to %q", got)
 				}
 			}},
+		{name: "edit/several-replacements", setup: func(t *testing.T, w *bench) { w.write(t, "m.txt", "alpha\nbeta\ngamma\n") },
+			tool: "edit", args: `{"path":"m.txt","edits":[{"old_text":"gamma","new_text":"GAMMA"},{"old_text":"alpha","new_text":"ALPHA"}]}`,
+			want: []string{"Edited m.txt (2 replacements) at line 1.", "-alpha", "+ALPHA", "-gamma", "+GAMMA"}, mut: model.MutationApplied, effects: 1,
+			after: func(t *testing.T, w *bench) {
+				if got := w.read(t, "m.txt"); got != "ALPHA\nbeta\nGAMMA\n" {
+					t.Errorf("file = %q", got)
+				}
+			}},
+		{name: "edit/several-one-missing-changes-nothing", setup: func(t *testing.T, w *bench) { w.write(t, "m.txt", "alpha\nbeta\n") },
+			tool: "edit", args: `{"path":"m.txt","edits":[{"old_text":"alpha","new_text":"ALPHA"},{"old_text":"delta","new_text":"DELTA"}]}`, isError: true,
+			want: []string{"edit 2: the text to replace was not found"}, mut: model.MutationNotApplied, effects: 1,
+			after: func(t *testing.T, w *bench) {
+				if got := w.read(t, "m.txt"); got != "alpha\nbeta\n" {
+					t.Errorf("a refused multi-edit changed the file to %q", got)
+				}
+			}},
+		{name: "edit/several-overlapping", setup: func(t *testing.T, w *bench) { w.write(t, "m.txt", "alpha beta\n") },
+			tool: "edit", args: `{"path":"m.txt","edits":[{"old_text":"alpha beta","new_text":"x"},{"old_text":"beta","new_text":"y"}]}`, isError: true,
+			want: []string{"overlap; merge them into one"}, mut: model.MutationNotApplied, effects: 1},
+		{name: "edit/both-forms", tool: "edit", args: `{"path":"m.txt","old_text":"a","new_text":"b","edits":[{"old_text":"c","new_text":"d"}]}`, isError: true,
+			want: []string{"pass either old_text with new_text (one replacement) or edits (several), not both"}, mut: model.MutationNotApplied, effects: 0},
 		{name: "edit/identical-texts", setup: func(t *testing.T, w *bench) { w.write(t, "e.txt", "a\n") },
 			tool: "edit", args: `{"path":"e.txt","old_text":"a","new_text":"a"}`, isError: true,
 			want: []string{"old_text and new_text are identical"}, mut: model.MutationNotApplied, effects: 0},

@@ -7,16 +7,16 @@ import (
 )
 
 type bashArgs struct {
-	Command string `json:"command"`
-	Cwd     string `json:"cwd"`
-	Timeout int    `json:"timeout"`
+	Command string
+	Cwd     string
+	Timeout int
 }
 
 // runBash runs a command line; a non-zero exit or a signal is a failure
 // whose message carries the output.
 func runBash(h host, args, cwd string) (string, error) {
 	var a bashArgs
-	if err := decode("bash", args, &a); err != nil {
+	if err := decode("bash", args, strField("command", &a.Command), strField("cwd", &a.Cwd), intField("timeout", &a.Timeout)); err != nil {
 		return "", err
 	}
 	dir := a.Cwd

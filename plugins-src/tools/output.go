@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -32,15 +31,6 @@ func bound(s string, limit int) string {
 		return s[:nl] + notice
 	}
 	return s[:keep] + notice
-}
-
-// decode unmarshals the host-validated arguments into v; a failure means
-// the schema admitted something the tool cannot use.
-func decode(name, args string, v any) error {
-	if err := json.Unmarshal([]byte(args), v); err != nil {
-		return invalid(name + ": arguments " + err.Error() + "; send a JSON object matching the tool's schema")
-	}
-	return nil
 }
 
 func invalid(msg string) error {

@@ -3,16 +3,16 @@ package main
 import "github.com/smith-agent/smith/wit/fs"
 
 type readArgs struct {
-	Path   string `json:"path"`
-	Offset int    `json:"offset"`
-	Limit  int    `json:"limit"`
+	Path   string
+	Offset int
+	Limit  int
 }
 
 // runRead returns a window of a text file, ending with a notice naming the
 // next offset when more lines follow.
 func runRead(h host, args, _ string) (string, error) {
 	var a readArgs
-	if err := decode("read", args, &a); err != nil {
+	if err := decode("read", args, strField("path", &a.Path), intField("offset", &a.Offset), intField("limit", &a.Limit)); err != nil {
 		return "", err
 	}
 	offset := max(a.Offset, 1)

@@ -7,10 +7,10 @@ import (
 )
 
 type findArgs struct {
-	Pattern        string `json:"pattern"`
-	Path           string `json:"path"`
-	IncludeIgnored bool   `json:"include_ignored"`
-	Limit          int    `json:"limit"`
+	Pattern        string
+	Path           string
+	IncludeIgnored bool
+	Limit          int
 }
 
 // limitOf returns the limit to use and the one to ask the host for: one
@@ -31,7 +31,8 @@ func more(n int, what, how string) string {
 // runFind lists paths matching a glob, sorted.
 func runFind(h host, args, _ string) (string, error) {
 	var a findArgs
-	if err := decode("find", args, &a); err != nil {
+	if err := decode("find", args, strField("pattern", &a.Pattern), strField("path", &a.Path),
+		boolField("include_ignored", &a.IncludeIgnored), intField("limit", &a.Limit)); err != nil {
 		return "", err
 	}
 	dir := a.Path
@@ -58,18 +59,19 @@ func runFind(h host, args, _ string) (string, error) {
 }
 
 type grepArgs struct {
-	Pattern    string `json:"pattern"`
-	Path       string `json:"path"`
-	Glob       string `json:"glob"`
-	Literal    bool   `json:"literal"`
-	IgnoreCase bool   `json:"ignore_case"`
-	Limit      int    `json:"limit"`
+	Pattern    string
+	Path       string
+	Glob       string
+	Literal    bool
+	IgnoreCase bool
+	Limit      int
 }
 
 // runGrep lists matching lines as path:line: text.
 func runGrep(h host, args, _ string) (string, error) {
 	var a grepArgs
-	if err := decode("grep", args, &a); err != nil {
+	if err := decode("grep", args, strField("pattern", &a.Pattern), strField("path", &a.Path), strField("glob", &a.Glob),
+		boolField("literal", &a.Literal), boolField("ignore_case", &a.IgnoreCase), intField("limit", &a.Limit)); err != nil {
 		return "", err
 	}
 	dir := a.Path
@@ -103,14 +105,14 @@ func runGrep(h host, args, _ string) (string, error) {
 }
 
 type lsArgs struct {
-	Path  string `json:"path"`
-	Limit int    `json:"limit"`
+	Path  string
+	Limit int
 }
 
 // runLs lists a directory sorted by name.
 func runLs(h host, args, _ string) (string, error) {
 	var a lsArgs
-	if err := decode("ls", args, &a); err != nil {
+	if err := decode("ls", args, strField("path", &a.Path), intField("limit", &a.Limit)); err != nil {
 		return "", err
 	}
 	dir := a.Path

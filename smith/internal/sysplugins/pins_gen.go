@@ -9,5 +9,5 @@ const goVersion = "go1.26.8"
 // pins are the embedded artifacts with their sizes and SHA-256 hashes.
 var pins = []pin{
 	{name: "providers", file: "providers.wasm", size: 4908874, sha256: "09d8ec1e8b58756ec6d5f7a1bfef3d272ad63f88d11dd4cf50479eed9e8e80a8"},
-	{name: "tools", file: "tools.wasm", size: 3522724, sha256: "ec1582159caced014658db6449dc9171d1c78d25b127afaafbbe4d1a9c85db84"},
+	{name: "tools", file: "tools.wasm", size: 2247484, sha256: "5baf6ba4f84ceae5b93ab676fe8225c39fddaae4a15ea02117fb141a5b091f91"},
 }
