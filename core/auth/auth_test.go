@@ -39,8 +39,14 @@ func TestResolvePrecedence(t *testing.T) {
 		wantOrigin string
 		wantValue  string
 	}{
-		{name: "config first", r: Resolver{Config: map[string]Secret{"acme": NewSecret("from-config")}, ConfigOrigin: "smith.kdl",
+		{name: "config first", r: Resolver{Config: map[string]Explicit{"acme": {Value: NewSecret("from-config"), Origin: "smith.kdl"}},
 			LookupEnv: env(map[string]string{"ACME_KEY": "from-env"}), File: f}, spec: spec, wantSource: SourceConfig, wantOrigin: "smith.kdl", wantValue: "from-config"},
+		{name: "config names a variable", r: Resolver{Config: map[string]Explicit{"acme": {Env: "WORK_KEY", Origin: "smith.kdl:4:3"}},
+			LookupEnv: env(map[string]string{"ACME_KEY": "from-env", "WORK_KEY": " from-work\n"}), File: f}, spec: spec,
+			wantSource: SourceConfig, wantOrigin: "smith.kdl:4:3 (env WORK_KEY)", wantValue: "from-work"},
+		{name: "config for an account bucket", r: Resolver{Config: map[string]Explicit{"acme@work": {Value: NewSecret("from-bucket")}},
+			LookupEnv: env(map[string]string{"ACME_KEY": "from-env"}), File: f}, spec: Spec{Provider: "acme", Env: spec.Env, Account: "work"},
+			wantSource: SourceConfig, wantOrigin: "configuration", wantValue: "from-bucket"},
 		{name: "env before file", r: Resolver{LookupEnv: env(map[string]string{"ACME_KEY": "from-env"}), File: f}, spec: spec,
 			wantSource: SourceEnv, wantOrigin: "ACME_KEY", wantValue: "from-env"},
 		{name: "second variable", r: Resolver{LookupEnv: env(map[string]string{"ACME_KEY": "  ", "ACME_OTHER_KEY": "other\n"}), File: f}, spec: spec,
@@ -65,6 +71,35 @@ func TestResolvePrecedence(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("missing credential error %v lacks %q", err, want)
 		}
+	}
+}
+
+// TestExplicitUnsetVariable: a configured credential variable that is not
+// set fails, naming the variable and where it was configured, and does not
+// fall back to the provider's own variable or the auth file.
+func TestExplicitUnsetVariable(t *testing.T) {
+	dir := t.TempDir()
+	f := OpenFile(filepath.Join(dir, "auth.json"))
+	if err := f.Set("acme", Entry{Key: NewSecret("from-file")}); err != nil {
+		t.Fatal(err)
+	}
+	r := Resolver{Config: map[string]Explicit{"acme": {Env: "WORK_KEY", Origin: "smith.kdl:4:3"}},
+		LookupEnv: env(map[string]string{"ACME_KEY": "from-env"}), File: f}
+	spec := Spec{Provider: "acme", Env: []string{"ACME_KEY"}}
+	_, err := r.Resolve(context.Background(), spec)
+	for _, want := range []string{`provider "acme"`, "smith.kdl:4:3", "WORK_KEY", "not set"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v lacks %q", err, want)
+		}
+	}
+	for _, leak := range []string{"from-env", "from-file"} {
+		if err != nil && strings.Contains(err.Error(), leak) {
+			t.Errorf("error %v reveals a credential", err)
+		}
+	}
+	st := r.Check([]Spec{spec})
+	if len(st) != 1 || st[0].OK || st[0].Source != SourceConfig || !strings.Contains(st[0].Problem, "WORK_KEY") {
+		t.Errorf("status %+v: want not OK, source config, the problem naming WORK_KEY", st)
 	}
 }
 

@@ -47,6 +47,17 @@ const (
 	SourceNone Source = "none"
 )
 
+// Explicit is a credential given in configuration: a literal value, or
+// the name of an environment variable to read at resolution.
+type Explicit struct {
+	// Value is the literal credential; Env, when set, is the variable to
+	// read instead.
+	Value Secret
+	Env   string
+	// Origin names where it was set, such as "smith.kdl:4:3".
+	Origin string
+}
+
 // Credential is a resolved credential. Printing it never shows the value.
 type Credential struct {
 	Provider string
@@ -67,11 +78,12 @@ type RenewFunc func(ctx context.Context, provider string, e Entry) (Entry, error
 // configuration, then the environment, then the auth file. Its fields are
 // read-only after construction; a Resolver is safe for concurrent use.
 type Resolver struct {
-	// Config holds credentials given explicitly (configuration or flags),
-	// by provider; ConfigOrigin names where they were set (default
-	// "configuration").
-	Config       map[string]Secret
-	ConfigOrigin string
+	// Config holds credentials given explicitly in configuration, by
+	// provider ("provider@account" for an account bucket). An explicit
+	// credential wins over every other source; one that names an unset
+	// variable fails rather than falling back, so a mistyped name is never
+	// silently replaced by another key.
+	Config map[string]Explicit
 	// LookupEnv reads the environment; nil means os.LookupEnv.
 	LookupEnv func(string) (string, bool)
 	// File is Smith's auth file; nil means none.
@@ -145,11 +157,25 @@ func (r *Resolver) Resolve(ctx context.Context, spec Spec) (Credential, error) {
 // find looks a credential up without renewing it.
 func (r *Resolver) find(spec Spec) (Credential, bool, error) {
 	c := Credential{Provider: spec.key()}
-	if v, ok := r.Config[spec.key()]; ok && !v.Empty() {
-		c.Source, c.Origin, c.Value = SourceConfig, r.ConfigOrigin, v
-		if c.Origin == "" {
-			c.Origin = "configuration"
+	if x, ok := r.Config[spec.key()]; ok {
+		origin := x.Origin
+		if origin == "" {
+			origin = "configuration"
 		}
+		c.Source, c.Origin = SourceConfig, origin
+		if x.Env == "" {
+			if x.Value.Empty() {
+				return c, false, fmt.Errorf("auth: the credential of provider %q set at %s is empty; give a key or an environment variable", spec.key(), origin)
+			}
+			c.Value = x.Value
+			return c, true, nil
+		}
+		c.Origin = origin + " (env " + x.Env + ")"
+		v, ok := r.lookupEnv(x.Env)
+		if !ok || strings.TrimSpace(v) == "" {
+			return c, false, fmt.Errorf("auth: the credential of provider %q is configured at %s to come from %s, which is not set; export %s or change the credential in smith.kdl", spec.key(), origin, x.Env, x.Env)
+		}
+		c.Value = NewSecret(strings.TrimSpace(v))
 		return c, true, nil
 	}
 	for _, name := range spec.Env {

@@ -1,0 +1,160 @@
+package config
+
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+
+	"github.com/smith-agent/smith/core/auth"
+	"github.com/smith-agent/smith/core/catalog"
+	"github.com/smith-agent/smith/core/route"
+)
+
+// Config is the resolved configuration. It is immutable after [Load] and
+// safe for concurrent reads.
+type Config struct {
+	// Model is the default model name (--model, SMITH_MODEL, model).
+	Model Setting[string]
+	// Thinking is the default reasoning level; "" means the provider's.
+	Thinking Setting[catalog.Level]
+	// MaxOutputTokens bounds each response; 0 means the model's output
+	// limit.
+	MaxOutputTokens Setting[int]
+	// TrustProject is the one-run trust of --trust-project.
+	TrustProject Setting[bool]
+	// BaseURLFlag is --base-url, which applies to the model's provider.
+	BaseURLFlag Setting[string]
+	// Providers are the provider blocks, by name.
+	Providers map[string]*Provider
+	// Aliases map a name to a model name; Groups map a name to an ordered
+	// failover list of model names.
+	Aliases map[string]Setting[string]
+	Groups  map[string]Setting[[]string]
+	// Files lists the configuration files considered, in precedence order.
+	Files []File
+	// Notes are diagnostics that are not errors, such as an untrusted
+	// project file that was not read.
+	Notes []string
+}
+
+// Provider is one provider block of smith.kdl.
+type Provider struct {
+	Name string
+	// API names the provider of the codec plugin that serves this one; it
+	// defaults to Name. A self-hosted OpenAI-compatible server is a block
+	// with its own name and api "openai-compatible".
+	API Setting[string]
+	// BaseURL overrides the codec's default base URL; the provider's
+	// conventional *_BASE_URL variable and --base-url beat it.
+	BaseURL Setting[string]
+	// Accounts are the provider's account buckets, in failover order.
+	Accounts Setting[[]string]
+	// Quirks are Chat Completions quirk flags (snake_case names) sent to
+	// an openai-compatible codec; they replace the codec's own.
+	Quirks Setting[map[string]any]
+	// Credentials are explicit credentials by account ("" is the default
+	// account).
+	Credentials map[string]Credential
+}
+
+// Codec returns the codec provider that serves p: API when set, else Name.
+func (p *Provider) Codec() string {
+	if p.API.Value != "" {
+		return p.API.Value
+	}
+	return p.Name
+}
+
+// QuirksJSON returns the quirk flags as a JSON object, or nil when none
+// are set.
+func (p *Provider) QuirksJSON() json.RawMessage {
+	if p.Quirks.Value == nil {
+		return nil
+	}
+	b, err := json.Marshal(p.Quirks.Value)
+	if err != nil {
+		return nil // the values are bools, strings and ints: unreachable
+	}
+	return b
+}
+
+// Credential is a credential named in configuration: an environment
+// variable to read, or a literal key. Printing it never shows the key.
+type Credential struct {
+	// Env is the variable holding the credential; empty for a literal.
+	Env string
+	// Key is the literal key; empty when Env is used.
+	Key    auth.Secret
+	Source Source
+}
+
+// Describe returns "env NAME" or "key [redacted]".
+func (c Credential) Describe() string {
+	if c.Env != "" {
+		return "env " + c.Env
+	}
+	return "key [redacted]"
+}
+
+// FileState says whether a configuration file was read.
+type FileState string
+
+// The file states.
+const (
+	FileLoaded    FileState = "loaded"
+	FileAbsent    FileState = "absent"
+	FileUntrusted FileState = "untrusted"
+)
+
+// File is a configuration file that was considered.
+type File struct {
+	Layer Layer
+	Path  string
+	State FileState
+}
+
+// Route returns the routing configuration: aliases, groups and each
+// provider's account buckets.
+func (c *Config) Route() route.Config {
+	r := route.Config{Aliases: map[string]string{}, Groups: map[string][]string{}, Accounts: map[string][]string{}}
+	for n, a := range c.Aliases {
+		r.Aliases[n] = a.Value
+	}
+	for n, g := range c.Groups {
+		r.Groups[n] = slices.Clone(g.Value)
+	}
+	for n, p := range c.Providers {
+		if len(p.Accounts.Value) > 0 {
+			r.Accounts[n] = slices.Clone(p.Accounts.Value)
+		}
+	}
+	return r
+}
+
+// Provider returns the block of provider name, or an empty one (every
+// field a product default) when smith.kdl has none.
+func (c *Config) Provider(name string) *Provider {
+	if p, ok := c.Providers[name]; ok {
+		return p
+	}
+	return &Provider{Name: name}
+}
+
+// ProviderNames returns the names of the provider blocks, sorted.
+func (c *Config) ProviderNames() []string { return slices.Sorted(maps.Keys(c.Providers)) }
+
+// Credentials returns the explicit credentials for core/auth, keyed by
+// provider or "provider@account"; variables are read when resolved.
+func (c *Config) Credentials() map[string]auth.Explicit {
+	out := map[string]auth.Explicit{}
+	for name, p := range c.Providers {
+		for acct, cr := range p.Credentials {
+			key := name
+			if acct != "" {
+				key = name + "@" + acct
+			}
+			out[key] = auth.Explicit{Value: cr.Key, Env: cr.Env, Origin: cr.Source.String()}
+		}
+	}
+	return out
+}

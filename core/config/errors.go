@@ -1,0 +1,109 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Error is one invalid piece of configuration. Its message names where it
+// is (file:line:col, env NAME or flag --NAME), the field path, the bad
+// value, what is wrong and a valid example. Value is never a credential:
+// a literal key is shown as [redacted].
+type Error struct {
+	Source Source
+	// Path is the field path, such as provider.anthropic.base-url.
+	Path string
+	// Value is the offending value as written, quoted when a string; empty
+	// when the problem is the field itself.
+	Value string
+	// Problem says what is wrong; Example shows a valid form.
+	Problem, Example string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString("config: ")
+	b.WriteString(e.Source.String())
+	if e.Path != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Path)
+	}
+	b.WriteString(": ")
+	if e.Value != "" {
+		b.WriteString(e.Value)
+		b.WriteString(" ")
+	}
+	b.WriteString(e.Problem)
+	if e.Example != "" {
+		b.WriteString("; for example: ")
+		b.WriteString(e.Example)
+	}
+	return b.String()
+}
+
+// maxReported bounds the errors listed in an [Errors] message.
+const maxReported = 20
+
+// Errors is every problem found, in source order. [Load] returns all of
+// them at once so one edit can fix them all.
+type Errors []*Error
+
+func (es Errors) Error() string {
+	var b strings.Builder
+	for i, e := range es {
+		if i == maxReported {
+			fmt.Fprintf(&b, "\n... and %d more", len(es)-maxReported)
+			break
+		}
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(e.Error())
+	}
+	return b.String()
+}
+
+// Unwrap returns the errors, for errors.As.
+func (es Errors) Unwrap() []error {
+	out := make([]error, len(es))
+	for i, e := range es {
+		out[i] = e
+	}
+	return out
+}
+
+// suggest returns "; did you mean X?" for the known name nearest to name,
+// or "" when none is close.
+func suggest(name string, known []string) string {
+	best, bestD := "", 3
+	for _, k := range known {
+		if d := distance(name, k); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf("; did you mean %s?", best)
+}
+
+// distance is the Levenshtein distance of a and b (bytes).
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,163 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeUser writes a user smith.kdl into a temp dir and returns its path.
+func writeUser(t *testing.T, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), FileName)
+	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func noEnv(string) (string, bool) { return "", false }
+
+// TestInvalidFiles: every invalid file fails naming file:line:col, the
+// field path, the bad value and a valid example, and never shows a
+// literal key.
+func TestInvalidFiles(t *testing.T) {
+	const secret = "sk-test-SECRET-1234"
+	tests := []struct {
+		name string
+		text string
+		want []string // in the error, after FILE is replaced by the path
+	}{
+		{name: "syntax", text: "model \"a/b\nthinking \"high\"\n",
+			want: []string{"FILE:2:1: near \"thinking \\\"high\\\"\" is not valid KDL 2", "for example: model"}},
+		{name: "syntax next to a key", text: "provider \"x\" {\n  credential key=\"" + secret + "\" {\n",
+			want: []string{"FILE:", "is not valid KDL 2"}},
+		{name: "unknown node", text: "modle \"a/b\"\n",
+			want: []string{"FILE:1:1: modle:", "is not a configuration node", "known nodes: model, thinking", "did you mean model?"}},
+		{name: "string for a number", text: "max-output-tokens \"lots\"\n",
+			want: []string{"FILE:1:19: max-output-tokens: \"lots\" is not a whole number of tokens", "for example: max-output-tokens 8192"}},
+		{name: "zero tokens", text: "max-output-tokens 0\n", want: []string{"FILE:1:19", "0 is not a whole number"}},
+		{name: "huge tokens", text: "max-output-tokens 123456789012345678901234567890\n", want: []string{"FILE:1:19", "123456789012345678901234567890 is not"}},
+		{name: "thinking level", text: "thinking \"ultra\"\n", want: []string{"FILE:1:10: thinking: \"ultra\" is not a thinking level", `thinking "medium"`}},
+		{name: "set twice", text: "model \"a/b\"\nmodel \"c/d\"\n", want: []string{"FILE:2:1: model:", "set twice in this file (first at line 1)"}},
+		{name: "two values", text: "model \"a/b\" \"c/d\"\n", want: []string{"FILE:1:13: model: \"c/d\" is one value too many"}},
+		{name: "type annotation", text: "model (u8)\"a/b\"\n", want: []string{"model: (u8) has a type annotation"}},
+		{name: "base URL scheme", text: "provider \"anthropic\" {\n  base-url \"ftp://x\"\n}\n",
+			want: []string{"FILE:2:12: provider.anthropic.base-url: \"ftp://x\" is not an http:// or https:// URL", `base-url "https://gateway.example/v1"`}},
+		{name: "base URL password hidden", text: "provider \"a\" {\n  base-url \"ftp://u:hunter2@x\"\n}\n",
+			want: []string{"provider.a.base-url", "[redacted]"}},
+		{name: "unknown provider field", text: "provider \"a\" {\n  baseurl \"http://x\"\n}\n",
+			want: []string{"FILE:2:3: provider.a.baseurl:", "known: api, base-url", "did you mean base-url?"}},
+		{name: "bad provider name", text: "provider \"a/b\"\n", want: []string{"FILE:1:10: provider: \"a/b\" is not a valid name"}},
+		{name: "credential with both", text: "provider \"a\" {\n  credential env=\"K\" key=\"" + secret + "\"\n}\n",
+			want: []string{"FILE:2:3: provider.a.credential:", "exactly one of env= (a variable to read) and key="}},
+		{name: "credential not a string", text: "provider \"a\" {\n  credential key=12\n}\n",
+			want: []string{"provider.a.credential.key: [redacted] is not a non-empty string"}},
+		{name: "credential unknown property", text: "provider \"a\" {\n  credential value=\"" + secret + "\"\n}\n",
+			want: []string{"FILE:2:14: provider.a.credential: value= is not a property", "env, key, account"}},
+		{name: "credential bad variable", text: "provider \"a\" {\n  credential env=\"MY KEY\"\n}\n",
+			want: []string{"provider.a.credential.env: \"MY KEY\" is not an environment variable name"}},
+		{name: "credential of an unlisted account", text: "provider \"a\" {\n  accounts \"work\"\n  credential account=\"home\" key=\"" + secret + "\"\n}\n",
+			want: []string{"FILE:3:3: provider.a.credential: \"home\" names an account the provider lists the accounts work"}},
+		{name: "unknown quirk", text: "provider \"l\" {\n  quirks {\n    no-stream-usag #true\n  }\n}\n",
+			want: []string{"FILE:3:5: provider.l.quirks.no-stream-usag:", "is not a quirk flag", "did you mean no-stream-usage?"}},
+		{name: "quirk value", text: "provider \"l\" {\n  quirks {\n    max-tokens-field \"max\"\n  }\n}\n",
+			want: []string{"FILE:3:22: provider.l.quirks.max-tokens-field: \"max\" is not one of max_completion_tokens, max_tokens"}},
+		{name: "quirk bool", text: "provider \"l\" {\n  quirks {\n    no-strict \"yes\"\n  }\n}\n",
+			want: []string{"provider.l.quirks.no-strict: \"yes\" is not #true or #false"}},
+		{name: "empty group", text: "group \"g\"\n", want: []string{"FILE:1:1: group: needs at least 2 values, got 1"}},
+		{name: "group member twice", text: "group \"g\" \"a/b\" \"a/b\"\n", want: []string{"FILE:1:17: group.g: \"a/b\" is listed twice"}},
+		{name: "alias and group", text: "alias \"x\" \"a/b\"\ngroup \"x\" \"a/b\" \"c/d\"\n", want: []string{"FILE:2:1: group.x: \"x\" is both a group and an alias (at FILE:1:1)"}},
+		{name: "alias with a space", text: "alias \"x\" \"a b\"\n", want: []string{"alias.x: \"a b\" is not a model name"}},
+		{name: "relative trust", text: "trusted-project \"src/app\"\n", want: []string{"trusted-project: \"src/app\" is not an absolute path"}},
+		{name: "every error at once", text: "modle 1\nthinking \"x\"\n", want: []string{"FILE:1:1: modle", "FILE:2:10: thinking"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := writeUser(t, tt.text)
+			cfg, err := Load(Inputs{UserFile: path, LookupEnv: noEnv})
+			if err == nil {
+				t.Fatalf("loaded %+v, want an error", cfg)
+			}
+			var es Errors
+			if !errors.As(err, &es) {
+				t.Fatalf("error %T %v is not Errors", err, err)
+			}
+			msg := strings.ReplaceAll(err.Error(), path, "FILE")
+			for _, w := range tt.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("error lacks %q:\n%s", w, msg)
+				}
+			}
+			for _, leak := range []string{secret, "hunter2"} {
+				if strings.Contains(msg, leak) {
+					t.Errorf("error reveals %q:\n%s", leak, msg)
+				}
+			}
+			if !strings.HasPrefix(msg, "config: ") {
+				t.Errorf("error %q lacks the package prefix", msg)
+			}
+		})
+	}
+}
+
+// TestValidFile reads every node of the schema.
+func TestValidFile(t *testing.T) {
+	path := writeUser(t, `// a full smith.kdl
+model "steady"
+thinking "high"
+max-output-tokens 8192
+provider "anthropic" {
+    base-url "https://gw.example/anthropic/"
+    accounts "work" "home"
+    credential env="WORK_ANTHROPIC_KEY" account="work"
+    credential account="home" key="sk-home-literal"
+}
+provider "local" {
+    api "openai-compatible"
+    base-url "http://127.0.0.1:8000/v1"
+    quirks {
+        max-tokens-field "max_tokens"
+        no-stream-usage #true
+        max-tool-call-id-len 40
+    }
+}
+alias "fast" "anthropic/claude-haiku-4-5"
+group "steady" "anthropic/claude-sonnet-4-5" "local/qwen3"
+`)
+	cfg, err := Load(Inputs{UserFile: path, LookupEnv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Model.Value != "steady" || cfg.Model.Source.String() != path+":2:7" {
+		t.Errorf("model %+v", cfg.Model)
+	}
+	if cfg.Thinking.Value != "high" || cfg.MaxOutputTokens.Value != 8192 || cfg.MaxOutputTokens.Source.Line != 4 {
+		t.Errorf("thinking %+v, max tokens %+v", cfg.Thinking, cfg.MaxOutputTokens)
+	}
+	a := cfg.Provider("anthropic")
+	if a.BaseURL.Value != "https://gw.example/anthropic/" || a.Codec() != "anthropic" {
+		t.Errorf("anthropic %+v", a)
+	}
+	l := cfg.Provider("local")
+	if l.Codec() != "openai-compatible" || string(l.QuirksJSON()) != `{"max_tokens_field":"max_tokens","max_tool_call_id_len":40,"no_stream_usage":true}` {
+		t.Errorf("local: codec %s quirks %s", l.Codec(), l.QuirksJSON())
+	}
+	r := cfg.Route()
+	if r.Aliases["fast"] != "anthropic/claude-haiku-4-5" || strings.Join(r.Groups["steady"], " ") != "anthropic/claude-sonnet-4-5 local/qwen3" ||
+		strings.Join(r.Accounts["anthropic"], " ") != "work home" {
+		t.Errorf("route %+v", r)
+	}
+	creds := cfg.Credentials()
+	if w := creds["anthropic@work"]; w.Env != "WORK_ANTHROPIC_KEY" || w.Origin != path+":8:5" {
+		t.Errorf("work credential %+v", w)
+	}
+	if h := creds["anthropic@home"]; h.Value.Reveal() != "sk-home-literal" {
+		t.Error("the home credential's literal key was not kept")
+	}
+	if p := cfg.Provider("none"); p.Name != "none" || p.BaseURL.IsSet() {
+		t.Errorf("an unconfigured provider: %+v", p)
+	}
+}

@@ -1,0 +1,354 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/smith-agent/smith/core/catalog"
+)
+
+// FileName is the name of a configuration file.
+const FileName = "smith.kdl"
+
+// ProjectFile is a project's configuration file, relative to the project's
+// root directory.
+var ProjectFile = filepath.Join(".smith", FileName)
+
+// maxFile bounds the size of a configuration file.
+const maxFile = 1 << 20
+
+// Contribution is the configuration a plugin supplies: a smith.kdl
+// document, read with the same schema as the files.
+type Contribution struct {
+	// Plugin names the plugin, for sources and errors.
+	Plugin string
+	// Defaults marks the plugin's built-in defaults (LayerPluginDefault);
+	// otherwise it is a contribution (LayerPlugin).
+	Defaults bool
+	Text     []byte
+}
+
+// Inputs are the sources [Load] reads.
+type Inputs struct {
+	// UserFile is the user's smith.kdl; a missing file is an empty layer.
+	// Empty means none.
+	UserFile string
+	// ProjectDir is the directory the run works in: the nearest ancestor
+	// (itself included) holding .smith/smith.kdl is the project. Empty
+	// means no project.
+	ProjectDir string
+	// Plugins are the plugins' defaults and contributions, applied in
+	// order after the product defaults.
+	Plugins []Contribution
+	// LookupEnv reads the environment; nil means os.LookupEnv.
+	LookupEnv func(string) (string, bool)
+	// Flags maps a flag name of [Options] to the value given on the
+	// command line; a flag absent from the map was not given.
+	Flags map[string]string
+}
+
+// Load resolves the configuration from in. It reads every layer and
+// returns every problem found as [Errors]; an I/O failure (other than a
+// missing file) is an error naming the file.
+func Load(in Inputs) (*Config, error) {
+	lookup := in.LookupEnv
+	if lookup == nil {
+		lookup = os.LookupEnv
+	}
+	cfg := &Config{Providers: map[string]*Provider{}, Aliases: map[string]Setting[string]{}, Groups: map[string]Setting[[]string]{}}
+	var errs Errors
+	for _, c := range in.Plugins {
+		l := LayerPlugin
+		if c.Defaults {
+			l = LayerPluginDefault
+		}
+		d, es := parseDocument(l, "", c.Plugin, c.Text)
+		errs = append(errs, es...)
+		merge(cfg, d)
+	}
+	var trusted []Setting[string]
+	if in.UserFile != "" {
+		d, state, es, err := readFile(LayerUser, in.UserFile)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Files = append(cfg.Files, File{Layer: LayerUser, Path: in.UserFile, State: state})
+		errs = append(errs, es...)
+		merge(cfg, d)
+		trusted = d.trusted
+	}
+	env, es := fromEnv(lookup)
+	errs = append(errs, es...)
+	flags, es := fromFlags(in.Flags)
+	errs = append(errs, es...)
+	cfg.TrustProject = env.cfg.TrustProject
+	if flags.cfg.TrustProject.IsSet() {
+		cfg.TrustProject = flags.cfg.TrustProject
+	}
+	if root := findProject(in.ProjectDir); root != "" {
+		path := filepath.Join(root, ProjectFile)
+		if ok, why := isTrusted(root, trusted, cfg.TrustProject); ok {
+			d, state, es, err := readFile(LayerProject, path)
+			if err != nil {
+				return nil, err
+			}
+			cfg.Files = append(cfg.Files, File{Layer: LayerProject, Path: path, State: state})
+			errs = append(errs, es...)
+			merge(cfg, d)
+			cfg.Notes = append(cfg.Notes, fmt.Sprintf("read the project's %s (%s)", path, why))
+		} else {
+			cfg.Files = append(cfg.Files, File{Layer: LayerProject, Path: path, State: FileUntrusted})
+			cfg.Notes = append(cfg.Notes, fmt.Sprintf("ignored the project's %s: the project %s is not trusted; trust it with trusted-project %q in %s, or for one run with --trust-project", path, root, root, userFileHint(in.UserFile)))
+		}
+	}
+	merge(cfg, env)
+	merge(cfg, flags)
+	errs = append(errs, check(cfg)...)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return cfg, nil
+}
+
+func userFileHint(f string) string {
+	if f == "" {
+		return "your smith.kdl"
+	}
+	return f
+}
+
+// readFile reads and parses one configuration file. A missing file is an
+// empty layer.
+func readFile(l Layer, path string) (layerData, FileState, Errors, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return layerData{}, FileAbsent, nil, nil
+	}
+	if err != nil {
+		return layerData{}, "", nil, fmt.Errorf("config: cannot read %s: %w; fix its permissions or remove it", path, err)
+	}
+	defer func() { _ = f.Close() }()
+	if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
+		return layerData{}, "", nil, fmt.Errorf("config: %s is not a regular file; replace it with a KDL file or remove it", path)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxFile+1))
+	if err != nil {
+		return layerData{}, "", nil, fmt.Errorf("config: cannot read %s: %w", path, err)
+	}
+	if len(b) > maxFile {
+		return layerData{}, "", nil, fmt.Errorf("config: %s is larger than %d bytes; a configuration file is a few kilobytes, so check it is the right file", path, maxFile)
+	}
+	d, errs := parseDocument(l, path, "", b)
+	return d, FileLoaded, errs, nil
+}
+
+// findProject returns the nearest ancestor of dir (itself included) that
+// holds .smith/smith.kdl, or "".
+func findProject(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	for {
+		if st, err := os.Stat(filepath.Join(dir, ProjectFile)); err == nil && !st.IsDir() {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// canonical returns the project trust identity of a path: absolute, with
+// symbolic links resolved, so aliases share one decision.
+func canonical(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		p = r
+	}
+	if a, err := filepath.Abs(p); err == nil {
+		p = a
+	}
+	return filepath.Clean(p)
+}
+
+// isTrusted decides whether the project at root may be read, and why.
+func isTrusted(root string, trusted []Setting[string], once Setting[bool]) (bool, string) {
+	if once.Value {
+		return true, "trusted for this run by " + once.Source.String()
+	}
+	id := canonical(root)
+	for _, t := range trusted {
+		if canonical(t.Value) == id {
+			return true, "trusted by " + t.Source.String()
+		}
+	}
+	return false, ""
+}
+
+// merge applies layer d over cfg: every value d sets replaces cfg's.
+// Provider blocks merge field by field; a quirks block replaces the
+// previous one whole.
+func merge(cfg *Config, d layerData) {
+	s := d.cfg
+	if s.Model.IsSet() {
+		cfg.Model = s.Model
+	}
+	if s.Thinking.IsSet() {
+		cfg.Thinking = s.Thinking
+	}
+	if s.MaxOutputTokens.IsSet() {
+		cfg.MaxOutputTokens = s.MaxOutputTokens
+	}
+	if s.BaseURLFlag.IsSet() {
+		cfg.BaseURLFlag = s.BaseURLFlag
+	}
+	maps.Copy(cfg.Aliases, s.Aliases)
+	maps.Copy(cfg.Groups, s.Groups)
+	for _, name := range slices.Sorted(maps.Keys(s.Providers)) {
+		p := s.Providers[name]
+		cur, ok := cfg.Providers[name]
+		if !ok {
+			cur = &Provider{Name: name}
+			cfg.Providers[name] = cur
+		}
+		if p.API.IsSet() {
+			cur.API = p.API
+		}
+		if p.BaseURL.IsSet() {
+			cur.BaseURL = p.BaseURL
+		}
+		if p.Accounts.IsSet() {
+			cur.Accounts = p.Accounts
+		}
+		if p.Quirks.IsSet() {
+			cur.Quirks = p.Quirks
+		}
+		for acct, c := range p.Credentials {
+			if cur.Credentials == nil {
+				cur.Credentials = map[string]Credential{}
+			}
+			cur.Credentials[acct] = c
+		}
+	}
+}
+
+// fromEnv reads the options' environment variables.
+func fromEnv(lookup func(string) (string, bool)) (layerData, Errors) {
+	var d layerData
+	var errs Errors
+	for _, o := range options {
+		if o.Env == "" {
+			continue
+		}
+		v, ok := lookup(o.Env)
+		if !ok || v == "" {
+			continue
+		}
+		src := Source{Layer: LayerEnv, Name: o.Env}
+		if e := setOption(&d.cfg, o, v, src); e != nil {
+			e.Example = o.Env + "=" + o.Example
+			errs = append(errs, e)
+		}
+	}
+	return d, errs
+}
+
+// fromFlags reads the flags given.
+func fromFlags(flags map[string]string) (layerData, Errors) {
+	var d layerData
+	var errs Errors
+	for _, name := range slices.Sorted(maps.Keys(flags)) {
+		o, ok := option(name)
+		if !ok {
+			errs = append(errs, &Error{Source: Source{Layer: LayerFlag, Name: name}, Problem: "is not a configuration flag"})
+			continue
+		}
+		if e := setOption(&d.cfg, o, flags[name], Source{Layer: LayerFlag, Name: name}); e != nil {
+			e.Example = "--" + o.Flag + " " + o.Example
+			errs = append(errs, e)
+		}
+	}
+	return d, errs
+}
+
+// setOption parses one option's value from the environment or a flag.
+func setOption(cfg *Config, o Option, v string, src Source) *Error {
+	bad := func(problem string) *Error {
+		return &Error{Source: src, Path: o.Flag, Value: strconv.Quote(v), Problem: problem}
+	}
+	switch o.Flag {
+	case KeyModel:
+		if strings.TrimSpace(v) == "" {
+			return bad("is empty")
+		}
+		cfg.Model = Setting[string]{Value: v, Source: src}
+	case KeyThinking:
+		l, err := catalog.ParseLevel(v)
+		if err != nil {
+			return bad("is not a thinking level: use off, minimal, low, medium, high or xhigh")
+		}
+		cfg.Thinking = Setting[catalog.Level]{Value: l, Source: src}
+	case KeyMaxOutputTokens:
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > maxTokens {
+			return bad(fmt.Sprintf("is not a whole number of tokens from 1 to %d", maxTokens))
+		}
+		cfg.MaxOutputTokens = Setting[int]{Value: n, Source: src}
+	case KeyTrustProject:
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return bad("is not a boolean: use 1 or 0, true or false")
+		}
+		cfg.TrustProject = Setting[bool]{Value: b, Source: src}
+	case KeyBaseURL:
+		if why := checkURL(v); why != "" {
+			return &Error{Source: src, Path: o.Flag, Value: strconv.Quote(redactURL(v)), Problem: why}
+		}
+		cfg.BaseURLFlag = Setting[string]{Value: v, Source: src}
+	}
+	return nil
+}
+
+// check validates the merged configuration: names shared by an alias and
+// a group, and credentials of accounts a provider does not list.
+func check(cfg *Config) Errors {
+	var errs Errors
+	for _, name := range slices.Sorted(maps.Keys(cfg.Aliases)) {
+		if g, ok := cfg.Groups[name]; ok {
+			a := cfg.Aliases[name]
+			errs = append(errs, &Error{Source: g.Source, Path: "group." + name, Value: strconv.Quote(name),
+				Problem: fmt.Sprintf("is both a group and an alias (at %s); rename one of them", a.Source)})
+		}
+	}
+	for _, name := range cfg.ProviderNames() {
+		p := cfg.Providers[name]
+		for _, acct := range slices.Sorted(maps.Keys(p.Credentials)) {
+			if acct == "" {
+				continue
+			}
+			if !slices.Contains(p.Accounts.Value, acct) {
+				c := p.Credentials[acct]
+				known := "lists no accounts"
+				if len(p.Accounts.Value) > 0 {
+					known = "lists the accounts " + strings.Join(p.Accounts.Value, ", ")
+				}
+				errs = append(errs, &Error{Source: c.Source, Path: "provider." + name + ".credential", Value: strconv.Quote(acct),
+					Problem: fmt.Sprintf("names an account the provider %s", known), Example: fmt.Sprintf(`accounts %q`, acct)})
+			}
+		}
+	}
+	return errs
+}

@@ -1,0 +1,243 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// project makes a project directory holding .smith/smith.kdl and returns
+// the project root and a subdirectory to work in.
+func project(t *testing.T, text string) (root, sub string) {
+	t.Helper()
+	root = t.TempDir()
+	sub = filepath.Join(root, "src", "pkg")
+	if err := os.MkdirAll(filepath.Join(root, ".smith"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, ProjectFile), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return root, sub
+}
+
+func envOf(m map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
+
+// TestPrecedence: default < plugin defaults < plugin contributions < user
+// < trusted project < environment < flags, each value with its source.
+func TestPrecedence(t *testing.T) {
+	root, sub := project(t, "model \"project/m\"\nthinking \"low\"\nprovider \"anthropic\" {\n    base-url \"http://project.test\"\n}\n")
+	userText := "model \"user/m\"\nthinking \"medium\"\nmax-output-tokens 1000\nprovider \"anthropic\" {\n    base-url \"http://user.test\"\n    credential env=\"USER_KEY\"\n}\ntrusted-project " + `"` + root + `"` + "\n"
+	user := writeUser(t, userText)
+	plugins := []Contribution{
+		{Plugin: "base", Defaults: true, Text: []byte("max-output-tokens 10\nalias \"fast\" \"base/m\"\n")},
+		{Plugin: "extra", Text: []byte("alias \"fast\" \"extra/m\"\n")},
+	}
+	tests := []struct {
+		name  string
+		in    Inputs
+		model string // value @ source
+		think string
+		max   string
+		base  string
+		alias string
+	}{
+		{name: "defaults only", in: Inputs{LookupEnv: noEnv},
+			model: " @ default", think: " @ default", max: "0 @ default", base: " @ default", alias: ""},
+		{name: "plugins", in: Inputs{Plugins: plugins, LookupEnv: noEnv},
+			model: " @ default", think: " @ default", max: "10 @ plugin-default base", alias: "extra/m @ plugin extra"},
+		{name: "user over plugins", in: Inputs{Plugins: plugins, UserFile: user, LookupEnv: noEnv},
+			model: "user/m @ " + user + ":1:7", think: "medium @ " + user + ":2:10", max: "1000 @ " + user + ":3:19",
+			base: "http://user.test @ " + user + ":5:14", alias: "extra/m @ plugin extra"},
+		{name: "trusted project over user", in: Inputs{UserFile: user, ProjectDir: sub, LookupEnv: noEnv},
+			model: "project/m @ " + filepath.Join(root, ProjectFile) + ":1:7", think: "low @ " + filepath.Join(root, ProjectFile) + ":2:10",
+			max: "1000 @ " + user + ":3:19", base: "http://project.test @ " + filepath.Join(root, ProjectFile) + ":4:14"},
+		{name: "environment over project", in: Inputs{UserFile: user, ProjectDir: sub,
+			LookupEnv: envOf(map[string]string{"SMITH_MODEL": "env/m", "SMITH_MAX_OUTPUT_TOKENS": "77"})},
+			model: "env/m @ env SMITH_MODEL", think: "low @ " + filepath.Join(root, ProjectFile) + ":2:10", max: "77 @ env SMITH_MAX_OUTPUT_TOKENS",
+			base: "http://project.test @ " + filepath.Join(root, ProjectFile) + ":4:14"},
+		{name: "flags over environment", in: Inputs{UserFile: user, ProjectDir: sub,
+			LookupEnv: envOf(map[string]string{"SMITH_MODEL": "env/m", "SMITH_THINKING": "off"}),
+			Flags:     map[string]string{"model": "flag/m", "max-output-tokens": "5", "base-url": "http://flag.test"}},
+			model: "flag/m @ flag --model", think: "off @ env SMITH_THINKING", max: "5 @ flag --max-output-tokens",
+			base: "http://project.test @ " + filepath.Join(root, ProjectFile) + ":4:14"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := Load(tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := func(v any, s Source) string { return strings.TrimSpace(fmt.Sprint(v) + " @ " + s.String()) }
+			if g := got(cfg.Model.Value, cfg.Model.Source); g != strings.TrimSpace(tt.model) {
+				t.Errorf("model %q, want %q", g, tt.model)
+			}
+			if g := got(string(cfg.Thinking.Value), cfg.Thinking.Source); g != strings.TrimSpace(tt.think) {
+				t.Errorf("thinking %q, want %q", g, tt.think)
+			}
+			if g := got(cfg.MaxOutputTokens.Value, cfg.MaxOutputTokens.Source); g != tt.max {
+				t.Errorf("max-output-tokens %q, want %q", g, tt.max)
+			}
+			if tt.base != "" {
+				b := cfg.Provider("anthropic").BaseURL
+				if g := got(b.Value, b.Source); g != strings.TrimSpace(tt.base) {
+					t.Errorf("base-url %q, want %q", g, tt.base)
+				}
+			}
+			if a, ok := cfg.Aliases["fast"]; ok || tt.alias != "" {
+				if g := got(a.Value, a.Source); g != tt.alias {
+					t.Errorf("alias fast %q, want %q", g, tt.alias)
+				}
+			}
+			if f, ok := tt.in.Flags["base-url"]; ok && (cfg.BaseURLFlag.Value != f || cfg.BaseURLFlag.Source.String() != "flag --base-url") {
+				t.Errorf("base-url flag %+v", cfg.BaseURLFlag)
+			}
+		})
+	}
+	// The project's file adds to the user's provider block: the credential
+	// set in the user's file stays.
+	cfg, err := Load(Inputs{UserFile: user, ProjectDir: sub, LookupEnv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := cfg.Provider("anthropic").Credentials[""]; c.Env != "USER_KEY" {
+		t.Errorf("credential %+v, want the user's", c)
+	}
+}
+
+// TestProjectTrust: a project's file is read only when trusted (by the
+// user's file, through a symlinked path too, or for one run by the flag or
+// the environment); otherwise it is reported, not read. A project cannot
+// trust itself.
+func TestProjectTrust(t *testing.T) {
+	root, sub := project(t, "model \"project/m\"\n")
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(root, link); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		user    string
+		env     map[string]string
+		flags   map[string]string
+		dir     string
+		read    bool
+		because string
+	}{
+		{name: "untrusted", dir: sub, read: false},
+		{name: "trusted by the user's file", user: `trusted-project "` + root + `"`, dir: sub, read: true, because: "trusted by "},
+		{name: "trusted through a symlink", user: `trusted-project "` + link + `"`, dir: sub, read: true, because: "trusted by "},
+		{name: "another project trusted", user: `trusted-project "` + t.TempDir() + `"`, dir: sub, read: false},
+		{name: "one run by the flag", flags: map[string]string{"trust-project": "true"}, dir: sub, read: true, because: "flag --trust-project"},
+		{name: "one run by the environment", env: map[string]string{"SMITH_TRUST_PROJECT": "1"}, dir: sub, read: true, because: "env SMITH_TRUST_PROJECT"},
+		{name: "flag false beats the environment", env: map[string]string{"SMITH_TRUST_PROJECT": "1"}, flags: map[string]string{"trust-project": "false"}, dir: sub, read: false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := Inputs{ProjectDir: tt.dir, LookupEnv: envOf(tt.env), Flags: tt.flags}
+			if tt.user != "" {
+				in.UserFile = writeUser(t, tt.user)
+			}
+			cfg, err := Load(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := cfg.Model.Value == "project/m"; got != tt.read {
+				t.Fatalf("project read: %v, want %v (notes %q)", got, tt.read, cfg.Notes)
+			}
+			notes := strings.Join(cfg.Notes, "\n")
+			want := "is not trusted"
+			state := FileUntrusted
+			if tt.read {
+				want, state = tt.because, FileLoaded
+			}
+			if !strings.Contains(notes, want) || !strings.Contains(notes, filepath.Join(root, ProjectFile)) {
+				t.Errorf("notes %q lack %q and the project file", notes, want)
+			}
+			last := cfg.Files[len(cfg.Files)-1]
+			if last.Layer != LayerProject || last.State != state {
+				t.Errorf("files %+v", cfg.Files)
+			}
+		})
+	}
+	// A project's file cannot trust a project.
+	root2, sub2 := project(t, `trusted-project "/anything"`)
+	_, err := Load(Inputs{ProjectDir: sub2, LookupEnv: noEnv, Flags: map[string]string{"trust-project": "1"}})
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(root2, ProjectFile)+":1:1: trusted-project:") || !strings.Contains(err.Error(), "only from your own smith.kdl") {
+		t.Errorf("error %v", err)
+	}
+}
+
+// TestEnvAndFlagErrors: an invalid environment variable or flag names
+// itself, the value and an example.
+func TestEnvAndFlagErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		env   map[string]string
+		flags map[string]string
+		want  string
+	}{
+		{name: "env tokens", env: map[string]string{"SMITH_MAX_OUTPUT_TOKENS": "lots"},
+			want: `config: env SMITH_MAX_OUTPUT_TOKENS: max-output-tokens: "lots" is not a whole number of tokens from 1 to 10000000; for example: SMITH_MAX_OUTPUT_TOKENS=8192`},
+		{name: "env thinking", env: map[string]string{"SMITH_THINKING": "max"},
+			want: `config: env SMITH_THINKING: thinking: "max" is not a thinking level`},
+		{name: "flag base URL", flags: map[string]string{"base-url": "localhost:8000"},
+			want: `config: flag --base-url: base-url: "localhost:8000" is not an http:// or https:// URL; for example: --base-url http://localhost:8000/v1`},
+		{name: "flag trust", flags: map[string]string{"trust-project": "maybe"},
+			want: `config: flag --trust-project: trust-project: "maybe" is not a boolean`},
+		{name: "unknown flag", flags: map[string]string{"colour": "x"}, want: `config: flag --colour: is not a configuration flag`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Load(Inputs{LookupEnv: envOf(tt.env), Flags: tt.flags})
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v\nwant %s", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestFileErrors: unreadable inputs fail naming the file; a missing user
+// file is an empty layer.
+func TestFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	cfg, err := Load(Inputs{UserFile: filepath.Join(dir, "absent.kdl"), LookupEnv: noEnv})
+	if err != nil || cfg.Files[0].State != FileAbsent {
+		t.Fatalf("absent file: %v %+v", err, cfg)
+	}
+	if _, err := Load(Inputs{UserFile: dir, LookupEnv: noEnv}); err == nil || !strings.Contains(err.Error(), dir+" is not a regular file") {
+		t.Errorf("directory: %v", err)
+	}
+	big := filepath.Join(dir, "big.kdl")
+	if err := os.WriteFile(big, []byte(strings.Repeat("// padding\n", maxFile/10)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(Inputs{UserFile: big, LookupEnv: noEnv}); err == nil || !strings.Contains(err.Error(), "larger than 1048576 bytes") {
+		t.Errorf("big: %v", err)
+	}
+}
+
+func TestOptionsDeclareEachOnce(t *testing.T) {
+	seen := map[string]bool{}
+	for _, o := range Options() {
+		for _, n := range []string{"flag " + o.Flag, "env " + o.Env, "key " + o.Key} {
+			if strings.HasSuffix(n, " ") {
+				continue
+			}
+			if seen[n] {
+				t.Errorf("%s is declared twice", n)
+			}
+			seen[n] = true
+		}
+		if o.Flag == "" || o.Example == "" || o.Usage == "" {
+			t.Errorf("option %+v lacks a flag, an example or a usage", o)
+		}
+	}
+}

@@ -1,0 +1,56 @@
+package config
+
+// Option declares one top-level option once: its node in smith.kdl, its
+// command-line flag and its environment variable. Frontends build their
+// flags from [Options]; [Load] reads the same declarations.
+type Option struct {
+	// Key is the node's name in smith.kdl; empty when the option cannot be
+	// set in a file.
+	Key string
+	// Flag is the long flag's name without dashes; Short a one-letter
+	// alias, if any.
+	Flag, Short string
+	// Env is the environment variable; empty when there is none.
+	Env string
+	// Bool marks a flag that takes no value.
+	Bool bool
+	// Usage describes the option for help text.
+	Usage string
+	// Example is a valid value as written on the command line.
+	Example string
+}
+
+// The option keys, for [Config] lookups and [Inputs.Flags].
+const (
+	KeyModel           = "model"
+	KeyThinking        = "thinking"
+	KeyMaxOutputTokens = "max-output-tokens"
+	KeyTrustProject    = "trust-project"
+	KeyBaseURL         = "base-url"
+)
+
+var options = []Option{
+	{Key: KeyModel, Flag: "model", Short: "m", Env: "SMITH_MODEL", Example: "anthropic/claude-sonnet-4-5",
+		Usage: "the `MODEL`: PROVIDER/MODEL, a model name from smith models, an alias or group from smith.kdl, or mock (the offline demo), mock/NAME or mock/PATH (a mock script)"},
+	{Key: KeyThinking, Flag: "thinking", Env: "SMITH_THINKING", Example: "medium",
+		Usage: "reasoning `LEVEL`: off, minimal, low, medium, high or xhigh (default: the provider's); a level the model lacks is clamped to the nearest it supports, with a warning"},
+	{Key: KeyMaxOutputTokens, Flag: "max-output-tokens", Env: "SMITH_MAX_OUTPUT_TOKENS", Example: "8192",
+		Usage: "bound each response to `N` tokens (default: the model's output limit from the catalog)"},
+	{Flag: KeyTrustProject, Env: "SMITH_TRUST_PROJECT", Bool: true, Example: "true",
+		Usage: "trust the project for this run: read its .smith/smith.kdl (to trust it always, add trusted-project \"DIR\" to your smith.kdl)"},
+	{Flag: KeyBaseURL, Example: "http://localhost:8000/v1",
+		Usage: "send the model's provider requests to `URL` (beats smith.kdl and the provider's *_BASE_URL variable)"},
+}
+
+// Options returns every option's declaration, in a fixed order.
+func Options() []Option { return append([]Option(nil), options...) }
+
+// option returns the declaration with flag name flag.
+func option(flag string) (Option, bool) {
+	for _, o := range options {
+		if o.Flag == flag {
+			return o, true
+		}
+	}
+	return Option{}, false
+}
