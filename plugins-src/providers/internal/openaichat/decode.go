@@ -1,10 +1,11 @@
 package openaichat
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 
+	"github.com/smith-agent/smith/plugins-src/providers/internal/jsonscan"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/norm"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/sse"
 )
@@ -27,6 +28,18 @@ type Decoder struct {
 	anonCalls int
 	stopRaw   string
 	usageRaw  []byte
+
+	scan     jsonscan.Decoder // reads the chunks
+	chunk    chunk
+	partScan jsonscan.Decoder // reads content parts
+	parts    []contentPart
+	key      []byte // the tool-call key being looked up
+}
+
+// contentPart is one typed part of a delta's content array.
+type contentPart struct {
+	typ, text jsonscan.String
+	thinking  []byte // the texts of the thinking entries, joined
 }
 
 // NewDecoder returns a decoder whose events name provider (for example
@@ -60,47 +73,6 @@ func (d *Decoder) Framing() norm.Framing {
 		CommentLines: s.CommentLines, Done: s.Done, NonSSE: s.NonSSE}
 }
 
-type wireChunk struct {
-	ID      string          `json:"id"`
-	Model   string          `json:"model"`
-	Choices []wireChoice    `json:"choices"`
-	Usage   json.RawMessage `json:"usage"`
-	XGroq   *struct {
-		Usage json.RawMessage `json:"usage"`
-	} `json:"x_groq"`
-	Error json.RawMessage `json:"error"`
-}
-
-type wireChoice struct {
-	Delta        wireDelta       `json:"delta"`
-	FinishReason *string         `json:"finish_reason"`
-	Usage        json.RawMessage `json:"usage"`
-}
-
-type wireDelta struct {
-	Content          json.RawMessage `json:"content"`
-	ReasoningContent string          `json:"reasoning_content"`
-	Reasoning        string          `json:"reasoning"`
-	ReasoningText    string          `json:"reasoning_text"`
-	ReasoningDetails []struct {
-		Type      string `json:"type"`
-		Text      string `json:"text"`
-		Summary   string `json:"summary"`
-		Signature string `json:"signature"`
-		Data      string `json:"data"`
-		Format    string `json:"format"`
-	} `json:"reasoning_details"`
-	ToolCalls []struct {
-		Index    *int   `json:"index"`
-		ID       string `json:"id"`
-		Function struct {
-			Name      string `json:"name"`
-			Arguments string `json:"arguments"`
-		} `json:"function"`
-	} `json:"tool_calls"`
-	Refusal string `json:"refusal"`
-}
-
 func (d *Decoder) item(it sse.Item) {
 	if d.em.Ended() {
 		return
@@ -113,137 +85,169 @@ func (d *Decoder) item(it sse.Item) {
 		d.finish()
 		return
 	}
-	var c wireChunk
-	if err := json.Unmarshal(it.Data, &c); err != nil {
+	c := &d.chunk
+	if err := c.read(&d.scan, it.Data); err != nil {
 		d.fail(&norm.Error{Kind: norm.ErrMalformed, Message: fmt.Sprintf("openaichat: chunk is not JSON (%v): %.80q", err, it.Data)})
 		return
 	}
-	if d.id == "" && c.ID != "" {
-		d.id = c.ID
+	if d.id == "" && !c.id.Empty() {
+		d.id = c.id.String()
 	}
-	if d.model == "" && c.Model != "" {
-		d.model = c.Model
+	if d.model == "" && !c.model.Empty() {
+		d.model = c.model.String()
 	}
-	if !d.started && (d.id != "" || len(c.Choices) > 0) {
+	if !d.started && (d.id != "" || len(c.choices) > 0) {
 		d.started = true
 		d.em.Emit(norm.Start{Provider: d.provider, Model: d.model, ResponseID: d.id})
 	}
-	if len(c.Error) > 0 && string(c.Error) != "null" {
-		d.setUsage(c.Usage)
-		d.fail(streamError(c.Error))
+	if len(c.err) > 0 && string(c.err) != "null" {
+		d.setUsage(c.usage)
+		d.fail(streamError(c.err))
 		return
 	}
-	for _, ch := range c.Choices {
-		d.delta(&ch.Delta)
-		if ch.FinishReason != nil && *ch.FinishReason != "" {
-			d.stopRaw = *ch.FinishReason
+	for i := range c.choices {
+		ch := &c.choices[i]
+		d.delta(&ch.delta)
+		if !ch.finishReason.Empty() {
+			d.stopRaw = ch.finishReason.String()
 			d.endCalls()
 		}
-		d.setUsage(ch.Usage)
+		d.setUsage(ch.usage)
 	}
-	if c.XGroq != nil {
-		d.setUsage(c.XGroq.Usage)
-	}
-	d.setUsage(c.Usage)
+	d.setUsage(c.groqUsage)
+	d.setUsage(c.usage)
 	if d.stopRaw == "error" {
 		d.fail(&norm.Error{Kind: norm.ErrServer, Retryable: true,
 			Message: "openaichat: the server ended the stream with finish_reason \"error\" and no error object"})
 	}
 }
 
-func (d *Decoder) setUsage(raw json.RawMessage) {
+func (d *Decoder) setUsage(raw []byte) {
 	if len(raw) > 0 && string(raw) != "null" {
 		d.usageRaw = append(d.usageRaw[:0], raw...)
 	}
 }
 
-func (d *Decoder) delta(w *wireDelta) {
-	if r := firstNonEmpty(w.ReasoningContent, w.Reasoning, w.ReasoningText); r != "" {
-		d.thinking(norm.ThinkingDelta{Text: r})
+func (d *Decoder) delta(w *delta) {
+	reasoning := w.reasoningContent
+	if reasoning.Empty() {
+		reasoning = w.reasoning
 	}
-	for _, rd := range w.ReasoningDetails {
-		t := norm.ThinkingDelta{Format: rd.Format}
-		if w.ReasoningContent == "" && w.Reasoning == "" && w.ReasoningText == "" {
-			t.Text = firstNonEmpty(rd.Text, rd.Summary)
+	if reasoning.Empty() {
+		reasoning = w.reasoningText
+	}
+	if !reasoning.Empty() {
+		d.thinking(norm.ThinkingDelta{Text: reasoning.String()})
+	}
+	for i := range w.reasoningDetails {
+		rd := &w.reasoningDetails[i]
+		t := norm.ThinkingDelta{Format: rd.format.String()}
+		if reasoning.Empty() {
+			text := rd.text
+			if text.Empty() {
+				text = rd.summary
+			}
+			t.Text = text.String()
 		}
-		if rd.Signature != "" {
-			t.Signature = []byte(rd.Signature)
+		if !rd.signature.Empty() {
+			t.Signature = rd.signature.Bytes()
 		}
-		if rd.Type == "reasoning.encrypted" && rd.Data != "" {
-			t.Encrypted = []byte(rd.Data)
+		if !rd.data.Empty() && rd.typ.Equal("reasoning.encrypted") {
+			t.Encrypted = rd.data.Bytes()
 		}
 		if t.Text != "" || t.Signature != nil || t.Encrypted != nil {
 			d.thinking(t)
 		}
 	}
-	d.content(w.Content)
-	if w.Refusal != "" {
-		d.text(w.Refusal)
+	d.content(w.content)
+	if !w.refusal.Empty() {
+		d.text(w.refusal.String())
 	}
-	for _, tc := range w.ToolCalls {
-		key := ""
-		switch {
-		case tc.Index != nil:
-			key = fmt.Sprint("i", *tc.Index)
-		case tc.ID != "":
-			key = "id:" + tc.ID
-		case d.lastCall != "":
-			key = d.lastCall
-		default:
-			d.anonCalls++
-			key = fmt.Sprint("anon", d.anonCalls)
-		}
-		idx, ok := d.calls[key]
-		if !ok {
-			idx = d.em.Open()
-			d.calls[key] = idx
-			d.open[idx] = true
-			d.em.Emit(norm.ToolCallStart{Index: idx, ID: tc.ID, Name: tc.Function.Name})
-		}
-		d.lastCall = key
-		d.cur = -1
-		if tc.Function.Arguments != "" && d.open[idx] {
-			d.em.Emit(norm.ToolCallDelta{Index: idx, Arguments: tc.Function.Arguments})
-		}
+	for i := range w.toolCalls {
+		d.toolCall(&w.toolCalls[i])
+	}
+}
+
+// toolCall handles one tool_calls entry. Entries are matched to their
+// call by index, else by id, else they continue the last call.
+func (d *Decoder) toolCall(tc *toolCall) {
+	key := d.key[:0]
+	switch {
+	case tc.hasIndex:
+		key = strconv.AppendInt(append(key, 'i'), tc.index, 10)
+	case !tc.id.Empty():
+		key = append(append(key, "id:"...), tc.id.String()...)
+	case d.lastCall != "":
+		key = append(key, d.lastCall...)
+	default:
+		d.anonCalls++
+		key = strconv.AppendInt(append(key, "anon"...), int64(d.anonCalls), 10)
+	}
+	d.key = key
+	idx, ok := d.calls[string(key)]
+	if !ok {
+		idx = d.em.Open()
+		d.calls[string(key)] = idx
+		d.open[idx] = true
+		d.em.Emit(norm.ToolCallStart{Index: idx, ID: tc.id.String(), Name: tc.name.String()})
+	}
+	if d.lastCall != string(key) {
+		d.lastCall = string(key)
+	}
+	d.cur = -1
+	if !tc.args.Empty() && d.open[idx] {
+		d.em.Emit(norm.ToolCallDelta{Index: idx, Arguments: tc.args.String()})
 	}
 }
 
 // content handles delta.content: a string, null, or (Mistral Magistral) an
-// array of typed parts.
-func (d *Decoder) content(raw json.RawMessage) {
+// array of typed parts; parts of another shape are ignored.
+func (d *Decoder) content(raw []byte) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return
 	}
 	if raw[0] == '"' {
-		var s string
-		if json.Unmarshal(raw, &s) == nil && s != "" {
-			d.text(s)
+		if s := jsonscan.String(raw); !s.Empty() {
+			d.text(s.String())
 		}
 		return
 	}
-	var parts []struct {
-		Type     string `json:"type"`
-		Text     string `json:"text"`
-		Thinking []struct {
-			Text string `json:"text"`
-		} `json:"thinking"`
-	}
-	if json.Unmarshal(raw, &parts) != nil {
+	d.parts = d.parts[:0]
+	s := &d.partScan
+	s.Reset(raw)
+	s.Array(func() {
+		d.parts = grow(d.parts)
+		p := &d.parts[len(d.parts)-1]
+		s.Object(func(key []byte) {
+			switch string(key) {
+			case "type":
+				p.typ = s.Str()
+			case "text":
+				p.text = s.Str()
+			case "thinking":
+				p.thinking = p.thinking[:0]
+				s.Array(func() {
+					s.Object(func(key []byte) {
+						if string(key) == "text" {
+							p.thinking = append(p.thinking, s.Str().String()...)
+						}
+					})
+				})
+			}
+		})
+	})
+	if s.Finish() != nil {
 		return
 	}
-	for _, p := range parts {
-		switch p.Type {
-		case "text":
-			if p.Text != "" {
-				d.text(p.Text)
+	for i := range d.parts {
+		switch p := &d.parts[i]; {
+		case p.typ.Equal("text"):
+			if !p.text.Empty() {
+				d.text(p.text.String())
 			}
-		case "thinking":
-			var s string
-			for _, t := range p.Thinking {
-				s += t.Text
-			}
-			if s != "" {
-				d.thinking(norm.ThinkingDelta{Text: s})
+		case p.typ.Equal("thinking"):
+			if len(p.thinking) > 0 {
+				d.thinking(norm.ThinkingDelta{Text: string(p.thinking)})
 			}
 		}
 	}
@@ -306,15 +310,6 @@ func (d *Decoder) fail(e *norm.Error) {
 		e.Retryable = e.Kind.Retryable()
 	}
 	d.em.End(norm.StreamError{Err: e, Raw: d.stopRaw, Usage: usage(d.usageRaw), UsageRaw: d.usageRaw})
-}
-
-func firstNonEmpty(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }
 
 var stopReasons = map[string]norm.StopReason{

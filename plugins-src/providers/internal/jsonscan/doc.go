@@ -1,0 +1,27 @@
+// Package jsonscan is a small, allocation-light JSON reader for the
+// payloads of provider event streams. The codecs run as WebAssembly, where
+// encoding/json's reflection costs an order of magnitude more than native
+// code; a decoder that reads the fields it knows by hand is what keeps the
+// wasm codec close to native speed.
+//
+// A [Decoder] reads one JSON text front to back. It accepts exactly the
+// texts encoding/json accepts (the same grammar and nesting limit), decodes
+// strings the same way (invalid UTF-8 and lone surrogates become U+FFFD),
+// and, like encoding/json, reports a syntax error anywhere in the text in
+// preference to a type mismatch. Object keys match exactly; encoding/json
+// would also match them case-insensitively.
+//
+//	var d jsonscan.Decoder
+//	d.Reset(data)
+//	var id jsonscan.String
+//	d.Object(func(key []byte) {
+//		switch string(key) {
+//		case "id":
+//			id = d.Str()
+//		}
+//	})
+//	if err := d.Finish(); err != nil {
+//		return err
+//	}
+//	use(id.String())
+package jsonscan
