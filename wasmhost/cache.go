@@ -14,10 +14,10 @@ import (
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // instrumentedPath is where the instrumented form of key is cached, or ""
-// without a cache directory. Uninstrumented modules are not cached: they
-// are the artifact itself.
+// without a cache directory. Uninstrumented modules and modules
+// instrumented ahead of time are not cached: they are the artifact itself.
 func (e *Engine) instrumentedPath(key moduleKey) string {
-	if e.cacheDir == "" || key.noFuel {
+	if e.cacheDir == "" || key.noFuel || key.final {
 		return ""
 	}
 	return filepath.Join(e.cacheDir, instrumentedDir, hex.EncodeToString(key.sum[:])+".wasm")

@@ -10,8 +10,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/tetratelabs/wabin/binary"
-	"github.com/tetratelabs/wabin/wasm"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 
@@ -36,6 +34,18 @@ func (e *Engine) Compile(ctx context.Context, a Artifact, cfg PluginConfig) (*Pl
 	if err != nil {
 		return nil, err
 	}
+	if a.Instrumented != "" {
+		switch {
+		case !a.Verified:
+			return nil, refuse("artifact", "is marked Instrumented ("+a.Instrumented+") but not Verified", "a pinned artifact the caller verified",
+				"set Verified after checking the pin, or pass the uninstrumented module and leave Instrumented empty")
+		case a.Instrumented != InstrumentationVersion:
+			return nil, refuse("artifact", "was instrumented by "+a.Instrumented, "this build's instrumentation "+InstrumentationVersion,
+				"rebuild the plugin with this build's tools (go run ./tools/pluginbuild), or pass the uninstrumented module")
+		case cfg.noFuel:
+			return nil, fmt.Errorf("wasmhost: plugin %q: an instrumented artifact cannot run without fuel", a.Name)
+		}
+	}
 	raw, sum, err := readArtifact(a)
 	if err != nil {
 		return nil, err
@@ -52,26 +62,27 @@ func (e *Engine) Compile(ctx context.Context, a Artifact, cfg PluginConfig) (*Pl
 	if err != nil {
 		return nil, err
 	}
-	v := validation{world: &cfg.World, hosts: hosts, memPages: budgets.MemoryPages, exports: map[string]exportInfo{}}
+	v := validation{world: &cfg.World, hosts: hosts, memPages: budgets.MemoryPages, exports: map[string]exportInfo{},
+		instrumented: a.Instrumented != "", fuelSeen: map[string]bool{}}
 	v.check(m)
 	if len(v.problems) > 0 {
 		return nil, &ValidationError{Plugin: a.Name, Problems: v.problems}
 	}
-	key := moduleKey{sum: sum, noFuel: cfg.noFuel}
+	key := moduleKey{sum: sum, noFuel: cfg.noFuel, final: a.Instrumented != ""}
 	compiled, err := e.compiledModule(ctx, key, func() ([]byte, error) {
-		if cfg.noFuel {
+		if cfg.noFuel || key.final {
 			return raw, nil
 		}
-		m, err := binary.DecodeModule(raw, wasm.CoreFeaturesV2)
-		if err != nil {
+		out, err := instrument(raw)
+		var ie *instrumentError
+		switch {
+		case errors.As(err, &ie) && ie.decode:
 			return nil, notCore(err)
-		}
-		fuel.MergeData(m)
-		if _, err := fuel.Instrument(m); err != nil {
+		case err != nil:
 			return nil, refuse("artifact", "cannot be instrumented for fuel: "+err.Error(), "WebAssembly 2.0 without SIMD, threads or exceptions",
 				"build the plugin without those features")
 		}
-		return binary.EncodeModule(m), nil
+		return out, nil
 	})
 	if err != nil {
 		var ve *ValidationError
@@ -290,6 +301,9 @@ func (p *Plugin) Close(ctx context.Context) error {
 type moduleKey struct {
 	sum    [32]byte
 	noFuel bool
+	// final says the artifact's bytes are what wazero compiles (instrumented
+	// ahead of time), so there is no instrumented form to cache.
+	final bool
 }
 
 type moduleEntry struct {

@@ -10,13 +10,21 @@ import (
 	"github.com/smith-agent/smith/wasmhost/internal/fuel"
 )
 
+// InstrumentationVersion names the fuel instrumentation this build applies
+// (Instrument, and Compile for an artifact not instrumented yet): the
+// rewrite's protocol version and a fingerprint of its output on a probe
+// module, so two builds whose rewrite differs in any byte have different
+// versions. An artifact instrumented ahead of time carries the version it
+// was instrumented with (Artifact.Instrumented), and a host of another
+// version refuses it.
+var InstrumentationVersion = "fuel-v3-" + probeFingerprint()
+
 // instrumentedDir holds instrumented modules next to wazero's compiled code,
 // so a warm start skips the fuel rewrite as wazero skips compilation. Its
-// name carries the file format version and a fingerprint of the
-// instrumentation (see probeFingerprint): a build whose rewrite differs
-// writes and reads another directory, so it never runs modules instrumented
-// for a different host protocol.
-var instrumentedDir = "wasmhost-fuel-v3-" + probeFingerprint()
+// name carries the file format version and the InstrumentationVersion: a
+// build whose rewrite differs writes and reads another directory, so it
+// never runs modules instrumented for a different host protocol.
+var instrumentedDir = "wasmhost-" + InstrumentationVersion
 
 // probeFingerprint instruments a small module exercising every rewrite (a
 // charged function entry, a loop header, a call, return, memory.grow and

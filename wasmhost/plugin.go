@@ -38,6 +38,16 @@ type Artifact struct {
 	// key instead of hashing the bytes again. It requires SHA256. Default
 	// false: Compile hashes the bytes and checks any pin itself.
 	Verified bool
+	// Instrumented, when non-empty, says the bytes are already the output of
+	// Instrument, made by a build whose InstrumentationVersion is this
+	// value, so Compile neither rewrites them nor reads the instrumented
+	// form from its cache. A build tool instruments system plugins ahead of
+	// time this way (tools/pluginbuild); every start then skips reading and
+	// checking a second copy of the module. It requires Verified (the
+	// caller pinned these exact bytes) and must equal this build's
+	// InstrumentationVersion; otherwise Compile refuses the artifact.
+	// Default "": Compile instruments the module itself.
+	Instrumented string
 }
 
 // Budgets are the per-invocation limits of a plugin. Every call of an export

@@ -29,6 +29,17 @@ type validation struct {
 	// otherVersion is set once a name targets another version of the
 	// world; the missing exports that follow from it are not reported.
 	otherVersion bool
+	// instrumented admits (and then requires) exactly what Instrument adds:
+	// the fuel module's imports and the two fuel globals' exports.
+	instrumented bool
+	fuelSeen     map[string]bool
+}
+
+// fuelImports are the signatures of the imports Instrument adds.
+var fuelImports = map[string]Signature{
+	fuel.YieldName: {},
+	fuel.GrowName:  sig(i32s(1), i32s(1)),
+	fuel.DepthName: {},
 }
 
 func (v *validation) add(item, got, want, fix string) {
@@ -84,6 +95,12 @@ func (v *validation) check(m *wasm.Module) {
 			} else if !want.equal(t.Params, t.Results) {
 				v.add(item, "has signature "+got.String(), want.String(), "the module was built for a different WASI; build for wasip1")
 			}
+		case imp.Module == fuel.Module && v.instrumented:
+			if want, ok := fuelImports[imp.Name]; !ok || !want.same(got) {
+				v.add(item, "has signature "+got.String()+" in the instrumentation's module", "one of the imports Instrument adds",
+					"rebuild the plugin with this build's tools (go run ./tools/pluginbuild)")
+			}
+			v.fuelSeen[imp.Name] = true
 		case imp.Module == fuel.Module:
 			v.add(item, "uses the reserved module name "+fuel.Module, "", "rename the import module")
 		default:
@@ -124,6 +141,10 @@ func (v *validation) check(m *wasm.Module) {
 			if e.Type != wasm.ExternTypeMemory {
 				v.add(item, "is a "+wasm.ExternTypeName(e.Type), "the module's memory", "export the linear memory as \"memory\"")
 			}
+			continue
+		}
+		if v.instrumented && e.Type == wasm.ExternTypeGlobal && (e.Name == fuel.GlobalExport || e.Name == fuel.DepthExport) {
+			v.fuelSeen[e.Name] = true
 			continue
 		}
 		if e.Type != wasm.ExternTypeFunc {
@@ -186,6 +207,14 @@ func (v *validation) check(m *wasm.Module) {
 	}
 	if !sawRealloc {
 		v.add("export \"cabi_realloc\"", "is missing", reallocSig.String(), "export the canonical ABI's cabi_realloc allocator")
+	}
+	if v.instrumented {
+		for _, name := range []string{fuel.YieldName, fuel.GrowName, fuel.DepthName, fuel.GlobalExport, fuel.DepthExport} {
+			if !v.fuelSeen[name] {
+				v.add("artifact", "is marked Instrumented but lacks the instrumentation's "+quote(name), "the output of wasmhost.Instrument",
+					"rebuild the plugin with this build's tools (go run ./tools/pluginbuild), or leave Artifact.Instrumented empty")
+			}
+		}
 	}
 	if v.otherVersion {
 		return

@@ -34,6 +34,11 @@ type loaded struct {
 	plugin  *wasmhost.Plugin
 	pool    *wasmhost.Generation
 	closed  bool
+	// warming is closed when the Prepare in flight (if any) has compiled
+	// the plugin and parked an idle instance; calls wait for it rather
+	// than instantiate a second instance alongside (each Go instance
+	// costs milliseconds and megabytes).
+	warming chan struct{}
 }
 
 // toolDef is a contributed tool with its compiled schema.
@@ -129,7 +134,7 @@ func (l *loaded) instances(ctx context.Context) (*wasmhost.Generation, error) {
 	// checkArtifact verified the pin at Load, so wasmhost need not hash the
 	// bytes a third time (sysplugins checks only the size).
 	p, err := l.host.engine.Compile(ctx, wasmhost.Artifact{Name: l.art.Name, Reader: bytes.NewReader(l.art.Wasm),
-		Size: int64(len(l.art.Wasm)), SHA256: l.art.SHA256, Verified: true},
+		Size: int64(len(l.art.Wasm)), SHA256: l.art.SHA256, Verified: true, Instrumented: l.art.Instrumented},
 		wasmhost.PluginConfig{World: pluginabi.WorldSpec(), Hosts: hosts, Log: l.host.log,
 			Budgets: wasmhost.Budgets{Timeout: l.art.Timeout}})
 	if err != nil {
@@ -198,21 +203,67 @@ func (g *Generation) Close() {
 // Prepare compiles every plugin of the generation now and leaves one idle
 // instance of each in its pool, so the first call does not pay for either;
 // a frontend can run it in the background while its first model request is
-// in flight. It is safe to call concurrently with calls and repeatedly.
+// in flight. A call that starts while Prepare is warming its plugin waits
+// for the prepared instance instead of creating another. It is safe to
+// call concurrently with calls and repeatedly.
 func (g *Generation) Prepare(ctx context.Context) error {
 	for _, l := range g.plugins {
-		pool, err := l.instances(ctx)
+		l.mu.Lock()
+		if w := l.warming; w != nil {
+			l.mu.Unlock()
+			if err := wait(ctx, w, l.art.Name); err != nil {
+				return err
+			}
+			continue
+		}
+		w := make(chan struct{})
+		l.warming = w
+		l.mu.Unlock()
+		err := l.warm(ctx)
+		l.mu.Lock()
+		l.warming = nil
+		l.mu.Unlock()
+		close(w)
 		if err != nil {
 			return err
 		}
-		if pool.Idle(l.art.Name) > 0 {
-			continue
-		}
-		in, err := pool.Acquire(ctx, l.art.Name)
-		if err != nil {
-			return fmt.Errorf("plugin: prepare %q: %w", l.art.Name, err)
-		}
-		in.Release()
 	}
 	return nil
+}
+
+// warm compiles l and parks one idle instance in its pool.
+func (l *loaded) warm(ctx context.Context) error {
+	pool, err := l.instances(ctx)
+	if err != nil {
+		return err
+	}
+	if pool.Idle(l.art.Name) > 0 {
+		return nil
+	}
+	in, err := pool.Acquire(ctx, l.art.Name)
+	if err != nil {
+		return fmt.Errorf("plugin: prepare %q: %w", l.art.Name, err)
+	}
+	in.Release()
+	return nil
+}
+
+// awaitWarm waits for a Prepare warming l, if one is in flight.
+func (l *loaded) awaitWarm(ctx context.Context) error {
+	l.mu.Lock()
+	w := l.warming
+	l.mu.Unlock()
+	if w == nil {
+		return nil
+	}
+	return wait(ctx, w, l.art.Name)
+}
+
+func wait(ctx context.Context, w <-chan struct{}, name string) error {
+	select {
+	case <-w:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("plugin: wait for %q to be prepared: %w", name, ctx.Err())
+	}
 }

@@ -43,6 +43,13 @@ type Artifact struct {
 	// zero means wasmhost.DefaultTimeout (30s). A tool plugin running
 	// processes needs at least its longest process timeout.
 	Timeout time.Duration
+	// Instrumented is the wasmhost.InstrumentationVersion Wasm was
+	// instrumented with ahead of time (wasmhost.Instrument, as
+	// tools/pluginbuild does for the system plugins), or "" when the host
+	// instruments it. Since Load verifies the pin, a pinned, instrumented
+	// artifact compiles without a second copy of the module being read or
+	// checked; another version is refused.
+	Instrumented string
 }
 
 // Host loads plugins into generations. It is safe for concurrent use.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/smith-agent/smith/core/effect"
 )
@@ -108,6 +109,81 @@ func TestRegistrationCache(t *testing.T) {
 	}
 	if !slices.Equal(got, []string{"read", "write", "edit", "bash", "find", "grep", "ls"}) {
 		t.Errorf("tools = %v", got)
+	}
+}
+
+// TestCallDuringPrepare: a call that starts while Prepare is warming the
+// plugin takes the prepared instance instead of instantiating a second
+// one, and a cancelled call stops waiting.
+func TestCallDuringPrepare(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	var g *Generation
+	for range 2 { // the second load uses the cached registration: nothing compiled yet
+		h, err := Open(ctx, Config{CacheDir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer h.Close(ctx)
+		if g, err = h.Load(ctx, []Artifact{artifact(t, "tools")}); err != nil {
+			t.Fatal(err)
+		}
+		defer g.Close()
+	}
+	l := g.plugins[0]
+	// Hold the plugin "warming" until the calls below are waiting.
+	w := make(chan struct{})
+	l.mu.Lock()
+	l.warming = w
+	l.mu.Unlock()
+
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	b := newBench(t, g, Effects{})
+	b.write(t, "f.txt", "prepared\n")
+	if _, _, err := b.call(cctx, t, "read", `{"path":"f.txt"}`); err == nil || !strings.Contains(err.Error(), `wait for "tools" to be prepared`) {
+		t.Errorf("cancelled call while warming = %v; want it to stop waiting", err)
+	}
+	type result struct {
+		out string
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		_, out, err := b.call(ctx, t, "read", `{"path":"f.txt"}`)
+		done <- result{out, err}
+	}()
+	select {
+	case r := <-done:
+		t.Fatalf("the call ran while the plugin was warming: %q, %v", r.out, r.err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	l.mu.Lock()
+	compiled := l.pool != nil
+	l.mu.Unlock()
+	if compiled {
+		t.Fatal("a call compiled and instantiated the plugin while Prepare was warming it")
+	}
+	// Warm as Prepare does, then let the waiting call go.
+	if err := l.warm(ctx); err != nil {
+		t.Fatal(err)
+	}
+	l.mu.Lock()
+	l.warming = nil
+	l.mu.Unlock()
+	close(w)
+	if r := <-done; r.err != nil || r.out != "prepared\n" {
+		t.Fatalf("read after warming = %q, %v", r.out, r.err)
+	}
+	if n := l.pool.Idle("tools"); n != 1 {
+		t.Errorf("idle instances after a call during Prepare = %d; want 1 (no second instance)", n)
+	}
+	// Prepare again finds the idle instance and makes no other.
+	if err := g.Prepare(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := l.pool.Idle("tools"); n != 1 {
+		t.Errorf("idle instances after a second Prepare = %d; want 1", n)
 	}
 }
 

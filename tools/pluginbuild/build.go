@@ -12,9 +12,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/smith-agent/smith/wasmhost"
 )
 
-// artifact is one built plugin.
+// artifact is one built plugin, instrumented for fuel.
 type artifact struct {
 	name   string // base name of its directory
 	file   string // name.wasm
@@ -107,9 +109,15 @@ func build(dir, tmp string) (artifact, error) {
 	if err := cmd.Run(); err != nil {
 		return artifact{}, fmt.Errorf("pluginbuild: go build %s: %w\n%s", pkg, err, stderr.Bytes())
 	}
-	b, err := os.ReadFile(out)
+	raw, err := os.ReadFile(out)
 	if err != nil {
 		return artifact{}, fmt.Errorf("pluginbuild: read %s: %w", out, err)
+	}
+	// Instrumented here, once, rather than by every smith start (which
+	// would then read and check a cached instrumented copy as well).
+	b, err := wasmhost.Instrument(raw)
+	if err != nil {
+		return artifact{}, fmt.Errorf("pluginbuild: %s: %w", pkg, err)
 	}
 	sum := sha256.Sum256(b)
 	return artifact{name: name, file: name + ".wasm", wasm: b, sha256: hex.EncodeToString(sum[:])}, nil
@@ -137,7 +145,7 @@ func run(dirs []string, outDir string, check bool) error {
 		}
 		arts = append(arts, a)
 	}
-	files := map[string][]byte{pinsFile: pins(version, arts)}
+	files := map[string][]byte{pinsFile: pins(version, wasmhost.InstrumentationVersion, arts)}
 	for _, a := range arts {
 		files[a.file] = a.wasm
 	}

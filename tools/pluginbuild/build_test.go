@@ -12,7 +12,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files")
 
 func TestPinsGolden(t *testing.T) {
-	got := pins("go1.26.8", []artifact{
+	got := pins("go1.26.8", "fuel-v3-0123456789abcdef", []artifact{
 		{name: "providers", file: "providers.wasm", wasm: make([]byte, 5), sha256: strings.Repeat("ab", 32)},
 		{name: "tools", file: "tools.wasm", wasm: make([]byte, 3), sha256: strings.Repeat("01", 32)},
 	})

@@ -4,9 +4,11 @@
 //	GOOS=wasip1 GOARCH=wasm CGO_ENABLED=0 GOFLAGS= GOTOOLCHAIN=local \
 //	go build -buildmode=c-shared -trimpath -ldflags='-s -w' -buildvcs=false
 //
-// into <out>/<base name of the directory>.wasm, and <out>/pins_gen.go
-// records each artifact's size and SHA-256 and the toolchain version, which
-// smith/internal/sysplugins verifies at load.
+// then instruments it for fuel metering (wasmhost.Instrument, so no start
+// pays for it) into <out>/<base name of the directory>.wasm, and
+// <out>/pins_gen.go records each artifact's size and SHA-256, the toolchain
+// version and the instrumentation version, which smith/internal/sysplugins
+// verifies at load.
 //
 // Usage, from the repository root (or with go run -C):
 //

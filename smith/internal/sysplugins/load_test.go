@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/smith-agent/smith/core/plugin"
 )
@@ -44,19 +43,12 @@ func TestEmbeddedLoad(t *testing.T) {
 // registration (a warm one) — nothing of it runs and no tool is published.
 func TestTamperedRefusedByLoad(t *testing.T) {
 	ctx := context.Background()
-	good, err := files.ReadFile("tools.wasm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var p pin
-	for _, q := range pins {
-		if q.name == "tools" {
-			p = q
-		}
-	}
-	flipped := append([]byte(nil), good...)
+	p := toolsPin(t)
+	flipped := append([]byte(nil), p.data...)
 	flipped[len(flipped)/2] ^= 1
-	arts, err := load(fstest.MapFS{"tools.wasm": {Data: flipped}}, []pin{p}, nil)
+	bad := p
+	bad.data = flipped
+	arts, err := load([]pin{bad}, instrumented, nil)
 	if err != nil {
 		t.Fatalf("load of a same-size artifact: %v; the size check alone should pass it", err)
 	}
@@ -76,7 +68,7 @@ func TestTamperedRefusedByLoad(t *testing.T) {
 			}
 			defer h.Close(ctx)
 			if tt.warm {
-				goodArts, err := load(fstest.MapFS{"tools.wasm": {Data: good}}, []pin{p}, nil)
+				goodArts, err := load([]pin{p}, instrumented, nil)
 				if err != nil {
 					t.Fatal(err)
 				}

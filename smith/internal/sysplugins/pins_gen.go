@@ -2,12 +2,24 @@
 
 package sysplugins
 
+import _ "embed"
+
 // goVersion is the toolchain the artifacts were built with; a rebuild
 // is byte-identical only with the same one.
 const goVersion = "go1.26.8"
 
+// instrumented is the wasmhost.InstrumentationVersion the artifacts were
+// instrumented with at build time.
+const instrumented = "fuel-v3-f96383e430c93cd1"
+
+//go:embed providers.wasm
+var providersWasm []byte
+
+//go:embed tools.wasm
+var toolsWasm []byte
+
 // pins are the embedded artifacts with their sizes and SHA-256 hashes.
 var pins = []pin{
-	{name: "providers", file: "providers.wasm", size: 4908874, sha256: "09d8ec1e8b58756ec6d5f7a1bfef3d272ad63f88d11dd4cf50479eed9e8e80a8"},
-	{name: "tools", file: "tools.wasm", size: 2247484, sha256: "5baf6ba4f84ceae5b93ab676fe8225c39fddaae4a15ea02117fb141a5b091f91"},
+	{name: "providers", file: "providers.wasm", size: 5550081, sha256: "a5f28f2bb16ff2fcfaeb94bfeda0209ba83969c6f0551a95a2bbd8b17a765809", data: providersWasm},
+	{name: "tools", file: "tools.wasm", size: 2614082, sha256: "7be56c31493c6e5fb09ec65e4cf4d236da0b09e09e696f593ed6ec4258439965", data: toolsWasm},
 }

@@ -1,9 +1,7 @@
 package sysplugins
 
 import (
-	"embed"
 	"fmt"
-	"io/fs"
 	"slices"
 	"strings"
 	"time"
@@ -11,14 +9,13 @@ import (
 	"github.com/smith-agent/smith/core/plugin"
 )
 
-//go:embed *.wasm
-var files embed.FS
-
-// pin is one embedded artifact as pluginbuild recorded it.
+// pin is one embedded artifact as pluginbuild recorded it; data is the
+// embedded bytes themselves (read-only by convention, never copied).
 type pin struct {
 	name, file string
 	size       int
 	sha256     string
+	data       []byte
 }
 
 // policy is what a system plugin is granted.
@@ -46,14 +43,16 @@ func Names() []string {
 
 // Artifacts returns the named embedded plugins (all of them when names is
 // empty), each checked against its pinned size and carrying its pinned
-// SHA-256. The hash itself is verified once, by plugin.Host.Load, before the
+// SHA-256 and the instrumentation it was built with (pluginbuild
+// instruments the artifacts for fuel, so no start does). The bytes are the
+// embedded ones, not a copy: callers must not modify them. The hash itself is verified once, by plugin.Host.Load, before the
 // artifact's registration is looked up or anything in it executes; hashing
 // here too would read every artifact twice at startup.
 func Artifacts(names ...string) ([]plugin.Artifact, error) {
-	return load(files, pins, names)
+	return load(pins, instrumented, names)
 }
 
-func load(fsys fs.FS, pins []pin, names []string) ([]plugin.Artifact, error) {
+func load(pins []pin, instrumented string, names []string) ([]plugin.Artifact, error) {
 	for _, n := range names {
 		if !slices.ContainsFunc(pins, func(p pin) bool { return p.name == n }) {
 			return nil, fmt.Errorf("sysplugins: no embedded plugin %q (embedded: %s)", n, strings.Join(Names(), ", "))
@@ -64,15 +63,16 @@ func load(fsys fs.FS, pins []pin, names []string) ([]plugin.Artifact, error) {
 		if len(names) > 0 && !slices.Contains(names, p.name) {
 			continue
 		}
-		b, err := fs.ReadFile(fsys, p.file)
-		if err != nil {
-			return nil, fmt.Errorf("sysplugins: embedded %s: %w; rebuild with go run ./tools/pluginbuild", p.file, err)
+		b := p.data
+		if len(b) == 0 {
+			return nil, fmt.Errorf("sysplugins: embedded %s is empty; rebuild with go run ./tools/pluginbuild", p.file)
 		}
 		if len(b) != p.size {
 			return nil, fmt.Errorf("sysplugins: embedded %s is %d bytes; pinned %d bytes with SHA-256 %s (built with %s): the artifact was tampered with or not rebuilt; run go run ./tools/pluginbuild", p.file, len(b), p.size, p.sha256, goVersion)
 		}
 		pol := policies[p.name]
-		out = append(out, plugin.Artifact{Name: p.name, Wasm: b, SHA256: p.sha256, Grants: pol.grants, Timeout: pol.timeout})
+		out = append(out, plugin.Artifact{Name: p.name, Wasm: b, SHA256: p.sha256, Grants: pol.grants, Timeout: pol.timeout,
+			Instrumented: instrumented})
 	}
 	return out, nil
 }

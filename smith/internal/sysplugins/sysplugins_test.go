@@ -3,7 +3,6 @@ package sysplugins
 import (
 	"strings"
 	"testing"
-	"testing/fstest"
 )
 
 func TestArtifactsVerified(t *testing.T) {
@@ -21,35 +20,43 @@ func TestArtifactsVerified(t *testing.T) {
 }
 
 func TestLoadRefuses(t *testing.T) {
-	good, err := files.ReadFile("tools.wasm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var p pin
-	for _, q := range pins {
-		if q.name == "tools" {
-			p = q
-		}
-	}
+	p := toolsPin(t)
+	with := func(data []byte) pin { q := p; q.data = data; return q }
 	tests := []struct {
 		name  string
-		fsys  fstest.MapFS
+		pin   pin
 		names []string
 		want  string
 	}{
-		{name: "appended", fsys: fstest.MapFS{"tools.wasm": {Data: append(append([]byte(nil), good...), 0)}}, want: "tampered with"},
-		{name: "missing", fsys: fstest.MapFS{}, want: "embedded tools.wasm"},
-		{name: "unknown-name", fsys: fstest.MapFS{"tools.wasm": {Data: good}}, names: []string{"nope"}, want: `no embedded plugin "nope"`},
+		{name: "appended", pin: with(append(append([]byte(nil), p.data...), 0)), want: "tampered with"},
+		{name: "missing", pin: with(nil), want: "embedded tools.wasm is empty"},
+		{name: "unknown-name", pin: p, names: []string{"nope"}, want: `no embedded plugin "nope"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := load(tt.fsys, []pin{p}, tt.names)
+			_, err := load([]pin{tt.pin}, instrumented, tt.names)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("load = %v; want an error containing %q", err, tt.want)
 			}
 		})
 	}
-	if _, err := load(fstest.MapFS{"tools.wasm": {Data: good}}, []pin{p}, nil); err != nil {
+	arts, err := load([]pin{p}, instrumented, nil)
+	if err != nil {
 		t.Fatalf("load of the untampered artifact: %v", err)
 	}
+	if &arts[0].Wasm[0] != &toolsWasm[0] || arts[0].Instrumented != instrumented {
+		t.Errorf("load copied the embedded bytes or dropped the instrumentation version %q", instrumented)
+	}
+}
+
+// toolsPin is the tools plugin's pin.
+func toolsPin(tb testing.TB) pin {
+	tb.Helper()
+	for _, q := range pins {
+		if q.name == "tools" {
+			return q
+		}
+	}
+	tb.Fatal("no tools pin")
+	return pin{}
 }
