@@ -53,7 +53,7 @@ func (d *Decoder) Reset(data []byte) {
 // the first syntax error, else the first type mismatch, else nil.
 func (d *Decoder) Finish() error {
 	if d.err == nil {
-		d.ws()
+		d.pos = skipSpace(d.data, d.pos)
 		if d.pos < len(d.data) {
 			d.syntax("after the top-level value")
 		}
@@ -70,7 +70,7 @@ func (d *Decoder) Peek() Kind {
 	if d.err != nil {
 		return Invalid
 	}
-	d.ws()
+	d.pos = skipSpace(d.data, d.pos)
 	if d.pos >= len(d.data) {
 		return Invalid
 	}
@@ -103,7 +103,7 @@ func (d *Decoder) Raw() []byte {
 	if d.err != nil {
 		return nil
 	}
-	d.ws()
+	d.pos = skipSpace(d.data, d.pos)
 	start := d.pos
 	d.skip()
 	if d.err != nil {
@@ -128,11 +128,14 @@ func (d *Decoder) Str() String {
 	switch d.Peek() {
 	case Str:
 		start := d.pos
-		d.skipString()
-		if d.err != nil {
+		end, flags := scanString(d.data, start)
+		if flags&stringBad != 0 {
+			d.pos = end
+			d.syntax("in a string literal")
 			return nil
 		}
-		return String(d.data[start:d.pos])
+		d.pos = end
+		return String(d.data[start:end])
 	case Null:
 		d.skip()
 	default:
@@ -198,23 +201,25 @@ func (d *Decoder) Object(member func(key []byte)) {
 	if !d.enter('{') {
 		return
 	}
-	d.ws()
-	if d.pos < len(d.data) && d.data[d.pos] == '}' {
-		d.pos++
+	data := d.data
+	pos := skipSpace(data, d.pos)
+	if pos < len(data) && data[pos] == '}' {
+		d.pos = pos + 1
 		d.leave()
 		return
 	}
-	for d.err == nil {
-		d.ws()
-		key := d.readKey()
+	for {
+		key := d.readKey(pos)
 		if d.err != nil {
 			return
 		}
-		d.ws()
-		if !d.expect(':', "after an object key") {
+		pos = skipSpace(data, d.pos)
+		if pos >= len(data) || data[pos] != ':' {
+			d.pos = pos
+			d.syntax("after an object key")
 			return
 		}
-		d.ws()
+		d.pos = skipSpace(data, pos+1)
 		at := d.pos
 		member(key)
 		if d.err != nil {
@@ -222,16 +227,22 @@ func (d *Decoder) Object(member func(key []byte)) {
 		}
 		if d.pos == at {
 			d.skip()
+			if d.err != nil {
+				return
+			}
 		}
-		d.ws()
-		if d.pos < len(d.data) && d.data[d.pos] == '}' {
-			d.pos++
+		pos = skipSpace(data, d.pos)
+		if pos < len(data) && data[pos] == '}' {
+			d.pos = pos + 1
 			d.leave()
 			return
 		}
-		if !d.expect(',', "after an object member") {
+		if pos >= len(data) || data[pos] != ',' {
+			d.pos = pos
+			d.syntax("after an object member")
 			return
 		}
+		pos = skipSpace(data, pos+1)
 	}
 }
 
@@ -252,14 +263,14 @@ func (d *Decoder) Array(elem func()) {
 	if !d.enter('[') {
 		return
 	}
-	d.ws()
-	if d.pos < len(d.data) && d.data[d.pos] == ']' {
+	data := d.data
+	d.pos = skipSpace(data, d.pos)
+	if d.pos < len(data) && data[d.pos] == ']' {
 		d.pos++
 		d.leave()
 		return
 	}
-	for d.err == nil {
-		d.ws()
+	for {
 		at := d.pos
 		elem()
 		if d.err != nil {
@@ -267,35 +278,45 @@ func (d *Decoder) Array(elem func()) {
 		}
 		if d.pos == at {
 			d.skip()
+			if d.err != nil {
+				return
+			}
 		}
-		d.ws()
-		if d.pos < len(d.data) && d.data[d.pos] == ']' {
-			d.pos++
+		pos := skipSpace(data, d.pos)
+		if pos < len(data) && data[pos] == ']' {
+			d.pos = pos + 1
 			d.leave()
 			return
 		}
-		if !d.expect(',', "after an array element") {
+		if pos >= len(data) || data[pos] != ',' {
+			d.pos = pos
+			d.syntax("after an array element")
 			return
 		}
+		d.pos = skipSpace(data, pos+1)
 	}
 }
 
-// readKey reads an object key and returns it unquoted.
-func (d *Decoder) readKey() []byte {
-	if d.pos >= len(d.data) || d.data[d.pos] != '"' {
+// readKey reads the object key at pos and returns it unquoted; d.pos
+// ends after it.
+func (d *Decoder) readKey(pos int) []byte {
+	data := d.data
+	if pos >= len(data) || data[pos] != '"' {
+		d.pos = pos
 		d.syntax("looking for an object key")
 		return nil
 	}
-	start := d.pos
-	escaped, high := d.skipString()
-	if d.err != nil {
+	end, flags := scanString(data, pos)
+	d.pos = end
+	if flags&stringBad != 0 {
+		d.syntax("in a string literal")
 		return nil
 	}
-	raw := d.data[start+1 : d.pos-1]
-	if !escaped && (!high || utf8.Valid(raw)) {
+	raw := data[pos+1 : end-1]
+	if flags == 0 || flags == stringHigh && utf8.Valid(raw) {
 		return raw
 	}
-	d.key = appendUnquoted(d.key[:0], d.data[start:d.pos])
+	d.key = appendUnquoted(d.key[:0], data[pos:end])
 	return d.key
 }
 
@@ -311,26 +332,6 @@ func (d *Decoder) enter(c byte) bool {
 }
 
 func (d *Decoder) leave() { d.stack = d.stack[:len(d.stack)-1] }
-
-func (d *Decoder) expect(c byte, where string) bool {
-	if d.pos < len(d.data) && d.data[d.pos] == c {
-		d.pos++
-		return true
-	}
-	d.syntax(where)
-	return false
-}
-
-func (d *Decoder) ws() {
-	for d.pos < len(d.data) {
-		switch d.data[d.pos] {
-		case ' ', '\t', '\n', '\r':
-			d.pos++
-		default:
-			return
-		}
-	}
-}
 
 func (d *Decoder) fail(err error) {
 	if d.err == nil {

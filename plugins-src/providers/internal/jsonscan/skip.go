@@ -1,86 +1,108 @@
 package jsonscan
 
+import "unsafe"
+
+// The scanning functions below keep the input and the offset in local
+// variables and call as little as they can: under WebAssembly a Go
+// function call and a field store cost far more than natively, and these
+// loops run for every byte of every event.
+
+// isSpace marks JSON's whitespace.
+var isSpace = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
+
+// skipSpace returns the offset of the first non-whitespace byte at or
+// after pos.
+func skipSpace(data []byte, pos int) int {
+	for pos < len(data) && isSpace[data[pos]] {
+		pos++
+	}
+	return pos
+}
+
 // skip consumes and validates the next value, containers included,
 // without recursion: the open containers are kept on d.stack.
 func (d *Decoder) skip() {
 	if d.err != nil {
 		return
 	}
+	data, pos := d.data, d.pos
 	base := len(d.stack)
 	for {
 		// A value starts here.
-		d.ws()
-		if d.pos >= len(d.data) {
+		pos = skipSpace(data, pos)
+		if pos >= len(data) {
+			d.pos = pos
 			d.syntax("looking for the beginning of a value")
 			return
 		}
-		switch c := d.data[d.pos]; {
-		case c == '{':
-			d.pos++
-			if !d.enter('{') {
-				return
-			}
-			d.ws()
-			if d.pos < len(d.data) && d.data[d.pos] == '}' {
-				d.pos++
-				d.leave()
-				break
-			}
-			if !d.memberKey() {
-				return
-			}
-			continue
-		case c == '[':
-			d.pos++
-			if !d.enter('[') {
-				return
-			}
-			d.ws()
-			if d.pos < len(d.data) && d.data[d.pos] == ']' {
-				d.pos++
-				d.leave()
-				break
-			}
-			continue
+		switch c := data[pos]; {
 		case c == '"':
-			d.skipString()
-		case c == 't':
-			d.literal("true")
-		case c == 'f':
-			d.literal("false")
-		case c == 'n':
-			d.literal("null")
+			end, flags := scanString(data, pos)
+			if flags&stringBad != 0 {
+				d.pos = end
+				d.syntax("in a string literal")
+				return
+			}
+			pos = end
+		case c == '{' || c == '[':
+			d.pos = pos + 1
+			if !d.enter(c) {
+				return
+			}
+			pos = skipSpace(data, pos+1)
+			if pos < len(data) && data[pos] == c+2 { // '}' and ']' follow '{' and '[' by two
+				pos++
+				d.leave()
+				break
+			}
+			if c == '[' {
+				continue
+			}
+			if pos = d.memberKey(data, pos); pos < 0 {
+				return
+			}
+			continue
+		case c == 't' || c == 'f' || c == 'n':
+			if pos = d.literal(data, pos); pos < 0 {
+				return
+			}
 		case c == '-' || c >= '0' && c <= '9':
-			d.number()
+			if pos = d.number(data, pos); pos < 0 {
+				return
+			}
 		default:
+			d.pos = pos
 			d.syntax("looking for the beginning of a value")
+			return
 		}
 		// A value ended; close the containers it completes.
 		for {
-			if d.err != nil || len(d.stack) == base {
+			if len(d.stack) == base {
+				d.pos = pos
 				return
 			}
-			d.ws()
-			if d.pos >= len(d.data) {
+			pos = skipSpace(data, pos)
+			if pos >= len(data) {
+				d.pos = pos
 				d.syntax("inside an unclosed object or array")
 				return
 			}
-			top, c := d.stack[len(d.stack)-1], d.data[d.pos]
+			top, c := d.stack[len(d.stack)-1], data[pos]
 			if c == ',' {
-				d.pos++
+				pos++
 				if top == '{' {
-					d.ws()
-					if !d.memberKey() {
+					if pos = d.memberKey(data, skipSpace(data, pos)); pos < 0 {
 						return
 					}
 				}
 				break
 			}
-			if top == '{' && c == '}' || top == '[' && c == ']' {
-				d.pos++
+			if c == top+2 {
+				pos++
 				d.leave()
 				continue
 			}
+			d.pos = pos
 			if top == '{' {
 				d.syntax("after an object member")
 			} else {
@@ -91,73 +113,105 @@ func (d *Decoder) skip() {
 	}
 }
 
-// memberKey consumes an object key and its colon.
-func (d *Decoder) memberKey() bool {
-	if d.pos >= len(d.data) || d.data[d.pos] != '"' {
+// memberKey consumes an object key at pos and its colon and returns the
+// offset after them, -1 after recording a syntax error.
+func (d *Decoder) memberKey(data []byte, pos int) int {
+	if pos >= len(data) || data[pos] != '"' {
+		d.pos = pos
 		d.syntax("looking for an object key")
-		return false
+		return -1
 	}
-	d.skipString()
-	if d.err != nil {
-		return false
+	end, flags := scanString(data, pos)
+	if flags&stringBad != 0 {
+		d.pos = end
+		d.syntax("in a string literal")
+		return -1
 	}
-	d.ws()
-	return d.expect(':', "after an object key")
+	pos = skipSpace(data, end)
+	if pos >= len(data) || data[pos] != ':' {
+		d.pos = pos
+		d.syntax("after an object key")
+		return -1
+	}
+	return pos + 1
 }
 
-func (d *Decoder) literal(want string) {
-	if len(d.data)-d.pos >= len(want) && string(d.data[d.pos:d.pos+len(want)]) == want {
-		d.pos += len(want)
-		return
+// literal consumes true, false or null at pos (its first letter checked)
+// and returns the offset after it, -1 after recording a syntax error.
+func (d *Decoder) literal(data []byte, pos int) int {
+	want := "null"
+	switch data[pos] {
+	case 't':
+		want = "true"
+	case 'f':
+		want = "false"
 	}
 	for i := 0; i < len(want); i++ {
-		if d.pos >= len(d.data) || d.data[d.pos] != want[i] {
+		if pos >= len(data) || data[pos] != want[i] {
+			d.pos = pos
 			d.syntax("in the literal " + want)
-			return
+			return -1
 		}
-		d.pos++
+		pos++
 	}
+	return pos
 }
 
-// number consumes a number in JSON's grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-func (d *Decoder) number() {
-	if d.data[d.pos] == '-' {
-		d.pos++
+// number consumes a number in JSON's grammar,
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?, and returns the offset
+// after it, -1 after recording a syntax error.
+func (d *Decoder) number(data []byte, pos int) int {
+	if data[pos] == '-' {
+		pos++
 	}
 	switch {
-	case d.pos < len(d.data) && d.data[d.pos] == '0':
-		d.pos++
-	case d.pos < len(d.data) && d.data[d.pos] >= '1' && d.data[d.pos] <= '9':
-		d.digits()
+	case pos < len(data) && data[pos] == '0':
+		pos++
+	case pos < len(data) && data[pos] >= '1' && data[pos] <= '9':
+		for pos < len(data) && data[pos] >= '0' && data[pos] <= '9' {
+			pos++
+		}
 	default:
+		d.pos = pos
 		d.syntax("in a number, looking for a digit")
-		return
+		return -1
 	}
-	if d.pos < len(d.data) && d.data[d.pos] == '.' {
-		d.pos++
-		if d.digits() == 0 {
+	if pos < len(data) && data[pos] == '.' {
+		pos++
+		start := pos
+		for pos < len(data) && data[pos] >= '0' && data[pos] <= '9' {
+			pos++
+		}
+		if pos == start {
+			d.pos = pos
 			d.syntax("after the decimal point in a number")
-			return
+			return -1
 		}
 	}
-	if d.pos < len(d.data) && (d.data[d.pos] == 'e' || d.data[d.pos] == 'E') {
-		d.pos++
-		if d.pos < len(d.data) && (d.data[d.pos] == '+' || d.data[d.pos] == '-') {
-			d.pos++
+	if pos < len(data) && (data[pos] == 'e' || data[pos] == 'E') {
+		pos++
+		if pos < len(data) && (data[pos] == '+' || data[pos] == '-') {
+			pos++
 		}
-		if d.digits() == 0 {
+		start := pos
+		for pos < len(data) && data[pos] >= '0' && data[pos] <= '9' {
+			pos++
+		}
+		if pos == start {
+			d.pos = pos
 			d.syntax("in the exponent of a number")
+			return -1
 		}
 	}
+	return pos
 }
 
-func (d *Decoder) digits() int {
-	start := d.pos
-	for d.pos < len(d.data) && d.data[d.pos] >= '0' && d.data[d.pos] <= '9' {
-		d.pos++
-	}
-	return d.pos - start
-}
+// What scanString found in a string's content.
+const (
+	stringEscaped = 1 << iota // a backslash escape
+	stringHigh                // a byte above ASCII
+	stringBad                 // a syntax error (the offset returned is where)
+)
 
 // The byte classes of a string's content.
 const (
@@ -165,7 +219,7 @@ const (
 	quoteByte
 	escapeByte
 	controlByte
-	highByte // the first byte of a multi-byte UTF-8 sequence, or invalid
+	highByte // part of a multi-byte UTF-8 sequence, or invalid
 )
 
 var stringClass = func() (t [256]byte) {
@@ -179,60 +233,66 @@ var stringClass = func() (t [256]byte) {
 	return t
 }()
 
-// skipString consumes a string (d.pos at its opening quote) and reports
-// whether its content holds an escape and whether it holds a byte above
-// ASCII.
-func (d *Decoder) skipString() (escaped, high bool) {
-	d.pos++
-	for d.pos < len(d.data) {
-		rest := d.data[d.pos:]
-		i := 0
-		for i < len(rest) && stringClass[rest[i]] == plainByte {
-			i++
-		}
-		d.pos += i
-		if i == len(rest) {
-			break
-		}
-		switch stringClass[rest[i]] {
-		case quoteByte:
-			d.pos++
-			return escaped, high
-		case highByte:
-			high = true
-			d.pos++
-		case controlByte:
-			d.syntax("in a string (control characters must be escaped)")
-			return escaped, high
-		case escapeByte:
-			escaped = true
-			d.pos++
-			if d.pos >= len(d.data) {
+// Masks for testing eight bytes at once.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// scanString scans the string whose opening quote is at pos and returns
+// the offset after its closing quote and what its content holds; with
+// stringBad the offset is that of the offending byte (len(data) when the
+// input ends inside the string).
+func scanString(data []byte, pos int) (int, int) {
+	flags := 0
+	pos++
+	for {
+		// Eight plain bytes at a time: none is '"', '\\', below 0x20 or
+		// above 0x7f.
+		for pos+8 <= len(data) {
+			w := *(*uint64)(unsafe.Pointer(&data[pos]))
+			quote, esc := w^(ones*'"'), w^(ones*'\\')
+			special := (quote-ones)&^quote | (esc-ones)&^esc | (w - ones*0x20) | w
+			if special&highs != 0 {
 				break
 			}
-			switch d.data[d.pos] {
+			pos += 8
+		}
+		if pos >= len(data) {
+			return len(data), flags | stringBad
+		}
+		switch stringClass[data[pos]] {
+		case plainByte:
+			pos++
+		case quoteByte:
+			return pos + 1, flags
+		case highByte:
+			flags |= stringHigh
+			pos++
+		case controlByte:
+			return pos, flags | stringBad
+		case escapeByte:
+			flags |= stringEscaped
+			pos++
+			if pos >= len(data) {
+				return pos, flags | stringBad
+			}
+			switch data[pos] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				d.pos++
+				pos++
 			case 'u':
-				d.pos++
 				for range 4 {
-					if d.pos >= len(d.data) {
-						break
+					pos++
+					if pos >= len(data) || !isHex(data[pos]) {
+						return pos, flags | stringBad
 					}
-					if !isHex(d.data[d.pos]) {
-						d.syntax("in a \\u escape")
-						return escaped, high
-					}
-					d.pos++
 				}
+				pos++
 			default:
-				d.syntax("in a string escape")
-				return escaped, high
+				return pos, flags | stringBad
 			}
 		}
 	}
-	d.syntax("in a string literal")
-	return escaped, high
 }
 
 func isHex(c byte) bool {
