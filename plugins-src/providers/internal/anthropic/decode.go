@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/smith-agent/smith/plugins-src/providers/internal/jsonscan"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/norm"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/sse"
 )
@@ -20,6 +21,8 @@ type Decoder struct {
 	usage    usageState
 	stopRaw  string
 	emitFn   func(sse.Item)
+	scan     jsonscan.Decoder // reads the events
+	event    event
 }
 
 type blockState struct {
@@ -68,27 +71,6 @@ func framing(s sse.Stats) norm.Framing {
 		CommentLines: s.CommentLines, Done: s.Done, NonSSE: s.NonSSE}
 }
 
-type wireEvent struct {
-	Type    string `json:"type"`
-	Message *struct {
-		ID    string          `json:"id"`
-		Model string          `json:"model"`
-		Usage json.RawMessage `json:"usage"`
-	} `json:"message"`
-	Index        int             `json:"index"`
-	ContentBlock json.RawMessage `json:"content_block"`
-	Delta        *struct {
-		Type        string  `json:"type"`
-		Text        string  `json:"text"`
-		Thinking    string  `json:"thinking"`
-		Signature   string  `json:"signature"`
-		PartialJSON string  `json:"partial_json"`
-		StopReason  *string `json:"stop_reason"`
-	} `json:"delta"`
-	Usage json.RawMessage `json:"usage"`
-	Error *wireError      `json:"error"`
-}
-
 type wireBlock struct {
 	Type      string `json:"type"`
 	ID        string `json:"id"`
@@ -110,32 +92,33 @@ func (d *Decoder) item(it sse.Item) {
 	if it.Done {
 		return // not part of the protocol; some proxies append it
 	}
-	var ev wireEvent
-	if err := json.Unmarshal(it.Data, &ev); err != nil {
+	ev := &d.event
+	if err := ev.read(&d.scan, it.Data); err != nil {
 		d.fail(norm.ErrMalformed, fmt.Sprintf("anthropic: event %q: payload is not JSON (%v): %.80q", it.Name, err, it.Data), "")
 		return
 	}
-	switch ev.Type {
+	index := int(ev.index)
+	switch ev.typ.String() {
 	case "message_start":
-		if ev.Message == nil || d.started {
+		if !ev.hasMessage || d.started {
 			return // a proxy may splice a second message_start; the first one names the response
 		}
 		d.started = true
-		d.usage.merge(ev.Message.Usage)
-		d.em.Emit(norm.Start{Provider: d.provider, Model: ev.Message.Model, ResponseID: ev.Message.ID})
+		d.usage.merge(ev.message.usage)
+		d.em.Emit(norm.Start{Provider: d.provider, Model: ev.message.model.String(), ResponseID: ev.message.id.String()})
 	case "content_block_start":
-		d.blockStart(ev.Index, ev.ContentBlock)
+		d.blockStart(index, ev.contentBlock)
 	case "content_block_delta":
-		if ev.Delta != nil {
-			d.blockDelta(ev.Index, ev.Delta.Type, ev.Delta.Text, ev.Delta.Thinking, ev.Delta.Signature, ev.Delta.PartialJSON)
+		if ev.hasDelta {
+			d.blockDelta(index, &ev.delta)
 		}
 	case "content_block_stop":
-		d.blockStop(ev.Index)
+		d.blockStop(index)
 	case "message_delta":
-		if ev.Delta != nil && ev.Delta.StopReason != nil {
-			d.stopRaw = *ev.Delta.StopReason
+		if ev.hasDelta && ev.delta.stopReason != nil {
+			d.stopRaw = ev.delta.stopReason.String()
 		}
-		d.usage.merge(ev.Usage)
+		d.usage.merge(ev.usage)
 	case "message_stop":
 		if d.stopRaw == "" {
 			d.fail(norm.ErrMalformed, "anthropic: message_stop without a stop_reason in any message_delta", "")
@@ -143,7 +126,7 @@ func (d *Decoder) item(it sse.Item) {
 		}
 		d.finish()
 	case "error":
-		e := classifyBody(0, ev.Error, "")
+		e := classifyBody(0, ev.err, "")
 		d.em.End(norm.StreamError{Err: e, Usage: d.usage.result(), UsageRaw: d.usage.raw()})
 	}
 	// ping and unknown event types are ignored.
@@ -184,23 +167,23 @@ func (d *Decoder) indexOf(st *blockState) int {
 	return st.index
 }
 
-func (d *Decoder) blockDelta(i int, typ, text, thinking, sig, partial string) {
+func (d *Decoder) blockDelta(i int, w *deltaFields) {
 	st, ok := d.blocks[i]
 	if !ok {
 		d.fail(norm.ErrMalformed, fmt.Sprintf("anthropic: content_block_delta for block %d, which was never started", i), "")
 		return
 	}
 	switch {
-	case typ == "text_delta" && st.kind == "text":
-		d.em.Emit(norm.TextDelta{Index: d.indexOf(st), Text: text})
-	case typ == "thinking_delta" && st.kind == "thinking":
-		d.em.Emit(norm.ThinkingDelta{Index: d.indexOf(st), Text: thinking})
-	case typ == "signature_delta" && st.kind == "thinking":
-		d.em.Emit(norm.ThinkingDelta{Index: d.indexOf(st), Signature: []byte(sig)})
-	case typ == "input_json_delta" && st.kind == "tool_use":
-		d.em.Emit(norm.ToolCallDelta{Index: d.indexOf(st), Arguments: partial})
-	case typ == "input_json_delta" && st.kind == "other":
-		st.input = append(st.input, partial...)
+	case w.typ.Equal("text_delta") && st.kind == "text":
+		d.em.Emit(norm.TextDelta{Index: d.indexOf(st), Text: w.text.String()})
+	case w.typ.Equal("thinking_delta") && st.kind == "thinking":
+		d.em.Emit(norm.ThinkingDelta{Index: d.indexOf(st), Text: w.thinking.String()})
+	case w.typ.Equal("signature_delta") && st.kind == "thinking":
+		d.em.Emit(norm.ThinkingDelta{Index: d.indexOf(st), Signature: []byte(w.signature.String())})
+	case w.typ.Equal("input_json_delta") && st.kind == "tool_use":
+		d.em.Emit(norm.ToolCallDelta{Index: d.indexOf(st), Arguments: w.partialJSON.String()})
+	case w.typ.Equal("input_json_delta") && st.kind == "other":
+		st.input = append(st.input, w.partialJSON.String()...)
 	}
 	// citations_delta and unknown delta types carry nothing we send back.
 }
