@@ -150,8 +150,8 @@ func readArtifact(a Artifact) ([]byte, [32]byte, error) {
 	refuse := func(got, want, fix string) error {
 		return &ValidationError{Plugin: a.Name, Problems: []Problem{{Item: "artifact", Got: got, Want: want, Fix: fix}}}
 	}
-	if a.Reader == nil {
-		return nil, [32]byte{}, fmt.Errorf("wasmhost: plugin %q: Artifact.Reader is nil; pass the module bytes", a.Name)
+	if a.Reader == nil && a.Bytes == nil {
+		return nil, [32]byte{}, fmt.Errorf("wasmhost: plugin %q: Artifact.Reader and Artifact.Bytes are nil; pass the module bytes", a.Name)
 	}
 	if a.Size > limit {
 		return nil, [32]byte{}, refuse(fmt.Sprintf("declares %d bytes", a.Size), fmt.Sprintf("at most %d bytes", limit),
@@ -165,21 +165,30 @@ func readArtifact(a Artifact) ([]byte, [32]byte, error) {
 		}
 	}
 	h := sha256.New()
-	var r io.Reader = io.LimitReader(a.Reader, limit+1)
-	if !a.Verified {
-		r = io.TeeReader(r, h)
+	var raw []byte
+	if a.Bytes != nil {
+		raw = a.Bytes
+		if int64(len(raw)) <= limit && !a.Verified {
+			h.Write(raw)
+		}
+	} else {
+		var r io.Reader = io.LimitReader(a.Reader, limit+1)
+		if !a.Verified {
+			r = io.TeeReader(r, h)
+		}
+		capHint := a.Size
+		if capHint <= 0 || capHint > limit {
+			capHint = 0
+		}
+		// ReadFrom grows the buffer (copying it) unless bytes.MinRead bytes
+		// are free when the reader reports EOF.
+		buf := bytes.NewBuffer(make([]byte, 0, capHint+bytes.MinRead))
+		if _, err := buf.ReadFrom(r); err != nil {
+			return nil, [32]byte{}, fmt.Errorf("wasmhost: plugin %q: read artifact: %w", a.Name, err)
+		}
+		raw = buf.Bytes()
 	}
-	capHint := a.Size
-	if capHint <= 0 || capHint > limit {
-		capHint = 0
-	}
-	// ReadFrom grows the buffer (copying it) unless bytes.MinRead bytes
-	// are free when the reader reports EOF.
-	buf := bytes.NewBuffer(make([]byte, 0, capHint+bytes.MinRead))
-	if _, err := buf.ReadFrom(r); err != nil {
-		return nil, [32]byte{}, fmt.Errorf("wasmhost: plugin %q: read artifact: %w", a.Name, err)
-	}
-	n := int64(buf.Len())
+	n := int64(len(raw))
 	if n > limit {
 		return nil, [32]byte{}, refuse(fmt.Sprintf("is larger than %d bytes", limit), fmt.Sprintf("at most %d bytes", limit),
 			"shrink the plugin (build with -ldflags='-s -w') or raise Artifact.MaxBytes")
@@ -189,7 +198,7 @@ func readArtifact(a Artifact) ([]byte, [32]byte, error) {
 			"the artifact was truncated or replaced; reinstall it")
 	}
 	if a.Verified {
-		return buf.Bytes(), pinned, nil
+		return raw, pinned, nil
 	}
 	var sum [32]byte
 	h.Sum(sum[:0])
@@ -200,7 +209,7 @@ func readArtifact(a Artifact) ([]byte, [32]byte, error) {
 				"the artifact changed since it was pinned; reinstall it or update the pin after reviewing it")
 		}
 	}
-	return buf.Bytes(), sum, nil
+	return raw, sum, nil
 }
 
 // hostIndex indexes the granted host functions and rejects duplicate or

@@ -75,6 +75,10 @@ func TestEngineConfigErrors(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "Budgets.MemoryPages 200 exceeds the engine ceiling Config.MemoryLimitPages 100") {
 		t.Fatalf("error %v", err)
 	}
+	if _, err := e.Compile(context.Background(), Artifact{Name: "none"}, PluginConfig{}); err == nil ||
+		!strings.Contains(err.Error(), `plugin "none": Artifact.Reader and Artifact.Bytes are nil; pass the module bytes`) {
+		t.Fatalf("error %v", err)
+	}
 }
 
 // TestLyingAllocator checks a guest cabi_realloc returning a pointer

@@ -1,9 +1,8 @@
 package wasmhost
 
-import "github.com/tetratelabs/wazero/experimental"
-
 // heapMemory is a guest's linear memory on the Go heap that grows its
-// capacity geometrically (up to the plugin's memory budget). wazero's
+// capacity geometrically (up to the plugin's memory budget). Linux uses
+// mappedMemory (memory_mmap_linux.go) and falls back to this. wazero's
 // default allocator reallocates to the exact new size, so a Go guest, which
 // grows its memory many times while it initializes, copies its whole heap
 // at every memory.grow.
@@ -27,11 +26,3 @@ func (m *heapMemory) Reallocate(size uint64) []byte {
 }
 
 func (m *heapMemory) Free() { m.buf = nil }
-
-// memoryAllocator returns the allocator for a plugin whose memory budget is
-// maxBytes.
-func memoryAllocator(maxBytes uint64) experimental.MemoryAllocator {
-	return experimental.MemoryAllocatorFunc(func(_, max uint64) experimental.LinearMemory {
-		return &heapMemory{limit: min(max, maxBytes)}
-	})
-}

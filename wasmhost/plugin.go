@@ -23,6 +23,10 @@ type Artifact struct {
 	// Reader yields the module bytes. It is read at most MaxBytes+1 bytes
 	// far; a longer artifact is refused without being materialized.
 	Reader io.Reader
+	// Bytes, when non-nil, is the module already in memory, used in place
+	// of Reader without being copied; it must not be modified while the
+	// plugin is alive. The size, bound and pin checks apply as to Reader.
+	Bytes []byte
 	// Size, when positive, is the size the caller declares (a file's stat, a
 	// manifest entry). A declared size over MaxBytes is refused before
 	// reading, and the read must yield exactly Size bytes.

@@ -88,7 +88,8 @@ func golden(t *testing.T, path, got string) {
 }
 
 // TestArtifactBounds checks the size bound, the declared size and the pin,
-// all before the module is decoded.
+// all before the module is decoded, for an artifact read from a Reader and
+// for one handed over in memory (Bytes).
 func TestArtifactBounds(t *testing.T) {
 	wasm := wat(t, "guest")
 	sum := sha256.Sum256(wasm)
@@ -125,30 +126,35 @@ func TestArtifactBounds(t *testing.T) {
 	}
 	e := newEngine(t, Config{})
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var read atomic.Int64
-			a := tt.a
-			a.Name = "bounded"
-			a.Reader = &countingReader{r: bytes.NewReader(wasm), n: &read}
-			if tt.name == "declared over the bound" {
-				a.Reader = endless{}
-			}
-			p, err := e.Compile(context.Background(), a, PluginConfig{World: testWorld(), Hosts: testHosts(new(atomic.Int64))})
-			if tt.want == "" {
-				if err != nil {
-					t.Fatal(err)
+		for _, via := range []string{"reader", "bytes"} {
+			t.Run(tt.name+"/"+via, func(t *testing.T) {
+				var read atomic.Int64
+				a := tt.a
+				a.Name = "bounded"
+				a.Reader = &countingReader{r: bytes.NewReader(wasm), n: &read}
+				if tt.name == "declared over the bound" {
+					a.Reader = endless{}
 				}
-				p.Close(context.Background())
-				return
-			}
-			var ve *ValidationError
-			if !errors.As(err, &ve) || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("error %v, want a refusal mentioning %q", err, tt.want)
-			}
-			if a.MaxBytes > 0 && read.Load() > a.MaxBytes+1 {
-				t.Fatalf("read %d bytes with a bound of %d", read.Load(), a.MaxBytes)
-			}
-		})
+				if via == "bytes" {
+					a.Reader, a.Bytes = nil, wasm
+				}
+				p, err := e.Compile(context.Background(), a, PluginConfig{World: testWorld(), Hosts: testHosts(new(atomic.Int64))})
+				if tt.want == "" {
+					if err != nil {
+						t.Fatal(err)
+					}
+					p.Close(context.Background())
+					return
+				}
+				var ve *ValidationError
+				if !errors.As(err, &ve) || !strings.Contains(err.Error(), tt.want) {
+					t.Fatalf("error %v, want a refusal mentioning %q", err, tt.want)
+				}
+				if a.MaxBytes > 0 && read.Load() > a.MaxBytes+1 {
+					t.Fatalf("read %d bytes with a bound of %d", read.Load(), a.MaxBytes)
+				}
+			})
+		}
 	}
 }
 

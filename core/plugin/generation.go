@@ -1,7 +1,6 @@
 package plugin
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -133,7 +132,7 @@ func (l *loaded) instances(ctx context.Context) (*wasmhost.Generation, error) {
 	}
 	// checkArtifact verified the pin at Load, so wasmhost need not hash the
 	// bytes a third time (sysplugins checks only the size).
-	p, err := l.host.engine.Compile(ctx, wasmhost.Artifact{Name: l.art.Name, Reader: bytes.NewReader(l.art.Wasm),
+	p, err := l.host.engine.Compile(ctx, wasmhost.Artifact{Name: l.art.Name, Bytes: l.art.Wasm,
 		Size: int64(len(l.art.Wasm)), SHA256: l.art.SHA256, Verified: true, Instrumented: l.art.Instrumented},
 		wasmhost.PluginConfig{World: pluginabi.WorldSpec(), Hosts: hosts, Log: l.host.log,
 			Budgets: wasmhost.Budgets{Timeout: l.art.Timeout}})
