@@ -72,3 +72,29 @@ func TestPlugins(t *testing.T) {
 		t.Fatalf("first record = %#v, want the intent caused by call_1", recs[0])
 	}
 }
+
+// TestPluginsLoadFailure: Plugins returns at once and loads in the
+// background; a load failure (here an unusable cache directory) comes back
+// from Bind, and Close still succeeds.
+func TestPluginsLoadFailure(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "not-a-directory")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XDG_CACHE_HOME", file)
+	ctx := context.Background()
+	set, err := Plugins(ctx)
+	if err != nil {
+		t.Fatalf("Plugins = %v; want the failure deferred to Bind", err)
+	}
+	j, _, err := effect.Open(ctx, &effect.MemStore{}, effect.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := set.Bind(j, t.TempDir()); err == nil || !strings.Contains(err.Error(), file) {
+		t.Errorf("Bind = %v; want the load failure naming %s", err, file)
+	}
+	if err := set.Close(ctx); err != nil {
+		t.Errorf("Close after a failed load = %v", err)
+	}
+}
