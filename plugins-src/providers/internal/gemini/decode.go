@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/smith-agent/smith/plugins-src/providers/internal/jsonscan"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/norm"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/sse"
 )
@@ -31,7 +32,10 @@ type Decoder struct {
 	stopRaw    string
 	blockRaw   string // promptFeedback.blockReason
 	usage      usageState
-	text       []byte // non-SSE text lines, a JSON error object in the making
+	text       []byte           // non-SSE text lines, a JSON error object in the making
+	scan       jsonscan.Decoder // reads chunks, usage and parts
+	chunk      chunk
+	part1      part // the part being read
 }
 
 // NewDecoder returns a decoder whose events name provider (for example
@@ -95,22 +99,6 @@ func (d *Decoder) Framing() norm.Framing {
 		CommentLines: s.CommentLines, Done: s.Done, NonSSE: s.NonSSE}
 }
 
-type wireChunk struct {
-	Candidates []struct {
-		Content *struct {
-			Parts []json.RawMessage `json:"parts"`
-		} `json:"content"`
-		FinishReason string `json:"finishReason"`
-	} `json:"candidates"`
-	PromptFeedback *struct {
-		BlockReason string `json:"blockReason"`
-	} `json:"promptFeedback"`
-	UsageMetadata json.RawMessage `json:"usageMetadata"`
-	ModelVersion  string          `json:"modelVersion"`
-	ResponseID    string          `json:"responseId"`
-	Error         json.RawMessage `json:"error"`
-}
-
 type wirePart struct {
 	Text             *string `json:"text"`
 	Thought          bool    `json:"thought"`
@@ -145,61 +133,69 @@ func (d *Decoder) item(it sse.Item) {
 	if it.Done {
 		return
 	}
-	var c wireChunk
-	if err := json.Unmarshal(it.Data, &c); err != nil {
+	c := &d.chunk
+	if err := c.read(&d.scan, it.Data); err != nil {
 		d.fail(&norm.Error{Kind: norm.ErrMalformed, Message: fmt.Sprintf("gemini: chunk is not JSON (%v): %.80q", err, it.Data)})
 		return
 	}
-	if len(c.Error) > 0 && string(c.Error) != "null" {
+	if len(c.err) > 0 && string(c.err) != "null" {
 		d.fail(errorObject(0, it.Data))
 		return
 	}
 	if !d.started {
 		d.started = true
-		d.responseID = c.ResponseID
-		d.em.Emit(norm.Start{Provider: d.provider, Model: c.ModelVersion, ResponseID: c.ResponseID})
+		d.responseID = c.responseID.String()
+		d.em.Emit(norm.Start{Provider: d.provider, Model: c.modelVersion.String(), ResponseID: d.responseID})
 	}
-	d.usage.merge(c.UsageMetadata)
-	if c.PromptFeedback != nil && c.PromptFeedback.BlockReason != "" {
-		d.blockRaw = c.PromptFeedback.BlockReason
+	d.usage.merge(&d.scan, c.usage)
+	if c.hasFeedback && !c.blockReason.Empty() {
+		d.blockRaw = c.blockReason.String()
 	}
-	for _, cand := range c.Candidates[:min(len(c.Candidates), 1)] {
-		if cand.Content != nil {
-			for _, raw := range cand.Content.Parts {
+	for i := range c.candidates[:min(len(c.candidates), 1)] {
+		cand := &c.candidates[i]
+		if cand.hasContent {
+			for _, raw := range cand.parts {
 				d.part(raw)
 			}
 		}
-		if cand.FinishReason != "" {
-			d.stopRaw = cand.FinishReason
+		if !cand.finishReason.Empty() {
+			d.stopRaw = cand.finishReason.String()
 		}
 	}
 }
 
-func (d *Decoder) part(raw json.RawMessage) {
-	var p wirePart
-	if json.Unmarshal(raw, &p) != nil {
+// part handles one content part; a part that is not an object of the
+// known shape is ignored. Text parts, nearly every part of a stream, are
+// read by hand; a functionCall part through encoding/json.
+func (d *Decoder) part(raw []byte) {
+	p := &d.part1
+	if p.read(&d.scan, raw) != nil {
 		return
 	}
 	sig := []byte(nil)
-	if p.ThoughtSignature != "" {
-		sig = []byte(p.ThoughtSignature)
+	if !p.signature.Empty() {
+		sig = p.signature.Bytes()
 	}
 	switch {
-	case p.FunctionCall != nil:
-		d.functionCall(p, sig)
-	case p.Text != nil && p.Thought:
-		if *p.Text != "" {
+	case p.call:
+		var w wirePart
+		if json.Unmarshal(raw, &w) != nil || w.FunctionCall == nil {
+			return
+		}
+		d.functionCall(w, sig)
+	case p.text != nil && p.thought:
+		if !p.text.Empty() {
 			d.open("thinking")
-			d.em.Emit(norm.ThinkingDelta{Index: d.cur, Text: *p.Text})
+			d.em.Emit(norm.ThinkingDelta{Index: d.cur, Text: p.text.String()})
 		}
 		if sig != nil {
 			d.open("thinking")
 			d.em.Emit(norm.ThinkingDelta{Index: d.cur, Signature: sig})
 		}
-	case p.Text != nil:
-		if *p.Text != "" {
+	case p.text != nil:
+		if !p.text.Empty() {
 			d.open("text")
-			d.em.Emit(norm.TextDelta{Index: d.cur, Text: *p.Text})
+			d.em.Emit(norm.TextDelta{Index: d.cur, Text: p.text.String()})
 		}
 		if sig != nil {
 			// A signature on a trailing empty text part belongs to the

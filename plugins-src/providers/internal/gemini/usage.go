@@ -1,8 +1,7 @@
 package gemini
 
 import (
-	"encoding/json"
-
+	"github.com/smith-agent/smith/plugins-src/providers/internal/jsonscan"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/norm"
 )
 
@@ -10,28 +9,51 @@ import (
 // chunk's object is a cumulative snapshot (even promptTokenCount can change
 // in the last one), and early Vertex chunks carry no counts at all.
 type usageState struct {
-	prompt, candidates, thoughts, cached, toolUse *int64
+	prompt, candidates, thoughts, cached, toolUse count
 	raw                                           []byte
 }
 
-func (s *usageState) merge(raw json.RawMessage) {
+// count is a token count a usageMetadata object reported, if it did.
+type count struct {
+	n  int64
+	ok bool
+}
+
+// merge takes the counts of raw (nil, null or an object), read with s;
+// an object that is not valid, or has a count that is not an integer, is
+// ignored whole.
+func (u *usageState) merge(s *jsonscan.Decoder, raw []byte) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return
 	}
-	var u struct {
-		Prompt     *int64 `json:"promptTokenCount"`
-		Candidates *int64 `json:"candidatesTokenCount"`
-		Thoughts   *int64 `json:"thoughtsTokenCount"`
-		Cached     *int64 `json:"cachedContentTokenCount"`
-		ToolUse    *int64 `json:"toolUsePromptTokenCount"`
-	}
-	if json.Unmarshal(raw, &u) != nil {
+	var prompt, candidates, thoughts, cached, toolUse count
+	s.Reset(raw)
+	s.Object(func(key []byte) {
+		var c *count
+		switch string(key) {
+		case "promptTokenCount":
+			c = &prompt
+		case "candidatesTokenCount":
+			c = &candidates
+		case "thoughtsTokenCount":
+			c = &thoughts
+		case "cachedContentTokenCount":
+			c = &cached
+		case "toolUsePromptTokenCount":
+			c = &toolUse
+		default:
+			return
+		}
+		n, ok := s.Int() // null is no count, as encoding/json left a nil *int64
+		*c = count{n, ok}
+	})
+	if s.Finish() != nil {
 		return
 	}
-	s.raw = append(s.raw[:0], raw...)
-	for _, f := range []struct{ dst, v **int64 }{{&s.prompt, &u.Prompt}, {&s.candidates, &u.Candidates},
-		{&s.thoughts, &u.Thoughts}, {&s.cached, &u.Cached}, {&s.toolUse, &u.ToolUse}} {
-		if *f.v != nil {
+	u.raw = append(u.raw[:0], raw...)
+	for _, f := range [...]struct{ dst, v *count }{{&u.prompt, &prompt}, {&u.candidates, &candidates},
+		{&u.thoughts, &thoughts}, {&u.cached, &cached}, {&u.toolUse, &toolUse}} {
+		if f.v.ok {
 			*f.dst = *f.v
 		}
 	}
@@ -40,25 +62,19 @@ func (s *usageState) merge(raw json.RawMessage) {
 // result normalizes: promptTokenCount includes cached tokens;
 // candidatesTokenCount excludes thoughts, so Output adds them; tool-use
 // prompt tokens are input. Gemini reports no cache writes (a known 0).
-func (s *usageState) result() norm.Usage {
-	if s.prompt == nil && s.candidates == nil {
+func (u *usageState) result() norm.Usage {
+	if !u.prompt.ok && !u.candidates.ok {
 		return norm.Usage{}
 	}
-	v := func(p *int64) int64 {
-		if p == nil {
-			return 0
-		}
-		return *p
+	out := norm.Usage{CacheRead: norm.Known(u.cached.n), CacheWrite: norm.Known(0)}
+	if u.prompt.ok {
+		out.Input = norm.Known(u.prompt.n - u.cached.n + u.toolUse.n)
 	}
-	out := norm.Usage{CacheRead: norm.Known(v(s.cached)), CacheWrite: norm.Known(0)}
-	if s.prompt != nil {
-		out.Input = norm.Known(*s.prompt - v(s.cached) + v(s.toolUse))
+	if u.candidates.ok || u.thoughts.ok {
+		out.Output = norm.Known(u.candidates.n + u.thoughts.n)
 	}
-	if s.candidates != nil || s.thoughts != nil {
-		out.Output = norm.Known(v(s.candidates) + v(s.thoughts))
-	}
-	if s.thoughts != nil {
-		out.Reasoning = norm.Known(*s.thoughts)
+	if u.thoughts.ok {
+		out.Reasoning = norm.Known(u.thoughts.n)
 	}
 	return out
 }

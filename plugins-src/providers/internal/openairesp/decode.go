@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/smith-agent/smith/plugins-src/providers/internal/jsonscan"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/norm"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/openaichat"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/sse"
@@ -22,6 +23,7 @@ type Decoder struct {
 	anyCall  bool
 	pending  *norm.Error // an "error" event, reported when the response ends
 	usageRaw []byte
+	scan     jsonscan.Decoder // reads the events
 }
 
 type itemState struct {
@@ -116,7 +118,7 @@ func (d *Decoder) item(it sse.Item) {
 		return
 	}
 	var ev wireEvent
-	if err := json.Unmarshal(it.Data, &ev); err != nil {
+	if err := d.read(it.Data, &ev); err != nil {
 		d.fail(&norm.Error{Kind: norm.ErrMalformed, Message: fmt.Sprintf("openairesp: event %q: payload is not JSON (%v): %.80q", it.Name, err, it.Data)}, "")
 		return
 	}
@@ -165,6 +167,50 @@ func (d *Decoder) item(it sse.Item) {
 	case "response.completed", "response.done", "response.incomplete", "response.failed":
 		d.terminal(ev)
 	}
+}
+
+// read parses an event's payload into ev. Delta events, nearly every
+// event of a stream, are read by hand; one with a non-null response or
+// error object (a few per stream) goes through encoding/json. Either way a
+// syntax error anywhere, or a field of the wrong type, is an error.
+func (d *Decoder) read(data []byte, ev *wireEvent) error {
+	s := &d.scan
+	var typ, itemID, delta, message jsonscan.String
+	var summary int64
+	var item, code []byte
+	slow := false
+	s.Reset(data)
+	s.Object(func(key []byte) {
+		switch string(key) {
+		case "type":
+			typ = s.Str()
+		case "item_id":
+			itemID = s.Str()
+		case "summary_index":
+			summary, _ = s.Int()
+		case "delta":
+			delta = s.Str()
+		case "item":
+			item = s.Raw()
+		case "code":
+			code = s.Raw()
+		case "message":
+			message = s.Str()
+		case "response", "error":
+			if !s.Null() {
+				slow = true
+			}
+		}
+	})
+	if err := s.Finish(); err != nil {
+		return err
+	}
+	if slow {
+		return json.Unmarshal(data, ev)
+	}
+	*ev = wireEvent{Type: typ.String(), ItemID: itemID.String(), SummaryIndex: int(summary), Delta: delta.String(),
+		Item: item, Code: code, Message: message.String()}
+	return nil
 }
 
 func (d *Decoder) state(id, typ string) *itemState {
