@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/smith-agent/smith/core/auth"
+	"github.com/smith-agent/smith/core/config"
 	"github.com/smith-agent/smith/smith/internal/providers"
 	"github.com/urfave/cli/v3"
 )
@@ -22,8 +23,9 @@ func authCommand() *cli.Command {
 		Name:  "auth",
 		Usage: "check and store provider credentials",
 		Commands: []*cli.Command{
-			{Name: "status", Usage: "show where each provider's credential comes from, without a model request (values are never shown)",
-				Flags:  []cli.Flag{&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "table", Usage: "output `FORMAT`: table or json"}},
+			{Name: "status", Usage: "show where each provider's credential comes from (smith.kdl, environment or auth file), without a model request (values are never shown)",
+				Flags: []cli.Flag{&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "table", Usage: "output `FORMAT`: table or json"},
+					&cli.BoolFlag{Name: "trust-project", Usage: "trust the project for this run: read its .smith/smith.kdl"}},
 				Action: authStatus},
 			{Name: "set", Usage: "store a provider's key in Smith's auth file, read from standard input", ArgsUsage: "PROVIDER", Action: authSet},
 			{Name: "remove", Usage: "remove a provider's key from Smith's auth file", ArgsUsage: "PROVIDER", Action: authRemove},
@@ -47,6 +49,42 @@ func providerSpecs(ctx context.Context) ([]auth.Spec, error) {
 	return specs, nil
 }
 
+// configSpecs adds the credential specs smith.kdl implies to the declared
+// ones: a provider block of a new name (such as an OpenAI-compatible
+// server) takes the secrets of the codec provider serving it, and each
+// account bucket is checked on its own. The result is sorted by key.
+func configSpecs(declared []auth.Spec, cfg *config.Config) []auth.Spec {
+	env := map[string][]string{}
+	for _, s := range declared {
+		env[s.Provider] = s.Env
+	}
+	out := slices.Clone(declared)
+	for _, name := range cfg.ProviderNames() {
+		p := cfg.Providers[name]
+		secrets := env[p.Codec()]
+		if secrets == nil {
+			secrets = []string{}
+		}
+		if _, isDeclared := env[name]; !isDeclared {
+			out = append(out, auth.Spec{Provider: name, Env: secrets})
+		}
+		for _, acct := range p.Accounts.Value {
+			out = append(out, auth.Spec{Provider: name, Env: secrets, Account: acct})
+		}
+	}
+	slices.SortFunc(out, func(a, b auth.Spec) int { return strings.Compare(specKey(a), specKey(b)) })
+	return out
+}
+
+// specKey is the name a spec's credential is stored under:
+// "provider" or "provider@account".
+func specKey(s auth.Spec) string {
+	if s.Account != "" {
+		return s.Provider + "@" + s.Account
+	}
+	return s.Provider
+}
+
 // authFile is Smith's auth file in the data directory.
 func authFile(cmd *cli.Command) (*auth.File, error) {
 	dir, err := dataDir(cmd)
@@ -65,13 +103,22 @@ func authStatus(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return fmt.Errorf("auth status: cannot read the current directory: %w", err)
+	}
+	cfg, err := loadConfig(cmd, wd, cmd.ErrWriter)
+	if err != nil {
+		return err
+	}
 	specs, err := providerSpecs(ctx)
 	if err != nil {
 		return err
 	}
+	specs = configSpecs(specs, cfg)
 	known := map[string]bool{}
 	for _, s := range specs {
-		known[s.Provider] = true
+		known[specKey(s)] = true
 	}
 	// Providers stored in the file but not declared are shown too.
 	if stored, err := f.Providers(); err == nil {
@@ -81,7 +128,7 @@ func authStatus(ctx context.Context, cmd *cli.Command) error {
 			}
 		}
 	}
-	r := auth.Resolver{File: f}
+	r := auth.Resolver{File: f, Config: cfg.Credentials()}
 	statuses := r.Check(specs)
 	w := cmd.Root().Writer
 	if output == "json" {

@@ -46,7 +46,7 @@ func TestUsageErrors(t *testing.T) {
 		{name: "bad output", args: []string{"eval", "--model", "mock", "--output", "xml", "x"}, want: []string{"--output \"xml\"", "--output json"}},
 		{name: "two session choices", args: []string{"eval", "--model", "mock", "--session", "a", "--no-session", "x"}, want: []string{"--session and --no-session"}},
 		{name: "no model", args: []string{"eval", "x"}, want: []string{"--model", "SMITH_MODEL", "mock"}},
-		{name: "model without provider", args: []string{"eval", "--model", "gpt-9", "x"}, want: []string{"--model \"gpt-9\"", "PROVIDER/MODEL", "--model mock"}},
+		{name: "model without provider", args: []string{"eval", "--model", "gpt-9", "x"}, want: []string{"model \"gpt-9\" (from flag --model)", "PROVIDER/MODEL", "--model mock"}},
 		{name: "missing mock script", args: []string{"eval", "--model", "mock/nope.json", "x"}, want: []string{"nope.json", "demo"}},
 		{name: "bad cwd", args: []string{"eval", "--model", "mock", "--cwd", "no/such/dir", "x"}, want: []string{"--cwd \"no/such/dir\""}},
 		{name: "two prompts", args: []string{"eval", "--model", "mock", "fix", "it"}, want: []string{"2 arguments", "quote the prompt"}},

@@ -17,6 +17,7 @@ func rootCommand() *cli.Command {
 		Commands: []*cli.Command{
 			// One line per subcommand, alphabetical.
 			authCommand(),
+			configCommand(),
 			demoCommand(),
 			evalCommand(),
 			modelsCommand(),

@@ -36,16 +36,14 @@ func evalCommand() *cli.Command {
 			"session under Smith's data directory unless --no-session is given.\n\n" +
 			"Exit status: 0 success, 1 model or tool failure, 2 usage error, 130 aborted (SIGINT).\n\n" +
 			"Try it without any key: smith demo, or smith eval --model mock \"fix the bug\" in a demo project.",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "model", Aliases: []string{"m"}, Usage: "the `MODEL` to use: PROVIDER/MODEL, or a model name or alias from smith models, or mock (the offline demo script), mock/NAME or mock/PATH (a mock script)", Sources: cli.EnvVars("SMITH_MODEL")},
-			&cli.StringFlag{Name: "thinking", Usage: "reasoning `LEVEL`: off, minimal, low, medium, high or xhigh (default: the provider's); a level the model lacks is clamped to the nearest it supports, with a warning"},
+		Flags: append(configFlags(),
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "text", Usage: "output `FORMAT`: text, or json (one agent event per line)", Sources: cli.EnvVars("SMITH_OUTPUT")},
 			&cli.StringFlag{Name: "cwd", Aliases: []string{"C"}, Usage: "working `DIR` the tools act in (default: the current directory)"},
 			&cli.StringFlag{Name: "session", Aliases: []string{"s"}, Usage: "continue the session called `NAME`, or create it"},
 			&cli.BoolFlag{Name: "continue", Aliases: []string{"c"}, Usage: "continue the most recently used session"},
 			&cli.StringFlag{Name: "resume", Aliases: []string{"r"}, Usage: "resume the session with this `ID|NAME` (an id prefix of 4+ characters works)"},
 			&cli.BoolFlag{Name: "no-session", Usage: "record into a temporary store, removed after a clean run and kept (its path printed) after an abort"},
-		},
+		),
 		Action: evalAction,
 	}
 }
@@ -63,8 +61,12 @@ func evalAction(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	if cmd.String("model") == "" {
-		return usageErrorf("eval: no model selected; pass --model PROVIDER/MODEL or set SMITH_MODEL (try --model mock for the offline demo; list models with 'smith models')")
+	cfg, err := loadConfig(cmd, cwd, cmd.ErrWriter)
+	if err != nil {
+		return err
+	}
+	if cfg.Model.Value == "" {
+		return usageErrorf("eval: no model selected; pass --model PROVIDER/MODEL, set SMITH_MODEL, or write model \"…\" in smith.kdl (try --model mock for the offline demo; list models with 'smith models')")
 	}
 	prompt, err := evalPrompt(cmd)
 	if err != nil {
@@ -83,7 +85,7 @@ func evalAction(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	defer func() { _ = ts.Close(context.WithoutCancel(ctx)) }()
-	m, err := openModel(ctx, cmd, cmd.String("model"), cmd.String("thinking"), cwd, cmd.ErrWriter)
+	m, err := openModel(ctx, cmd, cfg, cwd, cmd.ErrWriter)
 	if err != nil {
 		return err
 	}

@@ -18,12 +18,18 @@ type routed struct {
 	// open returns the provider serving a target.
 	open   func(route.Target) model.Provider
 	policy route.Policy
+	// maxOutput is each target's output bound, sent when the request
+	// sets none; a target absent or 0 leaves it to the provider.
+	maxOutput map[route.Target]int
 }
 
 func (r *routed) Stream(ctx context.Context, req *model.Request) model.Stream {
 	s, _, err := route.Open(ctx, r.targets, func(ctx context.Context, t route.Target) model.Stream {
 		q := *req
 		q.Model = t.Model
+		if q.MaxOutputTokens == 0 {
+			q.MaxOutputTokens = r.maxOutput[t]
+		}
 		return r.open(t).Stream(ctx, &q)
 	}, r.policy)
 	if err == nil {

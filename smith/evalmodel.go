@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/smith-agent/smith/core/catalog"
+	"github.com/smith-agent/smith/core/config"
 	"github.com/smith-agent/smith/core/effect"
 	"github.com/smith-agent/smith/core/model"
 	"github.com/smith-agent/smith/core/route"
@@ -15,7 +18,7 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-// evalModel is the provider an eval run talks to, opened (credential
+// evalModel is the provider an eval run talks to, opened (credentials
 // resolved, capabilities admitted) before the session; the provider itself
 // is made once the session's journal exists.
 type evalModel struct {
@@ -24,18 +27,26 @@ type evalModel struct {
 	close    func(context.Context) error
 }
 
-// openModel opens the provider --model names: the MOCK for "mock" and
-// "mock/SCRIPT", otherwise the target the name resolves to (see
-// resolveModel) through the provider codec plugin, with its credential
-// resolved and the --thinking level admitted before any request. Warnings
-// (a thinking level clamped to what the model supports) go to stderr.
-func openModel(ctx context.Context, cmd *cli.Command, name, thinking, cwd string, stderr io.Writer) (*evalModel, error) {
+// openModel opens the provider the configured model (--model, SMITH_MODEL
+// or smith.kdl) names: the MOCK for "mock" and "mock/SCRIPT", otherwise
+// every target the name resolves to (see resolveModel) through the
+// provider codec plugin, each with its credential resolved, its base URL
+// and quirks from the configuration, and the thinking level admitted
+// before any request. Requests run under core/route's failover policy
+// across the targets in order. Warnings (a thinking level clamped to what
+// a model supports) go to stderr.
+func openModel(ctx context.Context, cmd *cli.Command, cfg *config.Config, cwd string, stderr io.Writer) (*evalModel, error) {
+	name := cfg.Model.Value
 	switch {
 	case name == "":
-		return nil, usageErrorf("eval: no model selected; pass --model PROVIDER/MODEL or set SMITH_MODEL (try --model mock for the offline demo; list models with 'smith models')")
+		return nil, usageErrorf("eval: no model selected; pass --model PROVIDER/MODEL, set SMITH_MODEL, or write model \"…\" in smith.kdl (try --model mock for the offline demo; list models with 'smith models')")
 	case mockscript.Is(name):
-		if thinking != "" {
-			return nil, usageErrorf("eval: --thinking %q applies to real models; the mock %q has no thinking levels", thinking, name)
+		// A configured default does not apply to the mock; a flag or
+		// variable asking the mock for it is a mistake.
+		for _, s := range []config.Source{cfg.Thinking.Source, cfg.BaseURLFlag.Source} {
+			if s.Layer == config.LayerFlag || s.Layer == config.LayerEnv {
+				return nil, usageErrorf("eval: %s applies to real models; the mock %q has no thinking levels and no base URL", s, name)
+			}
 		}
 		p, err := mockscript.Load(name, cwd)
 		if err != nil {
@@ -44,69 +55,102 @@ func openModel(ctx context.Context, cmd *cli.Command, name, thinking, cwd string
 		return &evalModel{provider: func(*effect.Journal) (model.Provider, error) { return p, nil }, id: name,
 			close: func(context.Context) error { return nil }}, nil
 	}
-	var level catalog.Level
-	if thinking != "" {
-		l, err := catalog.ParseLevel(thinking)
-		if err != nil {
-			return nil, usageErrorf("eval: --thinking: %w", err)
-		}
-		level = l
-	}
-	target, described, err := resolveModel(name)
+	targets, described, err := resolveModel(cfg, name)
 	if err != nil {
 		return nil, err
+	}
+	baseFlag := cfg.BaseURLFlag.Value
+	if baseFlag != "" {
+		var provs []string
+		for _, t := range targets {
+			if !slices.Contains(provs, t.Provider) {
+				provs = append(provs, t.Provider)
+			}
+		}
+		if len(provs) > 1 {
+			return nil, usageErrorf("eval: --base-url applies to one provider, but --model %q resolves to the providers %s; set base-url in each provider's block of smith.kdl instead", name, strings.Join(provs, ", "))
+		}
 	}
 	f, err := authFile(cmd)
 	if err != nil {
 		return nil, err
 	}
-	o, err := providers.Open(ctx, target.Provider+"/"+target.Model, providers.Options{AuthFile: f, Catalog: described,
-		Thinking: level, Warn: func(s string) { fmt.Fprintf(stderr, "smith: %s\n", s) }})
+	set, err := providers.Load(ctx, "")
 	if err != nil {
-		var capErr *catalog.CapabilityError
-		if errors.As(err, &capErr) {
-			return nil, usageErrorf("eval: --model %q: %w", name, err)
-		}
 		return nil, err
 	}
-	// Every exchange is journaled in the session: its intent (redacted
-	// request) is caused by the entry the request continues from. Requests
-	// run under the failover policy of core/route.
-	open := func(j *effect.Journal) (model.Provider, error) {
-		p, err := o.Provider(j)
+	opened := make(map[route.Target]*providers.Opened, len(targets))
+	maxOut := make(map[route.Target]int, len(targets))
+	for i, t := range targets {
+		p := cfg.Provider(t.Provider)
+		o, err := set.Open(ctx, t.Provider, t.Model, providers.Options{AuthFile: f, Credentials: cfg.Credentials(), Account: t.Account,
+			Codec: p.Codec(), BaseURL: p.BaseURL.Value, BaseURLFlag: baseFlag, Quirks: p.QuirksJSON(),
+			Catalog: described[i], Thinking: cfg.Thinking.Value, Warn: func(s string) { fmt.Fprintf(stderr, "smith: %s\n", s) }})
 		if err != nil {
+			_ = set.Close(ctx)
+			var capErr *catalog.CapabilityError
+			if errors.As(err, &capErr) {
+				return nil, usageErrorf("eval: --model %q (target %s): %w", name, t, err)
+			}
+			if len(targets) > 1 {
+				return nil, fmt.Errorf("eval: --model %q: target %s of %d: %w", name, t, len(targets), err)
+			}
 			return nil, err
 		}
-		return &routed{targets: []route.Target{target}, open: func(route.Target) model.Provider { return p }}, nil
+		opened[t] = o
+		maxOut[t] = maxOutput(cfg.MaxOutputTokens.Value, described[i])
 	}
-	return &evalModel{provider: open, id: o.Model, close: o.Close}, nil
+	// Every exchange is journaled in the session: its intent (redacted
+	// request) is caused by the entry the request continues from.
+	open := func(j *effect.Journal) (model.Provider, error) {
+		ps := make(map[route.Target]model.Provider, len(targets))
+		for t, o := range opened {
+			p, err := o.Provider(j)
+			if err != nil {
+				return nil, err
+			}
+			ps[t] = p
+		}
+		return &routed{targets: targets, open: func(t route.Target) model.Provider { return ps[t] }, maxOutput: maxOut}, nil
+	}
+	return &evalModel{provider: open, id: targets[0].Model, close: set.Close}, nil
 }
 
-// resolveModel resolves a --model name through core/route against the
-// bundled catalog, with no network: PROVIDER/MODEL as written, or a bare
-// model name or alias the catalog knows. It returns the first target and
-// the catalog's description of it (nil when the catalog has none, so
-// requests go unchecked and costs stay unknown).
-//
-// Routing configuration (user aliases, groups, account buckets) has no
-// source yet, so a name resolves to one target: failover has nothing to
-// fail over to, and a transient failure is retried on that target.
-func resolveModel(name string) (route.Target, *catalog.Model, error) {
+// maxOutput is the output bound sent to a target: the configured one, or
+// else the model's output limit from the catalog, so the vendor's own
+// default (which may be far lower, or below a thinking budget) never
+// decides; 0 when neither is known.
+func maxOutput(configured int, m *catalog.Model) int {
+	if configured > 0 {
+		return configured
+	}
+	if m != nil {
+		return m.MaxOutput
+	}
+	return 0
+}
+
+// resolveModel resolves a model name through core/route with the
+// configuration's aliases, groups and account buckets and the bundled
+// catalog, with no network: PROVIDER/MODEL as written, a configured alias
+// or group, or a bare model name or alias the catalog knows. It returns
+// the targets in failover order and the catalog's description of each
+// (nil when the catalog has none, so requests go unchecked and costs stay
+// unknown).
+func resolveModel(cfg *config.Config, name string) ([]route.Target, []*catalog.Model, error) {
 	snap, err := catalog.Bundled()
 	if err != nil {
-		return route.Target{}, nil, fmt.Errorf("eval: %w", err)
+		return nil, nil, fmt.Errorf("eval: %w", err)
 	}
-	targets, err := route.Resolve(route.Config{}, snap, name)
+	targets, err := route.Resolve(cfg.Route(), snap, name)
 	if err != nil {
-		return route.Target{}, nil, usageErrorf("eval: --model %q (or SMITH_MODEL): %w; or pass PROVIDER/MODEL, such as anthropic/claude-sonnet-4-5, or use --model mock for the offline demo", name, err)
+		return nil, nil, usageErrorf("eval: model %q (from %s): %w; or pass PROVIDER/MODEL, such as anthropic/claude-sonnet-4-5, or use --model mock for the offline demo", name, cfg.Model.Source, err)
 	}
-	t := targets[0]
-	if t.Account != "" {
-		return route.Target{}, nil, usageErrorf("eval: --model %q resolves to %s, but account buckets are not supported by eval yet; name the provider without an account", name, t)
+	described := make([]*catalog.Model, len(targets))
+	for i, t := range targets {
+		if m, err := snap.Lookup(t.Provider, t.Model); err == nil {
+			described[i] = &m
+		}
 	}
-	m, err := snap.Lookup(t.Provider, t.Model)
-	if err != nil {
-		return t, nil, nil
-	}
-	return t, &m, nil
+	return targets, described, nil
 }

@@ -151,12 +151,24 @@ func TestEvalModelResolution(t *testing.T) {
 		sent     []string // in every request body
 	}{
 		{"unknown bare name", []string{"--model", "no-such-model"}, exitUsage, 0, []string{`"no-such-model"`, "smith models"}, nil},
-		{"invalid thinking level", []string{"--model", "anthropic/claude-sonnet-4-6", "--thinking", "ultra"}, exitUsage, 0, []string{`"ultra"`, "off, minimal, low, medium, high, xhigh"}, nil},
+		{"invalid thinking level", []string{"--model", "anthropic/claude-sonnet-4-6", "--thinking", "ultra"}, exitUsage, 0, []string{`"ultra"`, "flag --thinking", "off, minimal, low, medium, high or xhigh"}, nil},
 		{"thinking on the mock", []string{"--model", "mock", "--thinking", "high"}, exitUsage, 0, []string{"--thinking"}, nil},
 		{"clamped thinking level", []string{"--model", "anthropic/claude-sonnet-4-6", "--thinking", "minimal"}, 0, 1,
 			[]string{"anthropic/claude-sonnet-4-6 has no thinking level minimal (it supports off, low, medium, high); using off"}, nil},
+		// With no bound asked for, the model's output limit from the
+		// catalog is sent (not the codec's budget + 4096, which can exceed
+		// a model's limit and be refused by the vendor).
 		{"high thinking without max tokens", []string{"--model", "claude-sonnet-4-5", "--thinking", "high"}, 0, 1, nil,
-			[]string{`"budget_tokens":16384`, `"max_tokens":20480`}},
+			[]string{`"budget_tokens":16384`, `"max_tokens":64000`}},
+		{"catalog output limit of a smaller model", []string{"--model", "claude-opus-4-1", "--thinking", "high"}, 0, 1, nil,
+			[]string{`"budget_tokens":16384`, `"max_tokens":32000`}},
+		{"max output tokens flag", []string{"--model", "claude-sonnet-4-5", "--max-output-tokens", "20000"}, 0, 1, nil,
+			[]string{`"max_tokens":20000`}},
+		{"max output tokens above the limit is lowered", []string{"--model", "claude-opus-4-1", "--max-output-tokens", "50000"}, 0, 1,
+			[]string{"claude-opus-4-1-20250805 writes at most 32000 output tokens; the bound 50000 was lowered to it"}, []string{`"max_tokens":32000`}},
+		{"invalid max output tokens", []string{"--model", "claude-sonnet-4-5", "--max-output-tokens", "lots"}, exitUsage, 0,
+			[]string{`flag --max-output-tokens: max-output-tokens: "lots" is not a whole number of tokens`}, nil},
+		{"unknown model", []string{"--model", "no-such-model"}, exitUsage, 0, nil, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

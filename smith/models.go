@@ -5,11 +5,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/smith-agent/smith/core/catalog"
+	"github.com/smith-agent/smith/core/config"
+	"github.com/smith-agent/smith/core/route"
 	"github.com/urfave/cli/v3"
 )
 
@@ -31,6 +36,42 @@ type modelsListing struct {
 	Origins   []catalog.FileOrigin `json:"origins"`
 	Models    []catalog.Model      `json:"models"`
 	Conflicts []catalog.Conflict   `json:"conflicts"`
+	// Routes are the aliases and groups of smith.kdl, each with the
+	// targets it resolves to (or why it does not resolve).
+	Routes []routeListing `json:"routes"`
+}
+
+// routeListing is one alias or group of smith.kdl.
+type routeListing struct {
+	Name    string   `json:"name"`
+	Kind    string   `json:"kind"` // alias or group
+	Source  string   `json:"source"`
+	Targets []string `json:"targets,omitempty"`
+	Error   string   `json:"error,omitempty"`
+}
+
+// configRoutes resolves every alias and group of cfg against snap, with
+// no network.
+func configRoutes(cfg *config.Config, snap *catalog.Snapshot) []routeListing {
+	out := []routeListing{}
+	add := func(name, kind string, src config.Source) {
+		r := routeListing{Name: name, Kind: kind, Source: src.String()}
+		targets, err := route.Resolve(cfg.Route(), snap, name)
+		if err != nil {
+			r.Error = err.Error()
+		}
+		for _, t := range targets {
+			r.Targets = append(r.Targets, t.String())
+		}
+		out = append(out, r)
+	}
+	for _, n := range slices.Sorted(maps.Keys(cfg.Aliases)) {
+		add(n, "alias", cfg.Aliases[n].Source)
+	}
+	for _, n := range slices.Sorted(maps.Keys(cfg.Groups)) {
+		add(n, "group", cfg.Groups[n].Source)
+	}
+	return out
 }
 
 func modelsAction(_ context.Context, cmd *cli.Command) error {
@@ -42,7 +83,16 @@ func modelsAction(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return fmt.Errorf("models: %w", err)
 	}
-	l := modelsListing{Generated: snap.Generated(), Origins: snap.Origins(), Conflicts: snap.Conflicts(), Models: []catalog.Model{}}
+	wd, err := os.Getwd()
+	if err != nil {
+		return fmt.Errorf("models: cannot read the current directory: %w", err)
+	}
+	cfg, err := loadConfig(cmd, wd, cmd.ErrWriter)
+	if err != nil {
+		return err
+	}
+	l := modelsListing{Generated: snap.Generated(), Origins: snap.Origins(), Conflicts: snap.Conflicts(), Models: []catalog.Model{},
+		Routes: configRoutes(cfg, snap)}
 	want := cmd.String("provider")
 	var providers []string
 	for _, m := range snap.Models() {
@@ -107,6 +157,16 @@ func writeModelsTable(w io.Writer, l modelsListing) error {
 	}
 	for _, c := range l.Conflicts {
 		fmt.Fprintf(w, "conflict: %s %s: kept %s (%s), ignored %s (%s)\n", c.Ref, c.Field, c.Kept, c.KeptFrom, c.Ignored, c.IgnoredFrom)
+	}
+	if len(l.Routes) > 0 {
+		fmt.Fprintln(w, "\naliases and groups from smith.kdl (--model NAME tries the targets in order):")
+		for _, r := range l.Routes {
+			if r.Error != "" {
+				fmt.Fprintf(w, "%s %s: %s (%s)\n", r.Kind, r.Name, r.Error, r.Source)
+				continue
+			}
+			fmt.Fprintf(w, "%s %s → %s (%s)\n", r.Kind, r.Name, strings.Join(r.Targets, ", "), r.Source)
+		}
 	}
 	return nil
 }

@@ -461,8 +461,14 @@ func checkURL(s string) string {
 
 // redactURL hides a URL's user information, which may hold a password.
 func redactURL(s string) string {
+	if !strings.Contains(s, "@") {
+		return s
+	}
 	u, err := url.Parse(s)
-	if err != nil || u.User == nil {
+	if err != nil {
+		return "[a URL with user information, redacted]"
+	}
+	if u.User == nil {
 		return s
 	}
 	return u.Scheme + "://[redacted]@" + u.Host + u.EscapedPath()

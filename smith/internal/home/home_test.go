@@ -41,3 +41,29 @@ func TestDirRelativeSmithHome(t *testing.T) {
 		t.Fatalf("Dir = %q, %v; want an absolute path", dir, err)
 	}
 }
+
+func TestConfigFile(t *testing.T) {
+	tests := []struct {
+		name      string
+		smithHome string
+		env       map[string]string
+		want      string
+		source    string
+	}{
+		{name: "SMITH_HOME wins", smithHome: "/data/smith", env: map[string]string{"XDG_CONFIG_HOME": "/xdg", "HOME": "/h"}, want: "/data/smith/smith.kdl", source: "SMITH_HOME"},
+		{name: "XDG config home", env: map[string]string{"XDG_CONFIG_HOME": "/xdg", "HOME": "/h"}, want: "/xdg/smith/smith.kdl", source: "XDG_CONFIG_HOME"},
+		{name: "relative XDG is ignored", env: map[string]string{"XDG_CONFIG_HOME": "rel", "HOME": "/h"}, want: "/h/.config/smith/smith.kdl", source: "HOME"},
+		{name: "HOME", env: map[string]string{"HOME": "/h"}, want: "/h/.config/smith/smith.kdl", source: "HOME"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path, source, err := ConfigFile(tt.smithHome, func(k string) string { return tt.env[k] })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if path != tt.want || !strings.Contains(source, tt.source) {
+				t.Fatalf("ConfigFile = %q (%s), want %q (%s)", path, source, tt.want, tt.source)
+			}
+		})
+	}
+}

@@ -1,8 +1,10 @@
 package providers
 
 import (
-	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -22,8 +24,24 @@ import (
 type Options struct {
 	// AuthFile is Smith's auth file; nil means none.
 	AuthFile *auth.File
-	// BaseURL, when set, overrides the provider's base URL (a flag's value).
-	BaseURL string
+	// Credentials are the explicit credentials of the configuration, by
+	// provider or "provider@account"; they beat the environment and the
+	// auth file.
+	Credentials map[string]auth.Explicit
+	// Account is the account bucket whose credential is used; "" is the
+	// provider's default account.
+	Account string
+	// Codec names the codec plugin's provider that serves this one; ""
+	// means the provider's own name. A configured OpenAI-compatible server
+	// has its own name and Codec "openai-compatible".
+	Codec string
+	// BaseURL is the base URL from configuration and BaseURLFlag the one
+	// from --base-url; the codec applies default < BaseURL < its
+	// conventional *_BASE_URL variable < BaseURLFlag. Empty means not set.
+	BaseURL, BaseURLFlag string
+	// Quirks, when set, is a JSON object of Chat Completions quirk flags
+	// for an openai-compatible codec; it replaces the codec's own.
+	Quirks json.RawMessage
 	// LookupEnv reads the environment for credentials; nil means
 	// os.LookupEnv.
 	LookupEnv func(string) (string, bool)
@@ -85,20 +103,88 @@ func Split(spec string) (name, modelID string, ok bool) {
 
 // Open loads the provider codec plugin and returns the provider that spec
 // ("PROVIDER/MODEL") names, with its credential resolved. Errors name the
-// provider and say where a credential or a valid name comes from.
+// provider and say where a credential or a valid name comes from. Closing
+// the returned provider releases the plugin; to open several providers
+// over one plugin, use [Load].
 func Open(ctx context.Context, spec string, o Options) (_ *Opened, err error) {
 	name, modelID, ok := Split(spec)
 	if !ok {
 		return nil, fmt.Errorf("providers: --model %q is not PROVIDER/MODEL, such as anthropic/claude-sonnet-4-5; list models with 'smith models'", spec)
 	}
-	if !slices.Contains(sysplugins.Names(), plugin) {
-		return nil, fmt.Errorf("providers: --model %q needs the provider codec plugin, which this build does not embed (embedded: %s); use --model mock for the offline demo", spec, strings.Join(sysplugins.Names(), ", "))
-	}
-	arts, err := sysplugins.Artifacts(plugin)
+	art, err := embedded()
 	if err != nil {
 		return nil, err
 	}
-	return open(ctx, arts[0].Wasm, name, modelID, o)
+	return openArtifact(ctx, art, name, modelID, o)
+}
+
+// embedded returns the embedded codec plugin, its SHA-256 verified (once
+// per call) so the build-time instrumentation it carries is honoured.
+func embedded() (codecArtifact, error) {
+	if !slices.Contains(sysplugins.Names(), plugin) {
+		return codecArtifact{}, fmt.Errorf("providers: a real model needs the provider codec plugin, which this build does not embed (embedded: %s); use --model mock for the offline demo", strings.Join(sysplugins.Names(), ", "))
+	}
+	arts, err := sysplugins.Artifacts(plugin)
+	if err != nil {
+		return codecArtifact{}, err
+	}
+	a := arts[0]
+	if sum := sha256.Sum256(a.Wasm); hex.EncodeToString(sum[:]) != a.SHA256 {
+		return codecArtifact{}, fmt.Errorf("providers: the embedded %s plugin does not match its pinned SHA-256 %s; the binary is damaged or was not rebuilt (go run ./tools/pluginbuild)", plugin, a.SHA256)
+	}
+	return codecArtifact{wasm: a.Wasm, sha256: a.SHA256, instrumented: a.Instrumented}, nil
+}
+
+// codecArtifact is the codec plugin's module: its bytes and, for the
+// embedded artifact, its verified SHA-256 and the instrumentation
+// version it was built with ("" for a module wasmhost must instrument).
+type codecArtifact struct {
+	wasm                 []byte
+	sha256, instrumented string
+}
+
+// Set is the loaded codec plugin, from which several providers open (one
+// per failover target) over one engine. It is safe for concurrent use;
+// Close it when every provider opened from it is done.
+type Set struct {
+	gen      *wasmhost.Generation
+	declared map[string][]string
+	close    func(context.Context) error
+}
+
+// Load loads the embedded codec plugin; cacheDir is as in Options.
+func Load(ctx context.Context, cacheDir string) (*Set, error) {
+	art, err := embedded()
+	if err != nil {
+		return nil, err
+	}
+	return loadSet(ctx, art, cacheDir)
+}
+
+func loadSet(ctx context.Context, art codecArtifact, cacheDir string) (*Set, error) {
+	gen, declared, closeAll, err := load(ctx, art, cacheDir)
+	if err != nil {
+		return nil, err
+	}
+	return &Set{gen: gen, declared: declared, close: closeAll}, nil
+}
+
+// Declared returns the providers the plugin declares, with their secret
+// names.
+func (s *Set) Declared() map[string][]string { return s.declared }
+
+// Close releases the plugin's instances and engine.
+func (s *Set) Close(ctx context.Context) error { return s.close(ctx) }
+
+// Open returns provider name serving modelID, with its credential
+// resolved. Closing the returned provider does not close the set.
+func (s *Set) Open(ctx context.Context, name, modelID string, o Options) (*Opened, error) {
+	op, err := s.open(ctx, name, modelID, o)
+	if err != nil {
+		return nil, err
+	}
+	op.close = func(context.Context) error { return nil }
+	return op, nil
 }
 
 // plugin is the name of the embedded provider codec plugin.
@@ -107,7 +193,7 @@ const plugin = "providers"
 // load compiles the codec plugin wasm and asks it which providers it
 // declares, with their secret names. The returned function releases what
 // load made.
-func load(ctx context.Context, wasm []byte, cacheDir string) (*wasmhost.Generation, map[string][]string, func(context.Context) error, error) {
+func load(ctx context.Context, art codecArtifact, cacheDir string) (*wasmhost.Generation, map[string][]string, func(context.Context) error, error) {
 	eng, err := wasmhost.NewEngine(ctx, wasmhost.Config{CacheDir: cacheDir})
 	if err != nil {
 		return nil, nil, nil, err
@@ -123,7 +209,11 @@ func load(ctx context.Context, wasm []byte, cacheDir string) (*wasmhost.Generati
 		_ = closeAll(ctx)
 		return nil, nil, nil, err
 	}
-	p, err := provider.Compile(ctx, eng, wasmhost.Artifact{Name: plugin, Reader: bytes.NewReader(wasm)})
+	wa := wasmhost.Artifact{Name: plugin, Bytes: art.wasm}
+	if art.sha256 != "" {
+		wa.SHA256, wa.Verified, wa.Instrumented = art.sha256, true, art.instrumented
+	}
+	p, err := provider.Compile(ctx, eng, wa)
 	if err != nil {
 		return fail(err)
 	}
@@ -141,48 +231,70 @@ func load(ctx context.Context, wasm []byte, cacheDir string) (*wasmhost.Generati
 // the names of the secrets (credential variables) each one takes, so no
 // vendor's variable is written anywhere else. cacheDir is as in Options.
 func Declared(ctx context.Context, cacheDir string) (map[string][]string, error) {
-	arts, err := sysplugins.Artifacts(plugin)
+	art, err := embedded()
 	if err != nil {
 		return nil, err
 	}
-	return declaredOf(ctx, arts[0].Wasm, cacheDir)
+	return declaredArtifact(ctx, art, cacheDir)
 }
 
 func declaredOf(ctx context.Context, wasm []byte, cacheDir string) (map[string][]string, error) {
-	_, declared, closeAll, err := load(ctx, wasm, cacheDir)
+	return declaredArtifact(ctx, codecArtifact{wasm: wasm}, cacheDir)
+}
+
+func declaredArtifact(ctx context.Context, art codecArtifact, cacheDir string) (map[string][]string, error) {
+	_, declared, closeAll, err := load(ctx, art, cacheDir)
 	if err != nil {
 		return nil, err
 	}
 	return declared, closeAll(ctx)
 }
 
-// open opens provider name of the codec plugin wasm.
+// open loads the codec plugin wasm and opens provider name of it; closing
+// the result closes the plugin.
 func open(ctx context.Context, wasm []byte, name, modelID string, o Options) (_ *Opened, err error) {
+	return openArtifact(ctx, codecArtifact{wasm: wasm}, name, modelID, o)
+}
+
+func openArtifact(ctx context.Context, art codecArtifact, name, modelID string, o Options) (_ *Opened, err error) {
+	set, err := loadSet(ctx, art, o.CacheDir)
+	if err != nil {
+		return nil, err
+	}
+	op, err := set.open(ctx, name, modelID, o)
+	if err != nil {
+		_ = set.Close(ctx)
+		return nil, err
+	}
+	op.close = set.Close
+	return op, nil
+}
+
+// open opens provider name of the set.
+func (s *Set) open(ctx context.Context, name, modelID string, o Options) (*Opened, error) {
 	spec := name + "/" + modelID
 	guard, thinking, err := admit(o)
 	if err != nil {
 		return nil, err
 	}
-	gen, declared, closeAll, err := load(ctx, wasm, o.CacheDir)
-	if err != nil {
-		return nil, err
+	codec := o.Codec
+	if codec == "" {
+		codec = name
 	}
-	defer func() {
-		if err != nil {
-			_ = closeAll(ctx)
-		}
-	}()
-	secrets, known := declared[name]
+	secrets, known := s.declared[codec]
 	if !known {
-		names := make([]string, 0, len(declared))
-		for n := range declared {
+		names := make([]string, 0, len(s.declared))
+		for n := range s.declared {
 			names = append(names, n)
 		}
 		slices.Sort(names)
-		return nil, fmt.Errorf("providers: --model %q names provider %q, which no provider plugin declares; use one of %s", spec, name, strings.Join(names, ", "))
+		if codec != name {
+			return nil, fmt.Errorf("providers: --model %q: provider %q is served by %q (its api in smith.kdl), which no provider plugin declares; use one of %s", spec, name, codec, strings.Join(names, ", "))
+		}
+		return nil, fmt.Errorf("providers: --model %q names provider %q, which no provider plugin declares; use one of %s, or add a provider %q block with its api and base-url to smith.kdl", spec, name, strings.Join(names, ", "), name)
 	}
-	resolver := auth.Resolver{File: o.AuthFile, LookupEnv: o.LookupEnv}
-	cred, err := resolver.Resolve(ctx, auth.Spec{Provider: name, Env: secrets})
+	resolver := auth.Resolver{File: o.AuthFile, LookupEnv: o.LookupEnv, Config: o.Credentials}
+	cred, err := resolver.Resolve(ctx, auth.Spec{Provider: name, Env: secrets, Account: o.Account})
 	if err != nil {
 		return nil, err
 	}
@@ -190,15 +302,16 @@ func open(ctx context.Context, wasm []byte, name, modelID string, o Options) (_ 
 	if err != nil {
 		return nil, fmt.Errorf("providers: %w", err)
 	}
-	cfg := provider.Config{Name: name, Plugin: plugin, Instances: gen, Engine: he,
-		Secrets: cred.Lookup(secrets), BaseURLFlag: o.BaseURL, Environ: o.Environ, Thinking: string(thinking)}
+	cfg := provider.Config{Name: codec, Plugin: plugin, Instances: s.gen, Engine: he,
+		Secrets: cred.Lookup(secrets), BaseURL: o.BaseURL, BaseURLFlag: o.BaseURLFlag, Environ: o.Environ,
+		Quirks: o.Quirks, Thinking: string(thinking)}
 	if m := o.Catalog; m != nil {
 		cfg.Cost = func(_ string, u model.Usage) model.Amount { return catalog.Cost(*m, u) }
 	}
 	if _, err := provider.New(cfg); err != nil {
 		return nil, err
 	}
-	return &Opened{Name: name, Model: modelID, cfg: cfg, guard: guard, close: closeAll}, nil
+	return &Opened{Name: name, Model: modelID, cfg: cfg, guard: guard}, nil
 }
 
 // admit checks the requested thinking level against the catalog's model

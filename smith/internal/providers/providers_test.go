@@ -156,3 +156,43 @@ func TestOpenErrors(t *testing.T) {
 		t.Fatalf("Open(no-slash) = %v", err)
 	}
 }
+
+// TestLoadEmbedded: the embedded codec plugin (instrumented at build time
+// and verified against its pin) loads once, and several providers open
+// from it: a declared one, a configured name served by a declared codec,
+// and not a name served by a codec the plugin lacks.
+func TestLoadEmbedded(t *testing.T) {
+	ctx := context.Background()
+	set, err := Load(ctx, filepath.Join(testDir, "cache"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := set.Close(ctx); err != nil {
+			t.Error(err)
+		}
+	}()
+	d := set.Declared()
+	if len(d["anthropic"]) == 0 || d["openai-compatible"] == nil {
+		t.Fatalf("declared %v", d)
+	}
+	a, err := set.Open(ctx, "anthropic", "m", Options{LookupEnv: env(map[string]string{"ANTHROPIC_API_KEY": "k"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	l, err := set.Open(ctx, "local", "qwen", Options{Codec: "openai-compatible", BaseURL: "http://127.0.0.1:1/v1",
+		Quirks: []byte(`{"no_strict":true}`), LookupEnv: env(nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Name != "local" || l.cfg.Name != "openai-compatible" || string(l.cfg.Quirks) != `{"no_strict":true}` {
+		t.Errorf("opened %s served by %s with quirks %s", l.Name, l.cfg.Name, l.cfg.Quirks)
+	}
+	_, err = set.Open(ctx, "local", "qwen", Options{Codec: "nope", LookupEnv: env(nil)})
+	if err == nil || !strings.Contains(err.Error(), `provider "local" is served by "nope"`) || !strings.Contains(err.Error(), "openai-compatible") {
+		t.Errorf("unknown codec: %v", err)
+	}
+}

@@ -1,0 +1,80 @@
+package config
+
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Entry is one resolved value in printable form: the field path, the
+// value (credentials and URL passwords redacted) and its source.
+type Entry struct {
+	Path   string `json:"path"`
+	Value  string `json:"value"`
+	Source string `json:"source"`
+}
+
+// Entries lists every option and every configured provider field, alias
+// and group, in a fixed order, for `smith config show`. No credential
+// value is part of an Entry.
+func (c *Config) Entries() []Entry {
+	var out []Entry
+	add := func(path, value string, s Source) {
+		out = append(out, Entry{Path: path, Value: value, Source: s.String()})
+	}
+	or := func(v, unset string) string {
+		if v == "" {
+			return unset
+		}
+		return v
+	}
+	add(KeyModel, or(c.Model.Value, "(none: pass --model)"), c.Model.Source)
+	add(KeyThinking, or(string(c.Thinking.Value), "(the provider's default)"), c.Thinking.Source)
+	tokens := "(the model's output limit)"
+	if c.MaxOutputTokens.Value > 0 {
+		tokens = strconv.Itoa(c.MaxOutputTokens.Value)
+	}
+	add(KeyMaxOutputTokens, tokens, c.MaxOutputTokens.Source)
+	add(KeyTrustProject, strconv.FormatBool(c.TrustProject.Value), c.TrustProject.Source)
+	add(KeyBaseURL, or(redactURL(c.BaseURLFlag.Value), "(not given)"), c.BaseURLFlag.Source)
+	for _, name := range c.ProviderNames() {
+		p := c.Providers[name]
+		pre := "provider." + name + "."
+		if p.API.IsSet() {
+			add(pre+"api", p.API.Value, p.API.Source)
+		}
+		if p.BaseURL.IsSet() {
+			add(pre+"base-url", redactURL(p.BaseURL.Value), p.BaseURL.Source)
+		}
+		if p.Accounts.IsSet() {
+			add(pre+"accounts", strings.Join(p.Accounts.Value, ", "), p.Accounts.Source)
+		}
+		for _, acct := range slices.Sorted(maps.Keys(p.Credentials)) {
+			cr := p.Credentials[acct]
+			path := pre + "credential"
+			if acct != "" {
+				path += "@" + acct
+			}
+			add(path, cr.Describe(), cr.Source)
+		}
+		if p.Quirks.IsSet() {
+			b, _ := json.Marshal(p.Quirks.Value)
+			add(pre+"quirks", string(b), p.Quirks.Source)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(c.Aliases)) {
+		a := c.Aliases[name]
+		add("alias."+name, a.Value, a.Source)
+	}
+	for _, name := range slices.Sorted(maps.Keys(c.Groups)) {
+		g := c.Groups[name]
+		add("group."+name, strings.Join(g.Value, ", "), g.Source)
+	}
+	return out
+}
+
+// RedactURL returns u with any user information (which may hold a
+// password) replaced by [redacted].
+func RedactURL(u string) string { return redactURL(u) }

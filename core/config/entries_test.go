@@ -1,0 +1,56 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestEntries: every configured value is listed with its source, and no
+// entry shows a literal key or a URL password.
+func TestEntries(t *testing.T) {
+	path := writeUser(t, `model "fast"
+provider "local" {
+    api "openai-compatible"
+    base-url "http://me:hunter2@127.0.0.1:8000/v1"
+    credential key="sk-literal-SECRET"
+    quirks { no-strict #true; }
+}
+provider "anthropic" {
+    accounts "work"
+    credential account="work" env="WORK_KEY"
+}
+alias "fast" "local/qwen"
+group "both" "fast" "anthropic/claude-sonnet-4-5"
+`)
+	cfg, err := Load(Inputs{UserFile: path, LookupEnv: envOf(map[string]string{"SMITH_THINKING": "low"}), Flags: map[string]string{"base-url": "http://flag.test/v1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, e := range cfg.Entries() {
+		lines = append(lines, strings.ReplaceAll(e.Path+" = "+e.Value+" @ "+e.Source, path, "FILE"))
+	}
+	want := []string{
+		"model = fast @ FILE:1:7",
+		"thinking = low @ env SMITH_THINKING",
+		"max-output-tokens = (the model's output limit) @ default",
+		"trust-project = false @ default",
+		"base-url = http://flag.test/v1 @ flag --base-url",
+		"provider.anthropic.accounts = work @ FILE:9:5",
+		"provider.anthropic.credential@work = env WORK_KEY @ FILE:10:5",
+		"provider.local.api = openai-compatible @ FILE:3:9",
+		"provider.local.base-url = http://[redacted]@127.0.0.1:8000/v1 @ FILE:4:14",
+		"provider.local.credential = key [redacted] @ FILE:5:5",
+		`provider.local.quirks = {"no_strict":true} @ FILE:6:5`,
+		"alias.fast = local/qwen @ FILE:12:1",
+		"group.both = fast, anthropic/claude-sonnet-4-5 @ FILE:13:1",
+	}
+	if got := strings.Join(lines, "\n"); got != strings.Join(want, "\n") {
+		t.Errorf("entries:\n%s\nwant:\n%s", got, strings.Join(want, "\n"))
+	}
+	for _, leak := range []string{"hunter2", "sk-literal-SECRET"} {
+		if strings.Contains(strings.Join(lines, "\n"), leak) {
+			t.Errorf("entries reveal %q", leak)
+		}
+	}
+}

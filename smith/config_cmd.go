@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/smith-agent/smith/core/config"
+	"github.com/urfave/cli/v3"
+)
+
+func configCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "config",
+		Usage: "inspect Smith's configuration (smith.kdl, environment, flags)",
+		Commands: []*cli.Command{
+			{Name: "show", Usage: "print every resolved value with its source (file:line:col, env NAME, flag --NAME or default); credentials are never shown",
+				Description: "Reads your smith.kdl (SMITH_HOME/smith.kdl, else $XDG_CONFIG_HOME/smith/smith.kdl, else\n" +
+					"~/.config/smith/smith.kdl), the project's .smith/smith.kdl when the project is trusted, the\n" +
+					"environment, and the flags given here, with the precedence eval uses.",
+				Flags: append(configFlags(),
+					&cli.StringFlag{Name: "cwd", Aliases: []string{"C"}, Usage: "the project `DIR` (default: the current directory)"},
+					&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "text", Usage: "output `FORMAT`: text or json"}),
+				Action: configShow},
+		},
+	}
+}
+
+// configListing is the JSON form of `smith config show`.
+type configListing struct {
+	Files   []configFile   `json:"files"`
+	Values  []config.Entry `json:"values"`
+	BaseURL []config.Entry `json:"base_url_variables"`
+	Notes   []string       `json:"notes"`
+}
+
+type configFile struct {
+	Layer string `json:"layer"`
+	Path  string `json:"path"`
+	State string `json:"state"`
+}
+
+func configShow(_ context.Context, cmd *cli.Command) error {
+	output := cmd.String("output")
+	if output != "text" && output != "json" {
+		return usageErrorf("config show: --output %q is not a format; use --output text or --output json", output)
+	}
+	dir, err := evalCwd(cmd.String("cwd"))
+	if err != nil {
+		return err
+	}
+	cfg, err := loadConfig(cmd, dir, nil)
+	if err != nil {
+		return err
+	}
+	l := configListing{Values: cfg.Entries(), BaseURL: baseURLVariables(os.Environ()), Notes: append([]string{}, cfg.Notes...)}
+	for _, f := range cfg.Files {
+		l.Files = append(l.Files, configFile{Layer: f.Layer.String(), Path: f.Path, State: string(f.State)})
+	}
+	w := cmd.Root().Writer
+	if output == "json" {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(l)
+	}
+	return writeConfig(w, l)
+}
+
+// baseURLVariables lists the *_BASE_URL variables set: each provider's
+// codec reads its own conventional one, which beats smith.kdl and loses
+// to --base-url.
+func baseURLVariables(environ []string) []config.Entry {
+	var out []config.Entry
+	for _, kv := range environ {
+		k, v, ok := strings.Cut(kv, "=")
+		if ok && v != "" && strings.HasSuffix(k, "_BASE_URL") {
+			out = append(out, config.Entry{Path: k, Value: config.RedactURL(v), Source: "env " + k})
+		}
+	}
+	slices.SortFunc(out, func(a, b config.Entry) int { return strings.Compare(a.Path, b.Path) })
+	return out
+}
+
+func writeConfig(w io.Writer, l configListing) error {
+	for _, f := range l.Files {
+		fmt.Fprintf(w, "%s file: %s (%s)\n", f.Layer, f.Path, f.State)
+	}
+	for _, n := range l.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SETTING\tVALUE\tSOURCE")
+	for _, e := range l.Values {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", e.Path, e.Value, e.Source)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(l.BaseURL) > 0 {
+		fmt.Fprintln(w, "\nbase URL variables (each read by the provider codec that declares it; they beat smith.kdl and lose to --base-url):")
+		tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		for _, e := range l.BaseURL {
+			fmt.Fprintf(tw, "%s\t%s\n", e.Path, e.Value)
+		}
+		return tw.Flush()
+	}
+	return nil
+}
