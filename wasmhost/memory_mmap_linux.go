@@ -3,6 +3,7 @@
 package wasmhost
 
 import (
+	"sync"
 	"syscall"
 
 	"github.com/tetratelabs/wazero/experimental"
@@ -13,8 +14,10 @@ import (
 // pages materialize when the guest touches them). Growing never moves or
 // copies the memory, and the kernel hands out zeroed pages, so a Go guest,
 // which grows its memory many times while it initializes, touches each
-// page once. Free unmaps it, returning the memory to the system at once.
-// If the reservation fails (address space exhausted, a restrictive
+// page once. Free zeroes the used part and keeps the mapping for the next
+// instance with the same limit (up to maxSpare of them), because faulting
+// in fresh pages costs more than clearing resident ones; beyond that it
+// unmaps. If the reservation fails (address space exhausted, a restrictive
 // RLIMIT_AS) the memory falls back to the Go heap.
 type mappedMemory struct {
 	buf   []byte // len: the current size; cap: the reservation
@@ -30,11 +33,15 @@ func (m *mappedMemory) Reallocate(size uint64) []byte {
 		return m.heap.Reallocate(size)
 	}
 	if m.buf == nil {
-		b, err := syscall.Mmap(-1, 0, int(m.limit), syscall.PROT_READ|syscall.PROT_WRITE,
-			syscall.MAP_PRIVATE|syscall.MAP_ANON|syscall.MAP_NORESERVE)
-		if err != nil {
-			m.heap = &heapMemory{limit: m.limit}
-			return m.heap.Reallocate(size)
+		b := spare.take(m.limit)
+		if b == nil {
+			var err error
+			b, err = syscall.Mmap(-1, 0, int(m.limit), syscall.PROT_READ|syscall.PROT_WRITE,
+				syscall.MAP_PRIVATE|syscall.MAP_ANON|syscall.MAP_NORESERVE)
+			if err != nil {
+				m.heap = &heapMemory{limit: m.limit}
+				return m.heap.Reallocate(size)
+			}
 		}
 		m.buf = b[:0]
 	}
@@ -44,7 +51,10 @@ func (m *mappedMemory) Reallocate(size uint64) []byte {
 
 func (m *mappedMemory) Free() {
 	if m.buf != nil {
-		_ = syscall.Munmap(m.buf[:cap(m.buf)])
+		clear(m.buf)
+		if !spare.put(m.buf[:0]) {
+			_ = syscall.Munmap(m.buf[:cap(m.buf)])
+		}
 		m.buf = nil
 	}
 	if m.heap != nil {
@@ -62,4 +72,39 @@ func memoryAllocator(maxBytes uint64) experimental.MemoryAllocator {
 		}
 		return &mappedMemory{limit: limit}
 	})
+}
+
+// maxSpare bounds the zeroed mappings kept for reuse, process-wide.
+const maxSpare = 4
+
+// spare holds zeroed mappings (len 0, cap the reservation) for reuse.
+var spare spareMappings
+
+type spareMappings struct {
+	mu   sync.Mutex
+	list [][]byte
+}
+
+// take returns a spare mapping reserving exactly limit bytes, or nil.
+func (s *spareMappings) take(limit uint64) []byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, b := range s.list {
+		if uint64(cap(b)) == limit {
+			s.list = append(s.list[:i], s.list[i+1:]...)
+			return b
+		}
+	}
+	return nil
+}
+
+// put keeps b (zeroed) for reuse and reports whether it did.
+func (s *spareMappings) put(b []byte) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.list) >= maxSpare {
+		return false
+	}
+	s.list = append(s.list, b)
+	return true
 }

@@ -55,3 +55,50 @@ func TestMappedMemory(t *testing.T) {
 		})
 	}
 }
+
+// TestMappedMemoryReuse: a freed mapping is zeroed and reused by the next
+// memory with the same limit, never by one with another limit, and at most
+// maxSpare are kept.
+func TestMappedMemoryReuse(t *testing.T) {
+	const limit = 64 << 20
+	m := &mappedMemory{limit: limit}
+	b := m.Reallocate(4 << 16)
+	for i := range b {
+		b[i] = 0xAA
+	}
+	addr := &b[0]
+	m.Free()
+
+	other := &mappedMemory{limit: limit / 2}
+	if o := other.Reallocate(1 << 16); &o[0] == addr {
+		t.Fatal("a memory with another limit reused the mapping")
+	}
+	other.Free()
+
+	again := &mappedMemory{limit: limit}
+	b = again.Reallocate(8 << 16)
+	if &b[0] != addr {
+		t.Fatal("the freed mapping was not reused")
+	}
+	for i, c := range b {
+		if c != 0 {
+			t.Fatalf("reused memory byte %d = %#x; want zero", i, c)
+		}
+	}
+	again.Free()
+
+	ms := make([]*mappedMemory, maxSpare+2)
+	for i := range ms {
+		ms[i] = &mappedMemory{limit: limit}
+		ms[i].Reallocate(1 << 16)
+	}
+	for _, m := range ms {
+		m.Free()
+	}
+	spare.mu.Lock()
+	n := len(spare.list)
+	spare.mu.Unlock()
+	if n > maxSpare {
+		t.Errorf("%d spare mappings kept; want at most %d", n, maxSpare)
+	}
+}
