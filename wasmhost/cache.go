@@ -10,7 +10,7 @@ import (
 
 // A cached instrumented module is the module followed by the CRC-32C of the
 // module, little-endian, as wazero checks its own cached machine code. Bump
-// the version in instrumentedDir whenever this format changes.
+// the version in instrumentedDir() whenever this format changes.
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // instrumentedPath is where the instrumented form of key is cached, or ""
@@ -20,7 +20,7 @@ func (e *Engine) instrumentedPath(key moduleKey) string {
 	if e.cacheDir == "" || key.noFuel || key.final {
 		return ""
 	}
-	return filepath.Join(e.cacheDir, instrumentedDir, hex.EncodeToString(key.sum[:])+".wasm")
+	return filepath.Join(e.cacheDir, instrumentedDir(), hex.EncodeToString(key.sum[:])+".wasm")
 }
 
 // readInstrumented returns the cached instrumented module, or nil. The

@@ -39,8 +39,8 @@ func (e *Engine) Compile(ctx context.Context, a Artifact, cfg PluginConfig) (*Pl
 		case !a.Verified:
 			return nil, refuse("artifact", "is marked Instrumented ("+a.Instrumented+") but not Verified", "a pinned artifact the caller verified",
 				"set Verified after checking the pin, or pass the uninstrumented module and leave Instrumented empty")
-		case a.Instrumented != InstrumentationVersion:
-			return nil, refuse("artifact", "was instrumented by "+a.Instrumented, "this build's instrumentation "+InstrumentationVersion,
+		case a.Instrumented != InstrumentationVersion():
+			return nil, refuse("artifact", "was instrumented by "+a.Instrumented, "this build's instrumentation "+InstrumentationVersion(),
 				"rebuild the plugin with this build's tools (go run ./tools/pluginbuild), or pass the uninstrumented module")
 		case cfg.noFuel:
 			return nil, fmt.Errorf("wasmhost: plugin %q: an instrumented artifact cannot run without fuel", a.Name)

@@ -55,7 +55,7 @@ func TestCompilationCacheOnDisk(t *testing.T) {
 		if len(got) != 2 {
 			t.Fatalf("after engine %d the cache holds %d files, want 2: %v", i, len(got), got)
 		}
-		if !strings.Contains(got[0], instrumentedDir) {
+		if !strings.Contains(got[0], instrumentedDir()) {
 			t.Fatalf("no instrumented module cached: %v", got)
 		}
 	}
@@ -113,7 +113,7 @@ func TestCorruptInstrumentedCache(t *testing.T) {
 	e := newEngine(t, Config{CacheDir: dir})
 	compile(t, e, "a", wat(t, "guest"), PluginConfig{})
 	e.Close(context.Background())
-	matches, _ := filepath.Glob(filepath.Join(dir, instrumentedDir, "*.wasm"))
+	matches, _ := filepath.Glob(filepath.Join(dir, instrumentedDir(), "*.wasm"))
 	if len(matches) != 1 {
 		t.Fatalf("cached modules: %v", matches)
 	}
@@ -168,7 +168,7 @@ func TestInstrumentedCacheChecksum(t *testing.T) {
 	e := newEngine(t, Config{CacheDir: dir})
 	compile(t, e, "a", wat(t, "guest"), PluginConfig{})
 	e.Close(context.Background())
-	matches, _ := filepath.Glob(filepath.Join(dir, instrumentedDir, "*.wasm"))
+	matches, _ := filepath.Glob(filepath.Join(dir, instrumentedDir(), "*.wasm"))
 	if len(matches) != 1 {
 		t.Fatalf("cached modules: %v", matches)
 	}
@@ -198,7 +198,7 @@ func TestChangedArtifactRecompiles(t *testing.T) {
 		compile(t, e, "a", w, PluginConfig{})
 		e.Close(context.Background())
 	}
-	matches, _ := filepath.Glob(filepath.Join(dir, instrumentedDir, "*.wasm"))
+	matches, _ := filepath.Glob(filepath.Join(dir, instrumentedDir(), "*.wasm"))
 	if len(matches) != 2 {
 		t.Fatalf("cached instrumented modules: %v, want one per artifact", matches)
 	}

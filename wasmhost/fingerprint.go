@@ -3,6 +3,7 @@ package wasmhost
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"sync"
 
 	"github.com/tetratelabs/wabin/binary"
 	"github.com/tetratelabs/wabin/wasm"
@@ -16,15 +17,18 @@ import (
 // module, so two builds whose rewrite differs in any byte have different
 // versions. An artifact instrumented ahead of time carries the version it
 // was instrumented with (Artifact.Instrumented), and a host of another
-// version refuses it.
-var InstrumentationVersion = "fuel-v3-" + probeFingerprint()
+// version refuses it. It is computed on first use (not at package
+// initialization, which every process start would pay) and is safe for
+// concurrent use.
+var InstrumentationVersion = sync.OnceValue(func() string { return "fuel-v3-" + probeFingerprint() })
 
-// instrumentedDir holds instrumented modules next to wazero's compiled code,
-// so a warm start skips the fuel rewrite as wazero skips compilation. Its
-// name carries the file format version and the InstrumentationVersion: a
-// build whose rewrite differs writes and reads another directory, so it
-// never runs modules instrumented for a different host protocol.
-var instrumentedDir = "wasmhost-" + InstrumentationVersion
+// instrumentedDir is the directory holding instrumented modules next to
+// wazero's compiled code, so a warm start skips the fuel rewrite as wazero
+// skips compilation. Its name carries the file format version and the
+// InstrumentationVersion: a build whose rewrite differs writes and reads
+// another directory, so it never runs modules instrumented for a different
+// host protocol.
+func instrumentedDir() string { return "wasmhost-" + InstrumentationVersion() }
 
 // probeFingerprint instruments a small module exercising every rewrite (a
 // charged function entry, a loop header, a call, return, memory.grow and

@@ -103,8 +103,8 @@ func TestProbeFingerprint(t *testing.T) {
 	if fp != probeFingerprint() || len(fp) != 16 {
 		t.Fatalf("fingerprint %q is not stable", fp)
 	}
-	if !strings.HasSuffix(instrumentedDir, "-"+fp) {
-		t.Fatalf("instrumentedDir %q does not carry the fingerprint %q", instrumentedDir, fp)
+	if !strings.HasSuffix(instrumentedDir(), "-"+fp) {
+		t.Fatalf("instrumentedDir() %q does not carry the fingerprint %q", instrumentedDir(), fp)
 	}
 	m := probeModule()
 	if n := fuel.MergeData(m); n != 1 {

@@ -24,7 +24,7 @@ func preArtifact(tb testing.TB, name string, raw []byte) Artifact {
 	}
 	sum := sha256.Sum256(pre)
 	return Artifact{Name: name, Reader: bytes.NewReader(pre), Size: int64(len(pre)), SHA256: hex.EncodeToString(sum[:]),
-		Verified: true, Instrumented: InstrumentationVersion}
+		Verified: true, Instrumented: InstrumentationVersion()}
 }
 
 // TestInstrumentAheadOfTime: Instrument produces exactly what Compile
@@ -38,7 +38,7 @@ func TestInstrumentAheadOfTime(t *testing.T) {
 			dir := t.TempDir()
 			e := newEngine(t, Config{CacheDir: dir})
 			compile(t, e, "raw", raw, PluginConfig{})
-			cached, _ := filepath.Glob(filepath.Join(dir, instrumentedDir, "*.wasm"))
+			cached, _ := filepath.Glob(filepath.Join(dir, instrumentedDir(), "*.wasm"))
 			if len(cached) != 1 {
 				t.Fatalf("instrumented cache: %v", cached)
 			}
@@ -62,7 +62,7 @@ func TestInstrumentAheadOfTime(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer p.Close(context.Background())
-			if m, _ := filepath.Glob(filepath.Join(dir2, instrumentedDir, "*")); len(m) != 0 {
+			if m, _ := filepath.Glob(filepath.Join(dir2, instrumentedDir(), "*")); len(m) != 0 {
 				t.Errorf("a pre-instrumented artifact was cached again: %v", m)
 			}
 			_, in := acquire(t, p)
@@ -92,11 +92,11 @@ func TestInstrumentedRefused(t *testing.T) {
 		want string
 	}{
 		{name: "not-verified", art: func() Artifact { a := pre; a.Verified = false; return a }(),
-			want: "is marked Instrumented (" + InstrumentationVersion + ") but not Verified"},
+			want: "is marked Instrumented (" + InstrumentationVersion() + ") but not Verified"},
 		{name: "other-version", art: func() Artifact { a := pre; a.Instrumented = "fuel-v2-0000000000000000"; return a }(),
-			want: "was instrumented by fuel-v2-0000000000000000; expected this build's instrumentation " + InstrumentationVersion},
+			want: "was instrumented by fuel-v2-0000000000000000; expected this build's instrumentation " + InstrumentationVersion()},
 		{name: "claims-but-is-raw", art: Artifact{Name: "pre", Reader: bytes.NewReader(raw), SHA256: hex.EncodeToString(rawSum[:]), Verified: true,
-			Instrumented: InstrumentationVersion}, want: `is marked Instrumented but lacks the instrumentation's "yield"`},
+			Instrumented: InstrumentationVersion()}, want: `is marked Instrumented but lacks the instrumentation's "yield"`},
 		{name: "instrumented-but-not-declared", art: Artifact{Name: "pre", Reader: bytes.NewReader(preBytes)},
 			want: `uses the reserved module name wasmhost`},
 	}

@@ -145,7 +145,7 @@ func run(dirs []string, outDir string, check bool) error {
 		}
 		arts = append(arts, a)
 	}
-	files := map[string][]byte{pinsFile: pins(version, wasmhost.InstrumentationVersion, arts)}
+	files := map[string][]byte{pinsFile: pins(version, wasmhost.InstrumentationVersion(), arts)}
 	for _, a := range arts {
 		files[a.file] = a.wasm
 	}
