@@ -7,10 +7,18 @@
 //	smith session ls|show|dump|fork
 //	smith models                   the model catalog with prices and provenance
 //	smith auth status|set|remove   provider credentials (values never shown)
+//	smith config show              every configuration value with its source
 //
-// eval's --model is resolved through core/route against the bundled
-// catalog without network access (PROVIDER/MODEL, or a bare model name or
-// alias); the --thinking level and every request are admitted against the
+// Configuration (core/config) is KDL 2: the user's smith.kdl
+// ($SMITH_HOME/smith.kdl, else $XDG_CONFIG_HOME/smith/smith.kdl, else
+// ~/.config/smith/smith.kdl), the project's .smith/smith.kdl when the
+// project is trusted, then SMITH_* variables, then flags.
+//
+// eval's model is resolved through core/route with the configuration's
+// aliases, groups and account buckets and the bundled catalog, without
+// network access (PROVIDER/MODEL, a bare model name or alias, or a
+// configured alias or group); a group or account buckets give a failover
+// chain, one provider per target; the thinking level and every request are admitted against the
 // model's advertised capabilities before dispatch; each assistant message
 // in --output json carries its stop reason, usage and cost, agent_end the
 // conversation's total; every provider exchange is journaled, redacted, in
@@ -18,7 +26,7 @@
 //
 // Every subcommand lives in its own file and is listed once in
 // commands.go. Flags are declared once, with their environment variables
-// (SMITH_HOME, SMITH_MODEL, SMITH_OUTPUT). Errors are printed as
+// (SMITH_HOME, SMITH_OUTPUT; the configuration's options in core/config). Errors are printed as
 // "smith: …" and name the flag, value or file at fault and what to do.
 //
 // Exit status: 0 success, 1 model or tool failure, 2 usage error, 130 abort

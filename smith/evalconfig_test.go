@@ -354,3 +354,49 @@ provider "other" {
 		}
 	}
 }
+
+// TestEvalConfigOptions: the default model (through an alias), the
+// thinking level and the output bound of smith.kdl reach the request, and
+// the environment and flags beat the file.
+func TestEvalConfigOptions(t *testing.T) {
+	tests := []struct {
+		name   string
+		vars   []string
+		args   []string
+		sent   []string
+		absent []string
+	}{
+		{name: "from the file", sent: []string{`"model":"claude-sonnet-4-5"`, `"budget_tokens":16384`, `"max_tokens":30000`}},
+		{name: "environment over file", vars: []string{"SMITH_THINKING=low", "SMITH_MAX_OUTPUT_TOKENS=5000"},
+			sent: []string{`"budget_tokens":2048`, `"max_tokens":5000`}},
+		{name: "flags over environment", vars: []string{"SMITH_THINKING=low", "SMITH_MODEL=anthropic/claude-opus-4-1"},
+			args: []string{"--thinking", "off", "--model", "anthropic/claude-haiku-4-5"},
+			sent: []string{`"model":"claude-haiku-4-5"`, `"max_tokens":30000`}, absent: []string{"budget_tokens"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newRecorder(t, messagesStream("Done.", "", "", ""))
+			e := newEnv(t)
+			e.demo()
+			e.writeConfig("model \"fast\"\nalias \"fast\" \"anthropic/claude-sonnet-4-5\"\nthinking \"high\"\nmax-output-tokens 30000\n")
+			r := e.runWith(append(srv.vars(), tt.vars...), "", append(append([]string{"eval", "--no-session"}, tt.args...), "hi")...)
+			if r.code != 0 {
+				t.Fatalf("exit %d\n%s", r.code, r.stderr)
+			}
+			reqs := srv.requests()
+			if len(reqs) != 1 {
+				t.Fatalf("%d requests", len(reqs))
+			}
+			for _, w := range tt.sent {
+				if !strings.Contains(reqs[0], w) {
+					t.Errorf("request lacks %s", w)
+				}
+			}
+			for _, w := range tt.absent {
+				if strings.Contains(reqs[0], w) {
+					t.Errorf("request has %s", w)
+				}
+			}
+		})
+	}
+}

@@ -59,3 +59,39 @@ func TestModelsCommand(t *testing.T) {
 		})
 	}
 }
+
+// TestModelsRoutes: smith models lists the aliases and groups of smith.kdl
+// with the targets each resolves to (no network), or why one does not
+// resolve.
+func TestModelsRoutes(t *testing.T) {
+	e := newEnv(t)
+	p := e.writeConfig(`alias "fast" "claude-haiku-4-5"
+group "steady" "fast" "openai/gpt-5"
+alias "typo" "claude-haiku-9"
+provider "anthropic" {
+    accounts "work" "home"
+}
+`)
+	out := strings.ReplaceAll(e.mustRun("", "models").stdout, p, "FILE")
+	for _, want := range []string{
+		"alias fast → anthropic@work/claude-haiku-4-5-20251001, anthropic@home/claude-haiku-4-5-20251001 (FILE:1:1)",
+		"group steady → anthropic@work/claude-haiku-4-5-20251001, anthropic@home/claude-haiku-4-5-20251001, openai/gpt-5 (FILE:2:1)",
+		`alias typo: route: no alias, group or model named "claude-haiku-9" (via typo)`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("models lacks %q:\n%s", want, out)
+		}
+	}
+	var l struct {
+		Routes []struct {
+			Name, Kind, Source, Error string
+			Targets                   []string
+		}
+	}
+	if err := json.Unmarshal([]byte(e.mustRun("", "models", "--output", "json").stdout), &l); err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Routes) != 3 || l.Routes[1].Name != "typo" || l.Routes[1].Error == "" || l.Routes[2].Name != "steady" || len(l.Routes[2].Targets) != 3 {
+		t.Errorf("routes %+v", l.Routes)
+	}
+}

@@ -70,6 +70,9 @@ func TestInvalidFiles(t *testing.T) {
 		{name: "empty group", text: "group \"g\"\n", want: []string{"FILE:1:1: group: needs at least 2 values, got 1"}},
 		{name: "group member twice", text: "group \"g\" \"a/b\" \"a/b\"\n", want: []string{"FILE:1:17: group.g: \"a/b\" is listed twice"}},
 		{name: "alias and group", text: "alias \"x\" \"a/b\"\ngroup \"x\" \"a/b\" \"c/d\"\n", want: []string{"FILE:2:1: group.x: \"x\" is both a group and an alias (at FILE:1:1)"}},
+		{name: "cycle", text: "alias \"a\" \"b\"\ngroup \"b\" \"x/y\" \"c\"\nalias \"c\" \"a\"\nalias \"ok\" \"a\"\n",
+			want: []string{"FILE:1:1: alias.a: \"a\" is part of a cycle: a → b → c → a"}},
+		{name: "self alias", text: "alias \"me\" \"me\"\n", want: []string{"FILE:1:1: alias.me: \"me\" is part of a cycle: me → me"}},
 		{name: "alias with a space", text: "alias \"x\" \"a b\"\n", want: []string{"alias.x: \"a b\" is not a model name"}},
 		{name: "relative trust", text: "trusted-project \"src/app\"\n", want: []string{"trusted-project: \"src/app\" is not an absolute path"}},
 		{name: "every error at once", text: "modle 1\nthinking \"x\"\n", want: []string{"FILE:1:1: modle", "FILE:2:10: thinking"}},
@@ -86,6 +89,9 @@ func TestInvalidFiles(t *testing.T) {
 				t.Fatalf("error %T %v is not Errors", err, err)
 			}
 			msg := strings.ReplaceAll(err.Error(), path, "FILE")
+			if tt.name == "cycle" && len(es) != 1 {
+				t.Errorf("%d errors, want the cycle reported once:\n%s", len(es), msg)
+			}
 			for _, w := range tt.want {
 				if !strings.Contains(msg, w) {
 					t.Errorf("error lacks %q:\n%s", w, msg)
