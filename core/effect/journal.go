@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -254,4 +255,38 @@ func canonical(b []byte) (json.RawMessage, error) {
 		return nil, err
 	}
 	return bytes.TrimRight(out.Bytes(), "\n"), nil
+}
+
+// Done is a completed effect: its intent and its completion.
+type Done struct {
+	Intent     Intent
+	Completion Completion
+}
+
+// Completed returns the completed effects in the store whose kind is one of
+// kinds (every kind when none is given), earlier processes' included, in
+// completion order — the order their outcomes were recorded. Intents still
+// running have no completion and are left out. It reads the store on every
+// call; it is safe for concurrent use.
+func (j *Journal) Completed(ctx context.Context, kinds ...string) ([]Done, error) {
+	recs, err := j.store.Records(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("effect: read the journal's records: %w", err)
+	}
+	intents := make(map[string]Intent)
+	var out []Done
+	for _, r := range recs {
+		switch r := r.(type) {
+		case Intent:
+			if len(kinds) == 0 || slices.Contains(kinds, r.Kind) {
+				intents[r.ID] = r
+			}
+		case Completion:
+			if in, ok := intents[r.ID]; ok {
+				delete(intents, r.ID)
+				out = append(out, Done{Intent: in, Completion: r})
+			}
+		}
+	}
+	return out, nil
 }

@@ -40,8 +40,10 @@ type Effects struct {
 }
 
 // Binding is a generation's tools attached to one set of [Effects]. It
-// remembers what its tools read, so an edit of a file that changed since it
-// was read is refused. It is safe for concurrent use.
+// remembers what its tools read and wrote — and, from the journal, what the
+// tools of earlier processes over the same session did — so an edit of a
+// file that changed since it was read is refused. It is safe for concurrent
+// use.
 type Binding struct {
 	gen   *Generation
 	ops   *hostops.Ops
@@ -52,6 +54,12 @@ type Binding struct {
 
 // Bind attaches the generation's tools to e. Close the Binding when the
 // session ends.
+//
+// When e.Journal already holds file effects (a resumed session), Bind
+// seeds the stale-edit memory from them, in the order they completed: an
+// applied read, write or edit remembers the file's content hash; a write or
+// edit of unknown outcome (interrupted) makes the file's content unknown,
+// so it must be read again before it can be edited.
 func (g *Generation) Bind(e Effects) (*Binding, error) {
 	if e.Journal == nil {
 		return nil, errors.New("plugin: Effects.Journal is nil; tools record every effect, so pass the session's journal")
@@ -73,7 +81,12 @@ func (g *Generation) Bind(e Effects) (*Binding, error) {
 	if limit <= 0 {
 		limit = DefaultOutputLimit
 	}
-	b := &Binding{gen: g, ops: &hostops.Ops{FS: fs, Journal: e.Journal, Env: e.Env}, cwd: cwd, limit: uint32(limit)}
+	ops := &hostops.Ops{FS: fs, Journal: e.Journal, Env: e.Env}
+	if err := ops.Recall(context.Background()); err != nil {
+		fs.Close()
+		return nil, fmt.Errorf("plugin: %w", err)
+	}
+	b := &Binding{gen: g, ops: ops, cwd: cwd, limit: uint32(limit)}
 	for _, t := range g.tools {
 		b.tools = append(b.tools, &pluginTool{b: b, t: t})
 	}

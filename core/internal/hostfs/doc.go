@@ -9,7 +9,9 @@
 // parent directories and replace files atomically (temporary file, fsync,
 // rename, directory fsync); edits apply one exact replacement, reject
 // missing or ambiguous matches, and reject stale input — a file that changed
-// since this FS last read or wrote it.
+// since this FS last read or wrote it. That memory is keyed by the file's
+// real path (symbolic links resolved) and can be seeded from an earlier
+// process with [FS.Recall] and [FS.Doubt].
 //
 // Every failure is an *[Error] carrying the mutation state: not_applied
 // unless the change was committed (renamed into place).

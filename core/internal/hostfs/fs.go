@@ -32,13 +32,29 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.Err }
 
 // FS confines file access to a set of allowed roots. It remembers the
-// content hash of each file it read or wrote, to detect stale edits. It is
-// safe for concurrent use; Close releases the roots.
+// content hash of each file it read or wrote, keyed by the file's real path,
+// to detect stale edits; [FS.Recall] and [FS.Doubt] seed that memory from an
+// earlier process. It is safe for concurrent use; Close releases the roots.
 type FS struct {
 	roots  []root
 	mu     sync.Mutex
-	seen   map[string][sha256.Size]byte // real root-relative key → content hash
-	ignore []gitignore.Pattern          // configured ignores
+	seen   map[string]memo     // absolute real path → what is known of the content
+	ignore []gitignore.Pattern // configured ignores
+}
+
+// memo is what the FS knows of one file's content.
+type memo struct {
+	sum     [sha256.Size]byte
+	unknown bool // an earlier change may or may not have happened
+}
+
+// FileHash identifies a file's content as an operation left it: what
+// stale-edit detection remembers.
+type FileHash struct {
+	// Path is the file's absolute path with symbolic links resolved.
+	Path string
+	// SHA256 is the hash of the file's whole content.
+	SHA256 [sha256.Size]byte
 }
 
 type root struct {
@@ -52,7 +68,7 @@ func New(dirs ...string) (*FS, error) {
 	if len(dirs) == 0 {
 		return nil, errors.New("hostfs: no allowed roots; pass at least the project directory")
 	}
-	h := &FS{seen: make(map[string][sha256.Size]byte)}
+	h := &FS{seen: make(map[string]memo)}
 	for _, d := range dirs {
 		abs, err := filepath.Abs(d)
 		if err == nil {
@@ -97,7 +113,15 @@ type target struct {
 	abs  string
 }
 
-func (t target) key() string { return t.root.dir + "\x00" + t.rel }
+// real returns t's absolute path with symbolic links resolved, the key of
+// the FS's memory. A path that no longer resolves (removed meanwhile) keys
+// as its lexical absolute path.
+func (t target) real() string {
+	if p, err := filepath.EvalSymlinks(t.abs); err == nil {
+		return p
+	}
+	return t.abs
+}
 
 // resolve maps path, relative to the invocation's working directory cwd, to
 // a root and a path beneath it. cwd must be absolute. The check here is
@@ -141,17 +165,53 @@ func within(dir, p string) bool {
 	return strings.HasPrefix(p, dir)
 }
 
-func (h *FS) remember(t target, sum [sha256.Size]byte) {
-	h.mu.Lock()
-	h.seen[t.key()] = sum
-	h.mu.Unlock()
+// remember records that the file at t now has content data and returns
+// what was remembered.
+func (h *FS) remember(t target, data []byte) FileHash {
+	f := FileHash{Path: t.real(), SHA256: sha256.Sum256(data)}
+	h.Recall(f)
+	return f
 }
 
-func (h *FS) remembered(t target) ([sha256.Size]byte, bool) {
+// remembered returns what the FS knows of the file whose real path is
+// path; ok is false when it knows nothing.
+func (h *FS) remembered(path string) (m memo, ok bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	sum, ok := h.seen[t.key()]
-	return sum, ok
+	m, ok = h.seen[path]
+	return m, ok
+}
+
+// Recall remembers each file's content hash as if this FS had read or
+// written it, later entries winning: it carries the memory of an earlier
+// process (the session's recorded effects) into this one, so an edit of a
+// file changed since then is refused as stale. Paths must be absolute with
+// symbolic links resolved, as [FileHash.Path] is.
+func (h *FS) Recall(files ...FileHash) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, f := range files {
+		h.seen[f.Path] = memo{sum: f.SHA256}
+	}
+}
+
+// Doubt marks the content of the file at the absolute path abs as unknown:
+// a change to it may or may not have happened (its effect was interrupted).
+// An edit of it is refused until it is read or written again. abs is
+// resolved as it is now (symbolic links, or only its directory's when the
+// file does not exist).
+func (h *FS) Doubt(abs string) {
+	abs = filepath.Clean(abs)
+	path, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		path = abs
+		if dir, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+			path = filepath.Join(dir, filepath.Base(abs))
+		}
+	}
+	h.mu.Lock()
+	h.seen[path] = memo{unknown: true}
+	h.mu.Unlock()
 }
 
 // absolute retargets t when its path goes through an absolute symbolic link,

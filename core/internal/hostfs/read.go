@@ -3,7 +3,6 @@ package hostfs
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"fmt"
 	"io"
 	"unicode/utf8"
@@ -38,11 +37,14 @@ type ReadResult struct {
 	// Truncated reports that the window stopped before Limit lines or the
 	// end of the file because of MaxBytes.
 	Truncated bool
+	// File is the file's real path and the hash of its whole content, as
+	// remembered for stale-edit detection.
+	File FileHash `json:"-"`
 }
 
 // Read returns a line window of the text file at path (relative to cwd).
 // Binary content (a NUL byte or invalid UTF-8) is refused. The file's hash
-// is remembered for stale-edit detection.
+// is remembered for stale-edit detection (and returned as File).
 func (h *FS) Read(ctx context.Context, cwd, path string, o ReadOptions) (ReadResult, error) {
 	fail := func(err error) (ReadResult, error) {
 		return ReadResult{}, &Error{Op: "read", Path: path, Mutation: model.MutationNotApplied, Err: err}
@@ -80,7 +82,7 @@ func (h *FS) Read(ctx context.Context, cwd, path string, o ReadOptions) (ReadRes
 	if !utf8.Valid(data) {
 		return fail(faultf(FaultNotText, "is not valid UTF-8 text; read only text files"))
 	}
-	h.remember(t, sha256.Sum256(data))
+	file := h.remember(t, data)
 	total := bytes.Count(data, []byte{'\n'})
 	if len(data) > 0 && data[len(data)-1] != '\n' {
 		total++
@@ -88,7 +90,7 @@ func (h *FS) Read(ctx context.Context, cwd, path string, o ReadOptions) (ReadRes
 	if o.Offset > total && !(o.Offset == 1 && total == 0) {
 		return fail(fmt.Errorf("offset %d is beyond the end of the file (%d lines); use an offset from 1 to %d", o.Offset, total, max(total, 1)))
 	}
-	res := ReadResult{StartLine: o.Offset, EndLine: o.Offset - 1, TotalLines: total}
+	res := ReadResult{StartLine: o.Offset, EndLine: o.Offset - 1, TotalLines: total, File: file}
 	rest := data
 	for line := 1; line < o.Offset; line++ {
 		rest = rest[bytes.IndexByte(rest, '\n')+1:]

@@ -22,6 +22,9 @@ type WriteResult struct {
 	Created bool
 	// Bytes is the size written.
 	Bytes int
+	// File is the file's real path and the hash of the content written, as
+	// remembered for stale-edit detection.
+	File FileHash `json:"-"`
 }
 
 // Write replaces (or creates) the file at path with content, creating
@@ -39,14 +42,14 @@ func (h *FS) WriteFile(ctx context.Context, cwd, path string, content []byte, cr
 	if err != nil {
 		return WriteResult{}, &Error{Op: "write", Path: path, Mutation: model.MutationNotApplied, Err: err}
 	}
-	created, err := h.replace(ctx, t, content, 0o644, createParents)
+	created, file, err := h.replace(ctx, t, content, 0o644, createParents)
 	if nt, ok := h.absolute(t, err); ok {
-		created, err = h.replace(ctx, nt, content, 0o644, createParents)
+		created, file, err = h.replace(ctx, nt, content, 0o644, createParents)
 	}
 	if err != nil {
 		return WriteResult{}, &Error{Op: "write", Path: path, Mutation: mutationOf(err), Err: err}
 	}
-	return WriteResult{Created: created, Bytes: len(content)}, nil
+	return WriteResult{Created: created, Bytes: len(content), File: file}, nil
 }
 
 // errCommitted wraps failures after the rename: the change is in place.
@@ -69,44 +72,45 @@ func mutationOf(err error) model.Mutation {
 }
 
 // replace writes content to a temporary file beside t, syncs it, renames it
-// over t and syncs the directory. It keeps an existing file's permissions.
-func (h *FS) replace(ctx context.Context, t target, content []byte, perm os.FileMode, createParents bool) (created bool, err error) {
+// over t and syncs the directory. It keeps an existing file's permissions,
+// and remembers (and returns) the new content's hash once it is in place.
+func (h *FS) replace(ctx context.Context, t target, content []byte, perm os.FileMode, createParents bool) (created bool, file FileHash, err error) {
 	if err := ctx.Err(); err != nil {
-		return false, err
+		return false, file, err
 	}
 	if t.rel == "." {
-		return false, errors.New("is the root directory; name a file")
+		return false, file, errors.New("is the root directory; name a file")
 	}
 	dir := filepath.Dir(t.rel)
 	if createParents {
 		if err := t.root.r.MkdirAll(dir, 0o755); err != nil {
-			return false, fmt.Errorf("create parent directories: %w", err)
+			return false, file, fmt.Errorf("create parent directories: %w", err)
 		}
 	} else if _, err := t.root.r.Stat(dir); err != nil {
-		return false, fmt.Errorf("parent directory: %w; create it first or allow creating parents", err)
+		return false, file, fmt.Errorf("parent directory: %w; create it first or allow creating parents", err)
 	}
 	info, err := t.root.r.Stat(t.rel)
 	switch {
 	case err == nil && info.IsDir():
-		return false, errors.New("is a directory; name a file")
+		return false, file, errors.New("is a directory; name a file")
 	case err == nil:
 		perm = info.Mode().Perm()
 	case errors.Is(err, os.ErrNotExist):
 		created = true
 	default:
-		return false, err
+		return false, file, err
 	}
 	var nonce [6]byte
 	_, _ = rand.Read(nonce[:])
 	tmp := filepath.Join(dir, "."+filepath.Base(t.rel)+".smith-"+hex.EncodeToString(nonce[:])+".tmp")
 	f, err := t.root.r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
-		return false, fmt.Errorf("create temporary file: %w", err)
+		return false, file, fmt.Errorf("create temporary file: %w", err)
 	}
-	cleanup := func(e error) (bool, error) {
+	cleanup := func(e error) (bool, FileHash, error) {
 		_ = f.Close()
 		_ = t.root.r.Remove(tmp)
-		return false, e
+		return false, file, e
 	}
 	if _, err := f.Write(content); err != nil {
 		return cleanup(fmt.Errorf("write temporary file: %w", err))
@@ -119,23 +123,23 @@ func (h *FS) replace(ctx context.Context, t target, content []byte, perm os.File
 	}
 	if err := ctx.Err(); err != nil {
 		_ = t.root.r.Remove(tmp)
-		return false, err
+		return false, file, err
 	}
 	if err := t.root.r.Rename(tmp, t.rel); err != nil {
 		_ = t.root.r.Remove(tmp)
-		return false, fmt.Errorf("replace the file: %w", err)
+		return false, file, fmt.Errorf("replace the file: %w", err)
 	}
-	h.remember(t, sha256.Sum256(content))
+	file = h.remember(t, content)
 	if d, err := t.root.r.Open(dir); err == nil {
 		err = d.Sync()
 		_ = d.Close()
 		if err != nil {
-			return created, errCommitted{fmt.Errorf("sync directory: %w", err)}
+			return created, file, errCommitted{fmt.Errorf("sync directory: %w", err)}
 		}
 	} else {
-		return created, errCommitted{fmt.Errorf("open directory to sync it: %w", err)}
+		return created, file, errCommitted{fmt.Errorf("open directory to sync it: %w", err)}
 	}
-	return created, nil
+	return created, file, nil
 }
 
 // EditResult describes a committed edit.
@@ -146,6 +150,9 @@ type EditResult struct {
 	Bytes int
 	// Before and After are the file's text before and after the edit.
 	Before, After string
+	// File is the file's real path and the hash of the edited content, as
+	// remembered for stale-edit detection.
+	File FileHash
 }
 
 // TextEdit is one exact replacement.
@@ -163,8 +170,9 @@ func (h *FS) Edit(ctx context.Context, cwd, path, old, new string) (EditResult, 
 // must occur exactly once in the current text, and no two may overlap. It
 // fails, changing nothing, when an Old is empty, missing or ambiguous, when
 // an edit changes nothing, when the result would exceed maxBytes (0 means
-// 16 MiB), or when the file changed since this FS last read or wrote it
-// (stale input).
+// 16 MiB), when the file changed since this FS last read or wrote it (stale
+// input, also as recalled by [FS.Recall]), or when its content is in doubt
+// ([FS.Doubt]) until it is read or written again.
 func (h *FS) EditAll(ctx context.Context, cwd, path string, edits []TextEdit, maxBytes int) (EditResult, error) {
 	fail := func(m model.Mutation, err error) (EditResult, error) {
 		return EditResult{}, &Error{Op: "edit", Path: path, Mutation: m, Err: err}
@@ -198,7 +206,9 @@ func (h *FS) EditAll(ctx context.Context, cwd, path string, edits []TextEdit, ma
 	if bytes.IndexByte(data, 0) >= 0 {
 		return fail(model.MutationNotApplied, faultf(FaultNotText, "is a binary file; edit only text files"))
 	}
-	if prev, ok := h.remembered(t); ok && prev != sha256.Sum256(data) {
+	if m, ok := h.remembered(t.real()); ok && m.unknown {
+		return fail(model.MutationNotApplied, faultf(FaultConflict, "may have changed since it was last read: an earlier change to it was interrupted and may or may not have happened; read it again and redo the edit against the current content"))
+	} else if ok && m.sum != sha256.Sum256(data) {
 		return fail(model.MutationNotApplied, faultf(FaultConflict, "changed since it was last read; read it again and redo the edit against the current content"))
 	}
 	text := string(data)
@@ -230,8 +240,9 @@ func (h *FS) EditAll(ctx context.Context, cwd, path string, edits []TextEdit, ma
 	if len(result) > maxBytes {
 		return fail(model.MutationNotApplied, faultf(FaultTooLarge, "the edited file would be %d bytes, over the %d-byte bound", len(result), maxBytes))
 	}
-	if _, err := h.replace(ctx, t, []byte(result), 0o644, false); err != nil {
+	_, file, err := h.replace(ctx, t, []byte(result), 0o644, false)
+	if err != nil {
 		return fail(mutationOf(err), err)
 	}
-	return EditResult{Line: strings.Count(text[:spans[0].at], "\n") + 1, Bytes: len(result), Before: text, After: result}, nil
+	return EditResult{Line: strings.Count(text[:spans[0].at], "\n") + 1, Bytes: len(result), Before: text, After: result, File: file}, nil
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/smith-agent/smith/core/effect"
@@ -77,21 +78,58 @@ type ReadArgs struct {
 	MaxBytes int    `json:"max_bytes,omitempty"`
 }
 
-// Read reads a line window (kind "fs.read").
+// fileOutput leads the completion output of fs.read, fs.write and fs.edit:
+// the file's real path and the SHA-256 (hex) of its whole content after the
+// effect, which [Ops.Recall] reads back. It comes first so that it survives
+// an output cut at the journal's bound.
+type fileOutput struct {
+	RealPath string `json:"real_path,omitempty"`
+	SHA256   string `json:"sha256,omitempty"`
+}
+
+func fileOutputOf(f hostfs.FileHash) fileOutput {
+	if f.Path == "" {
+		return fileOutput{}
+	}
+	return fileOutput{RealPath: f.Path, SHA256: hex.EncodeToString(f.SHA256[:])}
+}
+
+// Read reads a line window (kind "fs.read"). The completion output is the
+// window with the file's real path and content hash.
 func (o *Ops) Read(ctx context.Context, inv Invocation, a ReadArgs) (hostfs.ReadResult, effect.Completion, error) {
 	var res hostfs.ReadResult
 	c, err := o.run(ctx, inv, "fs.read", a, func(ctx context.Context) (any, model.Mutation, error) {
 		var err error
 		res, err = o.FS.Read(ctx, inv.Cwd, a.Path, hostfs.ReadOptions{Offset: a.Offset, Limit: a.Limit, MaxBytes: a.MaxBytes})
-		return res, mutationOf(err, model.MutationApplied), err
+		return struct {
+			fileOutput
+			hostfs.ReadResult
+		}{fileOutputOf(res.File), res}, mutationOf(err, model.MutationApplied), err
 	})
 	return res, c, err
 }
 
+// textInput is the intent input of a write: the path as given, the path
+// made absolute against the invocation's working directory (so a write
+// whose outcome is unknown can be traced to its file), and the new text's
+// hash and size.
 type textInput struct {
-	Path   string `json:"path"`
-	SHA256 string `json:"sha256"`
-	Bytes  int    `json:"bytes"`
+	Path    string `json:"path"`
+	AbsPath string `json:"abs_path"`
+	SHA256  string `json:"sha256"`
+	Bytes   int    `json:"bytes"`
+}
+
+// absPath is path made absolute against the invocation's working directory
+// and cleaned, without touching the file system.
+func absPath(inv Invocation, path string) string {
+	if path == "" {
+		return ""
+	}
+	if filepath.IsAbs(path) {
+		return filepath.Clean(path)
+	}
+	return filepath.Join(inv.Cwd, path)
 }
 
 func digest(s string) string {
@@ -99,7 +137,9 @@ func digest(s string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// Write replaces or creates a file, creating parents (kind "fs.write").
+// Write replaces or creates a file, creating parents (kind "fs.write"). The
+// completion output is the write's result with the file's real path and
+// content hash.
 func (o *Ops) Write(ctx context.Context, inv Invocation, path, content string) (hostfs.WriteResult, effect.Completion, error) {
 	return o.WriteFile(ctx, inv, path, content, true)
 }
@@ -107,11 +147,14 @@ func (o *Ops) Write(ctx context.Context, inv Invocation, path, content string) (
 // WriteFile is Write with the choice of creating parent directories.
 func (o *Ops) WriteFile(ctx context.Context, inv Invocation, path, content string, createParents bool) (hostfs.WriteResult, effect.Completion, error) {
 	var res hostfs.WriteResult
-	c, err := o.run(ctx, inv, "fs.write", textInput{Path: path, SHA256: digest(content), Bytes: len(content)},
+	c, err := o.run(ctx, inv, "fs.write", textInput{Path: path, AbsPath: absPath(inv, path), SHA256: digest(content), Bytes: len(content)},
 		func(ctx context.Context) (any, model.Mutation, error) {
 			var err error
 			res, err = o.FS.WriteFile(ctx, inv.Cwd, path, []byte(content), createParents)
-			return res, mutationOf(err, model.MutationApplied), err
+			return struct {
+				fileOutput
+				hostfs.WriteResult
+			}{fileOutputOf(res.File), res}, mutationOf(err, model.MutationApplied), err
 		})
 	return res, c, err
 }
@@ -122,7 +165,9 @@ func (o *Ops) Edit(ctx context.Context, inv Invocation, path, old, new string) (
 }
 
 // EditAll applies exact replacements, all or none (kind "fs.edit"). The
-// intent records the SHA-256 of each old and new text, not the texts.
+// intent records the path (as given and absolute) and the SHA-256 of each
+// old and new text, not the texts; the completion output the first changed
+// line, the new size, and the file's real path and new content hash.
 func (o *Ops) EditAll(ctx context.Context, inv Invocation, path string, edits []hostfs.TextEdit, maxBytes int) (hostfs.EditResult, effect.Completion, error) {
 	var res hostfs.EditResult
 	type editDigest struct {
@@ -130,9 +175,10 @@ func (o *Ops) EditAll(ctx context.Context, inv Invocation, path string, edits []
 		New string `json:"new_sha256"`
 	}
 	input := struct {
-		Path  string       `json:"path"`
-		Edits []editDigest `json:"edits"`
-	}{Path: path, Edits: make([]editDigest, len(edits))}
+		Path    string       `json:"path"`
+		AbsPath string       `json:"abs_path"`
+		Edits   []editDigest `json:"edits"`
+	}{Path: path, AbsPath: absPath(inv, path), Edits: make([]editDigest, len(edits))}
 	for i, e := range edits {
 		input.Edits[i] = editDigest{digest(e.Old), digest(e.New)}
 	}
@@ -143,9 +189,10 @@ func (o *Ops) EditAll(ctx context.Context, inv Invocation, path string, edits []
 			return nil, mutationOf(err, model.MutationApplied), err
 		}
 		return struct {
+			fileOutput
 			Line  int `json:"line"`
 			Bytes int `json:"bytes"`
-		}{res.Line, res.Bytes}, model.MutationApplied, nil
+		}{fileOutputOf(res.File), res.Line, res.Bytes}, model.MutationApplied, nil
 	})
 	return res, c, err
 }

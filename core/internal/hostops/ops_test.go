@@ -75,7 +75,7 @@ func TestEveryPrimitiveIsJournaled(t *testing.T) {
 			}
 			return err
 		}},
-		{"write", "fs.write", `{"bytes":2,"path":"b.txt","sha256":"8f434346648f6b96df89dda901c5176b10a6d83961dd3c1ac88b59b2dc327aa4"}`, func() error {
+		{"write", "fs.write", `{"abs_path":"` + f.dir + `/b.txt","bytes":2,"path":"b.txt","sha256":"8f434346648f6b96df89dda901c5176b10a6d83961dd3c1ac88b59b2dc327aa4"}`, func() error {
 			_, _, err := f.ops.Write(ctx, f.inv, "b.txt", "hi")
 			return err
 		}},
