@@ -14,9 +14,10 @@ import (
 // pages materialize when the guest touches them). Growing never moves or
 // copies the memory, and the kernel hands out zeroed pages, so a Go guest,
 // which grows its memory many times while it initializes, touches each
-// page once. Free zeroes the used part and keeps the mapping for the next
-// instance with the same limit (up to maxSpare of them), because faulting
-// in fresh pages costs more than clearing resident ones; beyond that it
+// page once. Free keeps the mapping for the next instance with the same
+// limit (up to maxSpare of them), which clears the part that was used:
+// faulting in fresh pages costs more than clearing resident ones, and a
+// process that exits never pays for the clearing. Beyond maxSpare, Free
 // unmaps. If the reservation fails (address space exhausted, a restrictive
 // RLIMIT_AS) the memory falls back to the Go heap.
 type mappedMemory struct {
@@ -51,8 +52,7 @@ func (m *mappedMemory) Reallocate(size uint64) []byte {
 
 func (m *mappedMemory) Free() {
 	if m.buf != nil {
-		clear(m.buf)
-		if !spare.put(m.buf[:0]) {
+		if !spare.put(m.buf) {
 			_ = syscall.Munmap(m.buf[:cap(m.buf)])
 		}
 		m.buf = nil
@@ -77,7 +77,8 @@ func memoryAllocator(maxBytes uint64) experimental.MemoryAllocator {
 // maxSpare bounds the zeroed mappings kept for reuse, process-wide.
 const maxSpare = 4
 
-// spare holds zeroed mappings (len 0, cap the reservation) for reuse.
+// spare holds mappings for reuse: cap is the reservation, len the part
+// that may be dirty.
 var spare spareMappings
 
 type spareMappings struct {
@@ -85,20 +86,25 @@ type spareMappings struct {
 	list [][]byte
 }
 
-// take returns a spare mapping reserving exactly limit bytes, or nil.
+// take returns a spare mapping reserving exactly limit bytes, cleared and
+// with length 0, or nil.
 func (s *spareMappings) take(limit uint64) []byte {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	for i, b := range s.list {
-		if uint64(cap(b)) == limit {
+	var b []byte
+	for i, c := range s.list {
+		if uint64(cap(c)) == limit {
+			b = c
 			s.list = append(s.list[:i], s.list[i+1:]...)
-			return b
+			break
 		}
 	}
-	return nil
+	s.mu.Unlock()
+	clear(b)
+	return b[:0:cap(b)]
 }
 
-// put keeps b (zeroed) for reuse and reports whether it did.
+// put keeps b, whose length covers every byte the guest may have written,
+// for reuse and reports whether it did.
 func (s *spareMappings) put(b []byte) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
