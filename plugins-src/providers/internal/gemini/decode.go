@@ -99,19 +99,6 @@ func (d *Decoder) Framing() norm.Framing {
 		CommentLines: s.CommentLines, Done: s.Done, NonSSE: s.NonSSE}
 }
 
-type wirePart struct {
-	Text             *string `json:"text"`
-	Thought          bool    `json:"thought"`
-	ThoughtSignature string  `json:"thoughtSignature"`
-	FunctionCall     *struct {
-		ID           string          `json:"id"`
-		Name         string          `json:"name"`
-		Args         json.RawMessage `json:"args"`
-		WillContinue bool            `json:"willContinue"`
-		PartialArgs  []partialArg    `json:"partialArgs"`
-	} `json:"functionCall"`
-}
-
 func (d *Decoder) item(it sse.Item) {
 	if d.em.Ended() {
 		return
@@ -178,11 +165,7 @@ func (d *Decoder) part(raw []byte) {
 	}
 	switch {
 	case p.call:
-		var w wirePart
-		if json.Unmarshal(raw, &w) != nil || w.FunctionCall == nil {
-			return
-		}
-		d.functionCall(w, sig)
+		d.functionCall(&p.fc, sig)
 	case p.text != nil && p.thought:
 		if !p.text.Empty() {
 			d.open("thinking")
@@ -233,8 +216,7 @@ func (d *Decoder) callID(id string) string {
 	return fmt.Sprintf("gemini_%s_%d", d.responseID, d.calls)
 }
 
-func (d *Decoder) functionCall(p wirePart, sig []byte) {
-	fc := p.FunctionCall
+func (d *Decoder) functionCall(fc *wireCall, sig []byte) {
 	d.cur = -1
 	d.anyCall = true
 	switch {
@@ -257,7 +239,7 @@ func (d *Decoder) functionCall(p wirePart, sig []byte) {
 		d.em.Emit(norm.ToolCallStart{Index: idx, ID: d.callID(fc.ID), Name: fc.Name})
 		args := fc.Args
 		if len(args) == 0 || string(args) == "null" {
-			args = json.RawMessage("{}")
+			args = []byte("{}")
 		}
 		d.em.Emit(norm.ToolCallDelta{Index: idx, Arguments: string(args)})
 		d.em.Emit(norm.ToolCallEnd{Index: idx, Signature: sig})

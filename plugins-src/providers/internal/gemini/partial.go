@@ -11,12 +11,12 @@ import (
 // the value at JSONPath, or (for a string with willContinue) the next
 // fragment of it.
 type partialArg struct {
-	JSONPath     string          `json:"jsonPath"`
-	StringValue  *string         `json:"stringValue"`
-	NumberValue  json.RawMessage `json:"numberValue"`
-	BoolValue    *bool           `json:"boolValue"`
-	NullValue    json.RawMessage `json:"nullValue"`
-	WillContinue bool            `json:"willContinue"`
+	JSONPath     string
+	StringValue  *string
+	NumberValue  []byte // raw, aliasing the chunk
+	BoolValue    *bool
+	NullValue    []byte // raw, aliasing the chunk
+	WillContinue bool
 }
 
 // streamCall turns streamed partial arguments into JSON text fragments,

@@ -70,18 +70,27 @@ func (c *chunk) read(s *jsonscan.Decoder, data []byte) error {
 	return s.Finish()
 }
 
-// part is the shape of a content part the decoder reads by hand: text,
-// thought and signature. A part with a functionCall is read by
-// encoding/json into a wirePart.
+// part is a content part: text, thought, signature, or a function call.
 type part struct {
 	text      jsonscan.String // nil when absent or null
 	thought   bool
 	signature jsonscan.String
-	call      bool // functionCall is present and not null
+	call      bool // functionCall is an object
+	fc        wireCall
 }
 
+// wireCall is a part's functionCall; its slices are reused.
+type wireCall struct {
+	ID, Name     string
+	Args         []byte // raw
+	WillContinue bool
+	PartialArgs  []partialArg
+}
+
+// read parses raw into p. A part that is not an object, or has a field of
+// the wrong type, is an error.
 func (p *part) read(s *jsonscan.Decoder, raw []byte) error {
-	*p = part{}
+	*p = part{fc: wireCall{PartialArgs: p.fc.PartialArgs[:0]}}
 	s.Reset(raw)
 	s.Object(func(key []byte) {
 		switch string(key) {
@@ -92,8 +101,57 @@ func (p *part) read(s *jsonscan.Decoder, raw []byte) error {
 		case "thoughtSignature":
 			p.signature = s.Str()
 		case "functionCall":
-			p.call = !s.Null()
+			p.call = s.Peek() == jsonscan.Object
+			p.fc.read(s)
 		}
 	})
 	return s.Finish()
+}
+
+func (fc *wireCall) read(s *jsonscan.Decoder) {
+	s.Object(func(key []byte) {
+		switch string(key) {
+		case "id":
+			fc.ID = s.Str().String()
+		case "name":
+			fc.Name = s.Str().String()
+		case "args":
+			fc.Args = s.Raw()
+		case "willContinue":
+			fc.WillContinue = s.Bool()
+		case "partialArgs":
+			fc.PartialArgs = fc.PartialArgs[:0]
+			s.Array(func() {
+				fc.PartialArgs = append(fc.PartialArgs, partialArg{})
+				fc.PartialArgs[len(fc.PartialArgs)-1].read(s)
+			})
+		}
+	})
+}
+
+func (a *partialArg) read(s *jsonscan.Decoder) {
+	s.Object(func(key []byte) {
+		switch string(key) {
+		case "jsonPath":
+			a.JSONPath = s.Str().String()
+		case "stringValue":
+			a.StringValue = nil
+			if v := s.Str(); v != nil {
+				str := v.String()
+				a.StringValue = &str
+			}
+		case "numberValue":
+			a.NumberValue = s.Raw()
+		case "boolValue":
+			a.BoolValue = nil
+			if !s.Null() {
+				b := s.Bool()
+				a.BoolValue = &b
+			}
+		case "nullValue":
+			a.NullValue = s.Raw()
+		case "willContinue":
+			a.WillContinue = s.Bool()
+		}
+	})
 }

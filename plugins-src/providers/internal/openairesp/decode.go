@@ -1,7 +1,6 @@
 package openairesp
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/smith-agent/smith/plugins-src/providers/internal/jsonscan"
@@ -74,38 +73,6 @@ func (d *Decoder) Framing() norm.Framing {
 		CommentLines: s.CommentLines, Done: s.Done, NonSSE: s.NonSSE}
 }
 
-type wireItem struct {
-	Type             string  `json:"type"`
-	ID               string  `json:"id"`
-	CallID           string  `json:"call_id"`
-	Name             string  `json:"name"`
-	Arguments        string  `json:"arguments"`
-	EncryptedContent *string `json:"encrypted_content"`
-	Phase            string  `json:"phase"`
-}
-
-type wireEvent struct {
-	Type         string          `json:"type"`
-	ItemID       string          `json:"item_id"`
-	SummaryIndex int             `json:"summary_index"`
-	Delta        string          `json:"delta"`
-	Item         json.RawMessage `json:"item"`
-	Response     *struct {
-		ID                string          `json:"id"`
-		Model             string          `json:"model"`
-		Status            string          `json:"status"`
-		Usage             json.RawMessage `json:"usage"`
-		IncompleteDetails *struct {
-			Reason string `json:"reason"`
-		} `json:"incomplete_details"`
-		Error *openaichat.WireError `json:"error"`
-	} `json:"response"`
-	// The error event: nested (recorded) or flat (documented).
-	Error   *openaichat.WireError `json:"error"`
-	Code    json.RawMessage       `json:"code"`
-	Message string                `json:"message"`
-}
-
 func (d *Decoder) item(it sse.Item) {
 	if d.em.Ended() {
 		return
@@ -118,7 +85,7 @@ func (d *Decoder) item(it sse.Item) {
 		return
 	}
 	var ev wireEvent
-	if err := d.read(it.Data, &ev); err != nil {
+	if err := ev.read(&d.scan, it.Data); err != nil {
 		d.fail(&norm.Error{Kind: norm.ErrMalformed, Message: fmt.Sprintf("openairesp: event %q: payload is not JSON (%v): %.80q", it.Name, err, it.Data)}, "")
 		return
 	}
@@ -169,50 +136,6 @@ func (d *Decoder) item(it sse.Item) {
 	}
 }
 
-// read parses an event's payload into ev. Delta events, nearly every
-// event of a stream, are read by hand; one with a non-null response or
-// error object (a few per stream) goes through encoding/json. Either way a
-// syntax error anywhere, or a field of the wrong type, is an error.
-func (d *Decoder) read(data []byte, ev *wireEvent) error {
-	s := &d.scan
-	var typ, itemID, delta, message jsonscan.String
-	var summary int64
-	var item, code []byte
-	slow := false
-	s.Reset(data)
-	s.Object(func(key []byte) {
-		switch string(key) {
-		case "type":
-			typ = s.Str()
-		case "item_id":
-			itemID = s.Str()
-		case "summary_index":
-			summary, _ = s.Int()
-		case "delta":
-			delta = s.Str()
-		case "item":
-			item = s.Raw()
-		case "code":
-			code = s.Raw()
-		case "message":
-			message = s.Str()
-		case "response", "error":
-			if !s.Null() {
-				slow = true
-			}
-		}
-	})
-	if err := s.Finish(); err != nil {
-		return err
-	}
-	if slow {
-		return json.Unmarshal(data, ev)
-	}
-	*ev = wireEvent{Type: typ.String(), ItemID: itemID.String(), SummaryIndex: int(summary), Delta: delta.String(),
-		Item: item, Code: code, Message: message.String()}
-	return nil
-}
-
 func (d *Decoder) state(id, typ string) *itemState {
 	st, ok := d.items[id]
 	if !ok {
@@ -229,9 +152,9 @@ func (d *Decoder) indexOf(st *itemState) int {
 	return st.index
 }
 
-func (d *Decoder) itemAdded(raw json.RawMessage) {
+func (d *Decoder) itemAdded(raw []byte) {
 	var it wireItem
-	if json.Unmarshal(raw, &it) != nil {
+	if it.read(&d.scan, raw) != nil {
 		return
 	}
 	st := d.state(it.ID, it.Type)
@@ -242,9 +165,9 @@ func (d *Decoder) itemAdded(raw json.RawMessage) {
 	}
 }
 
-func (d *Decoder) itemDone(raw json.RawMessage) {
+func (d *Decoder) itemDone(raw []byte) {
 	var it wireItem
-	if json.Unmarshal(raw, &it) != nil {
+	if it.read(&d.scan, raw) != nil {
 		return
 	}
 	st := d.state(it.ID, it.Type)
