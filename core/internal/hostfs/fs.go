@@ -113,16 +113,6 @@ type target struct {
 	abs  string
 }
 
-// real returns t's absolute path with symbolic links resolved, the key of
-// the FS's memory. A path that no longer resolves (removed meanwhile) keys
-// as its lexical absolute path.
-func (t target) real() string {
-	if p, err := filepath.EvalSymlinks(t.abs); err == nil {
-		return p
-	}
-	return t.abs
-}
-
 // resolve maps path, relative to the invocation's working directory cwd, to
 // a root and a path beneath it. cwd must be absolute. The check here is
 // lexical; symbolic links are resolved by the root on every access.
@@ -165,10 +155,10 @@ func within(dir, p string) bool {
 	return strings.HasPrefix(p, dir)
 }
 
-// remember records that the file at t now has content data and returns
-// what was remembered.
-func (h *FS) remember(t target, data []byte) FileHash {
-	f := FileHash{Path: t.real(), SHA256: sha256.Sum256(data)}
+// remember records that the file whose real path is path now has content
+// data and returns what was remembered.
+func (h *FS) remember(path string, data []byte) FileHash {
+	f := FileHash{Path: path, SHA256: sha256.Sum256(data)}
 	h.Recall(f)
 	return f
 }

@@ -68,10 +68,10 @@ func (h *FS) Read(ctx context.Context, cwd, path string, o ReadOptions) (ReadRes
 	if err != nil {
 		return fail(err)
 	}
-	data, err := h.readAll(t, o.MaxFileBytes)
+	data, real, err := h.readAll(t, o.MaxFileBytes)
 	if nt, ok := h.absolute(t, err); ok {
 		t = nt
-		data, err = h.readAll(t, o.MaxFileBytes)
+		data, real, err = h.readAll(t, o.MaxFileBytes)
 	}
 	if err != nil {
 		return fail(err)
@@ -82,7 +82,7 @@ func (h *FS) Read(ctx context.Context, cwd, path string, o ReadOptions) (ReadRes
 	if !utf8.Valid(data) {
 		return fail(faultf(FaultNotText, "is not valid UTF-8 text; read only text files"))
 	}
-	file := h.remember(t, data)
+	file := h.remember(real, data)
 	total := bytes.Count(data, []byte{'\n'})
 	if len(data) > 0 && data[len(data)-1] != '\n' {
 		total++
@@ -122,30 +122,33 @@ func (h *FS) Read(ctx context.Context, cwd, path string, o ReadOptions) (ReadRes
 }
 
 // readAll reads the whole file at t, refusing files over bound and
-// directories.
-func (h *FS) readAll(t target, bound int64) ([]byte, error) {
+// directories. It returns the content and the file's real path.
+func (h *FS) readAll(t target, bound int64) (data []byte, real string, err error) {
 	f, err := t.root.r.Open(t.rel)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if info.IsDir() {
-		return nil, fmt.Errorf("is a directory; list it with ls instead")
+		return nil, "", fmt.Errorf("is a directory; list it with ls instead")
 	}
 	if info.Size() > bound {
-		return nil, faultf(FaultTooLarge, "is %d bytes, over the %d-byte read bound; read a smaller file", info.Size(), bound)
+		return nil, "", faultf(FaultTooLarge, "is %d bytes, over the %d-byte read bound; read a smaller file", info.Size(), bound)
 	}
-	data := make([]byte, info.Size()+1)
+	data = make([]byte, info.Size()+1)
 	n, err := io.ReadFull(f, data)
 	switch {
 	case err == nil: // more bytes than Stat reported
-		return nil, fmt.Errorf("grew while being read; read it again")
+		return nil, "", fmt.Errorf("grew while being read; read it again")
 	case err != io.ErrUnexpectedEOF && err != io.EOF:
-		return nil, err
+		return nil, "", err
 	}
-	return data[:n], nil
+	if real = openPath(f); real == "" {
+		real = t.real()
+	}
+	return data[:n], real, nil
 }

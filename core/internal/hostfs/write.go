@@ -118,6 +118,10 @@ func (h *FS) replace(ctx context.Context, t target, content []byte, perm os.File
 	if err := f.Sync(); err != nil {
 		return cleanup(fmt.Errorf("sync temporary file: %w", err))
 	}
+	// The temporary file's directory is the file's: the rename puts the
+	// content there under the file's name (replacing a symbolic link, not
+	// its target).
+	realDir := filepath.Dir(openPath(f))
 	if err := f.Close(); err != nil {
 		return cleanup(fmt.Errorf("close temporary file: %w", err))
 	}
@@ -129,7 +133,11 @@ func (h *FS) replace(ctx context.Context, t target, content []byte, perm os.File
 		_ = t.root.r.Remove(tmp)
 		return false, file, fmt.Errorf("replace the file: %w", err)
 	}
-	file = h.remember(t, content)
+	real := filepath.Join(realDir, filepath.Base(t.rel))
+	if !filepath.IsAbs(realDir) {
+		real = t.real()
+	}
+	file = h.remember(real, content)
 	if d, err := t.root.r.Open(dir); err == nil {
 		err = d.Sync()
 		_ = d.Close()
@@ -195,10 +203,10 @@ func (h *FS) EditAll(ctx context.Context, cwd, path string, edits []TextEdit, ma
 	if err != nil {
 		return fail(model.MutationNotApplied, err)
 	}
-	data, err := h.readAll(t, 16<<20)
+	data, real, err := h.readAll(t, 16<<20)
 	if nt, ok := h.absolute(t, err); ok {
 		t = nt
-		data, err = h.readAll(t, 16<<20)
+		data, real, err = h.readAll(t, 16<<20)
 	}
 	if err != nil {
 		return fail(model.MutationNotApplied, err)
@@ -206,7 +214,7 @@ func (h *FS) EditAll(ctx context.Context, cwd, path string, edits []TextEdit, ma
 	if bytes.IndexByte(data, 0) >= 0 {
 		return fail(model.MutationNotApplied, faultf(FaultNotText, "is a binary file; edit only text files"))
 	}
-	if m, ok := h.remembered(t.real()); ok && m.unknown {
+	if m, ok := h.remembered(real); ok && m.unknown {
 		return fail(model.MutationNotApplied, faultf(FaultConflict, "may have changed since it was last read: an earlier change to it was interrupted and may or may not have happened; read it again and redo the edit against the current content"))
 	} else if ok && m.sum != sha256.Sum256(data) {
 		return fail(model.MutationNotApplied, faultf(FaultConflict, "changed since it was last read; read it again and redo the edit against the current content"))
