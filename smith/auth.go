@@ -24,8 +24,7 @@ func authCommand() *cli.Command {
 		Usage: "check and store provider credentials",
 		Commands: []*cli.Command{
 			{Name: "status", Usage: "show where each provider's credential comes from (smith.kdl, environment or auth file), without a model request (values are never shown)",
-				Flags: []cli.Flag{&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "table", Usage: "output `FORMAT`: table or json"},
-					&cli.BoolFlag{Name: "trust-project", Usage: "trust the project for this run: read its .smith/smith.kdl"}},
+				Flags:  append(configFlags(config.KeyTrustProject), &cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "table", Usage: "output `FORMAT`: table or json"}),
 				Action: authStatus},
 			{Name: "set", Usage: "store a provider's key in Smith's auth file, read from standard input", ArgsUsage: "PROVIDER", Action: authSet},
 			{Name: "remove", Usage: "remove a provider's key from Smith's auth file", ArgsUsage: "PROVIDER", Action: authRemove},
@@ -76,6 +75,19 @@ func configSpecs(declared []auth.Spec, cfg *config.Config) []auth.Spec {
 	return out
 }
 
+// checkProviders fails, as a usage error, when a provider block of the
+// configuration names no declared provider (see config.CheckProviders).
+func checkProviders(cmd *cli.Command, cfg *config.Config, declared []auth.Spec) error {
+	names := make([]string, len(declared))
+	for i, s := range declared {
+		names[i] = s.Provider
+	}
+	if err := cfg.CheckProviders(names); err != nil {
+		return usageErrorf("%s: %w", cmdName(cmd), err)
+	}
+	return nil
+}
+
 // specKey is the name a spec's credential is stored under:
 // "provider" or "provider@account".
 func specKey(s auth.Spec) string {
@@ -113,6 +125,9 @@ func authStatus(ctx context.Context, cmd *cli.Command) error {
 	}
 	specs, err := providerSpecs(ctx)
 	if err != nil {
+		return err
+	}
+	if err := checkProviders(cmd, cfg, specs); err != nil {
 		return err
 	}
 	specs = configSpecs(specs, cfg)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 
 	"github.com/smith-agent/smith/core/config"
@@ -11,12 +12,16 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-// configFlags returns the flags of core/config's options, each declared
+// configFlags returns the flags of core/config's options (only those named,
+// when names are given), each declared
 // there once with its environment variable; the environment is read by
 // config.Load, not by the cli package, so every value's source is known.
-func configFlags() []cli.Flag {
+func configFlags(only ...string) []cli.Flag {
 	var out []cli.Flag
 	for _, o := range config.Options() {
+		if len(only) > 0 && !slices.Contains(only, o.Flag) {
+			continue
+		}
 		usage := o.Usage
 		if o.Env != "" {
 			usage += " [$" + o.Env + "]"

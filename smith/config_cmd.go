@@ -45,7 +45,7 @@ type configFile struct {
 	State string `json:"state"`
 }
 
-func configShow(_ context.Context, cmd *cli.Command) error {
+func configShow(ctx context.Context, cmd *cli.Command) error {
 	output := cmd.String("output")
 	if output != "text" && output != "json" {
 		return usageErrorf("config show: --output %q is not a format; use --output text or --output json", output)
@@ -56,6 +56,13 @@ func configShow(_ context.Context, cmd *cli.Command) error {
 	}
 	cfg, err := loadConfig(cmd, dir, nil)
 	if err != nil {
+		return err
+	}
+	specs, err := providerSpecs(ctx)
+	if err != nil {
+		return err
+	}
+	if err := checkProviders(cmd, cfg, specs); err != nil {
 		return err
 	}
 	l := configListing{Values: cfg.Entries(), BaseURL: baseURLVariables(os.Environ()), Notes: append([]string{}, cfg.Notes...)}

@@ -145,6 +145,10 @@ func TestConfigInvalid(t *testing.T) {
 			want: []string{"$HOME/smith.kdl:2:3: provider.a.credential: needs exactly one of env="}},
 		{name: "auth status", text: "modle \"x\"\n", args: []string{"auth", "status"},
 			want: []string{"$HOME/smith.kdl:1:1: modle:", "did you mean model?"}},
+		{name: "misspelt provider", text: "provider \"antropic\" {\n  base-url \"http://127.0.0.1:1\"\n}\n", args: []string{"config", "show"},
+			want: []string{"$HOME/smith.kdl:1:1: provider.antropic:", "did you mean anthropic?"}},
+		{name: "misspelt provider in eval", text: "provider \"antropic\" {\n  base-url \"http://127.0.0.1:1\"\n}\n", args: []string{"eval", "--model", "anthropic/claude-sonnet-4-5", "hi"},
+			want: []string{"$HOME/smith.kdl:1:1: provider.antropic:", "did you mean anthropic?"}},
 		{name: "models", text: "group \"g\" \"a/b\" \"a/b\"\n", args: []string{"models"},
 			want: []string{"$HOME/smith.kdl:1:17: group.g: \"a/b\" is listed twice"}},
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
@@ -78,6 +79,10 @@ func openModel(ctx context.Context, cmd *cli.Command, cfg *config.Config, cwd st
 	set, err := providers.Load(ctx, "")
 	if err != nil {
 		return nil, err
+	}
+	if err := cfg.CheckProviders(slices.Sorted(maps.Keys(set.Declared()))); err != nil {
+		_ = set.Close(ctx)
+		return nil, usageErrorf("eval: %w", err)
 	}
 	opened := make(map[route.Target]*providers.Opened, len(targets))
 	maxOut := make(map[route.Target]int, len(targets))

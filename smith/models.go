@@ -22,10 +22,10 @@ func modelsCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "models",
 		Usage: "list the model catalog: limits, capabilities, prices and where each figure came from",
-		Flags: []cli.Flag{
+		Flags: append(configFlags(config.KeyTrustProject),
 			&cli.StringFlag{Name: "provider", Usage: "list only the models of provider `NAME`"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "table", Usage: "output `FORMAT`: table, or json (one document)"},
-		},
+		),
 		Action: modelsAction,
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/smith-agent/smith/core/auth"
 	"github.com/smith-agent/smith/core/catalog"
@@ -40,6 +42,9 @@ type Config struct {
 // Provider is one provider block of smith.kdl.
 type Provider struct {
 	Name string
+	// Source is where the block is (the highest layer's, when several
+	// layers have one).
+	Source Source
 	// API names the provider of the codec plugin that serves this one; it
 	// defaults to Name. A self-hosted OpenAI-compatible server is a block
 	// with its own name and api "openai-compatible".
@@ -157,4 +162,29 @@ func (c *Config) Credentials() map[string]auth.Explicit {
 		}
 	}
 	return out
+}
+
+// CheckProviders checks the provider blocks against the providers the
+// codec plugins declare: a block must name a declared provider or give
+// the api of one, so a misspelt name (provider "antropic") fails instead
+// of configuring nothing. It returns nil or [Errors].
+func (c *Config) CheckProviders(declared []string) error {
+	var errs Errors
+	known := strings.Join(declared, ", ")
+	for _, name := range c.ProviderNames() {
+		p := c.Providers[name]
+		switch {
+		case p.API.IsSet() && !slices.Contains(declared, p.API.Value):
+			errs = append(errs, &Error{Source: p.API.Source, Path: "provider." + name + ".api", Value: strconv.Quote(p.API.Value),
+				Problem: "is not a provider the codec plugins declare (" + known + ")" + suggest(p.API.Value, declared), Example: `api "openai-compatible"`})
+		case !p.API.IsSet() && !slices.Contains(declared, name):
+			errs = append(errs, &Error{Source: p.Source, Path: "provider." + name, Value: strconv.Quote(name),
+				Problem: "is not a provider the codec plugins declare (" + known + ")" + suggest(name, declared) +
+					"; a provider of your own needs its api", Example: `provider "` + name + `" { api "openai-compatible"; base-url "http://127.0.0.1:8000/v1" }`})
+		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
 }

@@ -54,3 +54,37 @@ group "both" "fast" "anthropic/claude-sonnet-4-5"
 		}
 	}
 }
+
+// TestCheckProviders: a provider block must name a declared provider or
+// give the api of one.
+func TestCheckProviders(t *testing.T) {
+	declared := []string{"anthropic", "openai", "openai-compatible"}
+	tests := []struct {
+		name string
+		text string
+		want string // "" for no error
+	}{
+		{name: "declared", text: "provider \"anthropic\" {\n  base-url \"http://x.test\"\n}\n"},
+		{name: "own name with an api", text: "provider \"local\" {\n  api \"openai-compatible\"\n}\n"},
+		{name: "misspelt", text: "provider \"antropic\" {\n  base-url \"http://x.test\"\n}\n",
+			want: `FILE:1:1: provider.antropic: "antropic" is not a provider the codec plugins declare (anthropic, openai, openai-compatible); did you mean anthropic?; a provider of your own needs its api`},
+		{name: "unknown api", text: "provider \"local\" {\n  api \"openai-compat\"\n}\n",
+			want: `FILE:2:7: provider.local.api: "openai-compat" is not a provider the codec plugins declare`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := writeUser(t, tt.text)
+			cfg, err := Load(Inputs{UserFile: path, LookupEnv: noEnv})
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = cfg.CheckProviders(declared)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("error %v", err)
+			case tt.want != "" && (err == nil || !strings.Contains(strings.ReplaceAll(err.Error(), path, "FILE"), tt.want)):
+				t.Errorf("error %v\nwant %s", err, tt.want)
+			}
+		})
+	}
+}

@@ -379,7 +379,7 @@ func (r *reader) provider(n *kdl.Node) {
 	if !r.once(path, n, path) {
 		return
 	}
-	p := &Provider{Name: name}
+	p := &Provider{Name: name, Source: r.at(n.Location())}
 	if c := n.Children(); c != nil {
 		for _, k := range c.Nodes {
 			r.providerField(p, k, path)

@@ -224,6 +224,7 @@ func merge(cfg *Config, d layerData) {
 			cur = &Provider{Name: name}
 			cfg.Providers[name] = cur
 		}
+		cur.Source = p.Source
 		if p.API.IsSet() {
 			cur.API = p.API
 		}

@@ -298,6 +298,10 @@ func (s *Set) open(ctx context.Context, name, modelID string, o Options) (*Opene
 	if err != nil {
 		return nil, err
 	}
+	if len(secrets) == 0 && cred.Source != auth.SourceNone {
+		// A key nobody can send would be silently dropped.
+		return nil, fmt.Errorf("providers: --model %q: provider %q has a credential (%s), but its codec %q takes none, so it could not be sent; remove the credential, or use a provider whose codec declares one", spec, name, cred.Origin, codec)
+	}
 	he, err := httpengine.New(httpengine.Config{})
 	if err != nil {
 		return nil, fmt.Errorf("providers: %w", err)

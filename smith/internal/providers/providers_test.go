@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/smith-agent/smith/core/auth"
 	"github.com/smith-agent/smith/core/model"
 )
 
@@ -190,6 +191,12 @@ func TestLoadEmbedded(t *testing.T) {
 	}
 	if l.Name != "local" || l.cfg.Name != "openai-compatible" || string(l.cfg.Quirks) != `{"no_strict":true}` {
 		t.Errorf("opened %s served by %s with quirks %s", l.Name, l.cfg.Name, l.cfg.Quirks)
+	}
+	_, err = set.Open(ctx, "local", "qwen", Options{Codec: "openai-compatible", LookupEnv: env(nil),
+		Credentials: map[string]auth.Explicit{"local": {Value: auth.NewSecret("sk-unsendable"), Origin: "smith.kdl:3:5"}}})
+	if err == nil || !strings.Contains(err.Error(), `provider "local" has a credential (smith.kdl:3:5), but its codec "openai-compatible" takes none`) ||
+		strings.Contains(err.Error(), "sk-unsendable") {
+		t.Errorf("unsendable credential: %v", err)
 	}
 	_, err = set.Open(ctx, "local", "qwen", Options{Codec: "nope", LookupEnv: env(nil)})
 	if err == nil || !strings.Contains(err.Error(), `provider "local" is served by "nope"`) || !strings.Contains(err.Error(), "openai-compatible") {
