@@ -71,16 +71,6 @@ func framing(s sse.Stats) norm.Framing {
 		CommentLines: s.CommentLines, Done: s.Done, NonSSE: s.NonSSE}
 }
 
-type wireBlock struct {
-	Type      string `json:"type"`
-	ID        string `json:"id"`
-	Name      string `json:"name"`
-	Text      string `json:"text"`
-	Thinking  string `json:"thinking"`
-	Signature string `json:"signature"`
-	Data      string `json:"data"`
-}
-
 func (d *Decoder) item(it sse.Item) {
 	if d.em.Ended() {
 		return
@@ -104,7 +94,7 @@ func (d *Decoder) item(it sse.Item) {
 			return // a proxy may splice a second message_start; the first one names the response
 		}
 		d.started = true
-		d.usage.merge(ev.message.usage)
+		d.usage.merge(&d.scan, ev.message.usage)
 		d.em.Emit(norm.Start{Provider: d.provider, Model: ev.message.model.String(), ResponseID: ev.message.id.String()})
 	case "content_block_start":
 		d.blockStart(index, ev.contentBlock)
@@ -118,7 +108,7 @@ func (d *Decoder) item(it sse.Item) {
 		if ev.hasDelta && ev.delta.stopReason != nil {
 			d.stopRaw = ev.delta.stopReason.String()
 		}
-		d.usage.merge(ev.usage)
+		d.usage.merge(&d.scan, ev.usage)
 	case "message_stop":
 		if d.stopRaw == "" {
 			d.fail(norm.ErrMalformed, "anthropic: message_stop without a stop_reason in any message_delta", "")
@@ -132,9 +122,9 @@ func (d *Decoder) item(it sse.Item) {
 	// ping and unknown event types are ignored.
 }
 
-func (d *Decoder) blockStart(i int, raw json.RawMessage) {
+func (d *Decoder) blockStart(i int, raw []byte) {
 	var b wireBlock
-	if err := json.Unmarshal(raw, &b); err != nil {
+	if err := b.read(&d.scan, raw); err != nil {
 		d.fail(norm.ErrMalformed, fmt.Sprintf("anthropic: content_block_start %d: %v", i, err), "")
 		return
 	}

@@ -3,6 +3,7 @@ package anthropic
 import (
 	"encoding/json"
 
+	"github.com/smith-agent/smith/plugins-src/providers/internal/jsonscan"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/norm"
 )
 
@@ -14,50 +15,109 @@ type usageState struct {
 	fields                               map[string]json.RawMessage // merged raw object
 	input, output, cacheRead, cacheWrite *int64
 	thinking                             *int64
+	scratch                              []usageField // the fields of the object being merged
 }
 
-type wireUsage struct {
-	Input      *int64 `json:"input_tokens"`
-	Output     *int64 `json:"output_tokens"`
-	CacheRead  *int64 `json:"cache_read_input_tokens"`
-	CacheWrite *int64 `json:"cache_creation_input_tokens"`
-	Details    *struct {
-		Thinking *int64 `json:"thinking_tokens"`
-	} `json:"output_tokens_details"`
+// usageField is one member of a usage object: its key and raw value.
+type usageField struct {
+	key string
+	raw []byte
 }
 
-func (s *usageState) merge(raw json.RawMessage) {
+// count is a token count a usage object reported, if it did.
+type count struct {
+	n  int64
+	ok bool
+}
+
+// merge takes the fields of raw (nil, null or an object), read with sc.
+// An object that is not valid JSON, or has a count that is not an integer
+// (or a details member that is not an object), is ignored whole.
+func (s *usageState) merge(sc *jsonscan.Decoder, raw []byte) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return
 	}
-	var u wireUsage
-	if json.Unmarshal(raw, &u) != nil {
+	var input, output, cacheRead, cacheWrite, thinking count
+	var sub jsonscan.Decoder
+	var subErr error
+	fields := s.scratch[:0]
+	sc.Reset(raw)
+	sc.Object(func(key []byte) {
+		v := sc.Raw()
+		if v == nil {
+			return // a syntax error, which Finish reports
+		}
+		k := string(key)
+		fields = append(fields, usageField{k, v})
+		var dst *count
+		switch k {
+		case "input_tokens":
+			dst = &input
+		case "output_tokens":
+			dst = &output
+		case "cache_read_input_tokens":
+			dst = &cacheRead
+		case "cache_creation_input_tokens":
+			dst = &cacheWrite
+		case "output_tokens_details":
+			sub.Reset(v)
+			if sub.Peek() == jsonscan.Null {
+				thinking = count{} // encoding/json set the details pointer to nil
+			}
+			sub.Object(func(key []byte) {
+				if string(key) == "thinking_tokens" {
+					n, ok := sub.Int()
+					thinking = count{n, ok}
+				}
+			})
+			if err := sub.Finish(); err != nil && subErr == nil {
+				subErr = err
+			}
+			return
+		default:
+			return
+		}
+		sub.Reset(v)
+		n, ok := sub.Int()
+		*dst = count{n, ok}
+		if err := sub.Finish(); err != nil && subErr == nil {
+			subErr = err
+		}
+	})
+	s.scratch = fields
+	if sc.Finish() != nil || subErr != nil {
 		return
 	}
 	s.seen = true
-	var m map[string]json.RawMessage
-	if json.Unmarshal(raw, &m) == nil {
-		if s.fields == nil {
-			s.fields = make(map[string]json.RawMessage, len(m))
-		}
-		for k, v := range m {
-			if string(v) != "null" {
-				s.fields[k] = v
-			}
+	if s.fields == nil {
+		s.fields = make(map[string]json.RawMessage, len(fields))
+	}
+	for i, f := range fields {
+		if string(f.raw) != "null" && !repeated(fields[i+1:], f.key) { // a repeated key's last value counts
+			s.fields[f.key] = append(json.RawMessage(nil), f.raw...)
 		}
 	}
-	set := func(dst **int64, v *int64) {
-		if v != nil {
-			*dst = v
+	set := func(dst **int64, c count) {
+		if c.ok {
+			v := c.n
+			*dst = &v
 		}
 	}
-	set(&s.input, u.Input)
-	set(&s.output, u.Output)
-	set(&s.cacheRead, u.CacheRead)
-	set(&s.cacheWrite, u.CacheWrite)
-	if u.Details != nil {
-		set(&s.thinking, u.Details.Thinking)
+	set(&s.input, input)
+	set(&s.output, output)
+	set(&s.cacheRead, cacheRead)
+	set(&s.cacheWrite, cacheWrite)
+	set(&s.thinking, thinking)
+}
+
+// repeated reports whether key is among fields.
+func repeated(fields []usageField, key string) bool {
+	for _, f := range fields {
+		if f.key == key {
+			return true
+		}
 	}
+	return false
 }
 
 // raw returns the merged usage object (message_start's fields overridden by

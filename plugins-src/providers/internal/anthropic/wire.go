@@ -90,3 +90,39 @@ func (e *event) read(s *jsonscan.Decoder, data []byte) error {
 	}
 	return nil
 }
+
+// wireBlock is the content_block of a content_block_start event.
+type wireBlock struct {
+	Type, ID, Name, Text, Thinking, Signature, Data string
+}
+
+// read parses raw into b; null reads as the zero block, and absent (nil)
+// is an error, as encoding/json has it.
+func (b *wireBlock) read(s *jsonscan.Decoder, raw []byte) error {
+	var typ, id, name, text, thinking, sig, data jsonscan.String
+	s.Reset(raw)
+	s.Object(func(key []byte) {
+		switch string(key) {
+		case "type":
+			typ = s.Str()
+		case "id":
+			id = s.Str()
+		case "name":
+			name = s.Str()
+		case "text":
+			text = s.Str()
+		case "thinking":
+			thinking = s.Str()
+		case "signature":
+			sig = s.Str()
+		case "data":
+			data = s.Str()
+		}
+	})
+	if err := s.Finish(); err != nil {
+		return err
+	}
+	*b = wireBlock{Type: typ.String(), ID: id.String(), Name: name.String(), Text: text.String(), Thinking: thinking.String(),
+		Signature: sig.String(), Data: data.String()}
+	return nil
+}

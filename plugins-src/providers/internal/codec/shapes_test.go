@@ -345,6 +345,55 @@ func TestWireShapes(t *testing.T) {
 				"call-end 0 sig=nil",
 				"done tool_use raw=\"STOP\" usage={unknown unknown unknown unknown unknown} rawusage=nil",
 			}},
+		{name: "anthropic: usage merged from message_start and message_delta, raw fields kept", api: Anthropic,
+			body: "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"usage\":{\"input_tokens\":10,\"cache_read_input_tokens\":4,\"output_tokens\":1,\"service_tier\":\"standard\"}}}\n\nevent: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":20,\"input_tokens\":null,\"output_tokens_details\":{\"thinking_tokens\":7}}}\n\n",
+			want: []string{
+				"start model=\"\" id=\"m\"",
+				"done end raw=\"end_turn\" usage={10 20 4 0 7} rawusage=\"{\\\"cache_read_input_tokens\\\":4,\\\"input_tokens\\\":10,\\\"output_tokens\\\":20,\\\"output_tokens_details\\\":{\\\"thinking_tokens\\\":7},\\\"service_tier\\\":\\\"standard\\\"}\"",
+			}},
+		{name: "anthropic: a usage object with a count of the wrong type is ignored whole", api: Anthropic,
+			body: "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"usage\":{\"input_tokens\":3,\"input_tokens\":null,\"output_tokens\":\"x\"}}}\n\nevent: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":2,\"output_tokens_details\":null}}\n\n",
+			want: []string{
+				"start model=\"\" id=\"m\"",
+				"done end raw=\"end_turn\" usage={unknown 2 0 0 unknown} rawusage=\"{\\\"output_tokens\\\":2}\"",
+			}},
+		{name: "anthropic: a fractional count in message_delta is ignored whole", api: Anthropic,
+			body: "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}\n\nevent: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":1.5}}\n\n",
+			want: []string{
+				"start model=\"\" id=\"m\"",
+				"done end raw=\"end_turn\" usage={3 1 0 0 unknown} rawusage=\"{\\\"input_tokens\\\":3,\\\"output_tokens\\\":1}\"",
+			}},
+		{name: "anthropic: repeated usage keys, the last wins, and details that are not an object", api: Anthropic,
+			body: "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"usage\":{\"input_tokens\":3,\"input_tokens\":5,\"output_tokens_details\":{\"thinking_tokens\":4},\"output_tokens_details\":null,\"z\":{\"a\":[1, 2]}}}}\n\nevent: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens_details\":5}}\n\n",
+			want: []string{
+				"start model=\"\" id=\"m\"",
+				"done end raw=\"end_turn\" usage={5 unknown 0 0 unknown} rawusage=\"{\\\"input_tokens\\\":5,\\\"z\\\":{\\\"a\\\":[1,2]}}\"",
+			}},
+		{name: "anthropic: content_block_start without a content block fails", api: Anthropic,
+			body: "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0}\n\n",
+			want: []string{
+				"error malformed raw=\"\" usage={unknown unknown unknown unknown unknown} rawusage=nil",
+			}},
+		{name: "anthropic: a null content block is an opaque block", api: Anthropic,
+			body: "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":null}\n\nevent: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n",
+			want: []string{
+				"other 0 \"\" \"null\"",
+				"error truncated raw=\"\" usage={unknown unknown unknown unknown unknown} rawusage=nil",
+			}},
+		{name: "anthropic: a content block with text of the wrong type fails", api: Anthropic,
+			body: "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":5}}\n\n",
+			want: []string{
+				"error malformed raw=\"\" usage={unknown unknown unknown unknown unknown} rawusage=nil",
+			}},
+		{name: "anthropic: redacted thinking, a signed empty thinking block, an escaped tool id", api: Anthropic,
+			body: "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"redacted_thinking\",\"data\":\"EnC\\/r==\"}}\n\nevent: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":1,\"content_block\":{\"type\":\"thinking\",\"thinking\":\"\",\"signature\":\"sig\"}}\n\nevent: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":2,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t\\u0031\",\"name\":\"f\",\"input\":{}}}\n\nevent: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\"}}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
+			want: []string{
+				"thinking 0 \"\" sig=nil enc=\"EnC/r==\" redacted=true format=\"\" item=\"\"",
+				"thinking 1 \"\" sig=\"sig\" enc=nil redacted=false format=\"\" item=\"\"",
+				"call-start 2 id=\"t1\" name=\"f\" item=\"\"",
+				"call-end 2 sig=nil",
+				"done tool_use raw=\"tool_use\" usage={unknown unknown unknown unknown unknown} rawusage=nil",
+			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d, err := NewDecoder(tc.api, "p")
