@@ -1,10 +1,10 @@
 package config
 
 import (
+	"bytes"
 	"fmt"
 	"net/url"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,6 +27,8 @@ var providerNodes = []string{"api", "base-url", "accounts", "credential", "quirk
 type layerData struct {
 	cfg     Config
 	trusted []Setting[string]
+	// notes are diagnostics about the file that are not errors.
+	notes []string
 }
 
 // reader reads one KDL document into a layerData, collecting every error.
@@ -41,21 +43,89 @@ type reader struct {
 	first map[string]kdl.Location
 }
 
-// keyLiteral finds the literal credentials of a source, so that no
-// diagnostic of the KDL parser can echo one.
-var keyLiteral = regexp.MustCompile(`key\s*=\s*(?:#+"(.*?)"#|"((?:[^"\\\n]|\\.)*)"?|([^\s;{}"=]+))`)
+// literalKeys finds the values written after key= in src (quoted,
+// raw or bare, terminated or not), so that no diagnostic of the KDL parser
+// can echo a literal credential, even from a file that does not parse.
+func literalKeys(src []byte) []string {
+	var out []string
+	for i := 0; i < len(src); i++ {
+		j, ok := afterKeyEquals(src, i)
+		if !ok {
+			continue
+		}
+		if v := valueAt(src, j); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// afterKeyEquals reports whether src holds "key", optional blanks, '='
+// and optional blanks at i, and returns the index after them.
+func afterKeyEquals(src []byte, i int) (int, bool) {
+	if !bytes.HasPrefix(src[i:], []byte("key")) {
+		return 0, false
+	}
+	j := skipBlanks(src, i+3)
+	if j >= len(src) || src[j] != '=' {
+		return 0, false
+	}
+	return skipBlanks(src, j+1), true
+}
+
+func skipBlanks(src []byte, j int) int {
+	for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
+		j++
+	}
+	return j
+}
+
+// valueAt returns the text of the value starting at src[j]: a raw
+// string's content up to its closing quote and hashes, a quoted string's
+// content up to its closing quote or the end of the line, or a bare word.
+func valueAt(src []byte, j int) string {
+	if j >= len(src) {
+		return ""
+	}
+	rest := src[j:]
+	switch {
+	case rest[0] == '#':
+		h := 0
+		for h < len(rest) && rest[h] == '#' {
+			h++
+		}
+		if h >= len(rest) || rest[h] != '"' {
+			return ""
+		}
+		body := rest[h+1:]
+		end := bytes.Index(body, append([]byte{'"'}, bytes.Repeat([]byte{'#'}, h)...))
+		if end < 0 {
+			end = len(body)
+		}
+		return string(body[:end])
+	case rest[0] == '"':
+		body := rest[1:]
+		end := 0
+		for end < len(body) && body[end] != '"' && body[end] != '\n' {
+			if body[end] == '\\' {
+				end++
+			}
+			end++
+		}
+		return string(body[:min(end, len(body))])
+	}
+	end := 0
+	for end < len(rest) && !bytes.ContainsRune([]byte(" \t\r\n;{}\"="), rune(rest[end])) {
+		end++
+	}
+	return string(rest[:end])
+}
 
 // parseDocument reads src, the text of a configuration file (or a plugin's
 // contribution) of layer l, named file in messages.
 func parseDocument(l Layer, file, name string, src []byte) (layerData, Errors) {
 	r := &reader{layer: l, file: file, name: name, first: map[string]kdl.Location{}}
-	for _, m := range keyLiteral.FindAllSubmatch(src, -1) {
-		for _, g := range m[1:] {
-			if len(g) > 0 {
-				r.secrets = append(r.secrets, string(g))
-			}
-		}
-	}
+	r.secrets = literalKeys(src)
 	res := kdl.ParseStringWithDiagnostics(string(src), kdl.WithSourceName(file), kdl.WithVersion(kdl.Version2), kdl.WithDuplicateProperties(kdl.DupError))
 	for _, d := range res.Diagnostics {
 		if d.Severity != kdl.SeverityError {

@@ -167,3 +167,27 @@ group "steady" "anthropic/claude-sonnet-4-5" "local/qwen3"
 		t.Errorf("an unconfigured provider: %+v", p)
 	}
 }
+
+func TestLiteralKeys(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		want []string
+	}{
+		{name: "quoted", src: `credential key="sk-a"`, want: []string{"sk-a"}},
+		{name: "spaced", src: "credential key =\t\"sk-b\" account=\"w\"", want: []string{"sk-b"}},
+		{name: "escaped quote", src: `credential key="sk-\"c"`, want: []string{`sk-\"c`}},
+		{name: "unterminated", src: "credential key=\"sk-d\nmodel \"x\"", want: []string{"sk-d"}},
+		{name: "raw", src: `credential key=##"sk-"#e"##`, want: []string{`sk-"#e`}},
+		{name: "bare", src: "credential key=sk-f;", want: []string{"sk-f"}},
+		{name: "other properties", src: `credential env="K" account="key"`, want: nil},
+		{name: "at the end", src: `key=`, want: nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := literalKeys([]byte(tt.src)); strings.Join(got, "|") != strings.Join(tt.want, "|") {
+				t.Errorf("literalKeys(%q) = %q, want %q", tt.src, got, tt.want)
+			}
+		})
+	}
+}

@@ -83,6 +83,7 @@ func Load(in Inputs) (*Config, error) {
 		cfg.Files = append(cfg.Files, File{Layer: LayerUser, Path: in.UserFile, State: state})
 		errs = append(errs, es...)
 		merge(cfg, d)
+		cfg.Notes = append(cfg.Notes, d.notes...)
 		trusted = d.trusted
 	}
 	env, es := fromEnv(lookup)
@@ -103,6 +104,7 @@ func Load(in Inputs) (*Config, error) {
 			cfg.Files = append(cfg.Files, File{Layer: LayerProject, Path: path, State: state})
 			errs = append(errs, es...)
 			merge(cfg, d)
+			cfg.Notes = append(cfg.Notes, d.notes...)
 			cfg.Notes = append(cfg.Notes, fmt.Sprintf("read the project's %s (%s)", path, why))
 		} else {
 			cfg.Files = append(cfg.Files, File{Layer: LayerProject, Path: path, State: FileUntrusted})
@@ -136,7 +138,11 @@ func readFile(l Layer, path string) (layerData, FileState, Errors, error) {
 		return layerData{}, "", nil, fmt.Errorf("config: cannot read %s: %w; fix its permissions or remove it", path, err)
 	}
 	defer func() { _ = f.Close() }()
-	if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
+	st, err := f.Stat()
+	if err != nil {
+		return layerData{}, "", nil, fmt.Errorf("config: cannot read %s: %w", path, err)
+	}
+	if !st.Mode().IsRegular() {
 		return layerData{}, "", nil, fmt.Errorf("config: %s is not a regular file; replace it with a KDL file or remove it", path)
 	}
 	b, err := io.ReadAll(io.LimitReader(f, maxFile+1))
@@ -147,7 +153,22 @@ func readFile(l Layer, path string) (layerData, FileState, Errors, error) {
 		return layerData{}, "", nil, fmt.Errorf("config: %s is larger than %d bytes; a configuration file is a few kilobytes, so check it is the right file", path, maxFile)
 	}
 	d, errs := parseDocument(l, path, "", b)
+	if perm := st.Mode().Perm(); perm&0o077 != 0 && hasLiteralKey(d.cfg) {
+		d.notes = append(d.notes, fmt.Sprintf("%s holds a literal credential and others may read it (mode %#o); run chmod 600 %s, or name an environment variable instead (credential env=\"NAME\")", path, perm, path))
+	}
 	return d, FileLoaded, errs, nil
+}
+
+// hasLiteralKey reports whether c holds a credential written as a literal.
+func hasLiteralKey(c Config) bool {
+	for _, p := range c.Providers {
+		for _, cr := range p.Credentials {
+			if !cr.Key.Empty() {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // findProject returns the nearest ancestor of dir (itself included) that

@@ -241,3 +241,39 @@ func TestOptionsDeclareEachOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestLiteralKeyReadableByOthers: a file holding a literal key that
+// others may read is loaded with a note saying how to fix it; a private
+// one, or one naming a variable, is not.
+func TestLiteralKeyReadableByOthers(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		mode os.FileMode
+		note bool
+	}{
+		{name: "literal, world-readable", text: `provider "a" { credential key="sk-x"; }`, mode: 0o644, note: true},
+		{name: "literal, group-readable", text: `provider "a" { credential key="sk-x"; }`, mode: 0o640, note: true},
+		{name: "literal, private", text: `provider "a" { credential key="sk-x"; }`, mode: 0o600},
+		{name: "variable, world-readable", text: `provider "a" { credential env="K"; }`, mode: 0o644},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := writeUser(t, tt.text)
+			if err := os.Chmod(path, tt.mode); err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := Load(Inputs{UserFile: path, LookupEnv: noEnv})
+			if err != nil {
+				t.Fatal(err)
+			}
+			notes := strings.Join(cfg.Notes, "\n")
+			if got := strings.Contains(notes, "chmod 600 "+path); got != tt.note {
+				t.Errorf("notes %q: want a chmod note %v", notes, tt.note)
+			}
+			if strings.Contains(notes, "sk-x") {
+				t.Error("a note reveals the key")
+			}
+		})
+	}
+}
