@@ -400,3 +400,51 @@ func TestEvalConfigOptions(t *testing.T) {
 		})
 	}
 }
+
+// TestEvalGroupStopsOnInvalidRequest: an invalid request is not failed
+// over (no target would accept it): the run fails naming the refusal and
+// the group's next target is never asked.
+func TestEvalGroupStopsOnInvalidRequest(t *testing.T) {
+	invalid := refusal{400, `{"type":"error","error":{"type":"invalid_request_error","message":"prompt is malformed"}}`}
+	srv := newModelServer(t, map[string]refusal{"claude-sonnet-4-5": invalid}, messagesAnswer)
+	e := newEnv(t)
+	e.demo()
+	e.writeConfig(`group "steady" "anthropic/claude-sonnet-4-5" "anthropic/claude-haiku-4-5"
+provider "anthropic" {
+    base-url "` + srv.URL + `"
+}
+`)
+	r := e.runWith([]string{"ANTHROPIC_API_KEY=k"}, "", "eval", "--model", "steady", "--no-session", "hi")
+	if r.code != exitFailure || !strings.Contains(r.stdout+r.stderr, "prompt is malformed") {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if got := srv.requests(); len(got) != 1 || got[0] != "claude-sonnet-4-5 k" {
+		t.Errorf("requests %q: want only the first target", got)
+	}
+}
+
+// TestEvalGroupRetriesThenFailsOver: a server error is retried on the
+// same target with bounded backoff (two retries), then the group fails
+// over to the next target, which answers.
+func TestEvalGroupRetriesThenFailsOver(t *testing.T) {
+	broken := refusal{500, `{"type":"error","error":{"type":"api_error","message":"Internal server error"}}`}
+	srv := newModelServer(t, map[string]refusal{"claude-sonnet-4-5": broken}, messagesAnswer)
+	e := newEnv(t)
+	e.demo()
+	e.writeConfig(`group "steady" "anthropic/claude-sonnet-4-5" "anthropic/claude-haiku-4-5"
+provider "anthropic" {
+    base-url "` + srv.URL + `"
+}
+`)
+	r := e.runWith([]string{"ANTHROPIC_API_KEY=k"}, "", "eval", "--model", "steady", "--output", "json", "--no-session", "hi")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if got := answered(t, r.stdout); len(got) != 1 || got[0] != "anthropic/claude-haiku-4-5: Answered by claude-haiku-4-5." {
+		t.Errorf("answered %q", got)
+	}
+	want := "claude-sonnet-4-5 k|claude-sonnet-4-5 k|claude-sonnet-4-5 k|claude-haiku-4-5 k"
+	if got := strings.Join(srv.requests(), "|"); got != want {
+		t.Errorf("requests %s, want %s", got, want)
+	}
+}
