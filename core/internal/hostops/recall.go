@@ -56,40 +56,49 @@ func (o *Ops) Recall(ctx context.Context) error {
 	return nil
 }
 
-// recordedFile reads the leading real_path and sha256 of a file effect's
-// completion output. It stops as soon as both are found, so it neither
-// scans a read's text nor minds an output cut short after them.
+// recordedFile reads the real_path and sha256 that lead a file effect's
+// completion output, as [fileOutput] writes them. It reads nothing past
+// them: neither a read's text nor whether the output was cut short after
+// them. Any other start (an older record, a failed effect) is not a file.
 func recordedFile(out []byte) (hostfs.FileHash, bool) {
 	var f hostfs.FileHash
-	d := json.NewDecoder(bytes.NewReader(out))
-	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+	rest, ok := bytes.CutPrefix(out, []byte(`{"real_path":"`))
+	if !ok {
 		return f, false
 	}
-	var sum string
-	for f.Path == "" || sum == "" {
-		k, err := d.Token()
-		if err != nil {
-			return f, false
+	end := 0 // the closing quote of the path string
+	for end < len(rest) && rest[end] != '"' {
+		if rest[end] == '\\' {
+			end++
 		}
-		v, err := d.Token()
-		if err != nil {
-			return f, false
-		}
-		s, isString := v.(string)
-		switch {
-		case k == "real_path" && isString:
-			f.Path = s
-		case k == "sha256" && isString:
-			sum = s
-		default:
-			return f, false // the fields lead the output, or are absent
-		}
+		end++
 	}
-	if !filepath.IsAbs(f.Path) || len(sum) != hex.EncodedLen(sha256.Size) {
+	if end >= len(rest) {
 		return f, false
 	}
-	if _, err := hex.Decode(f.SHA256[:], []byte(sum)); err != nil {
+	if printable(rest[:end]) {
+		f.Path = string(rest[:end])
+	} else if err := json.Unmarshal(out[len(`{"real_path":`):len(`{"real_path":`)+end+2], &f.Path); err != nil {
+		return f, false
+	}
+	rest, ok = bytes.CutPrefix(rest[end+1:], []byte(`,"sha256":"`))
+	n := hex.EncodedLen(sha256.Size)
+	if !ok || len(rest) <= n || rest[n] != '"' || !filepath.IsAbs(f.Path) {
+		return f, false
+	}
+	if _, err := hex.Decode(f.SHA256[:], rest[:n]); err != nil {
 		return f, false
 	}
 	return f, true
+}
+
+// printable reports whether b is plain printable ASCII without a backslash:
+// a JSON string body that means itself.
+func printable(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 || c >= 0x7f || c == '\\' {
+			return false
+		}
+	}
+	return true
 }

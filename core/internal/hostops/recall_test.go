@@ -225,7 +225,10 @@ func TestRecordedFile(t *testing.T) {
 	}{
 		{"leading fields", `{"real_path":"/p/f","sha256":"` + sum + `","Text":"x"}`, true},
 		{"cut after the fields", `{"real_path":"/p/f","sha256":"` + sum + `","Text":"xxxx`, true},
-		{"fields in the other order", `{"sha256":"` + sum + `","real_path":"/p/f"}`, true},
+		{"fields in another order", `{"sha256":"` + sum + `","real_path":"/p/f"}`, false},
+		{"unterminated path", `{"real_path":"/p/f\"}`, false},
+		{"bad escape in the path", `{"real_path":"/p/\x","sha256":"` + sum + `"}`, false},
+		{"hash unterminated", `{"real_path":"/p/f","sha256":"` + sum, false},
 		{"cut inside the fields", `{"real_path":"/p/f","sha2`, false},
 		{"no fields (an older record)", `{"Text":"x","real_path":"/p/f","sha256":"` + sum + `"}`, false},
 		{"empty", ``, false},
@@ -240,6 +243,22 @@ func TestRecordedFile(t *testing.T) {
 			f, ok := recordedFile([]byte(tt.out))
 			if ok != tt.ok || (ok && (f.Path != "/p/f" || f.SHA256 != want)) {
 				t.Fatalf("recordedFile = %+v, %v; want ok=%v", f, ok, tt.ok)
+			}
+		})
+	}
+	// Paths that JSON escapes come back as they were written.
+	for _, p := range []string{"/p/q\"uote", "/p/back\\slash", "/p/<&>", "/p/ünïcode", "/p/tab\tnl\n"} {
+		t.Run("escaped "+p, func(t *testing.T) {
+			out, err := json.Marshal(struct {
+				fileOutput
+				Text string
+			}{fileOutput{RealPath: p, SHA256: sum}, "x"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, ok := recordedFile(out)
+			if !ok || f.Path != p || f.SHA256 != want {
+				t.Fatalf("recordedFile(%s) = %+v, %v", out, f, ok)
 			}
 		})
 	}
