@@ -7,7 +7,8 @@
 //
 // Reads return bounded line windows and refuse binary content; writes create
 // parent directories and replace files atomically (temporary file, fsync,
-// rename, directory fsync); edits apply one exact replacement, reject
+// rename, directory fsync), through a symbolic link its target, keeping the
+// link; edits apply one exact replacement, reject
 // missing or ambiguous matches, and reject stale input — a file that changed
 // since this FS last read or wrote it. That memory is keyed by the file's
 // real path (symbolic links resolved) and can be seeded from an earlier

@@ -94,15 +94,16 @@ func TestNoEscape(t *testing.T) {
 
 	tests := []struct {
 		name, cwd, path, want string
+		wantWrite             string // when the write fails otherwise
 	}{
-		{"dot dot", proj, "../outside/secret", "outside the allowed roots"},
-		{"absolute outside", proj, filepath.Join(outside, "secret"), "outside the allowed roots"},
-		{"cwd outside", outside, "secret", "outside the allowed roots"},
-		{"absolute symlink out", proj, "abs-link", "path escapes from parent"},
-		{"absolute symlink out, new file", proj, "dir-link/../../outside/x", "outside the allowed roots"},
-		{"relative symlink out", proj, "rel-link", "path escapes from parent"},
-		{"symlinked dir out", proj, "dir-link/secret", "path escapes from parent"},
-		{"empty", proj, "", "empty path"},
+		{"dot dot", proj, "../outside/secret", "outside the allowed roots", ""},
+		{"absolute outside", proj, filepath.Join(outside, "secret"), "outside the allowed roots", ""},
+		{"cwd outside", outside, "secret", "outside the allowed roots", ""},
+		{"absolute symlink out", proj, "abs-link", "path escapes from parent", "resolves to " + filepath.Join(outside, "secret") + ", outside the allowed roots"},
+		{"absolute symlink out, new file", proj, "dir-link/../../outside/x", "outside the allowed roots", ""},
+		{"relative symlink out", proj, "rel-link", "path escapes from parent", "resolves to " + filepath.Join(outside, "secret") + ", outside the allowed roots"},
+		{"symlinked dir out", proj, "dir-link/secret", "path escapes from parent", ""},
+		{"empty", proj, "", "empty path", ""},
 	}
 	for _, tt := range tests {
 		t.Run("read "+tt.name, func(t *testing.T) {
@@ -111,8 +112,16 @@ func TestNoEscape(t *testing.T) {
 		})
 		t.Run("write "+tt.name, func(t *testing.T) {
 			_, err := h.Write(ctx, tt.cwd, tt.path, []byte("pwned"))
-			wantErr(t, err, model.MutationNotApplied, tt.want)
+			if tt.wantWrite == "" {
+				tt.wantWrite = tt.want
+			}
+			wantErr(t, err, model.MutationNotApplied, tt.wantWrite)
 		})
+	}
+	for _, link := range []string{"abs-link", "rel-link"} {
+		if fi, err := os.Lstat(filepath.Join(proj, link)); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Fatalf("%s was replaced: %v, %v", link, fi, err)
+		}
 	}
 	if b, _ := os.ReadFile(filepath.Join(outside, "secret")); string(b) != "top secret\n" {
 		t.Fatalf("outside file changed: %q", b)

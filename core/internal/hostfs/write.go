@@ -29,8 +29,10 @@ type WriteResult struct {
 
 // Write replaces (or creates) the file at path with content, creating
 // missing parent directories. The replacement is atomic: readers see the
-// old or the new content, never a mix. ctx is checked before the commit
-// (the rename); a cancelled write leaves the file untouched.
+// old or the new content, never a mix. A symbolic link is followed: its
+// target (inside the allowed roots) is replaced and the link kept. ctx is
+// checked before the commit (the rename); a cancelled write leaves the file
+// untouched.
 func (h *FS) Write(ctx context.Context, cwd, path string, content []byte) (WriteResult, error) {
 	return h.WriteFile(ctx, cwd, path, content, true)
 }
@@ -88,6 +90,15 @@ func (h *FS) replace(ctx context.Context, t target, content []byte, perm os.File
 		}
 	} else if _, err := t.root.r.Stat(dir); err != nil {
 		return false, file, fmt.Errorf("parent directory: %w; create it first or allow creating parents", err)
+	}
+	if info, err := t.root.r.Lstat(t.rel); err == nil && info.Mode()&os.ModeSymlink != 0 {
+		// Replace the file the link points to and keep the link: renaming
+		// over the link would replace it with a copy and leave its target
+		// as it was.
+		if t, err = h.linked(t); err != nil {
+			return false, file, err
+		}
+		dir = filepath.Dir(t.rel)
 	}
 	info, err := t.root.r.Stat(t.rel)
 	switch {
@@ -148,6 +159,17 @@ func (h *FS) replace(ctx context.Context, t target, content []byte, perm os.File
 		return created, file, errCommitted{fmt.Errorf("open directory to sync it: %w", err)}
 	}
 	return created, file, nil
+}
+
+// linked returns the target of the symbolic link at t, which must lie
+// inside the allowed roots. The access still goes through the target's
+// root, so a link swapped in the meantime can make it fail, never escape.
+func (h *FS) linked(t target) (target, error) {
+	real, err := filepath.EvalSymlinks(t.abs)
+	if err != nil {
+		return t, fmt.Errorf("is a symbolic link that does not resolve (%w); write to the path it should point to", err)
+	}
+	return h.resolve("/", real)
 }
 
 // EditResult describes a committed edit.
