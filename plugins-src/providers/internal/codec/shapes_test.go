@@ -394,6 +394,54 @@ func TestWireShapes(t *testing.T) {
 				"call-end 2 sig=nil",
 				"done tool_use raw=\"tool_use\" usage={unknown unknown unknown unknown unknown} rawusage=nil",
 			}},
+		{name: "chat usage: cached, cache-write and reasoning counts (reasoning added when total shows it was left out)", api: OpenAIChat,
+			body: "data: {\"id\":\"a\",\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":5,\"total_tokens\":20,\"prompt_tokens_details\":{\"cached_tokens\":2,\"cache_write_tokens\":3},\"completion_tokens_details\":{\"reasoning_tokens\":5}}}\n\n",
+			want: []string{
+				"start model=\"\" id=\"a\"",
+				"done end raw=\"stop\" usage={5 10 2 3 5} rawusage=\"{\\\"prompt_tokens\\\":10,\\\"completion_tokens\\\":5,\\\"total_tokens\\\":20,\\\"prompt_tokens_details\\\":{\\\"cached_tokens\\\":2,\\\"cache_write_tokens\\\":3},\\\"completion_tokens_details\\\":{\\\"reasoning_tokens\\\":5}}\"",
+			}},
+		{name: "chat usage: null details fall back to DeepSeek's prompt_cache_hit_tokens", api: OpenAIChat,
+			body: "data: {\"id\":\"a\",\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":5,\"prompt_cache_hit_tokens\":4,\"prompt_tokens_details\":null,\"completion_tokens_details\":null}}\n\n",
+			want: []string{
+				"start model=\"\" id=\"a\"",
+				"done end raw=\"stop\" usage={6 5 4 0 unknown} rawusage=\"{\\\"prompt_tokens\\\":10,\\\"completion_tokens\\\":5,\\\"prompt_cache_hit_tokens\\\":4,\\\"prompt_tokens_details\\\":null,\\\"completion_tokens_details\\\":null}\"",
+			}},
+		{name: "chat usage: repeated details objects merge", api: OpenAIChat,
+			body: "data: {\"id\":\"a\",\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":10,\"prompt_tokens_details\":{\"cached_tokens\":2},\"prompt_tokens_details\":{\"cache_write_tokens\":1}}}\n\n",
+			want: []string{
+				"start model=\"\" id=\"a\"",
+				"done end raw=\"stop\" usage={7 unknown 2 1 unknown} rawusage=\"{\\\"prompt_tokens\\\":10,\\\"prompt_tokens_details\\\":{\\\"cached_tokens\\\":2},\\\"prompt_tokens_details\\\":{\\\"cache_write_tokens\\\":1}}\"",
+			}},
+		{name: "chat usage: a count of the wrong type makes the usage unknown, the raw object kept", api: OpenAIChat,
+			body: "data: {\"id\":\"a\",\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":\"10\",\"completion_tokens\":5}}\n\n",
+			want: []string{
+				"start model=\"\" id=\"a\"",
+				"done end raw=\"stop\" usage={unknown unknown unknown unknown unknown} rawusage=\"{\\\"prompt_tokens\\\":\\\"10\\\",\\\"completion_tokens\\\":5}\"",
+			}},
+		{name: "chat usage: a usage that is not an object is unknown", api: OpenAIChat,
+			body: "data: {\"id\":\"a\",\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}],\"usage\":[1,2]}\n\n",
+			want: []string{
+				"start model=\"\" id=\"a\"",
+				"done end raw=\"stop\" usage={unknown unknown unknown unknown unknown} rawusage=\"[1,2]\"",
+			}},
+		{name: "responses usage: cached and reasoning counts", api: OpenAIResponses,
+			body: "event: c\ndata: {\"type\":\"response.completed\",\"response\":{\"status\":\"completed\",\"usage\":{\"input_tokens\":10,\"output_tokens\":7,\"input_tokens_details\":{\"cached_tokens\":4},\"output_tokens_details\":{\"reasoning_tokens\":3}}}}\n\n",
+			want: []string{
+				"start model=\"\" id=\"\"",
+				"done end raw=\"completed\" usage={6 7 4 0 3} rawusage=\"{\\\"input_tokens\\\":10,\\\"output_tokens\\\":7,\\\"input_tokens_details\\\":{\\\"cached_tokens\\\":4},\\\"output_tokens_details\\\":{\\\"reasoning_tokens\\\":3}}\"",
+			}},
+		{name: "responses usage: null details after an object clear the cached count", api: OpenAIResponses,
+			body: "event: c\ndata: {\"type\":\"response.completed\",\"response\":{\"status\":\"completed\",\"usage\":{\"input_tokens\":10,\"input_tokens_details\":{\"cached_tokens\":4},\"input_tokens_details\":null}}}\n\n",
+			want: []string{
+				"start model=\"\" id=\"\"",
+				"done end raw=\"completed\" usage={10 unknown 0 0 unknown} rawusage=\"{\\\"input_tokens\\\":10,\\\"input_tokens_details\\\":{\\\"cached_tokens\\\":4},\\\"input_tokens_details\\\":null}\"",
+			}},
+		{name: "responses usage: a fractional count makes the usage unknown", api: OpenAIResponses,
+			body: "event: c\ndata: {\"type\":\"response.completed\",\"response\":{\"status\":\"completed\",\"usage\":{\"input_tokens\":1.5}}}\n\n",
+			want: []string{
+				"start model=\"\" id=\"\"",
+				"done end raw=\"completed\" usage={unknown unknown unknown unknown unknown} rawusage=\"{\\\"input_tokens\\\":1.5}\"",
+			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d, err := NewDecoder(tc.api, "p")

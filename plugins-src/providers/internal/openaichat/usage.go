@@ -1,23 +1,14 @@
 package openaichat
 
 import (
-	"encoding/json"
-
+	"github.com/smith-agent/smith/plugins-src/providers/internal/jsonscan"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/norm"
 )
 
-type wireUsage struct {
-	Prompt        *int64 `json:"prompt_tokens"`
-	Completion    *int64 `json:"completion_tokens"`
-	Total         *int64 `json:"total_tokens"`
-	PromptDetails *struct {
-		Cached     *int64 `json:"cached_tokens"`
-		CacheWrite *int64 `json:"cache_write_tokens"`
-	} `json:"prompt_tokens_details"`
-	CompletionDetails *struct {
-		Reasoning *int64 `json:"reasoning_tokens"`
-	} `json:"completion_tokens_details"`
-	CacheHit *int64 `json:"prompt_cache_hit_tokens"` // DeepSeek
+// count is a token count the usage object reported, if it did.
+type count struct {
+	n  int64
+	ok bool
 }
 
 // usage normalizes a Chat usage object. prompt_tokens includes cached and
@@ -26,39 +17,71 @@ type wireUsage struct {
 // total_tokens shows it was left out. Absent cache counters in a reported
 // object mean none; no object at all means unknown.
 func usage(raw []byte) norm.Usage {
-	var u wireUsage
-	if len(raw) == 0 || json.Unmarshal(raw, &u) != nil {
+	if len(raw) == 0 {
 		return norm.Usage{}
 	}
-	val := func(p *int64) int64 {
-		if p == nil {
-			return 0
+	var prompt, completion, total, cachedDetail, write, reasoning, cacheHit count
+	var s jsonscan.Decoder
+	s.Reset(raw)
+	num := func(dst *count) {
+		n, ok := s.Int()
+		*dst = count{n, ok}
+	}
+	s.Object(func(key []byte) {
+		switch string(key) {
+		case "prompt_tokens":
+			num(&prompt)
+		case "completion_tokens":
+			num(&completion)
+		case "total_tokens":
+			num(&total)
+		case "prompt_cache_hit_tokens": // DeepSeek
+			num(&cacheHit)
+		case "prompt_tokens_details":
+			if s.Null() { // a nil pointer to encoding/json
+				cachedDetail, write = count{}, count{}
+				return
+			}
+			s.Object(func(key []byte) {
+				switch string(key) {
+				case "cached_tokens":
+					num(&cachedDetail)
+				case "cache_write_tokens":
+					num(&write)
+				}
+			})
+		case "completion_tokens_details":
+			if s.Null() {
+				reasoning = count{}
+				return
+			}
+			s.Object(func(key []byte) {
+				if string(key) == "reasoning_tokens" {
+					num(&reasoning)
+				}
+			})
 		}
-		return *p
+	})
+	if s.Finish() != nil {
+		return norm.Usage{}
 	}
-	var cached, write, reasoning *int64
-	if u.PromptDetails != nil {
-		cached, write = u.PromptDetails.Cached, u.PromptDetails.CacheWrite
+	cached := cachedDetail
+	if !cached.ok {
+		cached = cacheHit
 	}
-	if cached == nil {
-		cached = u.CacheHit
+	out := norm.Usage{CacheRead: norm.Known(cached.n), CacheWrite: norm.Known(write.n)}
+	if prompt.ok {
+		out.Input = norm.Known(prompt.n - cached.n - write.n)
 	}
-	if u.CompletionDetails != nil {
-		reasoning = u.CompletionDetails.Reasoning
-	}
-	out := norm.Usage{CacheRead: norm.Known(val(cached)), CacheWrite: norm.Known(val(write))}
-	if u.Prompt != nil {
-		out.Input = norm.Known(*u.Prompt - val(cached) - val(write))
-	}
-	if u.Completion != nil {
-		o := *u.Completion
-		if r := val(reasoning); r > 0 && u.Total != nil && u.Prompt != nil && *u.Total == *u.Prompt+o+r {
+	if completion.ok {
+		o := completion.n
+		if r := reasoning.n; r > 0 && total.ok && prompt.ok && total.n == prompt.n+o+r {
 			o += r
 		}
 		out.Output = norm.Known(o)
 	}
-	if reasoning != nil {
-		out.Reasoning = norm.Known(*reasoning)
+	if reasoning.ok {
+		out.Reasoning = norm.Known(reasoning.n)
 	}
 	return out
 }
