@@ -448,3 +448,44 @@ provider "anthropic" {
 		t.Errorf("requests %s, want %s", got, want)
 	}
 }
+
+// TestEvalModelInfo: a model-info block describes a self-hosted model the
+// catalog lacks: smith models lists it as configuration, eval sends its
+// output limit and clamps a thinking level it lacks, and its price makes
+// the cost known.
+func TestEvalModelInfo(t *testing.T) {
+	local := newModelServer(t, nil, chatAnswer)
+	e := newEnv(t)
+	e.demo()
+	p := e.writeConfig(`provider "local" {
+    api "openai-compatible"
+    base-url "` + local.URL + `/v1"
+}
+model-info "local/qwen3" {
+    alias "qwen"
+    context 32768
+    max-output 8192
+    thinking "off" "high"
+    price input=1 output=2 cache-read=0 cache-write=0
+}
+`)
+	out := strings.ReplaceAll(e.mustRun("", "models", "--provider", "local").stdout, p, "FILE")
+	if !strings.Contains(out, "catalog: configuration (model-info in smith.kdl)") || !strings.Contains(out, "local/qwen3") || !strings.Contains(out, "8192") {
+		t.Errorf("models:\n%s", out)
+	}
+	r := e.run("", "eval", "--model", "qwen", "--thinking", "low", "--output", "json", "--no-session", "hi")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "local/qwen3 has no thinking level low (it supports off, high); using off") {
+		t.Errorf("stderr lacks the clamp warning:\n%s", r.stderr)
+	}
+	b := local.bodies()
+	if len(b) != 1 || !strings.Contains(b[0], `"max_tokens":8192`) || !strings.Contains(b[0], `"model":"qwen3"`) {
+		t.Errorf("request %q: want the configured output limit", b)
+	}
+	// 5 input tokens × $1/M + 3 output × $2/M = 11 µ$ = 11000 nano-USD.
+	if !strings.Contains(r.stdout, `"cost_nano_usd":11000`) {
+		t.Errorf("no cost from the configured price:\n%s", r.stdout)
+	}
+}

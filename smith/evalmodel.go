@@ -143,7 +143,7 @@ func maxOutput(configured int, m *catalog.Model) int {
 // (nil when the catalog has none, so requests go unchecked and costs stay
 // unknown).
 func resolveModel(cfg *config.Config, name string) ([]route.Target, []*catalog.Model, error) {
-	snap, err := catalog.Bundled()
+	snap, err := catalogOf(cfg)
 	if err != nil {
 		return nil, nil, fmt.Errorf("eval: %w", err)
 	}

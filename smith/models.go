@@ -50,6 +50,15 @@ type routeListing struct {
 	Error   string   `json:"error,omitempty"`
 }
 
+// catalogOf returns the bundled catalog with the configuration's
+// model-info blocks, which beat it.
+func catalogOf(cfg *config.Config) (*catalog.Snapshot, error) {
+	if len(cfg.Models) == 0 {
+		return catalog.Bundled()
+	}
+	return catalog.BundledWith(cfg.CatalogLayer())
+}
+
 // configRoutes resolves every alias and group of cfg against snap, with
 // no network.
 func configRoutes(cfg *config.Config, snap *catalog.Snapshot) []routeListing {
@@ -79,10 +88,6 @@ func modelsAction(_ context.Context, cmd *cli.Command) error {
 	if output != "table" && output != "json" {
 		return usageErrorf("models: --output %q is not a format; use --output table or --output json", output)
 	}
-	snap, err := catalog.Bundled()
-	if err != nil {
-		return fmt.Errorf("models: %w", err)
-	}
 	wd, err := os.Getwd()
 	if err != nil {
 		return fmt.Errorf("models: cannot read the current directory: %w", err)
@@ -90,6 +95,10 @@ func modelsAction(_ context.Context, cmd *cli.Command) error {
 	cfg, err := loadConfig(cmd, wd, cmd.ErrWriter)
 	if err != nil {
 		return err
+	}
+	snap, err := catalogOf(cfg)
+	if err != nil {
+		return fmt.Errorf("models: %w", err)
 	}
 	l := modelsListing{Generated: snap.Generated(), Origins: snap.Origins(), Conflicts: snap.Conflicts(), Models: []catalog.Model{},
 		Routes: configRoutes(cfg, snap)}
@@ -117,7 +126,11 @@ func modelsAction(_ context.Context, cmd *cli.Command) error {
 
 func writeModelsTable(w io.Writer, l modelsListing) error {
 	for _, o := range l.Origins {
-		if _, err := fmt.Fprintf(w, "catalog %s: %s\n", o.Date, o.Source); err != nil {
+		line := fmt.Sprintf("catalog %s: %s\n", o.Date, o.Source)
+		if o.Date == "" {
+			line = fmt.Sprintf("catalog: %s\n", o.Source)
+		}
+		if _, err := io.WriteString(w, line); err != nil {
 			return err
 		}
 	}

@@ -23,3 +23,14 @@ func Bundled() (*Snapshot, error) {
 	}
 	return Build(d.Generated, LayerOf(d, EvidenceBundled)), nil
 }
+
+// BundledWith returns the reviewed catalog merged with more layers, such
+// as the user's configured models ([EvidenceConfig], which beat the
+// bundle; every field they change is kept as a [Conflict]).
+func BundledWith(layers ...Layer) (*Snapshot, error) {
+	d, err := bundled()
+	if err != nil {
+		return nil, err
+	}
+	return Build(d.Generated, append([]Layer{LayerOf(d, EvidenceBundled)}, layers...)...), nil
+}

@@ -98,3 +98,48 @@ func BenchmarkAdmit(b *testing.B) {
 		}
 	}
 }
+
+// TestBundledWithConfig: a configured model is added, and one the bundle
+// also describes is replaced by the configuration, with the differing
+// fields recorded as conflicts.
+func TestBundledWithConfig(t *testing.T) {
+	own := Model{Provider: "local", ID: "qwen3", Name: "Qwen3", Context: 32768, MaxOutput: 8192, Input: []Modality{Text},
+		Thinking: []Level{LevelOff}, Cache: CacheNone, Provenance: Provenance{Source: "smith.kdl:3:1", Date: "2026-11-30"}}
+	base, err := Bundled()
+	if err != nil {
+		t.Fatal(err)
+	}
+	over, err := base.Lookup("anthropic", "claude-sonnet-4-5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	over.MaxOutput = 1000
+	over.Aliases = nil
+	s, err := BundledWith(Layer{Evidence: EvidenceConfig, Origin: FileOrigin{Source: "smith.kdl"}, Models: []Model{own, over}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err := s.Lookup("local", "qwen3"); err != nil || m.MaxOutput != 8192 || m.Evidence != EvidenceConfig {
+		t.Errorf("configured model: %+v %v", m, err)
+	}
+	if m, err := s.Lookup("anthropic", over.ID); err != nil || m.MaxOutput != 1000 || m.Evidence != EvidenceConfig {
+		t.Errorf("overridden model: %+v %v", m, err)
+	}
+	found := false
+	for _, c := range s.Conflicts() {
+		if c.Ref == over.Ref() && c.Field == "max_output" && c.KeptFrom == EvidenceConfig && c.IgnoredFrom == EvidenceBundled {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("conflicts %+v lack the max_output override", s.Conflicts())
+	}
+	if err := own.Check(); err != nil {
+		t.Errorf("Check: %v", err)
+	}
+	bad := own
+	bad.MaxOutput = 40000
+	if err := bad.Check(); err == nil || !strings.Contains(err.Error(), "max_output 40000 is outside [1, context 32768]") {
+		t.Errorf("Check of a bad model: %v", err)
+	}
+}

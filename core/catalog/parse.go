@@ -227,3 +227,8 @@ func checkDate(s string) error {
 	}
 	return nil
 }
+
+// Check validates a model described outside a catalog file (such as in
+// the user's configuration): provider, id, name, limits, capabilities,
+// price when given, and provenance.
+func (m Model) Check() error { return m.validate(false) }

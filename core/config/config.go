@@ -32,6 +32,10 @@ type Config struct {
 	// failover list of model names.
 	Aliases map[string]Setting[string]
 	Groups  map[string]Setting[[]string]
+	// Models are the model-info blocks by "provider/id": what the user
+	// states about a model, which beats the bundled catalog (see
+	// [Config.CatalogLayer]).
+	Models map[string]Setting[catalog.Model]
 	// Files lists the configuration files considered, in precedence order.
 	Files []File
 	// Notes are diagnostics that are not errors, such as an untrusted

@@ -64,6 +64,10 @@ func (c *Config) Entries() []Entry {
 			add(pre+"quirks", string(b), p.Quirks.Source)
 		}
 	}
+	for _, ref := range slices.Sorted(maps.Keys(c.Models)) {
+		m := c.Models[ref]
+		add("model-info."+ref, describe(m.Value), m.Source)
+	}
 	for _, name := range slices.Sorted(maps.Keys(c.Aliases)) {
 		a := c.Aliases[name]
 		add("alias."+name, a.Value, a.Source)

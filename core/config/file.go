@@ -18,7 +18,7 @@ import (
 const maxTokens = 10_000_000
 
 // topNodes are the nodes a smith.kdl may hold at its top level.
-var topNodes = []string{KeyModel, KeyThinking, KeyMaxOutputTokens, "provider", "alias", "group", "trusted-project"}
+var topNodes = []string{KeyModel, KeyThinking, KeyMaxOutputTokens, "provider", "alias", "group", "model-info", "trusted-project"}
 
 // providerNodes are the nodes a provider block may hold.
 var providerNodes = []string{"api", "base-url", "accounts", "credential", "quirks"}
@@ -41,6 +41,9 @@ type reader struct {
 	out     layerData
 	// first remembers where each singleton node was first set.
 	first map[string]kdl.Location
+	// date is the file's modification date (YYYY-MM-DD), the provenance
+	// date of the models it describes.
+	date string
 }
 
 // literalKeys finds the values written after key= in src (quoted,
@@ -123,8 +126,8 @@ func valueAt(src []byte, j int) string {
 
 // parseDocument reads src, the text of a configuration file (or a plugin's
 // contribution) of layer l, named file in messages.
-func parseDocument(l Layer, file, name string, src []byte) (layerData, Errors) {
-	r := &reader{layer: l, file: file, name: name, first: map[string]kdl.Location{}}
+func parseDocument(l Layer, file, name string, src []byte, date string) (layerData, Errors) {
+	r := &reader{layer: l, file: file, name: name, first: map[string]kdl.Location{}, date: date}
 	r.secrets = literalKeys(src)
 	res := kdl.ParseStringWithDiagnostics(string(src), kdl.WithSourceName(file), kdl.WithVersion(kdl.Version2), kdl.WithDuplicateProperties(kdl.DupError))
 	for _, d := range res.Diagnostics {
@@ -312,6 +315,8 @@ func (r *reader) top(n *kdl.Node) {
 		r.group(n)
 	case "provider":
 		r.provider(n)
+	case "model-info":
+		r.modelInfo(n)
 	default:
 		r.fail(n.Location(), name, "", "is not a configuration node; known nodes: "+strings.Join(topNodes, ", ")+suggest(name, topNodes), `model "anthropic/claude-sonnet-4-5"`)
 	}

@@ -75,6 +75,21 @@ func TestInvalidFiles(t *testing.T) {
 		{name: "self alias", text: "alias \"me\" \"me\"\n", want: []string{"FILE:1:1: alias.me: \"me\" is part of a cycle: me → me"}},
 		{name: "alias with a space", text: "alias \"x\" \"a b\"\n", want: []string{"alias.x: \"a b\" is not a model name"}},
 		{name: "relative trust", text: "trusted-project \"src/app\"\n", want: []string{"trusted-project: \"src/app\" is not an absolute path"}},
+		{name: "model-info without limits", text: "model-info \"local/q\" {\n  thinking \"off\"\n}\n",
+			want: []string{"FILE:1:1: model-info.local/q: needs context", "FILE:1:1: model-info.local/q: needs max-output"}},
+		{name: "model-info output above context", text: "model-info \"local/q\" {\n  context 4096\n  max-output 8192\n}\n",
+			want: []string{"FILE:1:1: model-info.local/q: is not a valid model: max_output 8192 is outside [1, context 4096]"}},
+		{name: "model-info bad input", text: "model-info \"local/q\" {\n  context 4096\n  max-output 1024\n  input \"text\" \"audio\"\n}\n",
+			want: []string{"FILE:4:16: model-info.local/q.input: \"audio\" is not one of text, image"}},
+		{name: "model-info thinking order", text: "model-info \"local/q\" {\n  context 4096\n  max-output 1024\n  thinking \"high\" \"low\"\n}\n",
+			want: []string{"model-info.local/q: is not a valid model: thinking levels must be listed once each in increasing order"}},
+		{name: "model-info unknown field", text: "model-info \"local/q\" {\n  contxt 4096\n}\n",
+			want: []string{"FILE:2:3: model-info.local/q.contxt:", "did you mean context?"}},
+		{name: "model-info price", text: "model-info \"local/q\" {\n  context 4096\n  max-output 1024\n  price input=1 output=2\n}\n",
+			want: []string{"FILE:4:3: model-info.local/q.price: needs cache-read= (US$ per million tokens)"}},
+		{name: "model-info cache read above input", text: "model-info \"local/q\" {\n  context 4096\n  max-output 1024\n  price input=1 output=2 cache-read=3 cache-write=0\n}\n",
+			want: []string{"price.cache_read 3 exceeds price.input 1"}},
+		{name: "model-info ref", text: "model-info \"qwen\" {\n  context 4096\n}\n", want: []string{"FILE:1:12: model-info: \"qwen\" is not PROVIDER/MODEL"}},
 		{name: "every error at once", text: "modle 1\nthinking \"x\"\n", want: []string{"FILE:1:1: modle", "FILE:2:10: thinking"}},
 	}
 	for _, tt := range tests {
@@ -132,6 +147,15 @@ provider "local" {
 }
 alias "fast" "anthropic/claude-haiku-4-5"
 group "steady" "anthropic/claude-sonnet-4-5" "local/qwen3"
+model-info "local/qwen3" {
+    name "Qwen3 32B"
+    alias "qwen"
+    context 32768
+    max-output 8192
+    input "text" "image"
+    thinking "off" "high"
+    price input=0.5 output=1.5 cache-read=0.05 cache-write=0
+}
 `)
 	cfg, err := Load(Inputs{UserFile: path, LookupEnv: noEnv})
 	if err != nil {
@@ -162,6 +186,15 @@ group "steady" "anthropic/claude-sonnet-4-5" "local/qwen3"
 	}
 	if h := creds["anthropic@home"]; h.Value.Reveal() != "sk-home-literal" {
 		t.Error("the home credential's literal key was not kept")
+	}
+	layer := cfg.CatalogLayer()
+	if len(layer.Models) != 1 {
+		t.Fatalf("catalog layer %+v", layer)
+	}
+	m := layer.Models[0]
+	if m.Ref() != "local/qwen3" || m.Name != "Qwen3 32B" || m.Context != 32768 || m.MaxOutput != 8192 || len(m.Input) != 2 || !m.Tools ||
+		m.Price == nil || m.Price.Output != 1.5 || m.Aliases[0] != "qwen" || m.Provenance.Source != path+":22:1" || m.Provenance.Date == "" {
+		t.Errorf("model %+v", m)
 	}
 	if p := cfg.Provider("none"); p.Name != "none" || p.BaseURL.IsSet() {
 		t.Errorf("an unconfigured provider: %+v", p)

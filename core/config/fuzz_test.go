@@ -16,11 +16,12 @@ func FuzzParse(f *testing.F) {
 	f.Add("model (u8)\"x\" bad=1 { child }\n")
 	f.Add("/- model \"x\"\nmodel #\"raw\"#\n")
 	f.Add("model \"unterminated\n")
+	f.Add("model-info \"local/q\" { context 32768; max-output 8192; input \"text\" \"image\"; thinking \"off\" \"high\"; price input=1 output=2.5 cache-read=0 cache-write=0; }\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		const secret = "sk-FUZZ-literal-0042"
 		src := text + "\nprovider \"fz\" {\n  credential key=\"" + secret + "\"\n}\n"
 		for _, s := range []string{text, src} {
-			d, errs := parseDocument(LayerUser, "fuzz.kdl", "", []byte(s))
+			d, errs := parseDocument(LayerUser, "fuzz.kdl", "", []byte(s), "2026-11-30")
 			if len(errs) == 0 {
 				continue
 			}

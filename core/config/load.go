@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/smith-agent/smith/core/catalog"
 )
@@ -63,14 +64,15 @@ func Load(in Inputs) (*Config, error) {
 	if lookup == nil {
 		lookup = os.LookupEnv
 	}
-	cfg := &Config{Providers: map[string]*Provider{}, Aliases: map[string]Setting[string]{}, Groups: map[string]Setting[[]string]{}}
+	cfg := &Config{Providers: map[string]*Provider{}, Aliases: map[string]Setting[string]{}, Groups: map[string]Setting[[]string]{},
+		Models: map[string]Setting[catalog.Model]{}}
 	var errs Errors
 	for _, c := range in.Plugins {
 		l := LayerPlugin
 		if c.Defaults {
 			l = LayerPluginDefault
 		}
-		d, es := parseDocument(l, "", c.Plugin, c.Text)
+		d, es := parseDocument(l, "", c.Plugin, c.Text, time.Now().UTC().Format(time.DateOnly))
 		errs = append(errs, es...)
 		merge(cfg, d)
 	}
@@ -152,7 +154,7 @@ func readFile(l Layer, path string) (layerData, FileState, Errors, error) {
 	if len(b) > maxFile {
 		return layerData{}, "", nil, fmt.Errorf("config: %s is larger than %d bytes; a configuration file is a few kilobytes, so check it is the right file", path, maxFile)
 	}
-	d, errs := parseDocument(l, path, "", b)
+	d, errs := parseDocument(l, path, "", b, st.ModTime().UTC().Format(time.DateOnly))
 	if perm := st.Mode().Perm(); perm&0o077 != 0 && hasLiteralKey(d.cfg) {
 		d.notes = append(d.notes, fmt.Sprintf("%s holds a literal credential and others may read it (mode %#o); run chmod 600 %s, or name an environment variable instead (credential env=\"NAME\")", path, perm, path))
 	}
@@ -237,6 +239,7 @@ func merge(cfg *Config, d layerData) {
 		cfg.BaseURLFlag = s.BaseURLFlag
 	}
 	maps.Copy(cfg.Aliases, s.Aliases)
+	maps.Copy(cfg.Models, s.Models)
 	maps.Copy(cfg.Groups, s.Groups)
 	for _, name := range slices.Sorted(maps.Keys(s.Providers)) {
 		p := s.Providers[name]
