@@ -12,6 +12,10 @@
 // completion (the process was killed mid-effect) is completed as unknown by
 // [Open] and is never retried automatically.
 //
+// [Journal.Completed] lists the completed effects in the store, earlier
+// processes' included, for state that must survive a resumed session (the
+// built-in tools' stale-edit memory is seeded from it).
+//
 // The Store is the session: the runtime adapts sessionfmt to it. [MemStore]
 // is an in-memory Store for tests; it is not durable.
 //
