@@ -16,6 +16,13 @@
 // literal credential (credential key="…") is never part of an error or of
 // any printed form: it is held as an auth.Secret.
 //
+// The schema: model, thinking, max-output-tokens; provider blocks (api,
+// base-url, accounts, credential env=/key=/account=, quirks); alias and
+// group (ordered failover lists) for core/route ([Config.Route]);
+// model-info blocks layered over the bundled catalog as configuration
+// evidence ([Config.CatalogLayer]); trusted-project (the user's file only).
+// Explicit credentials go to core/auth through [Config.Credentials].
+//
 // A project's file is read only when the project is trusted: listed by a
 // trusted-project node of the user's file, or trusted for one run with
 // --trust-project or SMITH_TRUST_PROJECT=1. An untrusted project file is

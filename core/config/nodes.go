@@ -1,0 +1,188 @@
+package config
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/calico32/kdl-go"
+	"github.com/smith-agent/smith/core/catalog"
+)
+
+// maxTokens bounds max-output-tokens.
+const maxTokens = 10_000_000
+
+// topNodes are the nodes a smith.kdl may hold at its top level.
+var topNodes = []string{KeyModel, KeyThinking, KeyMaxOutputTokens, "provider", "alias", "group", "model-info", "trusted-project"}
+
+func (r *reader) top(n *kdl.Node) {
+	name := n.Name()
+	switch name {
+	case KeyModel:
+		const ex = `model "anthropic/claude-sonnet-4-5"`
+		if r.shape(n, name, 1, 1, nil, false, ex) && r.once(name, n, name) {
+			if s, ok := r.str(n.Arg(0), name, ex); ok {
+				if strings.TrimSpace(s) == "" {
+					r.fail(n.Arg(0).Location(), name, `""`, "is empty", ex)
+					return
+				}
+				r.out.cfg.Model = Setting[string]{Value: s, Source: r.at(n.Arg(0).Location())}
+			}
+		}
+	case KeyThinking:
+		const ex = `thinking "medium"`
+		if r.shape(n, name, 1, 1, nil, false, ex) && r.once(name, n, name) {
+			if s, ok := r.str(n.Arg(0), name, ex); ok {
+				l, err := catalog.ParseLevel(s)
+				if err != nil {
+					r.fail(n.Arg(0).Location(), name, strconv.Quote(s), "is not a thinking level: use off, minimal, low, medium, high or xhigh", ex)
+					return
+				}
+				r.out.cfg.Thinking = Setting[catalog.Level]{Value: l, Source: r.at(n.Arg(0).Location())}
+			}
+		}
+	case KeyMaxOutputTokens:
+		const ex = `max-output-tokens 8192`
+		if r.shape(n, name, 1, 1, nil, false, ex) && r.once(name, n, name) {
+			v := n.Arg(0)
+			if v.Kind() != kdl.Int || v.Int() < 1 || v.Int() > maxTokens {
+				r.fail(v.Location(), name, show(v), fmt.Sprintf("is not a whole number of tokens from 1 to %d", maxTokens), ex)
+				return
+			}
+			r.out.cfg.MaxOutputTokens = Setting[int]{Value: v.Int(), Source: r.at(v.Location())}
+		}
+	case "trusted-project":
+		r.trusted(n)
+	case "alias":
+		r.alias(n)
+	case "group":
+		r.group(n)
+	case "provider":
+		r.provider(n)
+	case "model-info":
+		r.modelInfo(n)
+	default:
+		r.fail(n.Location(), name, "", "is not a configuration node; known nodes: "+strings.Join(topNodes, ", ")+suggest(name, topNodes), `model "anthropic/claude-sonnet-4-5"`)
+	}
+}
+
+func (r *reader) trusted(n *kdl.Node) {
+	const ex = `trusted-project "/home/me/src/app"`
+	if !r.shape(n, "trusted-project", 1, 1, nil, false, ex) {
+		return
+	}
+	if r.layer != LayerUser {
+		r.fail(n.Location(), "trusted-project", "", "is read only from your own smith.kdl, never from a project's or a plugin's; move it there", ex)
+		return
+	}
+	s, ok := r.str(n.Arg(0), "trusted-project", ex)
+	if !ok {
+		return
+	}
+	if !filepath.IsAbs(s) {
+		r.fail(n.Arg(0).Location(), "trusted-project", strconv.Quote(s), "is not an absolute path", ex)
+		return
+	}
+	r.out.trusted = append(r.out.trusted, Setting[string]{Value: filepath.Clean(s), Source: r.at(n.Arg(0).Location())})
+}
+
+// validName reports whether s can name an alias, group, provider or
+// account: letters, digits, '.', '_' and '-', starting with a letter or
+// digit, at most 64 bytes.
+func validName(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for i := range len(s) {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case (c == '.' || c == '_' || c == '-') && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// nameArg reads argument 0 of n as a name.
+func (r *reader) nameArg(n *kdl.Node, what, ex string) (string, bool) {
+	s, ok := r.str(n.Arg(0), what, ex)
+	if !ok {
+		return "", false
+	}
+	if !validName(s) {
+		r.fail(n.Arg(0).Location(), what, strconv.Quote(s), "is not a valid name: use letters, digits, '.', '_' and '-' (no '/' or '@'), at most 64 bytes", ex)
+		return "", false
+	}
+	return s, true
+}
+
+// modelRef checks a model name an alias or group points at.
+func (r *reader) modelRef(v kdl.Value, path, ex string) (string, bool) {
+	s, ok := r.str(v, path, ex)
+	if !ok {
+		return "", false
+	}
+	if strings.TrimSpace(s) == "" || strings.ContainsAny(s, " \t\n") {
+		r.fail(v.Location(), path, strconv.Quote(s), "is not a model name: write PROVIDER/MODEL, a model name, an alias or a group, without spaces", ex)
+		return "", false
+	}
+	return s, true
+}
+
+func (r *reader) alias(n *kdl.Node) {
+	const ex = `alias "fast" "anthropic/claude-haiku-4-5"`
+	if !r.shape(n, "alias", 2, 2, nil, false, ex) {
+		return
+	}
+	name, ok := r.nameArg(n, "alias", ex)
+	if !ok {
+		return
+	}
+	path := "alias." + name
+	if !r.once(path, n, path) {
+		return
+	}
+	to, ok := r.modelRef(n.Arg(1), path, ex)
+	if !ok {
+		return
+	}
+	if r.out.cfg.Aliases == nil {
+		r.out.cfg.Aliases = map[string]Setting[string]{}
+	}
+	r.out.cfg.Aliases[name] = Setting[string]{Value: to, Source: r.at(n.Location())}
+}
+
+func (r *reader) group(n *kdl.Node) {
+	const ex = `group "steady" "anthropic/claude-sonnet-4-5" "openai/gpt-5"`
+	if !r.shape(n, "group", 2, -1, nil, false, ex) {
+		return
+	}
+	name, ok := r.nameArg(n, "group", ex)
+	if !ok {
+		return
+	}
+	path := "group." + name
+	if !r.once(path, n, path) {
+		return
+	}
+	var members []string
+	for _, v := range n.Arguments()[1:] {
+		m, ok := r.modelRef(v, path, ex)
+		if !ok {
+			return
+		}
+		if slices.Contains(members, m) {
+			r.fail(v.Location(), path, strconv.Quote(m), "is listed twice; list each model once, in failover order", ex)
+			return
+		}
+		members = append(members, m)
+	}
+	if r.out.cfg.Groups == nil {
+		r.out.cfg.Groups = map[string]Setting[[]string]{}
+	}
+	r.out.cfg.Groups[name] = Setting[[]string]{Value: members, Source: r.at(n.Location())}
+}
