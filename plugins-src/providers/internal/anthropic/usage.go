@@ -2,6 +2,7 @@ package anthropic
 
 import (
 	"encoding/json"
+	"sort"
 
 	"github.com/smith-agent/smith/plugins-src/providers/internal/jsonscan"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/norm"
@@ -126,8 +127,21 @@ func (s *usageState) raw() []byte {
 	if s.fields == nil {
 		return nil
 	}
-	b, _ := json.Marshal(s.fields)
-	return b
+	// As json.Marshal writes the map: keys sorted, values compacted.
+	keys := make([]string, 0, len(s.fields))
+	for k := range s.fields {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	b := []byte{'{'}
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(jsonscan.AppendQuote(b, k), ':')
+		b = jsonscan.AppendCompact(b, s.fields[k])
+	}
+	return append(b, '}')
 }
 
 // result converts to norm.Usage. Within a reported usage object an absent

@@ -152,8 +152,8 @@ func (d *Decoder) item(it sse.Item) {
 }
 
 // part handles one content part; a part that is not an object of the
-// known shape is ignored. Text parts, nearly every part of a stream, are
-// read by hand; a functionCall part through encoding/json.
+// known shape is ignored. A part of another kind (inline data, code) is
+// sent back whole, typed by its first key.
 func (d *Decoder) part(raw []byte) {
 	p := &d.part1
 	if p.read(&d.scan, raw) != nil {

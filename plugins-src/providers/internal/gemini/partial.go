@@ -1,8 +1,9 @@
 package gemini
 
 import (
-	"encoding/json"
 	"strings"
+
+	"github.com/smith-agent/smith/plugins-src/providers/internal/jsonscan"
 
 	"github.com/smith-agent/smith/plugins-src/providers/internal/norm"
 )
@@ -105,8 +106,7 @@ func (s *streamCall) text(p partialArg) string {
 			b.WriteString(",")
 		}
 		s.counts[len(s.counts)-1]++
-		kb, _ := json.Marshal(k)
-		b.Write(kb)
+		b.Write(jsonscan.AppendQuote(nil, k))
 		b.WriteString(":")
 	}
 	for _, k := range parents[common:] {
@@ -153,8 +153,9 @@ func objectPath(p string) ([]string, bool) {
 	return keys, true
 }
 
-// escape returns s as the inside of a JSON string.
+// escape returns s as the inside of a JSON string, escaped as
+// json.Marshal escapes it.
 func escape(s string) string {
-	b, _ := json.Marshal(s)
+	b := jsonscan.AppendQuote(nil, s)
 	return string(b[1 : len(b)-1])
 }
