@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -169,6 +170,39 @@ func TestStaleEditAcrossProcesses(t *testing.T) {
 	for _, want := range []string{"fs.read<call_r1 applied", "fs.read<call_r2 applied", "fs.edit<call_e1 not_applied", "fs.edit<call_e2 applied"} {
 		if !strings.Contains(strings.Join(got, "\n"), want) {
 			t.Errorf("session effects lack %q:\n%s", want, strings.Join(got, "\n"))
+		}
+	}
+}
+
+// forgetfulStore recovers but then cannot read its records again.
+type forgetfulStore struct {
+	effect.MemStore
+	reads int
+}
+
+func (s *forgetfulStore) Records(ctx context.Context) ([]effect.Record, error) {
+	if s.reads++; s.reads > 1 {
+		return nil, errors.New("session file went away")
+	}
+	return s.MemStore.Records(ctx)
+}
+
+// TestBindFailsWithoutTheJournal: tools are not bound when the file
+// effects to recall cannot be read.
+func TestBindFailsWithoutTheJournal(t *testing.T) {
+	g := shared(t)
+	j, _, err := effect.Open(context.Background(), &forgetfulStore{}, effect.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := g.Bind(Effects{Journal: j, Roots: []string{t.TempDir()}})
+	if err == nil {
+		b.Close()
+		t.Fatal("bound without the journal's records")
+	}
+	for _, want := range []string{"plugin: hostops: recall the files read and written earlier in the session", "session file went away", "reopen the session"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("err = %v; want %q", err, want)
 		}
 	}
 }

@@ -84,7 +84,7 @@ func (g *Generation) Bind(e Effects) (*Binding, error) {
 	ops := &hostops.Ops{FS: fs, Journal: e.Journal, Env: e.Env}
 	if err := ops.Recall(context.Background()); err != nil {
 		fs.Close()
-		return nil, fmt.Errorf("plugin: %w", err)
+		return nil, fmt.Errorf("plugin: %w; without them an edit of a file changed since it was read would not be refused, so the tools are not bound: reopen the session, or start a new one", err)
 	}
 	b := &Binding{gen: g, ops: ops, cwd: cwd, limit: uint32(limit)}
 	for _, t := range g.tools {
