@@ -153,7 +153,7 @@ func (d *Decoder) item(it sse.Item) {
 
 // part handles one content part; a part that is not an object of the
 // known shape is ignored. A part of another kind (inline data, code) is
-// sent back whole, typed by its first key.
+// sent back whole, typed by a key other than thoughtSignature.
 func (d *Decoder) part(raw []byte) {
 	p := &d.part1
 	if p.read(&d.scan, raw) != nil {

@@ -9,7 +9,9 @@
 // strings the same way (invalid UTF-8 and lone surrogates become U+FFFD),
 // and, like encoding/json, reports a syntax error anywhere in the text in
 // preference to a type mismatch. Object keys match exactly; encoding/json
-// would also match them case-insensitively.
+// would also match them case-insensitively. [AppendQuote] and
+// [AppendCompact] write a string and a raw value byte for byte as
+// json.Marshal does.
 //
 //	var d jsonscan.Decoder
 //	d.Reset(data)
