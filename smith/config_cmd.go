@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/smith-agent/smith/core/config"
+	"github.com/smith-agent/smith/smith/internal/home"
 	"github.com/urfave/cli/v3"
 )
 
@@ -27,6 +28,11 @@ func configCommand() *cli.Command {
 					&cli.StringFlag{Name: "cwd", Aliases: []string{"C"}, Usage: "the project `DIR` (default: the current directory)"},
 					&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "text", Usage: "output `FORMAT`: text or json"}),
 				Action: configShow},
+			{Name: "trust", Usage: "trust a project: record it in your smith.kdl so its .smith/smith.kdl is read from now on", ArgsUsage: "[DIR]",
+				Description: "DIR defaults to the project of the current directory (the nearest directory holding\n" +
+					".smith/smith.kdl), else the current directory. The path is recorded with symbolic links\n" +
+					"resolved, as a trusted-project line appended to your smith.kdl.",
+				Action: configTrust},
 		},
 	}
 }
@@ -118,4 +124,38 @@ func writeConfig(w io.Writer, l configListing) error {
 		return tw.Flush()
 	}
 	return nil
+}
+
+func configTrust(_ context.Context, cmd *cli.Command) error {
+	args := cmd.Args().Slice()
+	if len(args) > 1 {
+		return usageErrorf("config trust: got %d arguments; pass one project directory, or none for the current project", len(args))
+	}
+	dir := ""
+	if len(args) == 1 {
+		dir = args[0]
+	} else {
+		wd, err := os.Getwd()
+		if err != nil {
+			return fmt.Errorf("config trust: cannot read the current directory: %w; pass the project's directory", err)
+		}
+		if dir = config.ProjectRoot(wd); dir == "" {
+			dir = wd
+		}
+	}
+	user, _, err := home.ConfigFile(cmd.String("home"), os.Getenv)
+	if err != nil {
+		return err
+	}
+	id, already, err := config.Trust(user, dir)
+	if err != nil {
+		return usageErrorf("config trust: %w", err)
+	}
+	w := cmd.Root().Writer
+	if already {
+		_, err = fmt.Fprintf(w, "%s is already trusted in %s\n", id, user)
+		return err
+	}
+	_, err = fmt.Fprintf(w, "trusted %s: added trusted-project to %s; its .smith/smith.kdl is read from now on\n", id, user)
+	return err
 }

@@ -173,3 +173,35 @@ func TestConfigInvalid(t *testing.T) {
 		})
 	}
 }
+
+// TestConfigTrust: smith config trust records the current project in the
+// user's smith.kdl; from then on its file is read without a flag.
+func TestConfigTrust(t *testing.T) {
+	e := newEnv(t)
+	e.demo()
+	e.writeProjectConfig("model \"mock\"\n")
+	sub := filepath.Join(e.cwd, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := e.command("", "config", "trust")
+	cmd.Dir = sub
+	out, err := cmd.Output()
+	if err != nil || !strings.Contains(string(out), "trusted "+e.cwd) {
+		t.Fatalf("config trust: %v\n%s", err, out)
+	}
+	b, err := os.ReadFile(filepath.Join(e.home, "smith.kdl"))
+	if err != nil || string(b) != "trusted-project \""+e.cwd+"\"\n" {
+		t.Fatalf("smith.kdl %q %v", b, err)
+	}
+	r := e.mustRun("", "eval", "--no-session", "hi")
+	if !strings.Contains(r.stderr, "trusted by "+filepath.Join(e.home, "smith.kdl")+":1:17") {
+		t.Errorf("eval stderr:\n%s", r.stderr)
+	}
+	if r := e.mustRun("", "config", "trust", e.cwd); !strings.Contains(r.stdout, "already trusted") {
+		t.Errorf("second trust: %s", r.stdout)
+	}
+	if r := e.run("", "config", "trust", "a", "b"); r.code != exitUsage {
+		t.Errorf("two arguments: exit %d", r.code)
+	}
+}

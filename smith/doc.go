@@ -7,7 +7,7 @@
 //	smith session ls|show|dump|fork
 //	smith models                   the model catalog with prices and provenance
 //	smith auth status|set|remove   provider credentials (values never shown)
-//	smith config show              every configuration value with its source
+//	smith config show|trust        every configuration value with its source; trust a project
 //
 // Configuration (core/config) is KDL 2: the user's smith.kdl
 // ($SMITH_HOME/smith.kdl, else $XDG_CONFIG_HOME/smith/smith.kdl, else

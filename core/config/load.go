@@ -108,7 +108,7 @@ func Load(in Inputs) (*Config, error) {
 			cfg.Notes = append(cfg.Notes, fmt.Sprintf("read the project's %s (%s)", path, why))
 		} else {
 			cfg.Files = append(cfg.Files, File{Layer: LayerProject, Path: path, State: FileUntrusted})
-			cfg.Notes = append(cfg.Notes, fmt.Sprintf("ignored the project's %s: the project %s is not trusted; trust it with trusted-project %q in %s, or for one run with --trust-project", path, root, root, userFileHint(in.UserFile)))
+			cfg.Notes = append(cfg.Notes, fmt.Sprintf("ignored the project's %s: the project %s is not trusted; trust it with 'smith config trust' (which adds trusted-project %q to %s), or for one run with --trust-project", path, root, root, userFileHint(in.UserFile)))
 		}
 	}
 	merge(cfg, env)
