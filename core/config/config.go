@@ -36,6 +36,8 @@ type Config struct {
 	// states about a model, which beats the bundled catalog (see
 	// [Config.CatalogLayer]).
 	Models map[string]Setting[catalog.Model]
+	// Trusted lists the projects the user's file trusts (trusted-project).
+	Trusted []Setting[string]
 	// Files lists the configuration files considered, in precedence order.
 	Files []File
 	// Notes are diagnostics that are not errors, such as an untrusted

@@ -76,6 +76,9 @@ func (c *Config) Entries() []Entry {
 		g := c.Groups[name]
 		add("group."+name, strings.Join(g.Value, ", "), g.Source)
 	}
+	for _, t := range c.Trusted {
+		add("trusted-project", t.Value, t.Source)
+	}
 	return out
 }
 

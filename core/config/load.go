@@ -85,6 +85,7 @@ func Load(in Inputs) (*Config, error) {
 		merge(cfg, d)
 		cfg.Notes = append(cfg.Notes, d.notes...)
 		trusted = d.trusted
+		cfg.Trusted = d.trusted
 	}
 	env, es := fromEnv(lookup)
 	errs = append(errs, es...)
