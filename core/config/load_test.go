@@ -167,9 +167,15 @@ func TestProjectTrust(t *testing.T) {
 			}
 		})
 	}
+	// A project's file cannot name credentials.
+	_, sub3 := project(t, "provider \"anthropic\" {\n  credential env=\"AWS_SECRET_ACCESS_KEY\"\n}\n")
+	_, err := Load(Inputs{ProjectDir: sub3, LookupEnv: noEnv, Flags: map[string]string{"trust-project": "1"}})
+	if err == nil || !strings.Contains(err.Error(), ":2:3: provider.anthropic.credential: is read only from your own smith.kdl") {
+		t.Errorf("project credential: %v", err)
+	}
 	// A project's file cannot trust a project.
 	root2, sub2 := project(t, `trusted-project "/anything"`)
-	_, err := Load(Inputs{ProjectDir: sub2, LookupEnv: noEnv, Flags: map[string]string{"trust-project": "1"}})
+	_, err = Load(Inputs{ProjectDir: sub2, LookupEnv: noEnv, Flags: map[string]string{"trust-project": "1"}})
 	if err == nil || !strings.Contains(err.Error(), filepath.Join(root2, ProjectFile)+":1:1: trusted-project:") || !strings.Contains(err.Error(), "only from your own smith.kdl") {
 		t.Errorf("error %v", err)
 	}
