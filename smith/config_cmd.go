@@ -49,6 +49,7 @@ type configFile struct {
 	Layer string `json:"layer"`
 	Path  string `json:"path"`
 	State string `json:"state"`
+	Trust string `json:"trust,omitempty"`
 }
 
 func configShow(ctx context.Context, cmd *cli.Command) error {
@@ -73,7 +74,7 @@ func configShow(ctx context.Context, cmd *cli.Command) error {
 	}
 	l := configListing{Values: cfg.Entries(), BaseURL: baseURLVariables(os.Environ()), Notes: append([]string{}, cfg.Notes...)}
 	for _, f := range cfg.Files {
-		l.Files = append(l.Files, configFile{Layer: f.Layer.String(), Path: f.Path, State: string(f.State)})
+		l.Files = append(l.Files, configFile{Layer: f.Layer.String(), Path: f.Path, State: string(f.State), Trust: f.Trust})
 	}
 	w := cmd.Root().Writer
 	if output == "json" {
@@ -101,7 +102,11 @@ func baseURLVariables(environ []string) []config.Entry {
 
 func writeConfig(w io.Writer, l configListing) error {
 	for _, f := range l.Files {
-		fmt.Fprintf(w, "%s file: %s (%s)\n", f.Layer, f.Path, f.State)
+		state := f.State
+		if f.Trust != "" {
+			state += "; " + f.Trust
+		}
+		fmt.Fprintf(w, "%s file: %s (%s)\n", f.Layer, f.Path, state)
 	}
 	for _, n := range l.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)

@@ -127,8 +127,12 @@ func TestConfigUntrustedProject(t *testing.T) {
 		t.Errorf("untrusted eval: exit %d\n%s", r.code, r.stderr)
 	}
 	r = e.run("", "eval", "--trust-project", "--no-session", "hi")
-	if r.code != 0 || !strings.Contains(r.stderr, "trusted for this run by flag --trust-project") {
-		t.Errorf("trusted eval: exit %d\n%s", r.code, r.stderr)
+	if r.code != 0 || strings.Contains(r.stderr, "trust") {
+		t.Errorf("trusted eval: exit %d, want no note\n%s", r.code, r.stderr)
+	}
+	r = e.run("", "config", "show", "--trust-project")
+	if !strings.Contains(r.stdout, "(loaded; trusted for this run by flag --trust-project)") || !strings.Contains(r.stdout, "mock") {
+		t.Errorf("config show --trust-project:\n%s", r.stdout)
 	}
 }
 
@@ -197,9 +201,9 @@ func TestConfigTrust(t *testing.T) {
 	if err != nil || string(b) != "trusted-project \""+e.cwd+"\"\n" {
 		t.Fatalf("smith.kdl %q %v", b, err)
 	}
-	r := e.mustRun("", "eval", "--no-session", "hi")
-	if !strings.Contains(r.stderr, "trusted by "+filepath.Join(e.home, "smith.kdl")+":1:17") {
-		t.Errorf("eval stderr:\n%s", r.stderr)
+	e.mustRun("", "eval", "--no-session", "hi") // the project's model "mock" is read
+	if r := e.mustRun("", "config", "show"); !strings.Contains(r.stdout, "(loaded; trusted by "+filepath.Join(e.home, "smith.kdl")+":1:17)") {
+		t.Errorf("config show:\n%s", r.stdout)
 	}
 	if r := e.mustRun("", "config", "trust", e.cwd); !strings.Contains(r.stdout, "already trusted") {
 		t.Errorf("second trust: %s", r.stdout)

@@ -40,8 +40,8 @@ type Config struct {
 	Trusted []Setting[string]
 	// Files lists the configuration files considered, in precedence order.
 	Files []File
-	// Notes are diagnostics that are not errors, such as an untrusted
-	// project file that was not read.
+	// Notes are warnings that are not errors, such as an untrusted project
+	// file that was not read, or a literal key in a file others may read.
 	Notes []string
 }
 
@@ -122,6 +122,9 @@ type File struct {
 	Layer Layer
 	Path  string
 	State FileState
+	// Trust says why a project's file was read, such as "trusted by
+	// FILE:LINE:COL" or "trusted for this run by flag --trust-project".
+	Trust string
 }
 
 // Route returns the routing configuration: aliases, groups and each

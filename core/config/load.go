@@ -102,11 +102,10 @@ func Load(in Inputs) (*Config, error) {
 			if err != nil {
 				return nil, err
 			}
-			cfg.Files = append(cfg.Files, File{Layer: LayerProject, Path: path, State: state})
+			cfg.Files = append(cfg.Files, File{Layer: LayerProject, Path: path, State: state, Trust: why})
 			errs = append(errs, es...)
 			merge(cfg, d)
 			cfg.Notes = append(cfg.Notes, d.notes...)
-			cfg.Notes = append(cfg.Notes, fmt.Sprintf("read the project's %s (%s)", path, why))
 		} else {
 			cfg.Files = append(cfg.Files, File{Layer: LayerProject, Path: path, State: FileUntrusted})
 			cfg.Notes = append(cfg.Notes, fmt.Sprintf("ignored the project's %s: the project %s is not trusted; trust it with 'smith config trust' (which adds trusted-project %q to %s), or for one run with --trust-project", path, root, root, userFileHint(in.UserFile)))

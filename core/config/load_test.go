@@ -153,16 +153,15 @@ func TestProjectTrust(t *testing.T) {
 				t.Fatalf("project read: %v, want %v (notes %q)", got, tt.read, cfg.Notes)
 			}
 			notes := strings.Join(cfg.Notes, "\n")
-			want := "is not trusted"
-			state := FileUntrusted
-			if tt.read {
-				want, state = tt.because, FileLoaded
-			}
-			if !strings.Contains(notes, want) || !strings.Contains(notes, filepath.Join(root, ProjectFile)) {
-				t.Errorf("notes %q lack %q and the project file", notes, want)
-			}
 			last := cfg.Files[len(cfg.Files)-1]
-			if last.Layer != LayerProject || last.State != state {
+			if tt.read {
+				if notes != "" || last.State != FileLoaded || !strings.Contains(last.Trust, tt.because) {
+					t.Errorf("notes %q, files %+v: want no note and the file loaded %s", notes, cfg.Files, tt.because)
+				}
+			} else if !strings.Contains(notes, "is not trusted") || !strings.Contains(notes, filepath.Join(root, ProjectFile)) || last.State != FileUntrusted {
+				t.Errorf("notes %q, files %+v: want the untrusted file named", notes, cfg.Files)
+			}
+			if last.Layer != LayerProject {
 				t.Errorf("files %+v", cfg.Files)
 			}
 		})
