@@ -23,6 +23,9 @@ func configFlags(only ...string) []cli.Flag {
 			continue
 		}
 		usage := o.Usage
+		if o.Key != "" {
+			usage += "; smith.kdl: " + o.Key
+		}
 		if o.Env != "" {
 			usage += " [$" + o.Env + "]"
 		}

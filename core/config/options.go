@@ -37,7 +37,7 @@ var options = []Option{
 	{Key: KeyMaxOutputTokens, Flag: "max-output-tokens", Env: "SMITH_MAX_OUTPUT_TOKENS", Example: "8192",
 		Usage: "bound each response to `N` tokens (default: the model's output limit from the catalog)"},
 	{Flag: KeyTrustProject, Env: "SMITH_TRUST_PROJECT", Bool: true, Example: "true",
-		Usage: "trust the project for this run: read its .smith/smith.kdl (to trust it always, add trusted-project \"DIR\" to your smith.kdl)"},
+		Usage: "trust the project for this run: read its .smith/smith.kdl (to trust it always, run smith config trust)"},
 	{Flag: KeyBaseURL, Example: "http://localhost:8000/v1",
 		Usage: "send the model's provider requests to `URL` (beats smith.kdl and the provider's *_BASE_URL variable)"},
 }
