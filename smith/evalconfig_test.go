@@ -489,3 +489,50 @@ model-info "local/qwen3" {
 		t.Errorf("no cost from the configured price:\n%s", r.stdout)
 	}
 }
+
+// TestEvalOutputLimitBelowThinkingBudgetPlusDefault: with no output bound
+// asked for, eval sends the model's output limit, so a model whose limit
+// lies between the thinking budget and budget + 4096 (the codec's own
+// default) is not refused by a server that enforces the limit. The limit
+// here comes from a model-info correction of the bundled entry.
+func TestEvalOutputLimitBelowThinkingBudgetPlusDefault(t *testing.T) {
+	var mu sync.Mutex
+	var bodies []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		var req struct {
+			MaxTokens int `json:"max_tokens"`
+		}
+		_ = json.Unmarshal(b, &req)
+		mu.Lock()
+		bodies = append(bodies, string(b))
+		mu.Unlock()
+		if req.MaxTokens > 18000 {
+			w.Header().Set("content-type", "application/json")
+			w.WriteHeader(400)
+			_, _ = fmt.Fprintf(w, `{"type":"error","error":{"type":"invalid_request_error","message":"max_tokens: %d > 18000, which is the maximum allowed"}}`, req.MaxTokens)
+			return
+		}
+		w.Header().Set("content-type", "text/event-stream")
+		_, _ = io.WriteString(w, messagesStream("Within the limit.", "", "", ""))
+	}))
+	defer srv.Close()
+	e := newEnv(t)
+	e.demo()
+	e.writeConfig(`model-info "anthropic/claude-sonnet-4-5-20250929" {
+    alias "claude-sonnet-4-5"
+    context 200000
+    max-output 18000
+    thinking "off" "low" "medium" "high"
+}
+`)
+	r := e.runWith([]string{"ANTHROPIC_API_KEY=k", "ANTHROPIC_BASE_URL=" + srv.URL}, "", "eval", "--no-session", "--model", "claude-sonnet-4-5", "--thinking", "high", "hi")
+	if r.code != 0 || !strings.Contains(r.stdout, "Within the limit.") {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(bodies) != 1 || !strings.Contains(bodies[0], `"max_tokens":18000`) || !strings.Contains(bodies[0], `"budget_tokens":16384`) {
+		t.Errorf("requests %q", bodies)
+	}
+}
