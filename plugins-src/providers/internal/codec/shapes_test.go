@@ -13,7 +13,9 @@ import (
 // null fields read as absent, a field of the wrong type fails the event
 // as malformed (or, where the decoder says so, is ignored), escapes are
 // unquoted, duplicate keys keep the last. The expectations are what the
-// encoding/json decoders these replaced produced for the same bodies.
+// encoding/json decoders these replaced produced for the same bodies,
+// except the typing of an unknown gemini part with several members, which
+// was random (map order) and is now its first member.
 func TestWireShapes(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -441,6 +443,16 @@ func TestWireShapes(t *testing.T) {
 			want: []string{
 				"start model=\"\" id=\"\"",
 				"done end raw=\"completed\" usage={unknown unknown unknown unknown unknown} rawusage=\"{\\\"input_tokens\\\":1.5}\"",
+			}},
+		{name: "gemini: a part of another kind is typed by its first member other than thoughtSignature", api: Gemini,
+			body: "data: {\"candidates\":[{\"content\":{\"parts\":[{\"thought\":true,\"executableCode\":{\"code\":\"x\"},\"thoughtSignature\":\"s\"},{\"inlineData\":{\"data\":\"AA==\"},\"videoMetadata\":{}},{\"thoughtSignature\":\"s2\"},{\"text\":null,\"fileData\":{\"uri\":\"u\"}}]},\"finishReason\":\"STOP\"}]}\n\n",
+			want: []string{
+				"start model=\"\" id=\"\"",
+				"other 0 \"thought\" \"{\\\"thought\\\":true,\\\"executableCode\\\":{\\\"code\\\":\\\"x\\\"},\\\"thoughtSignature\\\":\\\"s\\\"}\"",
+				"other 1 \"inlineData\" \"{\\\"inlineData\\\":{\\\"data\\\":\\\"AA==\\\"},\\\"videoMetadata\\\":{}}\"",
+				"other 2 \"part\" \"{\\\"thoughtSignature\\\":\\\"s2\\\"}\"",
+				"other 3 \"text\" \"{\\\"text\\\":null,\\\"fileData\\\":{\\\"uri\\\":\\\"u\\\"}}\"",
+				"done end raw=\"STOP\" usage={unknown unknown unknown unknown unknown} rawusage=nil",
 			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

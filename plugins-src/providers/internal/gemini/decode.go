@@ -153,7 +153,8 @@ func (d *Decoder) item(it sse.Item) {
 
 // part handles one content part; a part that is not an object of the
 // known shape is ignored. A part of another kind (inline data, code) is
-// sent back whole, typed by a key other than thoughtSignature.
+// sent back whole, typed by the name of its first member other than
+// thoughtSignature.
 func (d *Decoder) part(raw []byte) {
 	p := &d.part1
 	if p.read(&d.scan, raw) != nil {
@@ -188,13 +189,9 @@ func (d *Decoder) part(raw []byte) {
 			d.em.Emit(norm.TextDelta{Index: d.cur, Signature: sig})
 		}
 	default:
-		var m map[string]json.RawMessage
-		_ = json.Unmarshal(raw, &m)
 		typ := "part"
-		for k := range m {
-			if k != "thoughtSignature" {
-				typ = k
-			}
+		if p.hasKind {
+			typ = string(p.kind)
 		}
 		d.cur = -1
 		d.em.Emit(norm.OtherBlock{Index: d.em.Open(), Type: typ, Raw: append([]byte(nil), raw...)})

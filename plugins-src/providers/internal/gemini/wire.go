@@ -77,6 +77,8 @@ type part struct {
 	signature jsonscan.String
 	call      bool // functionCall is an object
 	fc        wireCall
+	kind      []byte // the name of the first member other than thoughtSignature
+	hasKind   bool
 }
 
 // wireCall is a part's functionCall; its slices are reused.
@@ -90,9 +92,12 @@ type wireCall struct {
 // read parses raw into p. A part that is not an object, or has a field of
 // the wrong type, is an error.
 func (p *part) read(s *jsonscan.Decoder, raw []byte) error {
-	*p = part{fc: wireCall{PartialArgs: p.fc.PartialArgs[:0]}}
+	*p = part{fc: wireCall{PartialArgs: p.fc.PartialArgs[:0]}, kind: p.kind[:0]}
 	s.Reset(raw)
 	s.Object(func(key []byte) {
+		if !p.hasKind && string(key) != "thoughtSignature" {
+			p.kind, p.hasKind = append(p.kind[:0], key...), true
+		}
 		switch string(key) {
 		case "text":
 			p.text = s.Str()
