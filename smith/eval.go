@@ -94,7 +94,7 @@ func evalAction(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	end, runErr := runEval(ctx, cmd, sess, ts, m, cwd, prompt, output)
+	end, runErr := runEval(ctx, cmd, sess, ts, m, cwd, cfg.IgnorePatterns(), prompt, output)
 	closeErr := sess.file.Close()
 	return finishEval(cmd.ErrWriter, sess, end, errors.Join(runErr, closeErr), output)
 }
@@ -152,7 +152,7 @@ func evalPrompt(cmd *cli.Command) (string, error) {
 }
 
 // runEval runs the prompt in the open session and writes the events.
-func runEval(ctx context.Context, cmd *cli.Command, sess *evalSession, ts toolbox.Tools, m *evalModel, cwd, prompt, output string) (agent.AgentEnd, error) {
+func runEval(ctx context.Context, cmd *cli.Command, sess *evalSession, ts toolbox.Tools, m *evalModel, cwd string, ignore []string, prompt, output string) (agent.AgentEnd, error) {
 	store, err := session.New(sess.file)
 	if err != nil {
 		return agent.AgentEnd{}, err
@@ -170,7 +170,7 @@ func runEval(ctx context.Context, cmd *cli.Command, sess *evalSession, ts toolbo
 	if err != nil {
 		return agent.AgentEnd{}, fmt.Errorf("eval: read session %s: %w", sess, err)
 	}
-	toolset, err := ts.Bind(journal, cwd)
+	toolset, err := ts.Bind(journal, cwd, ignore)
 	if err != nil {
 		return agent.AgentEnd{}, err
 	}

@@ -22,6 +22,10 @@ type Config struct {
 	// MaxOutputTokens bounds each response; 0 means the model's output
 	// limit.
 	MaxOutputTokens Setting[int]
+	// Ignore are gitignore-style patterns find, grep and ls skip in
+	// addition to .gitignore files, from every layer in precedence order
+	// (layers add patterns; none replaces another's).
+	Ignore []Setting[string]
 	// TrustProject is the one-run trust of --trust-project.
 	TrustProject Setting[bool]
 	// BaseURLFlag is --base-url, which applies to the model's provider.
@@ -143,6 +147,16 @@ func (c *Config) Route() route.Config {
 		}
 	}
 	return r
+}
+
+// IgnorePatterns returns the ignore patterns of every layer, lowest
+// precedence first.
+func (c *Config) IgnorePatterns() []string {
+	out := make([]string, len(c.Ignore))
+	for i, p := range c.Ignore {
+		out[i] = p.Value
+	}
+	return out
 }
 
 // Provider returns the block of provider name, or an empty one (every

@@ -16,7 +16,8 @@
 // literal credential (credential key="…") is never part of an error or of
 // any printed form: it is held as an auth.Secret.
 //
-// The schema: model, thinking, max-output-tokens; provider blocks (api,
+// The schema: model, thinking, max-output-tokens; ignore (gitignore-style
+// patterns for find, grep and ls, added up across layers); provider blocks (api,
 // base-url, accounts, credential env=/key=/account=, quirks); alias and
 // group (ordered failover lists) for core/route ([Config.Route]);
 // model-info blocks layered over the bundled catalog as configuration

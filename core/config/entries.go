@@ -37,6 +37,9 @@ func (c *Config) Entries() []Entry {
 		tokens = strconv.Itoa(c.MaxOutputTokens.Value)
 	}
 	add(KeyMaxOutputTokens, tokens, c.MaxOutputTokens.Source)
+	for _, p := range c.Ignore {
+		add("ignore", p.Value, p.Source)
+	}
 	add(KeyTrustProject, strconv.FormatBool(c.TrustProject.Value), c.TrustProject.Source)
 	add(KeyBaseURL, or(redactURL(c.BaseURLFlag.Value), "(not given)"), c.BaseURLFlag.Source)
 	for _, name := range c.ProviderNames() {

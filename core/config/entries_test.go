@@ -21,6 +21,7 @@ provider "anthropic" {
 }
 alias "fast" "local/qwen"
 group "both" "fast" "anthropic/claude-sonnet-4-5"
+ignore "dist/" "*.log"
 `)
 	cfg, err := Load(Inputs{UserFile: path, LookupEnv: envOf(map[string]string{"SMITH_THINKING": "low"}), Flags: map[string]string{"base-url": "http://flag.test/v1"}})
 	if err != nil {
@@ -34,6 +35,8 @@ group "both" "fast" "anthropic/claude-sonnet-4-5"
 		"model = fast @ FILE:1:7",
 		"thinking = low @ env SMITH_THINKING",
 		"max-output-tokens = (the model's output limit) @ default",
+		"ignore = dist/ @ FILE:14:8",
+		"ignore = *.log @ FILE:14:16",
 		"trust-project = false @ default",
 		"base-url = http://flag.test/v1 @ flag --base-url",
 		"provider.anthropic.accounts = work @ FILE:9:5",

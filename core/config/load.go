@@ -236,6 +236,7 @@ func merge(cfg *Config, d layerData) {
 	if s.BaseURLFlag.IsSet() {
 		cfg.BaseURLFlag = s.BaseURLFlag
 	}
+	cfg.Ignore = append(cfg.Ignore, s.Ignore...)
 	maps.Copy(cfg.Aliases, s.Aliases)
 	maps.Copy(cfg.Models, s.Models)
 	maps.Copy(cfg.Groups, s.Groups)

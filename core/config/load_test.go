@@ -101,6 +101,27 @@ func TestPrecedence(t *testing.T) {
 			}
 		})
 	}
+	// ignore patterns add up across layers, each with its source.
+	iroot, isub := project(t, "ignore \"dist/\"\n")
+	iuser := writeUser(t, "ignore \"*.log\" \"tmp/\"\ntrusted-project \""+iroot+"\"\n")
+	icfg, err := Load(Inputs{UserFile: iuser, ProjectDir: isub, LookupEnv: noEnv,
+		Plugins: []Contribution{{Plugin: "base", Defaults: true, Text: []byte("ignore \"node_modules/\"\n")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ig []string
+	for _, p := range icfg.Ignore {
+		ig = append(ig, p.Value+" @ "+p.Source.String())
+	}
+	want := []string{"node_modules/ @ plugin-default base", "*.log @ " + iuser + ":1:8", "tmp/ @ " + iuser + ":1:16",
+		"dist/ @ " + filepath.Join(iroot, ProjectFile) + ":1:8"}
+	if strings.Join(ig, "|") != strings.Join(want, "|") {
+		t.Errorf("ignore = %q\nwant %q", ig, want)
+	}
+	if got := strings.Join(icfg.IgnorePatterns(), " "); got != "node_modules/ *.log tmp/ dist/" {
+		t.Errorf("IgnorePatterns = %s", got)
+	}
+
 	// The project's file adds to the user's provider block: the credential
 	// set in the user's file stays.
 	cfg, err := Load(Inputs{UserFile: user, ProjectDir: sub, LookupEnv: noEnv})

@@ -15,7 +15,7 @@ import (
 const maxTokens = 10_000_000
 
 // topNodes are the nodes a smith.kdl may hold at its top level.
-var topNodes = []string{KeyModel, KeyThinking, KeyMaxOutputTokens, "provider", "alias", "group", "model-info", "trusted-project"}
+var topNodes = []string{KeyModel, KeyThinking, KeyMaxOutputTokens, "ignore", "provider", "alias", "group", "model-info", "trusted-project"}
 
 func (r *reader) top(n *kdl.Node) {
 	name := n.Name()
@@ -53,6 +53,8 @@ func (r *reader) top(n *kdl.Node) {
 			}
 			r.out.cfg.MaxOutputTokens = Setting[int]{Value: v.Int(), Source: r.at(v.Location())}
 		}
+	case "ignore":
+		r.ignore(n)
 	case "trusted-project":
 		r.trusted(n)
 	case "alias":
@@ -65,6 +67,32 @@ func (r *reader) top(n *kdl.Node) {
 		r.modelInfo(n)
 	default:
 		r.fail(n.Location(), name, "", "is not a configuration node; known nodes: "+strings.Join(topNodes, ", ")+suggest(name, topNodes), `model "anthropic/claude-sonnet-4-5"`)
+	}
+}
+
+// ignore reads gitignore-style patterns that find, grep and ls skip, in
+// addition to .gitignore files. Every ignore node of every layer adds its
+// patterns (a project adds to the user's; nothing is replaced).
+func (r *reader) ignore(n *kdl.Node) {
+	const ex = `ignore "dist/" "*.min.js"`
+	if !r.shape(n, "ignore", 1, -1, nil, false, ex) {
+		return
+	}
+	for _, v := range n.Arguments() {
+		s, ok := r.str(v, "ignore", ex)
+		if !ok {
+			continue
+		}
+		switch {
+		case strings.TrimSpace(s) == "":
+			r.fail(v.Location(), "ignore", strconv.Quote(s), "is empty", ex)
+		case strings.ContainsAny(s, "\x00\n\r"):
+			r.fail(v.Location(), "ignore", strconv.Quote(s), "holds a line break or NUL; give one pattern per value", ex)
+		case strings.HasPrefix(s, "#"):
+			r.fail(v.Location(), "ignore", strconv.Quote(s), "starts with '#', which .gitignore syntax reads as a comment; escape it as \\#", ex)
+		default:
+			r.out.cfg.Ignore = append(r.out.cfg.Ignore, Setting[string]{Value: s, Source: r.at(v.Location())})
+		}
 	}
 }
 

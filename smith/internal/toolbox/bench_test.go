@@ -43,7 +43,7 @@ func BenchmarkPluginsWarm(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		tools, err := set.Bind(j, root)
+		tools, err := set.Bind(j, root, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

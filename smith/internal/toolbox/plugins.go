@@ -52,12 +52,12 @@ func (p *pluginTools) load(ctx context.Context, arts []plugin.Artifact) {
 	}
 }
 
-func (p *pluginTools) Bind(j *effect.Journal, root string) ([]agent.Tool, error) {
+func (p *pluginTools) Bind(j *effect.Journal, root string, ignore []string) ([]agent.Tool, error) {
 	<-p.loaded
 	if p.err != nil {
 		return nil, p.err
 	}
-	b, err := p.gen.Bind(plugin.Effects{Journal: j, Roots: []string{root}, Cwd: root})
+	b, err := p.gen.Bind(plugin.Effects{Journal: j, Roots: []string{root}, Cwd: root, Ignore: ignore})
 	if err != nil {
 		return nil, err
 	}

@@ -38,7 +38,10 @@ func TestPlugins(t *testing.T) {
 			t.Error(err)
 		}
 	}()
-	tools, err := set.Bind(j, root)
+	if err := os.WriteFile(filepath.Join(root, "debug.log"), []byte("noise\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tools, err := set.Bind(j, root, []string{"*.log"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,6 +74,19 @@ func TestPlugins(t *testing.T) {
 	if in, ok := recs[0].(effect.Intent); !ok || in.Parent != "call_1" {
 		t.Fatalf("first record = %#v, want the intent caused by call_1", recs[0])
 	}
+	// The configured ignore pattern hides debug.log from find.
+	for _, tool := range tools {
+		if tool.Definition().Name != "find" {
+			continue
+		}
+		res, err := tool.Execute(ctx, &agent.Call{ID: "call_2", Name: "find", Arguments: json.RawMessage(`{"pattern":"*"}`), Cwd: root})
+		if err != nil || res.IsError {
+			t.Fatalf("find = %+v, %v", res, err)
+		}
+		if text := res.Content[0].(model.Text).Text; text != "hello.txt" {
+			t.Errorf("find * = %q; want only hello.txt (debug.log is ignored by the configured *.log)", text)
+		}
+	}
 }
 
 // TestPluginsLoadFailure: Plugins returns at once and loads in the
@@ -91,7 +107,7 @@ func TestPluginsLoadFailure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := set.Bind(j, t.TempDir()); err == nil || !strings.Contains(err.Error(), file) {
+	if _, err := set.Bind(j, t.TempDir(), nil); err == nil || !strings.Contains(err.Error(), file) {
 		t.Errorf("Bind = %v; want the load failure naming %s", err, file)
 	}
 	if err := set.Close(ctx); err != nil {

@@ -13,8 +13,10 @@ import (
 type Tools interface {
 	// Bind returns the tools acting through j inside root: every effect is
 	// recorded (intent durable before the effect) and paths resolve against
-	// each call's working directory, never the process's. Call it once.
-	Bind(j *effect.Journal, root string) ([]agent.Tool, error)
+	// each call's working directory, never the process's. find, grep and ls
+	// skip what .gitignore files and the gitignore-style patterns ignore
+	// (configured ignores) exclude. Call it once.
+	Bind(j *effect.Journal, root string, ignore []string) ([]agent.Tool, error)
 	// Close releases the tools and what they hold open.
 	Close(ctx context.Context) error
 }
