@@ -20,6 +20,6 @@ var toolsWasm []byte
 
 // pins are the embedded artifacts with their sizes and SHA-256 hashes.
 var pins = []pin{
-	{name: "providers", file: "providers.wasm", size: 5550081, sha256: "a5f28f2bb16ff2fcfaeb94bfeda0209ba83969c6f0551a95a2bbd8b17a765809", data: providersWasm},
-	{name: "tools", file: "tools.wasm", size: 2614082, sha256: "7be56c31493c6e5fb09ec65e4cf4d236da0b09e09e696f593ed6ec4258439965", data: toolsWasm},
+	{name: "providers", file: "providers.wasm", size: 5713256, sha256: "eec82ee3290a7956b1880d9e85a4044af93cf9f7c9533a45b91809437392bb49", data: providersWasm},
+	{name: "tools", file: "tools.wasm", size: 2614082, sha256: "1c092e8ae5d4b7db7b6e57b3d87c684ebe2659a70495c9d08e1dc2bc9e250e4a", data: toolsWasm},
 }
