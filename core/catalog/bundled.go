@@ -34,3 +34,8 @@ func BundledWith(layers ...Layer) (*Snapshot, error) {
 	}
 	return Build(d.Generated, append([]Layer{LayerOf(d, EvidenceBundled)}, layers...)...), nil
 }
+
+// BundledDocument returns the reviewed catalog shipped in the binary, for
+// [NewStore]. It is parsed on the first call; later calls return the same
+// document, which must not be modified.
+func BundledDocument() (*Document, error) { return bundled() }

@@ -16,7 +16,11 @@
 // response from its usage; unknown usage gives an unknown cost, never zero.
 //
 // A [Store] publishes snapshots atomically; [Store.Refresh] is optional,
-// cancellable, and can never publish stale data over newer data.
+// cancellable, and can never publish stale data over newer data. A
+// [Persist] (see [NewPersistentStore]) carries refreshes across runs: its
+// tickets order refreshes of several processes, each refresh is committed
+// to it before publication, and [Store.Restore] starts a run from the
+// newest committed document without any network.
 //
 // The package knows no vendor endpoint or wire format; vendor names appear
 // only in the data file.

@@ -24,8 +24,27 @@ var ErrStale = errors.New("catalog: stale refresh discarded")
 type Store struct {
 	mu      sync.Mutex // serializes publication
 	base    []Layer    // bundled, provider and config layers
+	persist Persist    // nil: refreshes live in memory only
 	cur     atomic.Pointer[state]
 	tickets atomic.Uint64
+}
+
+// Persist keeps refreshed documents across runs, so that a later run
+// starts from the newest one without waiting for the network (see
+// [NewPersistentStore]). Ticket may be called from several goroutines;
+// the Store serializes calls to Commit.
+type Persist interface {
+	// Ticket returns the ticket of a refresh starting now. It must exceed
+	// every ticket committed before, by this process or by any other that
+	// shares the persisted state, so that tickets order refreshes by their
+	// start across processes.
+	Ticket() (uint64, error)
+	// Commit persists a validated document (raw is its bytes) under ticket
+	// just before the Store publishes it. It returns an error wrapping
+	// [ErrStale] when a refresh with a larger ticket, or a newer document,
+	// is already persisted; the Store then discards the refresh. Any other
+	// error fails the refresh. Either way nothing is published.
+	Commit(ticket uint64, d *Document, raw []byte) error
 }
 
 type state struct {
@@ -40,7 +59,14 @@ type state struct {
 // layers (provider declarations, the user's configured models). It does no
 // I/O: the bundled snapshot is usable at once.
 func NewStore(bundled *Document, others ...Layer) *Store {
-	s := &Store{base: append([]Layer{LayerOf(bundled, EvidenceBundled)}, others...)}
+	return NewPersistentStore(bundled, nil, others...)
+}
+
+// NewPersistentStore is [NewStore] whose refreshes take their tickets from
+// p and are committed to p before they are published; p == nil keeps them
+// in memory. Publish the newest persisted document with [Store.Restore].
+func NewPersistentStore(bundled *Document, p Persist, others ...Layer) *Store {
+	s := &Store{base: append([]Layer{LayerOf(bundled, EvidenceBundled)}, others...), persist: p}
 	st := &state{bundled: bundled.Generated}
 	st.snap = s.build(st)
 	s.cur.Store(st)
@@ -66,10 +92,15 @@ type RefreshResult struct {
 	Ticket uint64
 	// Models is the number of models the refreshed document carried.
 	Models int
+	// Generated is the refreshed document's date.
+	Generated string
 	// Conflicts lists where the refreshed data disagreed with stronger
 	// evidence (the user's configuration or the reviewed bundle), which
 	// was kept.
 	Conflicts []Conflict
+	// Previous is the Snapshot the refresh replaced; Published the one it
+	// published.
+	Previous, Published *Snapshot
 }
 
 // Refresh fetches a document with fetch and publishes it unless ctx was
@@ -80,7 +111,10 @@ type RefreshResult struct {
 // reported as a Conflict. Refresh blocks for as long as fetch does; run it
 // in a goroutine (see [Store.Start]) so startup never waits for it.
 func (s *Store) Refresh(ctx context.Context, name string, fetch Fetch) (RefreshResult, error) {
-	ticket := s.tickets.Add(1)
+	ticket, err := s.ticket()
+	if err != nil {
+		return RefreshResult{}, fmt.Errorf("catalog: refresh from %s not started, keeping the current catalog: %w", name, err)
+	}
 	b, err := fetch(ctx)
 	if err != nil {
 		return RefreshResult{}, fmt.Errorf("catalog: refresh from %s failed, keeping the current catalog: %w", name, err)
@@ -104,6 +138,14 @@ func (s *Store) Refresh(ctx context.Context, name string, fetch Fetch) (RefreshR
 	}
 	next := &state{refresh: &layer, ticket: ticket, generated: d.Generated, bundled: cur.bundled}
 	next.snap = s.build(next)
+	if s.persist != nil {
+		if err := s.persist.Commit(ticket, d, b); err != nil {
+			if errors.Is(err, ErrStale) {
+				return RefreshResult{}, err
+			}
+			return RefreshResult{}, fmt.Errorf("catalog: refresh from %s not saved, keeping the current catalog: %w", name, err)
+		}
+	}
 	s.cur.Store(next)
 	var conflicts []Conflict
 	for _, c := range next.snap.Conflicts() {
@@ -111,7 +153,58 @@ func (s *Store) Refresh(ctx context.Context, name string, fetch Fetch) (RefreshR
 			conflicts = append(conflicts, c)
 		}
 	}
-	return RefreshResult{Ticket: ticket, Models: len(d.Models), Conflicts: conflicts}, nil
+	return RefreshResult{Ticket: ticket, Models: len(d.Models), Generated: d.Generated, Conflicts: conflicts,
+		Previous: cur.snap, Published: next.snap}, nil
+}
+
+// ticket returns the ticket of a refresh starting now: above every ticket
+// taken or restored in this Store, and at least the Persist's.
+func (s *Store) ticket() (uint64, error) {
+	var floor uint64
+	if s.persist != nil {
+		t, err := s.persist.Ticket()
+		if err != nil {
+			return 0, err
+		}
+		floor = t
+	}
+	return s.raiseTickets(floor), nil
+}
+
+// raiseTickets takes the next ticket, at least floor.
+func (s *Store) raiseTickets(floor uint64) uint64 {
+	for {
+		cur := s.tickets.Load()
+		next := max(cur+1, floor)
+		if s.tickets.CompareAndSwap(cur, next) {
+			return next
+		}
+	}
+}
+
+// Restore publishes a document refreshed earlier (raw, read back from a
+// persistent cache; name says where) as the refreshed layer with the
+// ticket it was committed under, so a run starts from the newest refresh
+// without any network. Later refreshes take larger tickets. It fails on
+// an invalid document, and with an error wrapping [ErrStale] when a
+// refresh with a ticket at least as large has already published.
+func (s *Store) Restore(name string, ticket uint64, raw []byte) error {
+	d, err := Parse(name, raw, false, EvidenceRefreshed)
+	if err != nil {
+		return fmt.Errorf("catalog: cached refresh %s rejected: %w", name, err)
+	}
+	layer := LayerOf(d, EvidenceRefreshed)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.raiseTickets(ticket)
+	cur := s.cur.Load()
+	if cur.refresh != nil && cur.ticket >= ticket {
+		return fmt.Errorf("%w: cached refresh #%d from %s is not newer than the published #%d", ErrStale, ticket, name, cur.ticket)
+	}
+	next := &state{refresh: &layer, ticket: ticket, generated: d.Generated, bundled: cur.bundled}
+	next.snap = s.build(next)
+	s.cur.Store(next)
+	return nil
 }
 
 // RefreshOutcome is what a background refresh reports.

@@ -30,6 +30,9 @@ type Config struct {
 	TrustProject Setting[bool]
 	// BaseURLFlag is --base-url, which applies to the model's provider.
 	BaseURLFlag Setting[string]
+	// CatalogRefresh is the URL the model catalog is refreshed from; ""
+	// (the default, or "off") means the catalog is never refreshed.
+	CatalogRefresh Setting[string]
 	// Providers are the provider blocks, by name.
 	Providers map[string]*Provider
 	// Aliases map a name to a model name; Groups map a name to an ordered

@@ -42,6 +42,7 @@ func (c *Config) Entries() []Entry {
 	}
 	add(KeyTrustProject, strconv.FormatBool(c.TrustProject.Value), c.TrustProject.Source)
 	add(KeyBaseURL, or(redactURL(c.BaseURLFlag.Value), "(not given)"), c.BaseURLFlag.Source)
+	add(KeyCatalogRefresh, or(redactURL(c.CatalogRefresh.Value), "off"), c.CatalogRefresh.Source)
 	for _, name := range c.ProviderNames() {
 		p := c.Providers[name]
 		pre := "provider." + name + "."

@@ -22,6 +22,7 @@ provider "anthropic" {
 alias "fast" "local/qwen"
 group "both" "fast" "anthropic/claude-sonnet-4-5"
 ignore "dist/" "*.log"
+catalog-refresh "https://me:tok3n@catalog.example/c.json"
 `)
 	cfg, err := Load(Inputs{UserFile: path, LookupEnv: envOf(map[string]string{"SMITH_THINKING": "low"}), Flags: map[string]string{"base-url": "http://flag.test/v1"}})
 	if err != nil {
@@ -39,6 +40,7 @@ ignore "dist/" "*.log"
 		"ignore = *.log @ FILE:14:16",
 		"trust-project = false @ default",
 		"base-url = http://flag.test/v1 @ flag --base-url",
+		"catalog-refresh = https://[redacted]@catalog.example/c.json @ FILE:15:17",
 		"provider.anthropic.accounts = work @ FILE:9:5",
 		"provider.anthropic.credential@work = env WORK_KEY @ FILE:10:5",
 		"provider.local.api = openai-compatible @ FILE:3:9",
@@ -51,7 +53,7 @@ ignore "dist/" "*.log"
 	if got := strings.Join(lines, "\n"); got != strings.Join(want, "\n") {
 		t.Errorf("entries:\n%s\nwant:\n%s", got, strings.Join(want, "\n"))
 	}
-	for _, leak := range []string{"hunter2", "sk-literal-SECRET"} {
+	for _, leak := range []string{"hunter2", "sk-literal-SECRET", "tok3n"} {
 		if strings.Contains(strings.Join(lines, "\n"), leak) {
 			t.Errorf("entries reveal %q", leak)
 		}

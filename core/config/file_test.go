@@ -53,6 +53,13 @@ func TestInvalidFiles(t *testing.T) {
 			want: []string{"FILE:2:12: provider.anthropic.base-url: \"ftp://x\" is not an http:// or https:// URL", `base-url "https://gateway.example/v1"`}},
 		{name: "base URL password hidden", text: "provider \"a\" {\n  base-url \"ftp://u:hunter2@x\"\n}\n",
 			want: []string{"provider.a.base-url", "[redacted]"}},
+		{name: "catalog refresh scheme", text: "catalog-refresh \"ftp://x/c.json\"\n",
+			want: []string{"FILE:1:17: catalog-refresh: \"ftp://x/c.json\" is not an https:// URL", `catalog-refresh "https://example.com/smith/catalog.json"`}},
+		{name: "catalog refresh plain http", text: "catalog-refresh \"http://u:tok3n@catalog.example/c.json\"\n",
+			want: []string{"FILE:1:17: catalog-refresh: \"http://[redacted]@catalog.example/c.json\" is plain http to another machine; catalog data must come over https"}},
+		{name: "catalog refresh not a URL", text: "catalog-refresh \"sometimes\"\n", want: []string{"FILE:1:17: catalog-refresh: \"sometimes\" is neither off nor a URL"}},
+		{name: "catalog refresh fragment", text: "catalog-refresh \"https://x.test/c.json#v1\"\n", want: []string{"has a #fragment"}},
+		{name: "catalog refresh twice", text: "catalog-refresh \"off\"\ncatalog-refresh \"off\"\n", want: []string{"FILE:2:1: catalog-refresh:", "set twice"}},
 		{name: "unknown provider field", text: "provider \"a\" {\n  baseurl \"http://x\"\n}\n",
 			want: []string{"FILE:2:3: provider.a.baseurl:", "known: api, base-url", "did you mean base-url?"}},
 		{name: "bad provider name", text: "provider \"a/b\"\n", want: []string{"FILE:1:10: provider: \"a/b\" is not a valid name"}},
@@ -117,7 +124,7 @@ func TestInvalidFiles(t *testing.T) {
 					t.Errorf("error lacks %q:\n%s", w, msg)
 				}
 			}
-			for _, leak := range []string{secret, "hunter2"} {
+			for _, leak := range []string{secret, "hunter2", "tok3n"} {
 				if strings.Contains(msg, leak) {
 					t.Errorf("error reveals %q:\n%s", leak, msg)
 				}

@@ -83,6 +83,12 @@ func setOption(cfg *Config, o Option, v string, src Source) *Error {
 			return &Error{Source: src, Path: o.Flag, Value: strconv.Quote(redactURL(v)), Problem: why}
 		}
 		cfg.BaseURLFlag = Setting[string]{Value: v, Source: src}
+	case KeyCatalogRefresh:
+		u, why := catalogRefresh(v)
+		if why != "" {
+			return &Error{Source: src, Path: o.Flag, Value: strconv.Quote(redactURL(v)), Problem: why}
+		}
+		cfg.CatalogRefresh = Setting[string]{Value: u, Source: src}
 	}
 	return nil
 }

@@ -236,6 +236,9 @@ func merge(cfg *Config, d layerData) {
 	if s.BaseURLFlag.IsSet() {
 		cfg.BaseURLFlag = s.BaseURLFlag
 	}
+	if s.CatalogRefresh.IsSet() {
+		cfg.CatalogRefresh = s.CatalogRefresh
+	}
 	cfg.Ignore = append(cfg.Ignore, s.Ignore...)
 	maps.Copy(cfg.Aliases, s.Aliases)
 	maps.Copy(cfg.Models, s.Models)

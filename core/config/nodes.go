@@ -2,6 +2,8 @@ package config
 
 import (
 	"fmt"
+	"net"
+	"net/url"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -15,7 +17,7 @@ import (
 const maxTokens = 10_000_000
 
 // topNodes are the nodes a smith.kdl may hold at its top level.
-var topNodes = []string{KeyModel, KeyThinking, KeyMaxOutputTokens, "ignore", "provider", "alias", "group", "model-info", "trusted-project"}
+var topNodes = []string{KeyModel, KeyThinking, KeyMaxOutputTokens, KeyCatalogRefresh, "ignore", "provider", "alias", "group", "model-info", "trusted-project"}
 
 func (r *reader) top(n *kdl.Node) {
 	name := n.Name()
@@ -52,6 +54,18 @@ func (r *reader) top(n *kdl.Node) {
 				return
 			}
 			r.out.cfg.MaxOutputTokens = Setting[int]{Value: v.Int(), Source: r.at(v.Location())}
+		}
+	case KeyCatalogRefresh:
+		const ex = `catalog-refresh "https://example.com/smith/catalog.json"`
+		if r.shape(n, name, 1, 1, nil, false, ex) && r.once(name, n, name) {
+			if s, ok := r.str(n.Arg(0), name, ex); ok {
+				v, why := catalogRefresh(s)
+				if why != "" {
+					r.fail(n.Arg(0).Location(), name, strconv.Quote(redactURL(s)), why, ex)
+					return
+				}
+				r.out.cfg.CatalogRefresh = Setting[string]{Value: v, Source: r.at(n.Arg(0).Location())}
+			}
 		}
 	case "ignore":
 		r.ignore(n)
@@ -213,4 +227,37 @@ func (r *reader) group(n *kdl.Node) {
 		r.out.cfg.Groups = map[string]Setting[[]string]{}
 	}
 	r.out.cfg.Groups[name] = Setting[[]string]{Value: members, Source: r.at(n.Location())}
+}
+
+// catalogRefresh checks a catalog-refresh value: "off" (returned as "")
+// or the URL of a catalog document, over https, or plain http to this
+// machine only (catalog data must not be open to tampering on the way).
+// It returns the value and why it is invalid, or "".
+func catalogRefresh(s string) (string, string) {
+	if s == "off" {
+		return "", ""
+	}
+	u, err := url.Parse(s)
+	switch {
+	case err != nil || u.Scheme == "" || u.Opaque != "":
+		return "", "is neither off nor a URL"
+	case u.Scheme != "http" && u.Scheme != "https":
+		return "", "is not an https:// URL"
+	case u.Host == "":
+		return "", "has no host"
+	case u.Fragment != "":
+		return "", "has a #fragment; give the catalog document's URL"
+	case u.Scheme == "http" && !loopback(u.Hostname()):
+		return "", "is plain http to another machine; catalog data must come over https (http is only for localhost, 127.0.0.1 and ::1)"
+	}
+	return s, ""
+}
+
+// loopback reports whether host names this machine.
+func loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

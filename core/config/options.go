@@ -27,6 +27,7 @@ const (
 	KeyMaxOutputTokens = "max-output-tokens"
 	KeyTrustProject    = "trust-project"
 	KeyBaseURL         = "base-url"
+	KeyCatalogRefresh  = "catalog-refresh"
 )
 
 var options = []Option{
@@ -40,6 +41,8 @@ var options = []Option{
 		Usage: "trust the project for this run: read its .smith/smith.kdl (to trust it always, run smith config trust)"},
 	{Flag: KeyBaseURL, Example: "http://localhost:8000/v1",
 		Usage: "send the model's provider requests to `URL` (beats smith.kdl and the provider's *_BASE_URL variable)"},
+	{Key: KeyCatalogRefresh, Flag: KeyCatalogRefresh, Env: "SMITH_CATALOG_REFRESH", Example: "https://example.com/smith/catalog.json",
+		Usage: "refresh the model catalog from `URL` (a catalog document in Smith's format, https or loopback http) in the background at most once a day, or off (the default); smith models --refresh refreshes at once"},
 }
 
 // Options returns every option's declaration, in a fixed order.
