@@ -16,7 +16,22 @@ import (
 
 // Secrets resolves a secret reference (a name the codec declared, such as
 // ANTHROPIC_API_KEY) to its value. Its errors must not contain the value.
+// For an optional secret (see [OptionalSecret]) with no configured value it
+// returns [ErrNoSecret], and the header referencing it is not sent.
 type Secrets func(ref string) (string, error)
+
+// ErrNoSecret is what a [Secrets] resolver returns (or wraps) for an
+// optional secret the user configured no value for: the request is sent
+// without the header that references it. For any other secret it is an
+// ordinary resolution failure.
+var ErrNoSecret = errors.New("provider: no value is configured for this optional secret")
+
+// OptionalSecret reports whether a declared secret name is optional: it
+// ends in "?", as a server that may take a key but needs none declares
+// it. An optional secret has no conventional environment variable (the
+// name is not one); only the provider's own configured credential
+// supplies it.
+func OptionalSecret(name string) bool { return strings.HasSuffix(name, "?") }
 
 // EnvSecrets resolves references as environment variables read by getenv;
 // an unset or empty variable is an error naming it.

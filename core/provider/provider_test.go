@@ -328,7 +328,7 @@ func TestDeclared(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string][]string{"anthropic": {"ANTHROPIC_API_KEY"}, "openai": {"OPENAI_API_KEY"}, "openai-chat": {"OPENAI_API_KEY"},
-		"google": {"GEMINI_API_KEY", "GOOGLE_API_KEY"}, "openai-compatible": {}}
+		"google": {"GEMINI_API_KEY", "GOOGLE_API_KEY"}, "openai-compatible": {"api-key?"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("declared %v; want %v", got, want)
 	}

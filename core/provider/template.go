@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -19,7 +20,8 @@ type resolved struct {
 
 // resolve substitutes the template's secret references. Secrets are
 // allowed only in header values, which the engine redacts when observed;
-// a URL must be all literal.
+// a URL must be all literal. A header referencing an optional secret the
+// resolver has no value for ([ErrNoSecret]) is left out.
 func resolve(provider string, t pluginabi.RequestTemplate, secrets Secrets) (resolved, error) {
 	var r resolved
 	switch t.Method {
@@ -47,7 +49,7 @@ func resolve(provider string, t pluginabi.RequestTemplate, secrets Secrets) (res
 	r.req.Body = t.Body
 	for _, h := range t.Headers {
 		var val, show strings.Builder
-		secret := false
+		secret, absent := false, false
 		for _, part := range h.Value {
 			switch part.Case {
 			case pluginabi.TemplatePartLiteral:
@@ -55,6 +57,10 @@ func resolve(provider string, t pluginabi.RequestTemplate, secrets Secrets) (res
 				show.WriteString(part.Literal)
 			case pluginabi.TemplatePartSecret:
 				v, err := secrets(part.Secret.Name)
+				if errors.Is(err, ErrNoSecret) && OptionalSecret(part.Secret.Name) {
+					absent = true // an optional key nobody configured: no header
+					continue
+				}
 				if err != nil {
 					return r, fmt.Errorf("provider: resolve credential %s for %q: %w", part.Secret.Name, provider, err)
 				}
@@ -68,6 +74,9 @@ func resolve(provider string, t pluginabi.RequestTemplate, secrets Secrets) (res
 			default:
 				return r, fmt.Errorf("provider: the codec for %q sent a header part this host does not know (%q) in %s; update Smith", provider, part.Unknown, h.Name)
 			}
+		}
+		if absent {
+			continue
 		}
 		r.req.Header.Add(h.Name, val.String())
 		r.shown.Add(h.Name, show.String())

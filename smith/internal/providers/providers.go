@@ -148,7 +148,7 @@ type codecArtifact struct {
 // Close it when every provider opened from it is done.
 type Set struct {
 	gen      *wasmhost.Generation
-	declared map[string][]string
+	declared map[string][]string // every declared secret name, optional ones included
 	close    func(context.Context) error
 }
 
@@ -169,9 +169,9 @@ func loadSet(ctx context.Context, art codecArtifact, cacheDir string) (*Set, err
 	return &Set{gen: gen, declared: declared, close: closeAll}, nil
 }
 
-// Declared returns the providers the plugin declares, with their secret
-// names.
-func (s *Set) Declared() map[string][]string { return s.declared }
+// Declared returns the providers the plugin declares, with the credential
+// variables each one reads (see the package function Declared).
+func (s *Set) Declared() map[string][]string { return variables(s.declared) }
 
 // Close releases the plugin's instances and engine.
 func (s *Set) Close(ctx context.Context) error { return s.close(ctx) }
@@ -229,7 +229,11 @@ func load(ctx context.Context, art codecArtifact, cacheDir string) (*wasmhost.Ge
 
 // Declared returns the providers the embedded codec plugin declares, with
 // the names of the secrets (credential variables) each one takes, so no
-// vendor's variable is written anywhere else. cacheDir is as in Options.
+// vendor's variable is written anywhere else. An optional secret
+// (provider.OptionalSecret, such as an OpenAI-compatible server's key) is
+// no variable and is left out: such a provider needs no credential, and
+// one configured for it (smith.kdl or the auth file) is sent. cacheDir is
+// as in Options.
 func Declared(ctx context.Context, cacheDir string) (map[string][]string, error) {
 	art, err := embedded()
 	if err != nil {
@@ -247,7 +251,23 @@ func declaredArtifact(ctx context.Context, art codecArtifact, cacheDir string) (
 	if err != nil {
 		return nil, err
 	}
-	return declared, closeAll(ctx)
+	return variables(declared), closeAll(ctx)
+}
+
+// variables returns declared with each provider's secret names narrowed
+// to its credential variables (see credentialVariables).
+func variables(declared map[string][]string) map[string][]string {
+	out := make(map[string][]string, len(declared))
+	for p, names := range declared {
+		out[p] = credentialVariables(names)
+	}
+	return out
+}
+
+// credentialVariables returns the secret names that are environment
+// variables, the optional secrets left out; never nil.
+func credentialVariables(names []string) []string {
+	return slices.DeleteFunc(append([]string{}, names...), provider.OptionalSecret)
 }
 
 // open loads the codec plugin wasm and opens provider name of it; closing
@@ -293,8 +313,11 @@ func (s *Set) open(ctx context.Context, name, modelID string, o Options) (*Opene
 		}
 		return nil, fmt.Errorf("providers: --model %q names provider %q, which no provider plugin declares; use one of %s, or add a provider %q block with its api and base-url to smith.kdl", spec, name, strings.Join(names, ", "), name)
 	}
+	// An optional secret is read from no variable: the credential is the
+	// provider's own (smith.kdl, which may name a variable, or the auth
+	// file), or there is none and the header carrying it is not sent.
 	resolver := auth.Resolver{File: o.AuthFile, LookupEnv: o.LookupEnv, Config: o.Credentials}
-	cred, err := resolver.Resolve(ctx, auth.Spec{Provider: name, Env: secrets, Account: o.Account})
+	cred, err := resolver.Resolve(ctx, auth.Spec{Provider: name, Env: credentialVariables(secrets), Account: o.Account})
 	if err != nil {
 		return nil, err
 	}
@@ -302,12 +325,22 @@ func (s *Set) open(ctx context.Context, name, modelID string, o Options) (*Opene
 		// A key nobody can send would be silently dropped.
 		return nil, fmt.Errorf("providers: --model %q: provider %q has a credential (%s), but its codec %q takes none, so it could not be sent; remove the credential, or use a provider whose codec declares one", spec, name, cred.Origin, codec)
 	}
+	lookup := cred.Lookup(secrets)
+	if cred.Source == auth.SourceNone {
+		declared := lookup
+		lookup = func(ref string) (string, error) {
+			if provider.OptionalSecret(ref) && slices.Contains(secrets, ref) {
+				return "", provider.ErrNoSecret
+			}
+			return declared(ref)
+		}
+	}
 	he, err := httpengine.New(httpengine.Config{})
 	if err != nil {
 		return nil, fmt.Errorf("providers: %w", err)
 	}
 	cfg := provider.Config{Name: codec, Plugin: plugin, Instances: s.gen, Engine: he,
-		Secrets: cred.Lookup(secrets), BaseURL: o.BaseURL, BaseURLFlag: o.BaseURLFlag, Environ: o.Environ,
+		Secrets: lookup, BaseURL: o.BaseURL, BaseURLFlag: o.BaseURLFlag, Environ: o.Environ,
 		Quirks: o.Quirks, Thinking: string(thinking)}
 	if m := o.Catalog; m != nil {
 		cfg.Cost = func(_ string, u model.Usage) model.Amount { return catalog.Cost(*m, u) }

@@ -174,8 +174,8 @@ func TestLoadEmbedded(t *testing.T) {
 		}
 	}()
 	d := set.Declared()
-	if len(d["anthropic"]) == 0 || d["openai-compatible"] == nil {
-		t.Fatalf("declared %v", d)
+	if len(d["anthropic"]) == 0 || d["openai-compatible"] == nil || len(d["openai-compatible"]) != 0 {
+		t.Fatalf("declared %v; want the openai-compatible key (optional) to be no credential variable", d)
 	}
 	a, err := set.Open(ctx, "anthropic", "m", Options{LookupEnv: env(map[string]string{"ANTHROPIC_API_KEY": "k"})})
 	if err != nil {
@@ -192,11 +192,14 @@ func TestLoadEmbedded(t *testing.T) {
 	if l.Name != "local" || l.cfg.Name != "openai-compatible" || string(l.cfg.Quirks) != `{"no_strict":true}` {
 		t.Errorf("opened %s served by %s with quirks %s", l.Name, l.cfg.Name, l.cfg.Quirks)
 	}
-	_, err = set.Open(ctx, "local", "qwen", Options{Codec: "openai-compatible", LookupEnv: env(nil),
-		Credentials: map[string]auth.Explicit{"local": {Value: auth.NewSecret("sk-unsendable"), Origin: "smith.kdl:3:5"}}})
-	if err == nil || !strings.Contains(err.Error(), `provider "local" has a credential (smith.kdl:3:5), but its codec "openai-compatible" takes none`) ||
-		strings.Contains(err.Error(), "sk-unsendable") {
-		t.Errorf("unsendable credential: %v", err)
+	// The server's key is optional: a configured one is its value.
+	k, err := set.Open(ctx, "local", "qwen", Options{Codec: "openai-compatible", BaseURL: "http://127.0.0.1:1/v1", LookupEnv: env(nil),
+		Credentials: map[string]auth.Explicit{"local": {Value: auth.NewSecret("sk-sendable"), Origin: "smith.kdl:3:5"}}})
+	if err != nil {
+		t.Fatalf("a key configured for an openai-compatible server: %v", err)
+	}
+	if v, err := k.cfg.Secrets("api-key?"); v != "sk-sendable" || err != nil {
+		t.Errorf("the optional key resolves to %q, %v", v, err)
 	}
 	_, err = set.Open(ctx, "local", "qwen", Options{Codec: "nope", LookupEnv: env(nil)})
 	if err == nil || !strings.Contains(err.Error(), `provider "local" is served by "nope"`) || !strings.Contains(err.Error(), "openai-compatible") {

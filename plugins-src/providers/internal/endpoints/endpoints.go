@@ -19,8 +19,10 @@ type Endpoint struct {
 	BaseURL string
 	// BaseURLEnv is the conventional variable overriding BaseURL, if any.
 	BaseURLEnv string
-	// KeyEnv are the credential variables, first found wins; empty means
-	// the server takes no key.
+	// KeyEnv are the credential's secret names: the conventional
+	// variables, first found wins, or the single [OptionalKey] of a server
+	// that may take a key but needs none. Empty means the server takes no
+	// key. The first name is the reference the request templates.
 	KeyEnv []string
 	// Quirks shape Chat Completions requests (openai-chat only).
 	Quirks openaichat.Quirks
@@ -28,6 +30,17 @@ type Endpoint struct {
 	// handoff.Target.IDStyle); empty means the API's rule.
 	IDStyle string
 }
+
+// OptionalKey is the secret name of an optional key with no conventional
+// variable: a configured OpenAI-compatible server (a vLLM started with
+// --api-key, OpenRouter, a local Ollama) may take one, and only its own
+// configuration can say which. The trailing "?" is the host's mark of an
+// optional secret (core/provider.OptionalSecret): the host never reads it
+// from the environment by this name, resolves it from the server's
+// configured credential, and leaves out the header that references it
+// when none is configured, so a keyless server gets no Authorization
+// header.
+const OptionalKey = "api-key?"
 
 var known = map[string]Endpoint{
 	"anthropic": {Provider: "anthropic", API: "anthropic", BaseURL: "https://api.anthropic.com",
@@ -38,8 +51,9 @@ var known = map[string]Endpoint{
 		BaseURLEnv: "OPENAI_BASE_URL", KeyEnv: []string{"OPENAI_API_KEY"}},
 	"google": {Provider: "google", API: "gemini", BaseURL: "https://generativelanguage.googleapis.com",
 		BaseURLEnv: "GEMINI_BASE_URL", KeyEnv: []string{"GEMINI_API_KEY", "GOOGLE_API_KEY"}},
-	// openai-compatible: the base URL comes from configuration or a flag.
-	"openai-compatible": {Provider: "openai-compatible", API: "openai-chat",
+	// openai-compatible: the base URL comes from configuration or a flag;
+	// a key, if the server takes one, from the server's own configuration.
+	"openai-compatible": {Provider: "openai-compatible", API: "openai-chat", KeyEnv: []string{OptionalKey},
 		Quirks: openaichat.Quirks{MaxTokensField: "max_tokens", NoPromptCacheKey: true}},
 
 	"deepseek": compat("deepseek", "https://api.deepseek.com/v1", "DEEPSEEK_API_KEY",

@@ -58,3 +58,40 @@ func TestConventionalVariables(t *testing.T) {
 		}
 	}
 }
+
+// TestKeys: the vendors' keys are their conventional variables; a
+// configured OpenAI-compatible server's key is the single optional secret
+// (no variable of its own, marked with the host's trailing "?"); local
+// servers take none.
+func TestKeys(t *testing.T) {
+	tests := []struct {
+		name string
+		want []string
+	}{
+		{name: "anthropic", want: []string{"ANTHROPIC_API_KEY"}},
+		{name: "google", want: []string{"GEMINI_API_KEY", "GOOGLE_API_KEY"}},
+		{name: "openrouter", want: []string{"OPENROUTER_API_KEY"}},
+		{name: "openai-compatible", want: []string{"api-key?"}},
+		{name: "vllm"},
+		{name: "ollama"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, err := Lookup(tt.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(e.KeyEnv, ",") != strings.Join(tt.want, ",") {
+				t.Errorf("KeyEnv = %q; want %q", e.KeyEnv, tt.want)
+			}
+		})
+	}
+	for _, n := range Names() {
+		e, _ := Lookup(n)
+		for i, k := range e.KeyEnv {
+			if strings.HasSuffix(k, "?") && (k != OptionalKey || len(e.KeyEnv) != 1 || i != 0) {
+				t.Errorf("%s: optional key %q must be the only one, named %q", n, k, OptionalKey)
+			}
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smith-agent/smith/plugins-src/providers/internal/endpoints"
 	"github.com/smith-agent/smith/wit/provider"
 )
 
@@ -24,7 +25,7 @@ func FuzzBuildRequest(f *testing.F) {
 		}
 		for _, h := range tpl.Headers {
 			for _, p := range h.Value {
-				if p.Case == provider.TemplatePartSecret && !strings.HasSuffix(p.Secret.Name, "_API_KEY") {
+				if p.Case == provider.TemplatePartSecret && !strings.HasSuffix(p.Secret.Name, "_API_KEY") && p.Secret.Name != endpoints.OptionalKey {
 					t.Errorf("secret reference %q is not a declared credential", p.Secret.Name)
 				}
 			}

@@ -25,7 +25,7 @@ func TestDeclareContributions(t *testing.T) {
 		}
 	}
 	want := map[string][]string{"anthropic": {"ANTHROPIC_API_KEY"}, "openai": {"OPENAI_API_KEY"}, "openai-chat": {"OPENAI_API_KEY"},
-		"google": {"GEMINI_API_KEY", "GOOGLE_API_KEY"}, "openai-compatible": {}}
+		"google": {"GEMINI_API_KEY", "GOOGLE_API_KEY"}, "openai-compatible": {"api-key?"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("declared %v; want %v", got, want)
 	}
@@ -66,8 +66,8 @@ func TestBuildRequest(t *testing.T) {
 		{name: "flag beats environment", provider: "google",
 			doc:     `{"messages":[],"environment":{"GEMINI_BASE_URL":"http://env.test"},"base_url_flag":"http://flag.test"}`,
 			wantURL: "http://flag.test/v1beta/models/m1:streamGenerateContent?alt=sse", wantAuth: map[string]string{"x-goog-api-key": "${GEMINI_API_KEY}"}},
-		{name: "openai-compatible is keyless", provider: "openai-compatible", doc: `{"messages":[],"base_url":"http://127.0.0.1:8080/v1"}`,
-			wantURL: "http://127.0.0.1:8080/v1/chat/completions", wantAuth: map[string]string{"authorization": ""}},
+		{name: "openai-compatible key is optional", provider: "openai-compatible", doc: `{"messages":[],"base_url":"http://127.0.0.1:8080/v1"}`,
+			wantURL: "http://127.0.0.1:8080/v1/chat/completions", wantAuth: map[string]string{"authorization": "Bearer ${api-key?}"}},
 		{name: "openai-compatible without base URL", provider: "openai-compatible", doc: hiDoc,
 			wantFault: provider.CodecFaultUnsupportedRequest, faultHas: "no base URL"},
 		{name: "unknown provider", provider: "acme", doc: hiDoc, wantFault: provider.CodecFaultUnknownProvider, faultHas: "acme"},

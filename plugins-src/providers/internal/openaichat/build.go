@@ -11,7 +11,9 @@ import (
 
 // BuildRequest returns the streaming Chat Completions request for r, shaped
 // by q. Authorization is "Bearer " + the credential named by secretRef;
-// servers without a key get no Authorization header (secretRef "").
+// servers without a key get no Authorization header (secretRef ""). An
+// optional reference (endpoints.OptionalKey) is templated the same way;
+// the host leaves the header out when no key is configured.
 func BuildRequest(r *norm.Request, q Quirks, secretRef string) (*norm.HTTPRequest, error) {
 	body := map[string]any{"model": r.Model, "stream": true}
 	if !q.NoStreamUsage {
