@@ -14,20 +14,13 @@ import (
 // against max_tokens and must stay below it.
 const DefaultMaxTokens = 4096
 
-// thinkingBudgets maps levels to budget_tokens (the API's minimum is 1024).
-var thinkingBudgets = map[norm.ThinkingLevel]int{
-	norm.ThinkingMinimal: 1024,
-	norm.ThinkingLow:     2048,
-	norm.ThinkingMedium:  8192,
-	norm.ThinkingHigh:    16384,
-	norm.ThinkingXHigh:   32000,
-}
-
 // BuildRequest returns the streaming Messages request for r. The credential
 // is a reference (x-api-key ← secretRef); thinking blocks are sent back
 // with their signatures verbatim, tool results follow their calls in one
 // user message. The history must already be in this provider's terms (see
 // package handoff): foreign thinking and ids are not transformed here.
+// With thinking, a level's budget is lowered to fit below max_tokens
+// (see thinkingBudget).
 func BuildRequest(r *norm.Request, secretRef string) (*norm.HTTPRequest, error) {
 	maxTokens := r.MaxTokens
 	if maxTokens == 0 {
@@ -59,21 +52,11 @@ func BuildRequest(r *norm.Request, secretRef string) (*norm.HTTPRequest, error) 
 		body["tool_choice"] = map[string]any{"type": "auto", "disable_parallel_tool_use": false}
 	}
 	if r.Thinking != norm.ThinkingDefault && r.Thinking != norm.ThinkingOff {
-		budget := r.ThinkingBudget
-		if budget <= 0 {
-			budget = thinkingBudgets[r.Thinking]
+		budget, limit, err := thinkingBudget(r)
+		if err != nil {
+			return nil, err
 		}
-		if budget < 1024 {
-			return nil, fmt.Errorf("anthropic: thinking level %q has no budget; use minimal, low, medium, high or xhigh", r.Thinking)
-		}
-		switch {
-		case r.MaxTokens == 0:
-			maxTokens = budget + DefaultMaxTokens
-			body["max_tokens"] = maxTokens
-		case budget >= maxTokens:
-			return nil, fmt.Errorf("anthropic: thinking budget %d (level %q) must be below the requested max_tokens %d; set max_tokens above %d (or leave it unset for %d), or lower the thinking level",
-				budget, r.Thinking, maxTokens, budget, budget+DefaultMaxTokens)
-		}
+		body["max_tokens"] = limit
 		body["thinking"] = map[string]any{"type": "enabled", "budget_tokens": budget}
 	}
 	b, err := json.Marshal(body)

@@ -9,12 +9,16 @@ import (
 )
 
 // TestBuildMaxTokensWithThinking: with thinking enabled and no output bound
-// the request leaves DefaultMaxTokens of room above the thinking budget; an
-// explicit max_tokens is sent as given and refused when the budget does not
-// fit below it.
+// the request leaves DefaultMaxTokens of room above the thinking budget.
+// With an output bound (the caller's, or the model's limit the host sends)
+// a level's budget is lowered to leave a quarter of max_tokens (at least
+// 1024) for the answer, never below the API's minimum 1024, and refused
+// only when 1024 does not fit below max_tokens; an explicit budget is sent
+// as given or refused.
 func TestBuildMaxTokensWithThinking(t *testing.T) {
 	tests := []struct {
 		name       string
+		model      string // default claude-sonnet-4-5
 		maxTokens  int
 		thinking   norm.ThinkingLevel
 		budget     int
@@ -29,18 +33,33 @@ func TestBuildMaxTokensWithThinking(t *testing.T) {
 		{name: "xhigh-default", thinking: norm.ThinkingXHigh, wantMax: 32000 + DefaultMaxTokens, wantBudget: 32000},
 		{name: "minimal-default", thinking: norm.ThinkingMinimal, wantMax: 1024 + DefaultMaxTokens, wantBudget: 1024},
 		{name: "budget-override-default", thinking: norm.ThinkingMedium, budget: 5000, wantMax: 5000 + DefaultMaxTokens, wantBudget: 5000},
-		{name: "high-explicit-room", maxTokens: 32000, thinking: norm.ThinkingHigh, wantMax: 32000, wantBudget: 16384},
-		{name: "high-explicit-just-above", maxTokens: 16385, thinking: norm.ThinkingHigh, wantMax: 16385, wantBudget: 16384},
-		{name: "high-explicit-too-small", maxTokens: 4096, thinking: norm.ThinkingHigh,
-			wantErr: []string{"anthropic: thinking budget 16384", `level "high"`, "requested max_tokens 4096", "set max_tokens above 16384", "unset for 20480"}},
-		{name: "high-explicit-equal", maxTokens: 16384, thinking: norm.ThinkingHigh,
-			wantErr: []string{"thinking budget 16384", "requested max_tokens 16384"}},
-		{name: "budget-override-too-small", maxTokens: 4096, thinking: norm.ThinkingMedium, budget: 4096,
-			wantErr: []string{"thinking budget 4096", `level "medium"`, "requested max_tokens 4096"}},
+		// claude-opus-4-1: output limit 32000, the xhigh budget 32000.
+		{name: "xhigh-at-the-model-limit", model: "claude-opus-4-1", maxTokens: 32000, thinking: norm.ThinkingXHigh, wantMax: 32000, wantBudget: 24000},
+		{name: "xhigh-fits-a-64k-limit", maxTokens: 64000, thinking: norm.ThinkingXHigh, wantMax: 64000, wantBudget: 32000},
+		{name: "high-fits-with-room", maxTokens: 32000, thinking: norm.ThinkingHigh, wantMax: 32000, wantBudget: 16384},
+		{name: "high-exactly-a-quarter-left", maxTokens: 21845, thinking: norm.ThinkingHigh, wantMax: 21845, wantBudget: 16384},
+		{name: "high-just-above-lowered", maxTokens: 16385, thinking: norm.ThinkingHigh, wantMax: 16385, wantBudget: 12289},
+		{name: "high-equal-lowered", maxTokens: 16384, thinking: norm.ThinkingHigh, wantMax: 16384, wantBudget: 12288},
+		{name: "high-small-limit-keeps-1024", maxTokens: 4096, thinking: norm.ThinkingHigh, wantMax: 4096, wantBudget: 3072},
+		{name: "room-at-least-1024", maxTokens: 3000, thinking: norm.ThinkingMedium, wantMax: 3000, wantBudget: 1976},
+		{name: "floor-at-the-minimum", maxTokens: 1500, thinking: norm.ThinkingLow, wantMax: 1500, wantBudget: 1024},
+		{name: "minimum-just-fits", maxTokens: 1025, thinking: norm.ThinkingXHigh, wantMax: 1025, wantBudget: 1024},
+		{name: "minimum-does-not-fit", model: "claude-tiny", maxTokens: 1024, thinking: norm.ThinkingMinimal,
+			wantErr: []string{"anthropic: model claude-tiny may write at most 1024 output tokens", "at least 1024 and below max_tokens", "allow more than 1024 output tokens", "turn thinking off"}},
+		{name: "explicit-budget-fits", maxTokens: 4096, thinking: norm.ThinkingMedium, budget: 4000, wantMax: 4096, wantBudget: 4000},
+		{name: "explicit-budget-too-large", maxTokens: 4096, thinking: norm.ThinkingMedium, budget: 4096,
+			wantErr: []string{"thinking budget 4096 must be below max_tokens 4096 of model claude-sonnet-4-5", "at most 4095", "more than 4096 output tokens"}},
+		{name: "explicit-budget-below-minimum", maxTokens: 4096, thinking: norm.ThinkingMedium, budget: 500,
+			wantErr: []string{"thinking budget 500 is below the API's minimum of 1024"}},
+		{name: "unknown-level", maxTokens: 4096, thinking: "extreme", wantErr: []string{`thinking level "extreme" has no budget`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := &norm.Request{Model: "claude-sonnet-4-5", MaxTokens: tt.maxTokens, Thinking: tt.thinking,
+			model := tt.model
+			if model == "" {
+				model = "claude-sonnet-4-5"
+			}
+			r := &norm.Request{Model: model, MaxTokens: tt.maxTokens, Thinking: tt.thinking,
 				ThinkingBudget: tt.budget, Messages: []norm.Message{norm.UserText("hi")}}
 			req, err := BuildRequest(r, "anthropic")
 			if tt.wantErr != nil {
