@@ -6,7 +6,9 @@
 // records the exchange with the references in place of the values, feeds
 // the raw response chunks to the plugin's decoder and yields normalized
 // model stream events. A non-2xx response is classified by the codec into
-// a model error with a retry hint.
+// a model error with a retry hint. A declared secret whose name ends in "?"
+// is optional ([OptionalSecret]): when the resolver has no value for it
+// ([ErrNoSecret]) the header referencing it is not sent.
 //
 //	p, err := provider.New(provider.Config{
 //		Name:      "anthropic",
