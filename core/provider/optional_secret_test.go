@@ -41,6 +41,8 @@ func TestOptionalSecret(t *testing.T) {
 			}},
 		{name: "none configured", provider: "openai-compatible",
 			secrets: func(string) (string, error) { return "", fmt.Errorf("wrapped: %w", provider.ErrNoSecret) }},
+		{name: "environment resolver", provider: "openai-compatible",
+			secrets: provider.EnvSecrets(func(string) string { return testKey })},
 		{name: "other failure of the optional secret", provider: "openai-compatible", wantErr: "credential api-key? for \"openai-compatible\": the auth file is unreadable",
 			secrets: func(string) (string, error) { return "", errors.New("the auth file is unreadable") }},
 		{name: "required secret is not optional", provider: "openai-chat", wantErr: "resolve credential OPENAI_API_KEY",

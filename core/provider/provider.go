@@ -34,9 +34,13 @@ var ErrNoSecret = errors.New("provider: no value is configured for this optional
 func OptionalSecret(name string) bool { return strings.HasSuffix(name, "?") }
 
 // EnvSecrets resolves references as environment variables read by getenv;
-// an unset or empty variable is an error naming it.
+// an unset or empty variable is an error naming it. An optional secret
+// (see [OptionalSecret]) names no variable: it resolves to [ErrNoSecret].
 func EnvSecrets(getenv func(string) string) Secrets {
 	return func(ref string) (string, error) {
+		if OptionalSecret(ref) {
+			return "", ErrNoSecret
+		}
 		if v := getenv(ref); v != "" {
 			return v, nil
 		}
