@@ -188,7 +188,7 @@ func (d *Decoder) blockStop(i int) {
 	case "tool_use":
 		d.em.Emit(norm.ToolCallEnd{Index: d.indexOf(st)})
 	case "other":
-		d.em.Emit(norm.OtherBlock{Index: d.indexOf(st), Type: otherType(st.raw), Raw: withInput(st.raw, st.input)})
+		d.em.Emit(norm.OtherBlock{Index: d.indexOf(st), Type: otherType(st.raw), Raw: withInput(&d.scan, st.raw, st.input)})
 	}
 }
 
@@ -198,24 +198,6 @@ func otherType(raw json.RawMessage) string {
 	}
 	_ = json.Unmarshal(raw, &b)
 	return b.Type
-}
-
-// withInput returns the block with its streamed input (server tools stream
-// it like client tools) folded in, so the block can be sent back whole.
-func withInput(raw json.RawMessage, input []byte) json.RawMessage {
-	if len(input) == 0 || !json.Valid(input) {
-		return raw
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return raw
-	}
-	m["input"] = input
-	out, err := json.Marshal(m)
-	if err != nil {
-		return raw
-	}
-	return out
 }
 
 func (d *Decoder) finish() {

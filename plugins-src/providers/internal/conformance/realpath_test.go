@@ -14,7 +14,6 @@ import (
 	"github.com/smith-agent/smith/core/provider"
 	"github.com/smith-agent/smith/httpengine"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/codec"
-	"github.com/smith-agent/smith/plugins-src/providers/internal/guest"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/norm"
 )
 
@@ -94,7 +93,11 @@ func pull(t *testing.T, p *provider.Provider, req *model.Request) []model.Stream
 }
 
 // toNorm turns model events back into the codecs' events so the native
-// conformance result builder can compare them with the expectations.
+// conformance result builder can compare them with the expectations. A
+// block's signature may frame vendor metadata (norm.PackMeta): Responses
+// item ids and phases go back on the block's first event, and an empty
+// text block whose signature frames a server-side block becomes that
+// OtherBlock again.
 func toNorm(evs []model.StreamEvent) []norm.Event {
 	var out []norm.Event
 	usage := func(u model.Usage) norm.Usage {
@@ -106,24 +109,63 @@ func toNorm(evs []model.StreamEvent) []norm.Event {
 		}
 		return norm.Usage{Input: a(u.Input), Output: a(u.Output), CacheRead: a(u.CacheRead), CacheWrite: a(u.CacheWrite), Reasoning: a(u.Reasoning)}
 	}
+	type framed struct {
+		meta    norm.Meta
+		payload []byte
+	}
+	frames := map[int]framed{} // by block index, from the block's signature
+	unpack := func(index int, sig []byte) []byte {
+		if sig == nil {
+			return nil
+		}
+		m, p := norm.UnpackMeta(sig)
+		frames[index] = framed{m, p}
+		if len(p) == 0 {
+			return nil
+		}
+		return p
+	}
+	for _, e := range evs {
+		switch e := e.(type) {
+		case model.TextDelta:
+			unpack(e.Index, e.Signature)
+		case model.ToolCallEnd:
+			unpack(e.Index, e.Signature)
+		}
+	}
+	opened := map[int]bool{}
 	for _, e := range evs {
 		switch e := e.(type) {
 		case model.Start:
 			out = append(out, norm.Start{Provider: e.Provider, Model: e.Model, ResponseID: e.ResponseID})
 		case model.TextDelta:
-			out = append(out, norm.TextDelta{Index: e.Index, Text: e.Text, Signature: e.Signature})
-		case model.ThinkingDelta:
-			var sig []byte
-			if e.Signature != nil {
-				_, sig = guest.UnpackSignature(e.Signature)
+			f := frames[e.Index]
+			if f.meta.Other != "" {
+				if !opened[e.Index] {
+					out = append(out, norm.OtherBlock{Index: e.Index, Type: f.meta.Other, Raw: f.payload})
+				}
+				opened[e.Index] = true
+				continue
 			}
-			out = append(out, norm.ThinkingDelta{Index: e.Index, Text: e.Text, Signature: sig, Encrypted: e.Encrypted, Redacted: e.Redacted})
+			sig := unpack(e.Index, e.Signature)
+			if e.Signature != nil && sig == nil && e.Text == "" {
+				continue // metadata only
+			}
+			td := norm.TextDelta{Index: e.Index, Text: e.Text, Signature: sig}
+			if !opened[e.Index] {
+				td.ItemID, td.Phase, opened[e.Index] = f.meta.Item, f.meta.Phase, true
+			}
+			out = append(out, td)
+		case model.ThinkingDelta:
+			sig := unpack(e.Index, e.Signature)
+			out = append(out, norm.ThinkingDelta{Index: e.Index, Text: e.Text, Signature: sig, Encrypted: e.Encrypted, Redacted: e.Redacted,
+				ItemID: frames[e.Index].meta.Item})
 		case model.ToolCallStart:
-			out = append(out, norm.ToolCallStart{Index: e.Index, ID: e.ID, Name: e.Name})
+			out = append(out, norm.ToolCallStart{Index: e.Index, ID: e.ID, Name: e.Name, ItemID: frames[e.Index].meta.Item})
 		case model.ToolCallDelta:
 			out = append(out, norm.ToolCallDelta{Index: e.Index, Arguments: e.Arguments})
 		case model.ToolCallEnd:
-			out = append(out, norm.ToolCallEnd{Index: e.Index, Signature: e.Signature})
+			out = append(out, norm.ToolCallEnd{Index: e.Index, Signature: unpack(e.Index, e.Signature)})
 		case model.Done:
 			out = append(out, norm.Done{Reason: norm.StopReason(e.Reason), Raw: e.RawStop, Usage: usage(e.Usage), UsageRaw: []byte(e.RawUsage)})
 		case model.StreamError:
@@ -137,11 +179,9 @@ func toNorm(evs []model.StreamEvent) []norm.Event {
 }
 
 // notCarried removes from an expectation (or a result) what the
-// smith:plugin world and the model events do not carry: body framing,
-// per-event delta counts (the bridge merges payload-only deltas), and
-// Responses item ids and phases. Server-side blocks arrive as empty text
-// blocks that keep their index (Smith's messages have no block for them).
-// The result's error_kind and retry_after_ms are removed too: they are
+// smith:plugin world and the model events do not carry: body framing and
+// per-event delta counts (the bridge merges payload-only deltas). The
+// result's error_kind and retry_after_ms are removed too: they are
 // carried, but the stream expectations do not state them.
 func notCarried(v any) {
 	m, ok := v.(map[string]any)
@@ -150,18 +190,6 @@ func notCarried(v any) {
 	}
 	for _, k := range []string{"framing", "delta_counts", "error_kind", "retry_after_ms"} {
 		delete(m, k)
-	}
-	blocks, _ := m["blocks"].([]any)
-	for i, b := range blocks {
-		bm, ok := b.(map[string]any)
-		if !ok {
-			continue
-		}
-		delete(bm, "item_id")
-		delete(bm, "phase")
-		if bm["type"] == "other" {
-			blocks[i] = map[string]any{"type": "text", "text": ""}
-		}
 	}
 }
 

@@ -42,7 +42,7 @@ type blockState struct {
 	redacted  bool
 	toolCall  bool
 	opened    bool
-	format    string
+	meta      norm.Meta // vendor metadata framed into the block's signature
 }
 
 // DecodeChunk decodes one chunk of the body.
@@ -84,6 +84,9 @@ func (d *decoder) emit(events []norm.Event) []provider.StreamEvent {
 			if e.Signature != nil {
 				b.signed, b.signature = true, append(b.signature, e.Signature...)
 			}
+			if e.ItemID != "" {
+				b.meta.Item, b.meta.Phase = e.ItemID, e.Phase
+			}
 			if e.Text != "" || e.Signature == nil || !b.opened {
 				b.opened = true
 				d.out = append(d.out, provider.StreamEvent{Case: provider.StreamEventTextDelta,
@@ -98,7 +101,10 @@ func (d *decoder) emit(events []norm.Event) []provider.StreamEvent {
 			b.encrypted = append(b.encrypted, e.Encrypted...)
 			b.redacted = b.redacted || e.Redacted
 			if e.Format != "" {
-				b.format = e.Format
+				b.meta.Format = e.Format
+			}
+			if e.ItemID != "" {
+				b.meta.Item = e.ItemID
 			}
 			// A delta of only an opaque payload is sent at the block's end,
 			// but the block itself has to exist at its index from now on.
@@ -108,23 +114,30 @@ func (d *decoder) emit(events []norm.Event) []provider.StreamEvent {
 					ThinkingDelta: provider.ContentDelta{Index: uint32(e.Index), Text: e.Text}})
 			}
 		case norm.ToolCallStart:
-			d.block(e.Index).toolCall = true
+			b := d.block(e.Index)
+			b.toolCall, b.meta.Item = true, e.ItemID
 			d.out = append(d.out, provider.StreamEvent{Case: provider.StreamEventToolCallStart,
 				ToolCallStart: provider.ToolCallStart{Index: uint32(e.Index), ID: e.ID, Name: e.Name}})
 		case norm.ToolCallDelta:
 			d.out = append(d.out, provider.StreamEvent{Case: provider.StreamEventToolCallDelta,
 				ToolCallDelta: provider.ContentDelta{Index: uint32(e.Index), Text: e.Arguments}})
 		case norm.ToolCallEnd:
-			d.block(e.Index)
+			sig := norm.PackMeta(d.block(e.Index).meta, e.Signature)
 			d.out = append(d.out, provider.StreamEvent{Case: provider.StreamEventBlockEnd,
-				BlockEnd: provider.BlockEnd{Index: uint32(e.Index), Signature: optString(e.Signature)}})
+				BlockEnd: provider.BlockEnd{Index: uint32(e.Index), Signature: optString(sig)}})
 		case norm.OtherBlock:
 			// A server-side block the client never acts on. Smith's
 			// messages (core/model) have no content block for a vendor's
-			// opaque block, so the world has no event for it either: it
-			// keeps its index as an empty text block so later indexes stay
-			// aligned, and its JSON is dropped.
-			d.block(e.Index).opened = true
+			// opaque block, so it travels as an empty text block whose
+			// signature frames the block's type and JSON (see
+			// [norm.PackMeta]); the runtime returns it unchanged and
+			// [Document] turns it back into a [norm.Other].
+			b := d.block(e.Index)
+			b.opened, b.signed, b.signature = true, true, append(b.signature[:0], e.Raw...)
+			b.meta.Other = e.Type
+			if b.meta.Other == "" {
+				b.meta.Other = "unknown"
+			}
 			d.out = append(d.out, provider.StreamEvent{Case: provider.StreamEventTextDelta,
 				TextDelta: provider.ContentDelta{Index: uint32(e.Index)}})
 		case norm.Done:
@@ -145,21 +158,21 @@ func (d *decoder) emit(events []norm.Event) []provider.StreamEvent {
 }
 
 // endBlocks sends the gathered payloads of the text and thinking blocks.
-// A thinking signature carries the vendor's name for its encoding packed
-// in (see [PackSignature]): the host keeps a signature opaque and returns
-// it unchanged, so the format needs no field of its own in the world.
+// A signature carries the block's vendor metadata framed in (see
+// [norm.PackMeta]): the encoding of a thinking signature, a Responses item
+// id and phase, the type of a server-side block. The host keeps a
+// signature opaque and returns it unchanged, so the metadata needs no
+// field of its own in the world.
 func (d *decoder) endBlocks() {
 	for i := range d.blocks {
 		b := &d.blocks[i]
-		if b.toolCall || !b.signed && b.encrypted == nil && !b.redacted {
+		framed := b.meta != norm.Meta{}
+		if b.toolCall || !b.signed && !framed && b.encrypted == nil && !b.redacted {
 			continue
 		}
 		var sig []byte
-		if b.signed {
-			sig = b.signature
-			if b.thinking {
-				sig = PackSignature(b.format, sig)
-			}
+		if b.signed || framed {
+			sig = norm.PackMeta(b.meta, b.signature)
 		}
 		end := provider.BlockEnd{Index: uint32(i), Signature: optString(sig), Redacted: b.redacted}
 		if b.encrypted != nil {

@@ -113,16 +113,22 @@ func (b docBlock) norm(provider string) (norm.Content, error) {
 	if producer == "" {
 		producer = provider
 	}
+	// A signature may frame vendor metadata (see [norm.PackMeta]): a
+	// Responses item id and phase, a thinking signature's format, or a
+	// server-side block carried as an empty text block.
+	meta, sig := norm.UnpackMeta(b.Signature)
+	if len(sig) == 0 {
+		sig = nil
+	}
 	switch b.Type {
 	case "text":
-		return norm.Text{Text: b.Text, Signature: b.Signature, Producer: producer, ItemID: b.ItemID, Phase: b.Phase}, nil
-	case "thinking":
-		format, sig := UnpackSignature(b.Signature)
-		if b.Format != "" {
-			format = b.Format
+		if meta.Other != "" {
+			return norm.Other{Type: meta.Other, Raw: json.RawMessage(sig), Producer: producer}, nil
 		}
+		return norm.Text{Text: b.Text, Signature: sig, Producer: producer, ItemID: or(b.ItemID, meta.Item), Phase: or(b.Phase, meta.Phase)}, nil
+	case "thinking":
 		return norm.Thinking{Text: b.Text, Signature: sig, Encrypted: b.Encrypted, Redacted: b.Redacted,
-			Format: format, ItemID: b.ItemID, Producer: producer}, nil
+			Format: or(b.Format, meta.Format), ItemID: or(b.ItemID, meta.Item), Producer: producer}, nil
 	case "image":
 		return norm.Image{MediaType: b.MediaType, Data: b.Data}, nil
 	case "tool_call":
@@ -133,7 +139,15 @@ func (b docBlock) norm(provider string) (norm.Content, error) {
 		if len(args) == 0 {
 			args = json.RawMessage("{}")
 		}
-		return norm.ToolCall{ID: b.ID, Name: b.Name, Arguments: args, Signature: b.Signature, ItemID: b.ItemID, Producer: producer}, nil
+		return norm.ToolCall{ID: b.ID, Name: b.Name, Arguments: args, Signature: sig, ItemID: or(b.ItemID, meta.Item), Producer: producer}, nil
 	}
 	return nil, fmt.Errorf("unknown block type %q; want text, thinking, image or tool_call", b.Type)
+}
+
+// or returns a, or b when a is empty.
+func or(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }

@@ -126,7 +126,7 @@ func assistant(m norm.AssistantMessage, t Target, ids *idMap) norm.AssistantMess
 			}
 		case norm.Text:
 			if !own {
-				c.Signature = nil
+				c.Signature, c.ItemID, c.Phase = nil, "", ""
 			}
 			out.Content = append(out.Content, c)
 		case norm.ToolCall:

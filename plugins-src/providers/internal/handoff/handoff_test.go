@@ -84,6 +84,29 @@ func TestTransform(t *testing.T) {
 				result("call_abc_fc_0123456789012345678901234567890123456789012_b10ebcd2", "read", "x")},
 		},
 		{
+			name: "responses message item ids and phases stay with openai",
+			in: []norm.Message{norm.AssistantMessage{Provider: "openai", Model: "gpt-5", Content: []norm.Content{
+				norm.Text{Text: "Checking.", ItemID: "msg_1", Phase: "commentary"}}}},
+			target: Target{Provider: "openai", API: "openai-responses", Model: "gpt-5"},
+			want: []norm.Message{norm.AssistantMessage{Provider: "openai", Model: "gpt-5", Content: []norm.Content{
+				norm.Text{Text: "Checking.", ItemID: "msg_1", Phase: "commentary"}}}},
+		},
+		{
+			name: "responses message item ids and phases dropped for another provider",
+			in: []norm.Message{norm.AssistantMessage{Provider: "openai", Model: "gpt-5", Content: []norm.Content{
+				norm.Text{Text: "Checking.", ItemID: "msg_1", Phase: "commentary"}}}},
+			target: Target{Provider: "openrouter", API: "openai-chat"},
+			want: []norm.Message{norm.AssistantMessage{Provider: "openai", Model: "gpt-5", Content: []norm.Content{
+				norm.Text{Text: "Checking."}}}},
+		},
+		{
+			name: "server blocks dropped for another provider leave nothing behind",
+			in: []norm.Message{norm.AssistantMessage{Provider: "anthropic", Content: []norm.Content{
+				norm.Other{Type: "web_search_tool_result", Raw: json.RawMessage(`{"type":"web_search_tool_result"}`), Producer: "anthropic"}}}},
+			target: Target{Provider: "google", API: "gemini"},
+			want:   []norm.Message{norm.AssistantMessage{Provider: "anthropic", Content: []norm.Content{}}},
+		},
+		{
 			name:   "kimi ids sanitized for anthropic, results follow",
 			in:     []norm.Message{norm.AssistantMessage{Provider: "openrouter", Content: []norm.Content{call("functions.weather:0", "weather")}}, result("functions.weather:0", "weather", "40 C")},
 			target: Target{Provider: "anthropic", API: "anthropic"},

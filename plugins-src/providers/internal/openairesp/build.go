@@ -11,7 +11,10 @@ import (
 
 // BuildRequest returns the streaming Responses request for r, for stateless
 // use (store:false): every earlier output item is replayed — reasoning
-// items with their id and encrypted_content, function calls by call_id.
+// items with their id and encrypted_content, messages with their phase,
+// function calls by call_id, other items verbatim — and message and
+// function-call items keep their item ids when their reasoning is
+// replayed (see assistantItems).
 // Authorization is "Bearer " + the credential named by secretRef.
 func BuildRequest(r *norm.Request, secretRef string) (*norm.HTTPRequest, error) {
 	body := map[string]any{"model": r.Model, "stream": true, "store": false}
@@ -82,54 +85,7 @@ func toItems(m norm.Message) ([]any, error) {
 		}
 		return []any{map[string]any{"type": "function_call_output", "call_id": m.CallID, "output": output}}, nil
 	case norm.AssistantMessage:
-		var items []any
-		var text strings.Builder
-		phase := ""
-		flushText := func() {
-			if text.Len() > 0 {
-				item := map[string]any{"role": "assistant", "content": text.String()}
-				if phase != "" {
-					item["phase"] = phase // gpt-5.x tells commentary from the final answer
-				}
-				items = append(items, item)
-				text.Reset()
-			}
-		}
-		for _, c := range m.Content {
-			switch c := c.(type) {
-			case norm.Text:
-				if c.Phase != phase {
-					flushText()
-					phase = c.Phase
-				}
-				text.WriteString(c.Text)
-			case norm.Thinking:
-				if len(c.Encrypted) == 0 || c.ItemID == "" {
-					continue // only a complete reasoning item can be replayed
-				}
-				flushText()
-				summary := []any{}
-				if c.Text != "" {
-					summary = append(summary, map[string]any{"type": "summary_text", "text": c.Text})
-				}
-				items = append(items, map[string]any{"type": "reasoning", "id": c.ItemID, "summary": summary,
-					"encrypted_content": string(c.Encrypted)})
-			case norm.ToolCall:
-				flushText()
-				args := string(c.Arguments)
-				if c.ArgumentsError != "" {
-					args = "{}" // never executed; its result says why
-				}
-				items = append(items, map[string]any{"type": "function_call", "call_id": c.ID, "name": c.Name, "arguments": args})
-			case norm.Other:
-				flushText()
-				items = append(items, c.Raw)
-			case norm.Image:
-				return nil, fmt.Errorf("an assistant message cannot carry an image")
-			}
-		}
-		flushText()
-		return items, nil
+		return assistantItems(m)
 	}
 	return nil, fmt.Errorf("unknown message type %T", m)
 }
