@@ -532,7 +532,7 @@ func TestEvalOutputLimitBelowThinkingBudgetPlusDefault(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if len(bodies) != 1 || !strings.Contains(bodies[0], `"max_tokens":18000`) || !strings.Contains(bodies[0], `"budget_tokens":16384`) {
+	if len(bodies) != 1 || !strings.Contains(bodies[0], `"max_tokens":18000`) || !strings.Contains(bodies[0], `"budget_tokens":13500`) {
 		t.Errorf("requests %q", bodies)
 	}
 }
