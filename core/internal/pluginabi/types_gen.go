@@ -864,6 +864,10 @@ type ProviderDefinition struct {
 	// The name shown to the user.
 	DisplayName string
 	// The names of the secrets the provider's request templates reference.
+	// A name ending in `?` is optional: when the user has configured no
+	// value for it, the host leaves out the header that references it
+	// instead of refusing the request (a self-hosted server may need no
+	// key).
 	SecretNames []string
 }
 
