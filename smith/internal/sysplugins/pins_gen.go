@@ -20,6 +20,6 @@ var toolsWasm []byte
 
 // pins are the embedded artifacts with their sizes and SHA-256 hashes.
 var pins = []pin{
-	{name: "providers", file: "providers.wasm", size: 5747491, sha256: "fa4cbfe2a4dd44254674f62dad5526b154bc07b4c4f1626284c94b5737c8d52f", data: providersWasm},
-	{name: "tools", file: "tools.wasm", size: 2614082, sha256: "1c092e8ae5d4b7db7b6e57b3d87c684ebe2659a70495c9d08e1dc2bc9e250e4a", data: toolsWasm},
+	{name: "providers", file: "providers.wasm", size: 5747491, sha256: "fa2e6befa4905cfe37f60d5e9c357e63f85bf902ec47f80707fac05fd19711e4", data: providersWasm},
+	{name: "tools", file: "tools.wasm", size: 2614082, sha256: "10eff13cb11ebdc5bc72f0c12fa085e821e61a78ebf1ed2b8710dc5b87ba0938", data: toolsWasm},
 }
