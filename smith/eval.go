@@ -65,6 +65,7 @@ func evalAction(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	defer startCatalogRefresh(ctx, cmd, cfg)()
 	if cfg.Model.Value == "" {
 		return usageErrorf("eval: no model selected; pass --model PROVIDER/MODEL, set SMITH_MODEL, or write model \"…\" in smith.kdl (try --model mock for the offline demo; list models with 'smith models')")
 	}

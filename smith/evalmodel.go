@@ -56,7 +56,7 @@ func openModel(ctx context.Context, cmd *cli.Command, cfg *config.Config, cwd st
 		return &evalModel{provider: func(*effect.Journal) (model.Provider, error) { return p, nil }, id: name,
 			close: func(context.Context) error { return nil }}, nil
 	}
-	targets, described, err := resolveModel(cfg, name)
+	targets, described, err := resolveModel(cmd, cfg, name)
 	if err != nil {
 		return nil, err
 	}
@@ -136,14 +136,14 @@ func maxOutput(configured int, m *catalog.Model) int {
 }
 
 // resolveModel resolves a model name through core/route with the
-// configuration's aliases, groups and account buckets and the bundled
+// configuration's aliases, groups and account buckets and the run's
 // catalog, with no network: PROVIDER/MODEL as written, a configured alias
 // or group, or a bare model name or alias the catalog knows. It returns
 // the targets in failover order and the catalog's description of each
 // (nil when the catalog has none, so requests go unchecked and costs stay
 // unknown).
-func resolveModel(cfg *config.Config, name string) ([]route.Target, []*catalog.Model, error) {
-	snap, err := catalogOf(cfg)
+func resolveModel(cmd *cli.Command, cfg *config.Config, name string) ([]route.Target, []*catalog.Model, error) {
+	snap, err := catalogOf(cmd, cfg)
 	if err != nil {
 		return nil, nil, fmt.Errorf("eval: %w", err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/smith-agent/smith/core/catalog"
 	"github.com/smith-agent/smith/core/config"
 	"github.com/smith-agent/smith/core/route"
+	"github.com/smith-agent/smith/smith/internal/catalogrefresh"
 	"github.com/urfave/cli/v3"
 )
 
@@ -22,8 +23,9 @@ func modelsCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "models",
 		Usage: "list the model catalog: limits, capabilities, prices and where each figure came from",
-		Flags: append(configFlags(config.KeyTrustProject),
+		Flags: append(configFlags(config.KeyTrustProject, config.KeyCatalogRefresh),
 			&cli.StringFlag{Name: "provider", Usage: "list only the models of provider `NAME`"},
+			&cli.BoolFlag{Name: "refresh", Usage: "refresh the catalog from the catalog-refresh URL now (waiting at most 30 s), cache it, and report what changed"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "table", Usage: "output `FORMAT`: table, or json (one document)"},
 		),
 		Action: modelsAction,
@@ -34,11 +36,19 @@ func modelsCommand() *cli.Command {
 type modelsListing struct {
 	Generated string               `json:"generated"`
 	Origins   []catalog.FileOrigin `json:"origins"`
-	Models    []catalog.Model      `json:"models"`
+	Models    []modelEntry         `json:"models"`
 	Conflicts []catalog.Conflict   `json:"conflicts"`
 	// Routes are the aliases and groups of smith.kdl, each with the
 	// targets it resolves to (or why it does not resolve).
 	Routes []routeListing `json:"routes"`
+}
+
+// modelEntry is one model of `smith models`, with where it came from.
+type modelEntry struct {
+	catalog.Model
+	// From is "bundled", "refreshed DATE from URL" or "config
+	// FILE:LINE:COL" (see catalogrefresh.Catalog.Provenance).
+	From string `json:"from"`
 }
 
 // routeListing is one alias or group of smith.kdl.
@@ -50,13 +60,54 @@ type routeListing struct {
 	Error   string   `json:"error,omitempty"`
 }
 
-// catalogOf returns the bundled catalog with the configuration's
-// model-info blocks, which beat it.
-func catalogOf(cfg *config.Config) (*catalog.Snapshot, error) {
-	if len(cfg.Models) == 0 {
-		return catalog.Bundled()
+// openCatalog opens the run's catalog: the bundled one, the newest cached
+// refresh when catalog-refresh is on (read from disk, never waited for on
+// the network), and the configuration's model-info blocks, which beat
+// both. A cache that cannot be read is reported to warn (nil: not at all)
+// and ignored.
+func openCatalog(cmd *cli.Command, cfg *config.Config, warn io.Writer) (*catalogrefresh.Catalog, error) {
+	o := catalogrefresh.Options{URL: cfg.CatalogRefresh.Value}
+	if len(cfg.Models) > 0 {
+		o.Layers = []catalog.Layer{cfg.CatalogLayer()}
 	}
-	return catalog.BundledWith(cfg.CatalogLayer())
+	if warn != nil {
+		o.Warn = func(s string) { fmt.Fprintf(warn, "smith: %s\n", s) }
+	}
+	if o.URL != "" {
+		dir, err := dataDir(cmd)
+		if err != nil {
+			return nil, err
+		}
+		o.DataDir = dir
+	}
+	return catalogrefresh.Open(o)
+}
+
+// catalogOf returns the run's catalog (see openCatalog).
+func catalogOf(cmd *cli.Command, cfg *config.Config) (*catalog.Snapshot, error) {
+	c, err := openCatalog(cmd, cfg, nil)
+	if err != nil {
+		return nil, err
+	}
+	return c.Snapshot(), nil
+}
+
+// startCatalogRefresh starts a background catalog refresh when
+// catalog-refresh is on and one is due, for the next run; it returns at
+// once. The returned func abandons the refresh without waiting and leaves
+// a one-line notice on stderr if it failed; call it when the command
+// ends.
+func startCatalogRefresh(ctx context.Context, cmd *cli.Command, cfg *config.Config) func() {
+	if cfg.CatalogRefresh.Value == "" {
+		return func() {}
+	}
+	c, err := openCatalog(cmd, cfg, cmd.ErrWriter)
+	if err != nil {
+		fmt.Fprintf(cmd.ErrWriter, "smith: catalog refresh not started: %v\n", err)
+		return func() {}
+	}
+	bg := c.Start(ctx)
+	return func() { bg.Stop(cmd.ErrWriter) }
 }
 
 // configRoutes resolves every alias and group of cfg against snap, with
@@ -83,10 +134,13 @@ func configRoutes(cfg *config.Config, snap *catalog.Snapshot) []routeListing {
 	return out
 }
 
-func modelsAction(_ context.Context, cmd *cli.Command) error {
+func modelsAction(ctx context.Context, cmd *cli.Command) error {
 	output := cmd.String("output")
 	if output != "table" && output != "json" {
 		return usageErrorf("models: --output %q is not a format; use --output table or --output json", output)
+	}
+	if cmd.Bool("refresh") && cmd.IsSet("provider") {
+		return usageErrorf("models: --refresh reports on the whole catalog; drop --provider, or list one provider's models afterwards with smith models --provider NAME")
 	}
 	wd, err := os.Getwd()
 	if err != nil {
@@ -96,11 +150,16 @@ func modelsAction(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	snap, err := catalogOf(cfg)
+	cat, err := openCatalog(cmd, cfg, cmd.ErrWriter)
 	if err != nil {
 		return fmt.Errorf("models: %w", err)
 	}
-	l := modelsListing{Generated: snap.Generated(), Origins: snap.Origins(), Conflicts: snap.Conflicts(), Models: []catalog.Model{},
+	if cmd.Bool("refresh") {
+		return refreshCatalog(ctx, cmd, cat, output)
+	}
+	defer cat.Start(ctx).Stop(cmd.ErrWriter)
+	snap := cat.Snapshot()
+	l := modelsListing{Generated: snap.Generated(), Origins: snap.Origins(), Conflicts: snap.Conflicts(), Models: []modelEntry{},
 		Routes: configRoutes(cfg, snap)}
 	want := cmd.String("provider")
 	var providers []string
@@ -109,7 +168,7 @@ func modelsAction(_ context.Context, cmd *cli.Command) error {
 			providers = append(providers, m.Provider)
 		}
 		if want == "" || m.Provider == want {
-			l.Models = append(l.Models, m)
+			l.Models = append(l.Models, modelEntry{Model: m, From: cat.Provenance(m)})
 		}
 	}
 	if len(l.Models) == 0 {
@@ -137,8 +196,9 @@ func writeModelsTable(w io.Writer, l modelsListing) error {
 	fmt.Fprintln(w, "prices: US$ per million tokens; ? marks figures not confirmed by two sources (see --output json for each source)")
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "MODEL\tCONTEXT\tOUTPUT\tINPUT\tTOOLS\tTHINKING\tCACHE\tIN\tOUT\tCACHE-RD\tCACHE-WR\tCHECKED")
-	for _, m := range l.Models {
+	fmt.Fprintln(tw, "MODEL\tCONTEXT\tOUTPUT\tINPUT\tTOOLS\tTHINKING\tCACHE\tIN\tOUT\tCACHE-RD\tCACHE-WR\tCHECKED\tFROM")
+	for _, e := range l.Models {
+		m := e.Model
 		in := "text"
 		if m.Accepts(catalog.Image) {
 			in = "text+image"
@@ -162,8 +222,8 @@ func writeModelsTable(w io.Writer, l modelsListing) error {
 		if !m.Provenance.Verified {
 			checked += " ?"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", m.Ref(), tokens(m.Context), tokens(m.MaxOutput), in, tools,
-			strings.Join(levels, ","), m.Cache, price[0], price[1], price[2], price[3], checked)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", m.Ref(), tokens(m.Context), tokens(m.MaxOutput), in, tools,
+			strings.Join(levels, ","), m.Cache, price[0], price[1], price[2], price[3], checked, e.From)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -194,4 +254,47 @@ func tokens(n int) string {
 		return strconv.Itoa(n/1000) + "k"
 	}
 	return strconv.Itoa(n)
+}
+
+// refreshCatalog refreshes the catalog now (see catalogrefresh.Timeout)
+// and reports what changed: models added, updated or removed, and the
+// refreshed figures the configuration or the reviewed catalog kept.
+func refreshCatalog(ctx context.Context, cmd *cli.Command, cat *catalogrefresh.Catalog, output string) error {
+	if !cat.Enabled() {
+		return usageErrorf("models: --refresh needs a catalog URL; set catalog-refresh \"https://…\" in smith.kdl, SMITH_CATALOG_REFRESH=URL, or pass --catalog-refresh URL")
+	}
+	r, err := cat.Refresh(ctx)
+	if err != nil {
+		return fmt.Errorf("models: %w", err)
+	}
+	w := cmd.Root().Writer
+	if output == "json" {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	}
+	models := "models"
+	if r.Models == 1 {
+		models = "model"
+	}
+	fmt.Fprintf(w, "refreshed the catalog from %s: a document dated %s with %d %s, cached for the next runs\n", r.URL, r.Generated, r.Models, models)
+	list := func(what string, refs []string) {
+		if len(refs) == 0 {
+			refs = []string{"none"}
+		}
+		fmt.Fprintf(w, "%s: %s\n", what, strings.Join(refs, ", "))
+	}
+	list("added", r.Added)
+	list("updated", r.Updated)
+	list("removed", r.Removed)
+	for _, k := range r.Kept {
+		from := string(k.KeptFrom)
+		if prov, id, ok := strings.Cut(k.Ref, "/"); ok {
+			if m, err := r.Snapshot.Lookup(prov, id); err == nil && m.Evidence == k.KeptFrom {
+				from = cat.Provenance(m)
+			}
+		}
+		fmt.Fprintf(w, "kept %s %s = %s (%s); the refresh says %s\n", k.Ref, k.Field, k.Kept, from, k.Ignored)
+	}
+	return nil
 }

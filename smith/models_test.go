@@ -9,7 +9,7 @@ import (
 func TestModelsCommand(t *testing.T) {
 	e := newEnv(t)
 	table := e.mustRun("", "models").stdout
-	for _, want := range []string{"catalog 2026-", "MODEL", "CACHE-WR", "anthropic/claude-sonnet-4-5-20250929", "openai/gpt-5 ", "google/gemini-2.5-pro", " ?\n"} {
+	for _, want := range []string{"catalog 2026-", "MODEL", "CACHE-WR", "anthropic/claude-sonnet-4-5-20250929", "openai/gpt-5 ", "google/gemini-2.5-pro", " ?  bundled\n", "FROM"} {
 		if !strings.Contains(table, want) {
 			t.Errorf("table lacks %q:\n%s", want, table)
 		}
