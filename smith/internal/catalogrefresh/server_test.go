@@ -31,7 +31,7 @@ type response struct {
 	once    sync.Once
 }
 
-func newServer(t *testing.T) *server {
+func newServer(t testing.TB) *server {
 	t.Helper()
 	s := &server{queues: map[string][]*response{}}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
