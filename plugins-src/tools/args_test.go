@@ -52,24 +52,24 @@ func TestDecode(t *testing.T) {
 		{name: "negative", in: `{"n":-7}`, want: sample{N: -7}},
 		{name: "duplicate-last-wins", in: `{"path":"a","path":"b"}`, want: sample{Path: "b"}},
 		{name: "empty-list", in: `{"items":[]}`},
-		{name: "not-object", in: `["path"]`, err: "expected an object at byte 0"},
-		{name: "empty-input", in: ``, err: "expected an object"},
-		{name: "string-for-int", in: `{"n":"3"}`, err: `"n" must be an integer at byte 5`},
+		{name: "not-object", in: `["path"]`, err: "the arguments must be a JSON object, not array"},
+		{name: "empty-input", in: ``, err: "the input ends at offset 0"},
+		{name: "string-for-int", in: `{"n":"3"}`, err: `"n" must be an integer, not string`},
 		{name: "fraction", in: `{"n":2.5}`, err: `"n" must be a whole number`},
 		{name: "huge", in: `{"n":1e300}`, err: `"n" must be a whole number`},
-		{name: "int-for-string", in: `{"path":3}`, err: `"path" must be a string`},
-		{name: "bad-bool", in: `{"b":"yes"}`, err: `"b" must be true or false`},
-		{name: "trailing-text", in: `{} x`, err: "unexpected text after the object at byte 3"},
-		{name: "trailing-comma", in: `{"path":"a",}`, err: "expected a property name"},
-		{name: "missing-colon", in: `{"path" "a"}`, err: `expected ':' after property "path"`},
-		{name: "unterminated", in: `{"path":"abc`, err: "unterminated string"},
-		{name: "raw-newline", in: "{\"path\":\"a\nb\"}", err: "control character"},
-		{name: "bad-escape", in: `{"path":"\q"}`, err: `invalid escape \q`},
-		{name: "bad-unicode", in: `{"path":"\u12G4"}`, err: `invalid \u escape`},
-		{name: "leading-zero", in: `{"n":01}`, err: `"n" must be an integer`},
-		{name: "list-not-list", in: `{"items":"x"}`, err: `"items" must be a list`},
-		{name: "list-bad-separator", in: `{"items":["x" "y"]}`, err: `expected ',' or ']' in "items"`},
-		{name: "deep-unknown", in: `{"x":` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}`, err: "nesting deeper than 64"},
+		{name: "int-for-string", in: `{"path":3}`, err: `"path" must be a string, not number`},
+		{name: "bad-bool", in: `{"b":"yes"}`, err: `"b" must be true or false, not string`},
+		{name: "trailing-text", in: `{} x`, err: "invalid character 'x' at offset 3 after the top-level value"},
+		{name: "trailing-comma", in: `{"path":"a",}`, err: "invalid character '}' at offset 12 looking for an object key"},
+		{name: "missing-colon", in: `{"path" "a"}`, err: `invalid character '"' at offset 8 after an object key`},
+		{name: "unterminated", in: `{"path":"abc`, err: "the input ends at offset 12 in a string literal"},
+		{name: "raw-newline", in: "{\"path\":\"a\nb\"}", err: "invalid character '\\n' at offset 10 in a string literal"},
+		{name: "bad-escape", in: `{"path":"\q"}`, err: "invalid character 'q' at offset 10 in a string literal"},
+		{name: "bad-unicode", in: `{"path":"\u12G4"}`, err: "invalid character 'G' at offset 13 in a string literal"},
+		{name: "leading-zero", in: `{"n":01}`, err: "invalid character '1' at offset 6 after an object member"},
+		{name: "list-not-list", in: `{"items":"x"}`, err: `"items" must be a list, not string`},
+		{name: "list-bad-separator", in: `{"items":["x" "y"]}`, err: "invalid character '\"' at offset 14 after an array element"},
+		{name: "deep-unknown-skipped", in: `{"x":` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `,"path":"p"}`, want: sample{Path: "p"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -92,17 +92,18 @@ func TestDecode(t *testing.T) {
 	}
 }
 
-// TestDecodeNoCopy: a string without escapes is a substring of the
-// arguments, so decoding the common case does not allocate for it.
-func TestDecodeNoCopy(t *testing.T) {
+// TestDecodeAllocs bounds the allocations of decoding a typical call:
+// the byte copy of the arguments, the reader and its member closure, the
+// decoder's nesting stack and one per string field (five here).
+func TestDecodeAllocs(t *testing.T) {
 	args := `{"path":"some/file.go","n":5}`
 	var path string
 	var n int
 	allocs := testing.AllocsPerRun(100, func() {
 		_ = decode("t", args, strField("path", &path), intField("n", &n))
 	})
-	if allocs > 1 { // the variadic fields slice may escape
-		t.Errorf("decode allocates %v times; want at most 1", allocs)
+	if allocs > 5 {
+		t.Errorf("decode allocates %v times; want at most 5", allocs)
 	}
 }
 
@@ -121,8 +122,6 @@ func FuzzDecode(f *testing.F) {
 			jerr = errors.New("invalid JSON")
 		case trimmed[0] != '{':
 			jerr = errors.New("not an object")
-		case depth(in) > maxDepth:
-			jerr = errors.New("too deep")
 		default:
 			d := json.NewDecoder(strings.NewReader(in))
 			d.UseNumber()
@@ -193,25 +192,6 @@ func expectSample(m map[string]any) (sample, error) {
 		}
 	}
 	return s, nil
-}
-
-// depth is the deepest bracket nesting outside strings.
-func depth(s string) int {
-	d, most, in := 0, 0, false
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case in && c == '\\':
-			i++
-		case c == '"':
-			in = !in
-		case !in && (c == '[' || c == '{'):
-			d++
-			most = max(most, d)
-		case !in && (c == ']' || c == '}'):
-			d--
-		}
-	}
-	return most
 }
 
 // editHost records the edits it is asked to apply.

@@ -38,20 +38,20 @@ func decodeEdit(args string) (editArgs, error) {
 		listField("edits", func(r *reader) error {
 			var e fs.TextEdit
 			var eOld, eNew bool
-			err := r.object(func(key string) error {
+			r.object(func(key string) error {
 				switch key {
 				case "old_text":
 					return r.into(field{name: key, str: &e.OldText, seen: &eOld})
 				case "new_text":
 					return r.into(field{name: key, str: &e.NewText, seen: &eNew})
 				}
-				return r.skip(0)
+				return nil
 			})
-			if err == nil && (!eOld || !eNew) {
-				return invalid("edit: edits[" + itoa(len(a.Edits)) + "] needs both old_text and new_text")
+			if r.err == nil && (!eOld || !eNew) {
+				return &argError{msg: "edits[" + itoa(len(a.Edits)) + "] needs both old_text and new_text"}
 			}
 			a.Edits = append(a.Edits, e)
-			return err
+			return nil
 		}))
 	if err != nil {
 		return a, err

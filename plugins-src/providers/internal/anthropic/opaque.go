@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/smith-agent/smith/plugins-src/providers/internal/jsonscan"
+	"github.com/smith-agent/smith/plugins-src/internal/jsonscan"
 )
 
 // withInput returns a server-side block (content_block_start's

@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/smith-agent/smith/plugins-src/providers/internal/jsonscan"
+	"github.com/smith-agent/smith/plugins-src/internal/jsonscan"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/norm"
 )
 

@@ -3,7 +3,7 @@ package anthropic
 import (
 	"encoding/json"
 
-	"github.com/smith-agent/smith/plugins-src/providers/internal/jsonscan"
+	"github.com/smith-agent/smith/plugins-src/internal/jsonscan"
 )
 
 // event is one Messages API stream event as read from the wire. Its

@@ -3,7 +3,7 @@ package gemini
 import (
 	"strings"
 
-	"github.com/smith-agent/smith/plugins-src/providers/internal/jsonscan"
+	"github.com/smith-agent/smith/plugins-src/internal/jsonscan"
 
 	"github.com/smith-agent/smith/plugins-src/providers/internal/norm"
 )

@@ -1,6 +1,6 @@
 package openaichat
 
-import "github.com/smith-agent/smith/plugins-src/providers/internal/jsonscan"
+import "github.com/smith-agent/smith/plugins-src/internal/jsonscan"
 
 // chunk is one Chat Completions stream chunk as read from the wire. Its
 // strings and raw values alias the event's data, valid while the event is

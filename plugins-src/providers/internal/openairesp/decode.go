@@ -3,7 +3,7 @@ package openairesp
 import (
 	"fmt"
 
-	"github.com/smith-agent/smith/plugins-src/providers/internal/jsonscan"
+	"github.com/smith-agent/smith/plugins-src/internal/jsonscan"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/norm"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/openaichat"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/sse"

@@ -1,7 +1,7 @@
 package openairesp
 
 import (
-	"github.com/smith-agent/smith/plugins-src/providers/internal/jsonscan"
+	"github.com/smith-agent/smith/plugins-src/internal/jsonscan"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/norm"
 )
 

@@ -1,8 +1,9 @@
-// Package jsonscan is a small, allocation-light JSON reader for the
-// payloads of provider event streams. The codecs run as WebAssembly, where
-// encoding/json's reflection costs an order of magnitude more than native
-// code; a decoder that reads the fields it knows by hand is what keeps the
-// wasm codec close to native speed.
+// Package jsonscan is a small, allocation-light JSON reader for the system
+// plugins: the payloads of provider event streams and the built-in tools'
+// arguments. The plugins run as WebAssembly, where encoding/json's
+// reflection costs an order of magnitude more than native code (and makes
+// the module larger); a decoder that reads the fields it knows by hand is
+// what keeps the codecs close to native speed and the tools module small.
 //
 // A [Decoder] reads one JSON text front to back. It accepts exactly the
 // texts encoding/json accepts (the same grammar and nesting limit), decodes

@@ -1,7 +1,8 @@
 package jsonscan
 
 import (
-	"fmt"
+	"errors"
+	"strconv"
 	"unicode/utf8"
 )
 
@@ -324,7 +325,7 @@ func (d *Decoder) readKey(pos int) []byte {
 // toward the nesting limit like the ones skip walks.
 func (d *Decoder) enter(c byte) bool {
 	if len(d.stack) >= maxDepth {
-		d.fail(fmt.Errorf("jsonscan: nesting at offset %d exceeds the limit of %d levels", d.pos-1, maxDepth))
+		d.fail(errors.New("jsonscan: nesting at offset " + strconv.Itoa(d.pos-1) + " exceeds the limit of " + strconv.Itoa(maxDepth) + " levels"))
 		return false
 	}
 	d.stack = append(d.stack, c)
@@ -342,10 +343,11 @@ func (d *Decoder) fail(err error) {
 // syntax records a syntax error at the current offset.
 func (d *Decoder) syntax(where string) {
 	if d.pos >= len(d.data) {
-		d.fail(fmt.Errorf("jsonscan: the input ends at offset %d %s; the JSON text is incomplete", d.pos, where))
+		d.fail(errors.New("jsonscan: the input ends at offset " + strconv.Itoa(d.pos) + " " + where + "; the JSON text is incomplete"))
 		return
 	}
-	d.fail(fmt.Errorf("jsonscan: invalid character %q at offset %d %s", d.data[d.pos], d.pos, where))
+	// The character is quoted as fmt's %q quotes a byte (a rune literal).
+	d.fail(errors.New("jsonscan: invalid character " + strconv.QuoteRune(rune(d.data[d.pos])) + " at offset " + strconv.Itoa(d.pos) + " " + where))
 }
 
 // mismatch skips the next value, a kind other than want.
@@ -359,6 +361,6 @@ func (d *Decoder) mismatch(want Kind) {
 
 func (d *Decoder) typeError(at int, what string) {
 	if d.typeErr == nil {
-		d.typeErr = fmt.Errorf("jsonscan: value at offset %d: %s", at, what)
+		d.typeErr = errors.New("jsonscan: value at offset " + strconv.Itoa(at) + ": " + what)
 	}
 }
