@@ -20,6 +20,6 @@ var toolsWasm []byte
 
 // pins are the embedded artifacts with their sizes and SHA-256 hashes.
 var pins = []pin{
-	{name: "providers", file: "providers.wasm", size: 5747491, sha256: "fa2e6befa4905cfe37f60d5e9c357e63f85bf902ec47f80707fac05fd19711e4", data: providersWasm},
-	{name: "tools", file: "tools.wasm", size: 2614082, sha256: "10eff13cb11ebdc5bc72f0c12fa085e821e61a78ebf1ed2b8710dc5b87ba0938", data: toolsWasm},
+	{name: "providers", file: "providers.wasm", size: 5747830, sha256: "275c422ed16f34e6e27cd242931f89f353f3eedfc43d4f03239381ae655d6827", data: providersWasm},
+	{name: "tools", file: "tools.wasm", size: 2638220, sha256: "c433eee6a62c91e20369e811affadacd76350d8a237466d6201881980a7d2915", data: toolsWasm},
 }
