@@ -73,12 +73,17 @@
 // Memory growth goes through the host too and is capped by
 // Budgets.MemoryPages under the engine's Config.MemoryLimitPages. A guest
 // that traps or exceeds a budget is destroyed and the *Error names the
-// plugin, the export and the budget.
+// plugin, the export and the budget. A build tool can apply the same
+// instrumentation ahead of time with [Instrument] and ship the result with
+// Artifact.Instrumented set to [InstrumentationVersion]; for a verified pin
+// of this build's version Compile then skips the rewrite and its cache.
 //
 // # Instances
 //
 // A [Generation] owns one pool per published plugin; instances are
 // interchangeable, serve one call at a time, cache their exported function
 // handles when created, and are destroyed rather than reused after any
-// failure.
+// failure. On Linux an instance's linear memory is an anonymous mapping
+// reserving its whole budget, so growth never copies; freed mappings are
+// kept (up to four) and cleared for the next instance.
 package wasmhost

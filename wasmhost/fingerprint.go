@@ -20,7 +20,9 @@ import (
 // version refuses it. It is computed on first use (not at package
 // initialization, which every process start would pay) and is safe for
 // concurrent use.
-var InstrumentationVersion = sync.OnceValue(func() string { return "fuel-v3-" + probeFingerprint() })
+func InstrumentationVersion() string { return instrumentationVersion() }
+
+var instrumentationVersion = sync.OnceValue(func() string { return "fuel-v3-" + probeFingerprint() })
 
 // instrumentedDir is the directory holding instrumented modules next to
 // wazero's compiled code, so a warm start skips the fuel rewrite as wazero
