@@ -57,13 +57,7 @@ func TestAuthCommands(t *testing.T) {
 	}
 
 	r = keep(e.runWith(vars, "", "auth", "status", "--output", "json"))
-	var st []struct {
-		Provider, Source, Origin string
-		OK                       bool
-	}
-	if err := json.Unmarshal([]byte(r.stdout), &st); err != nil {
-		t.Fatalf("json: %v\n%s", err, r.stdout)
-	}
+	st := parseAuthStatus(t, r.stdout)
 	got := map[string]string{}
 	for _, s := range st {
 		got[s.Provider] = s.Source + " " + s.Origin
@@ -103,4 +97,20 @@ func TestAuthCommands(t *testing.T) {
 			t.Fatalf("a credential leaked into an artifact:\n%s", a)
 		}
 	}
+}
+
+// authRow is one provider of `smith auth status --output json`.
+type authRow struct {
+	Provider, Source, Origin string
+	OK                       bool
+}
+
+// parseAuthStatus parses the output of `smith auth status --output json`.
+func parseAuthStatus(t *testing.T, out string) []authRow {
+	t.Helper()
+	var st []authRow
+	if err := json.Unmarshal([]byte(out), &st); err != nil {
+		t.Fatalf("auth status json: %v\n%s", err, out)
+	}
+	return st
 }

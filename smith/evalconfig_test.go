@@ -315,13 +315,7 @@ provider "other" {
 	}
 
 	r = keep(e.runWith(vars, "", "auth", "status", "--output", "json"))
-	var st []struct {
-		Provider, Source, Origin string
-		OK                       bool
-	}
-	if err := json.Unmarshal([]byte(r.stdout), &st); err != nil {
-		t.Fatalf("json: %v\n%s", err, r.stdout)
-	}
+	st := parseAuthStatus(t, r.stdout)
 	got := map[string]string{}
 	for _, s := range st {
 		got[s.Provider] = fmt.Sprintf("%v %s %s", s.OK, s.Source, strings.ReplaceAll(s.Origin, cfgPath, "FILE"))
