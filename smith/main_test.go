@@ -28,7 +28,9 @@ func TestMain(m *testing.M) {
 	}
 	smithBin = filepath.Join(dir, "smith")
 	cacheDir = filepath.Join(dir, "cache")
+	// Built as shipped (make build): pure Go, statically linked.
 	build := exec.Command("go", "build", "-o", smithBin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "build smith:", err)
