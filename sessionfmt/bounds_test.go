@@ -26,7 +26,7 @@ func TestBombFixture(t *testing.T) {
 		enc, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false))
 		p := binary.LittleEndian.AppendUint32(nil, uint32(len(zeros)))
 		p = enc.EncodeAll(zeros, p)
-		b := append(bytes.Clone(headerFrame), frame.Append(nil, frame.TypeEntry, frame.FlagZstd, p)...)
+		b := append(bytes.Clone(headerFrame()), frame.Append(nil, frame.TypeEntry, frame.FlagZstd, p)...)
 		if err := os.WriteFile(bombPath, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -54,7 +54,7 @@ func heapDuring(f func()) uint64 {
 // refused by Load, Dump and Repair, with an error naming the offset, the
 // size and the bound, and without allocating anything near its claim.
 func TestBombRefusedWithoutAllocating(t *testing.T) {
-	off := int64(len(headerFrame))
+	off := int64(len(headerFrame()))
 	out := filepath.Join(t.TempDir(), "out.session")
 	tests := []struct {
 		name string
@@ -112,7 +112,7 @@ func copyTo(t *testing.T, src string) string {
 func compressedSession(declared uint32, z []byte) []byte {
 	p := binary.LittleEndian.AppendUint32(nil, declared)
 	p = append(p, z...)
-	return append(bytes.Clone(headerFrame), frame.Append(nil, frame.TypeEntry, frame.FlagZstd, p)...)
+	return append(bytes.Clone(headerFrame()), frame.Append(nil, frame.TypeEntry, frame.FlagZstd, p)...)
 }
 
 func TestDecompressionBounds(t *testing.T) {
@@ -148,8 +148,8 @@ func TestDecompressionBounds(t *testing.T) {
 			var err error
 			heap := heapDuring(func() { _, _, err = loadBytes(tt.file, tt.opts) })
 			var fe *Error
-			if !errors.As(err, &fe) || fe.Off != int64(len(headerFrame)) || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("err %v, want %q at offset %d", err, tt.want, len(headerFrame))
+			if !errors.As(err, &fe) || fe.Off != int64(len(headerFrame())) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err %v, want %q at offset %d", err, tt.want, len(headerFrame()))
 			}
 			if heap > tt.maxHeap {
 				t.Fatalf("allocated %d bytes while refusing, bound %d", heap, tt.maxHeap)

@@ -92,7 +92,7 @@ func dumpFrom(w io.Writer, r io.ReaderAt, size int64, o Options, rep *Report) er
 		case frame.TypeHeader:
 			rep.Version = d.version
 			l = line{Frame: "header", Format: envelope.Magic, Version: d.version}
-			again = headerFrame
+			again = headerFrame()
 		case frame.TypeSelect:
 			rep.Selects++
 			l = line{Frame: "select", Leaf: ID(d.leaf).String()}
@@ -127,7 +127,7 @@ func dumpFrom(w io.Writer, r io.ReaderAt, size int64, o Options, rep *Report) er
 // contentJSON renders CBOR content as JSON for reading, or nil if it cannot.
 func contentJSON(c []byte) json.RawMessage {
 	var v any
-	if detcbor.Dec.Unmarshal(c, &v) != nil {
+	if detcbor.Dec().Unmarshal(c, &v) != nil {
 		return nil
 	}
 	b, err := json.Marshal(jsonable(v))

@@ -57,7 +57,7 @@ func TestDumpImportRoundTripExact(t *testing.T) {
 		file []byte
 	}{
 		{"representative with unknown frames", orig},
-		{"header only", headerFrame},
+		{"header only", headerFrame()},
 		{"foreign frames kept raw", append(bytes.Clone(orig), foreignFrames(t, testID(1))...)},
 	}
 	for _, tt := range tests {

@@ -3,6 +3,7 @@ package sessionfmt
 import (
 	"bufio"
 	"fmt"
+	"sync"
 
 	"github.com/smith-agent/smith/sessionfmt/internal/atomicfile"
 	"github.com/smith-agent/smith/sessionfmt/internal/envelope"
@@ -18,8 +19,8 @@ const FormatVersion = 1
 // The header encoder and the readers agree on the version.
 var _ = [1]struct{}{}[FormatVersion-envelope.Version]
 
-// headerFrame is the first frame of every file.
-var headerFrame = frame.Append(nil, frame.TypeHeader, 0, envelope.EncodeHeader())
+// headerFrame returns the first frame of every file, built on first use.
+var headerFrame = sync.OnceValue(func() []byte { return frame.Append(nil, frame.TypeHeader, 0, envelope.EncodeHeader()) })
 
 // entryEncoder encodes entry frames. Its zero value is ready to use; it is
 // not safe for concurrent use and does not allocate in the steady state.
@@ -67,7 +68,7 @@ func appendSelectFrame(dst []byte, leaf ID) []byte {
 // writeFile writes s as a complete session file: the header frame, every entry
 // in order, and a select frame if the selected leaf is not the last entry.
 func (s *Session) writeFile(w *bufio.Writer, maxPayload int) error {
-	if _, err := w.Write(headerFrame); err != nil {
+	if _, err := w.Write(headerFrame()); err != nil {
 		return err
 	}
 	var buf []byte

@@ -54,7 +54,7 @@ func (e *Entry) Validate() error {
 	if len(e.Content) == 0 {
 		return fmt.Errorf("sessionfmt: entry %s: content is empty; encode it with EncodeContent", e.ID)
 	}
-	if err := detcbor.Dec.Wellformed(e.Content); err != nil {
+	if err := detcbor.Dec().Wellformed(e.Content); err != nil {
 		return fmt.Errorf("sessionfmt: entry %s: content is not one well-formed CBOR item (%v); encode it with EncodeContent", e.ID, err)
 	}
 	return nil
@@ -75,7 +75,7 @@ var pairDoc = [...]string{
 // EncodeContent encodes v as canonical CBOR (RFC 8949 core deterministic
 // encoding) for use as Entry.Content. It is safe for concurrent use.
 func EncodeContent(v any) ([]byte, error) {
-	b, err := detcbor.Enc.Marshal(v)
+	b, err := detcbor.Enc().Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("sessionfmt: encode content: %w", err)
 	}
@@ -85,7 +85,7 @@ func EncodeContent(v any) ([]byte, error) {
 // DecodeContent decodes canonical CBOR content into v with the format's
 // decode limits (nesting, element counts, no tags, no duplicate keys).
 func DecodeContent(content []byte, v any) error {
-	if err := detcbor.Dec.Unmarshal(content, v); err != nil {
+	if err := detcbor.Dec().Unmarshal(content, v); err != nil {
 		return fmt.Errorf("sessionfmt: decode content: %w", err)
 	}
 	return nil

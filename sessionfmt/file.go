@@ -77,7 +77,7 @@ func Create(path string, opts *Options) (*File, error) {
 		return nil, err
 	}
 	err = atomicfile.Write(path, o.Perm, false, func(w *bufio.Writer) error {
-		_, err := w.Write(headerFrame)
+		_, err := w.Write(headerFrame())
 		return err
 	})
 	if err != nil {
@@ -89,8 +89,8 @@ func Create(path string, opts *Options) (*File, error) {
 		lk.Unlock()
 		return nil, fmt.Errorf("sessionfmt: %w", err)
 	}
-	return &File{path: path, f: f, lock: lk, s: New(), rep: &Report{Path: path, Size: int64(len(headerFrame)), GoodEnd: int64(len(headerFrame)), Frames: 1, Version: FormatVersion},
-		opts: o, end: int64(len(headerFrame))}, nil
+	return &File{path: path, f: f, lock: lk, s: New(), rep: &Report{Path: path, Size: int64(len(headerFrame())), GoodEnd: int64(len(headerFrame())), Frames: 1, Version: FormatVersion},
+		opts: o, end: int64(len(headerFrame()))}, nil
 }
 
 // Open opens an existing session file for appending: it takes the writer

@@ -26,8 +26,8 @@ func loadSeeds(t testing.TB) map[string][]byte {
 		"truncated":   real[:len(real)-7],
 		"flipped":     flipped,
 		"bad-length":  badLen,
-		"header-only": headerFrame,
-		"foreign":     append(bytes.Clone(headerFrame), foreignFrames(t, ID{})...),
+		"header-only": headerFrame(),
+		"foreign":     append(bytes.Clone(headerFrame()), foreignFrames(t, ID{})...),
 		"bomb":        bomb,
 		"empty":       {},
 	}

@@ -36,7 +36,7 @@ func Import(w io.Writer, r io.Reader, opts *Options) error {
 		b, err := readLine(br)
 		if err == io.EOF && len(b) == 0 {
 			if n == 1 {
-				if _, err := bw.Write(headerFrame); err != nil {
+				if _, err := bw.Write(headerFrame()); err != nil {
 					return err
 				}
 			}
@@ -55,7 +55,7 @@ func Import(w io.Writer, r io.Reader, opts *Options) error {
 			return fmt.Errorf("sessionfmt: import: line %d: %w; each line is one object like {\"frame\":\"entry\",\"id\":\"01J…\",\"time_ms\":1700000000000,\"kind\":\"message\",\"content\":{\"role\":\"user\"}}", n, err)
 		}
 		if n == 1 && l.Frame != "header" {
-			out = append(out[:0], headerFrame...)
+			out = append(out[:0], headerFrame()...)
 			if _, err := bw.Write(out); err != nil {
 				return err
 			}
@@ -117,7 +117,7 @@ func importLine(enc *entryEncoder, out []byte, l *line, n int, ids map[ID]struct
 		if l.Format != envelope.Magic || l.Version != envelope.Version {
 			return nil, fmt.Errorf("header says format %q version %d; this version imports %q version %d", l.Format, l.Version, envelope.Magic, envelope.Version)
 		}
-		return append(out, headerFrame...), nil
+		return append(out, headerFrame()...), nil
 	case "select":
 		leaf, err := ParseID(l.Leaf)
 		if err != nil {

@@ -93,7 +93,7 @@ func TestAppendOverPayloadBound(t *testing.T) {
 		t.Fatalf("append after a refused one: %v", err)
 	}
 	b, _ := os.ReadFile(p)
-	if !bytes.HasPrefix(b, headerFrame) || len(b) > 200 {
+	if !bytes.HasPrefix(b, headerFrame()) || len(b) > 200 {
 		t.Fatalf("file has %d bytes", len(b))
 	}
 }

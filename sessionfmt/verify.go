@@ -16,7 +16,7 @@ func Verify(path string, opts *Options) (*Session, *Report, error) {
 	}
 	for i := range s.Len() {
 		e := s.Entry(i)
-		if err := detcbor.Dec.Wellformed(e.Content); err != nil {
+		if err := detcbor.Dec().Wellformed(e.Content); err != nil {
 			rep.BadContent = append(rep.BadContent, fmt.Sprintf("entry %s (%s, index %d): %v", e.ID, e.Kind, i, err))
 		}
 	}

@@ -3,7 +3,11 @@
 // are always set. Both are safe for concurrent use.
 package detcbor
 
-import "github.com/fxamacker/cbor/v2"
+import (
+	"sync"
+
+	"github.com/fxamacker/cbor/v2"
+)
 
 // Decoder limits. A payload is itself bounded by the frame bound, and CBOR
 // length headers are checked against the bytes present before anything is
@@ -13,19 +17,25 @@ const (
 	MaxElements = 1 << 20
 )
 
-// Enc encodes with core deterministic options. Its MarshalToBuffer appends
-// to a caller's buffer without allocating the output.
-var Enc = func() cbor.UserBufferEncMode {
+// Enc returns the encoder with core deterministic options. Its
+// MarshalToBuffer appends to a caller's buffer without allocating the
+// output. The modes are built on first use, not at package initialization
+// (which every smith start, --help included, would pay for).
+func Enc() cbor.UserBufferEncMode { return enc() }
+
+// Dec returns the decoder with every limit set: nesting, array and map
+// sizes, no indefinite lengths, no tags, duplicate map keys rejected.
+func Dec() cbor.DecMode { return dec() }
+
+var enc = sync.OnceValue(func() cbor.UserBufferEncMode {
 	m, err := cbor.CoreDetEncOptions().UserBufferEncMode()
 	if err != nil {
 		panic("sessionfmt: cbor encode options: " + err.Error())
 	}
 	return m
-}()
+})
 
-// Dec decodes with every limit set: nesting, array and map sizes, no
-// indefinite lengths, no tags, duplicate map keys rejected.
-var Dec = func() cbor.DecMode {
+var dec = sync.OnceValue(func() cbor.DecMode {
 	m, err := cbor.DecOptions{
 		MaxNestedLevels:  MaxNested,
 		MaxArrayElements: MaxElements,
@@ -39,4 +49,4 @@ var Dec = func() cbor.DecMode {
 		panic("sessionfmt: cbor decode options: " + err.Error())
 	}
 	return m
-}()
+})

@@ -23,7 +23,7 @@ func TestDecoderLimits(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var v any
-			err := Dec.Unmarshal(tt.in, &v)
+			err := Dec().Unmarshal(tt.in, &v)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err %v, want %q", err, tt.want)
 			}
@@ -33,12 +33,12 @@ func TestDecoderLimits(t *testing.T) {
 
 func TestEncoderIsDeterministic(t *testing.T) {
 	m := map[string]any{"zeta": 1, "a": []any{1.5, "x"}, "mm": map[int]string{3: "c", 1: "a", 2: "b"}}
-	first, err := Enc.Marshal(m)
+	first, err := Enc().Marshal(m)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for range 50 {
-		again, _ := Enc.Marshal(m)
+		again, _ := Enc().Marshal(m)
 		if !bytes.Equal(again, first) {
 			t.Fatal("map encoding depends on iteration order")
 		}
@@ -47,7 +47,7 @@ func TestEncoderIsDeterministic(t *testing.T) {
 	if i, j := bytes.Index(first, []byte("a")), bytes.Index(first, []byte("zeta")); i > j {
 		t.Fatal("keys not in bytewise order of their encodings")
 	}
-	if f, _ := Enc.Marshal(1.5); !bytes.Equal(f, []byte{0xf9, 0x3e, 0x00}) {
+	if f, _ := Enc().Marshal(1.5); !bytes.Equal(f, []byte{0xf9, 0x3e, 0x00}) {
 		t.Fatalf("1.5 encodes as %x, want the shortest float f93e00", f)
 	}
 }

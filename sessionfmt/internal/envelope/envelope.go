@@ -76,7 +76,7 @@ func (c *Encoder) Append(dst []byte, e *Entry) ([]byte, error) {
 	c.w = wire{ID: c.id[:], Parent: keep(&c.parent, e.Parent), Time: e.Time, Kind: e.Kind,
 		Pair: keep(&c.pair, e.Pair), Cause: keep(&c.cause, e.Cause), Key: e.Key, Content: e.Content}
 	c.buf.Reset()
-	err := detcbor.Enc.MarshalToBuffer(&c.w, &c.buf)
+	err := detcbor.Enc().MarshalToBuffer(&c.w, &c.buf)
 	c.w = wire{} // drop references to the caller's key and content
 	if err != nil {
 		return dst, err
@@ -263,7 +263,7 @@ type selectWire struct {
 
 // EncodeSelect returns the payload of a select frame naming leaf.
 func EncodeSelect(leaf [16]byte) ([]byte, error) {
-	return detcbor.Enc.Marshal(&selectWire{Leaf: leaf[:]})
+	return detcbor.Enc().Marshal(&selectWire{Leaf: leaf[:]})
 }
 
 // ParseSelect parses a select frame payload without allocating.
@@ -305,7 +305,7 @@ type headerWire struct {
 
 // EncodeHeader returns the header frame payload.
 func EncodeHeader() []byte {
-	b, err := detcbor.Enc.Marshal(&headerWire{Magic: Magic, Version: Version})
+	b, err := detcbor.Enc().Marshal(&headerWire{Magic: Magic, Version: Version})
 	if err != nil {
 		panic(err)
 	}
@@ -315,7 +315,7 @@ func EncodeHeader() []byte {
 // ParseHeader checks a header payload and returns its version.
 func ParseHeader(p []byte) (uint64, error) {
 	var h headerWire
-	if err := detcbor.Dec.Unmarshal(p, &h); err != nil {
+	if err := detcbor.Dec().Unmarshal(p, &h); err != nil {
 		return 0, fmt.Errorf("header payload: %w", err)
 	}
 	if h.Magic != Magic {

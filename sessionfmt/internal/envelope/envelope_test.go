@@ -102,7 +102,7 @@ func TestHeaderAndSelect(t *testing.T) {
 	if err != nil || v != Version {
 		t.Fatalf("%d %v", v, err)
 	}
-	bad, _ := detcbor.Enc.Marshal(map[int]any{1: "other.format", 2: 1})
+	bad, _ := detcbor.Enc().Marshal(map[int]any{1: "other.format", 2: 1})
 	if _, err := ParseHeader(bad); err == nil || !strings.Contains(err.Error(), "magic") {
 		t.Fatalf("foreign magic: %v", err)
 	}
@@ -146,7 +146,7 @@ func FuzzParseEntry(f *testing.F) {
 			t.Fatalf("accepted non-canonical payload %x (re-encodes to %x, %v)", p, again, err)
 		}
 		var w wire
-		if err := detcbor.Dec.Unmarshal(p, &w); err != nil {
+		if err := detcbor.Dec().Unmarshal(p, &w); err != nil {
 			t.Fatalf("strict parser accepted what the limited decoder rejects: %v", err)
 		}
 		if !bytes.Equal(w.ID, v.ID[:]) || w.Time != v.Time || w.Kind != v.Kind || w.Key != string(v.Key) || !bytes.Equal(w.Content, v.Content) {
