@@ -86,6 +86,12 @@ type spareMappings struct {
 	list [][]byte
 }
 
+// keepResident is how much of a reused mapping is cleared in place; the
+// rest of the part the last guest used is returned to the system
+// (MADV_DONTNEED, which also zeroes it), so one instance that grew large
+// does not keep its memory resident for the next.
+const keepResident = 16 << 20
+
 // take returns a spare mapping reserving exactly limit bytes, cleared and
 // with length 0, or nil.
 func (s *spareMappings) take(limit uint64) []byte {
@@ -99,6 +105,12 @@ func (s *spareMappings) take(limit uint64) []byte {
 		}
 	}
 	s.mu.Unlock()
+	if len(b) > keepResident {
+		if syscall.Madvise(b[keepResident:], syscall.MADV_DONTNEED) != nil {
+			clear(b[keepResident:])
+		}
+		b = b[:keepResident]
+	}
 	clear(b)
 	return b[:0:cap(b)]
 }

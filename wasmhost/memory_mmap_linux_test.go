@@ -102,3 +102,29 @@ func TestMappedMemoryReuse(t *testing.T) {
 		t.Errorf("%d spare mappings kept; want at most %d", n, maxSpare)
 	}
 }
+
+// TestMappedMemoryReuseLarge: a reused mapping whose last guest grew past
+// keepResident comes back zeroed throughout (the part beyond is released to
+// the system rather than cleared in place).
+func TestMappedMemoryReuseLarge(t *testing.T) {
+	const limit = 128 << 20
+	m := &mappedMemory{limit: limit}
+	b := m.Reallocate(keepResident + 3<<16)
+	for i := 0; i < len(b); i += 4096 {
+		b[i] = 0x5A
+	}
+	b[len(b)-1] = 0x5A
+	addr := &b[0]
+	m.Free()
+	again := &mappedMemory{limit: limit}
+	b = again.Reallocate(keepResident + 3<<16)
+	if &b[0] != addr {
+		t.Fatal("the freed mapping was not reused")
+	}
+	for i, c := range b {
+		if c != 0 {
+			t.Fatalf("reused memory byte %d = %#x; want zero", i, c)
+		}
+	}
+	again.Free()
+}
