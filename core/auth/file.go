@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+
+	"github.com/smith-agent/smith/core/internal/atomicfile"
 )
 
 // Entry is one provider's stored credential.
@@ -199,38 +201,8 @@ func (f *File) Update(provider string, fn func(cur Entry, exists bool) (Entry, b
 
 // replace writes b to path atomically with mode 0600.
 func replace(path string, b []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("auth: cannot create a temporary file in %s: %w", dir, err)
-	}
-	name := tmp.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			_ = tmp.Close()
-			_ = os.Remove(name)
-		}
-	}()
-	if err := tmp.Chmod(0o600); err != nil && runtime.GOOS != "windows" {
-		return fmt.Errorf("auth: cannot restrict %s to mode 0600: %w", name, err)
-	}
-	if _, err := tmp.Write(b); err != nil {
-		return fmt.Errorf("auth: cannot write %s: %w", name, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("auth: cannot sync %s: %w", name, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("auth: cannot close %s: %w", name, err)
-	}
-	if err := os.Rename(name, path); err != nil {
-		return fmt.Errorf("auth: cannot replace %s: %w", path, err)
-	}
-	ok = true
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		_ = d.Close()
+	if err := atomicfile.Replace(path, b, 0o600); err != nil {
+		return fmt.Errorf("auth: %w", err)
 	}
 	return nil
 }

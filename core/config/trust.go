@@ -10,6 +10,8 @@ import (
 
 	"github.com/calico32/kdl-go"
 	"github.com/gofrs/flock"
+
+	"github.com/smith-agent/smith/core/internal/atomicfile"
 )
 
 // Trust records in the user's file userFile that the project at dir is
@@ -73,38 +75,10 @@ func Trust(userFile, dir string) (string, bool, error) {
 	return id, false, nil
 }
 
-// replace writes b to path atomically: a temporary file in the same
-// directory, synced, then renamed over path, then the directory synced.
+// replace writes b to path atomically (core/internal/atomicfile).
 func replace(path string, b []byte, mode fs.FileMode) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, ".smith.kdl-*")
-	if err != nil {
+	if err := atomicfile.Replace(path, b, mode); err != nil {
 		return fmt.Errorf("config: cannot write %s: %w", path, err)
-	}
-	fail := func(err error) error {
-		_ = tmp.Close()
-		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("config: cannot write %s: %w", path, err)
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		return fail(err)
-	}
-	if _, err := tmp.Write(b); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fail(err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("config: cannot write %s: %w", path, err)
-	}
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		_ = d.Close()
 	}
 	return nil
 }
