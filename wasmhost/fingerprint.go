@@ -5,10 +5,7 @@ import (
 	"encoding/hex"
 	"sync"
 
-	"github.com/tetratelabs/wabin/binary"
 	"github.com/tetratelabs/wabin/wasm"
-
-	"github.com/smith-agent/smith/wasmhost/internal/fuel"
 )
 
 // InstrumentationVersion names the fuel instrumentation this build applies
@@ -37,12 +34,11 @@ func instrumentedDir() string { return "wasmhost-" + InstrumentationVersion() }
 // two mergeable data segments) and returns the first 8 bytes of the
 // result's SHA-256 in hex.
 func probeFingerprint() string {
-	m := probeModule()
-	fuel.MergeData(m)
-	if _, err := fuel.Instrument(m); err != nil {
+	out, err := instrumentModule(probeModule())
+	if err != nil {
 		panic("wasmhost: the instrumentation refuses its own probe module: " + err.Error())
 	}
-	sum := sha256.Sum256(binary.EncodeModule(m))
+	sum := sha256.Sum256(out)
 	return hex.EncodeToString(sum[:8])
 }
 

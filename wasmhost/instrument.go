@@ -33,13 +33,19 @@ type instrumentError struct {
 
 func (e *instrumentError) Error() string { return e.err.Error() }
 
-// instrument decodes raw, merges its data segments, inserts the fuel
-// charges and encodes the result.
+// instrument decodes raw and instruments it (instrumentModule).
 func instrument(raw []byte) ([]byte, error) {
 	m, err := binary.DecodeModule(raw, wasm.CoreFeaturesV2)
 	if err != nil {
 		return nil, &instrumentError{decode: true, err: err}
 	}
+	return instrumentModule(m)
+}
+
+// instrumentModule merges m's data segments, inserts the fuel charges and
+// encodes the result; the probe behind InstrumentationVersion goes through
+// it too, so the version fingerprints exactly this pipeline.
+func instrumentModule(m *wasm.Module) ([]byte, error) {
 	fuel.MergeData(m)
 	if _, err := fuel.Instrument(m); err != nil {
 		return nil, &instrumentError{err: err}
