@@ -48,7 +48,7 @@ func (p *Plugin) instantiate(ctx context.Context) (*Instance, error) {
 	in := &Instance{plugin: p, fns: make(map[string]*exportFn, 4)}
 	in.inv.in = in
 	in.ctx.inv = &in.inv
-	in.ctx.Context = ctx
+	in.ctx.set(ctx)
 	in.call.in = in
 	in.log.in = in
 	in.inv.begin(ctx, "_initialize")
@@ -90,7 +90,7 @@ func (p *Plugin) instantiate(ctx context.Context) (*Instance, error) {
 	if in.inv.abort != nil {
 		return nil, in.failure(nil)
 	}
-	in.ctx.Context = context.Background()
+	in.ctx.set(context.Background())
 	return in, nil
 }
 
@@ -129,10 +129,10 @@ func (in *Instance) Invoke(ctx context.Context, export string, lower func(call *
 		}
 		in.fns[export] = ef
 	}
-	in.ctx.Context = ctx
+	in.ctx.set(ctx)
 	// Drop the caller's context afterwards; a host function that kept the
 	// context it was given sees an uncancelled one, never a nil.
-	defer func() { in.ctx.Context = context.Background() }()
+	defer in.ctx.set(context.Background())
 	in.inv.begin(ctx, export)
 	stack := in.stack
 	clear(stack)

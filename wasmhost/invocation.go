@@ -150,17 +150,38 @@ func (inv *invocation) grow(mod api.Module, delta uint32) uint32 {
 type stateKey struct{}
 
 // invCtx is an instance's reusable context: the caller's context plus the
-// invocation, without allocating per call.
+// invocation, without allocating per call. The caller's context changes
+// with every call, while a context a host function derived from an earlier
+// one may still consult it (a timer context's cancellation reads its
+// parent's Done after the call returned), so it is guarded by a mutex.
 type invCtx struct {
-	context.Context
-	inv *invocation
+	mu     sync.Mutex
+	parent context.Context
+	inv    *invocation
 }
+
+// set makes ctx the caller's context of the calls that follow.
+func (c *invCtx) set(ctx context.Context) {
+	c.mu.Lock()
+	c.parent = ctx
+	c.mu.Unlock()
+}
+
+func (c *invCtx) get() context.Context {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.parent
+}
+
+func (c *invCtx) Deadline() (time.Time, bool) { return c.get().Deadline() }
+func (c *invCtx) Done() <-chan struct{}       { return c.get().Done() }
+func (c *invCtx) Err() error                  { return c.get().Err() }
 
 func (c *invCtx) Value(key any) any {
 	if _, ok := key.(stateKey); ok {
 		return c.inv
 	}
-	return c.Context.Value(key)
+	return c.get().Value(key)
 }
 
 func invocationOf(ctx context.Context) *invocation {
