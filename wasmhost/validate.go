@@ -147,6 +147,9 @@ func (v *validation) check(m *wasm.Module) {
 			v.fuelSeen[e.Name] = true
 			continue
 		}
+		if e.Type == wasm.ExternTypeGlobal && linkerGlobals[e.Name] {
+			continue // the host never reads them
+		}
 		if e.Type != wasm.ExternTypeFunc {
 			v.add(item, "exports a "+wasm.ExternTypeName(e.Type), "only functions and \"memory\"", "remove the export")
 			continue
@@ -253,6 +256,12 @@ func (v *validation) checkWorldImport(item string, imp *wasm.Import, got Signatu
 	}
 	v.add(item, "is not part of world "+w.Package+"@"+w.Version, "an import the world declares", "remove the import or "+rebuild)
 }
+
+// linkerGlobals are the global exports wasm-ld adds to every cdylib it
+// links (rustc's wasm32 output, clang's): the layout of the module's
+// static data. They are accepted and ignored, so that such a guest loads
+// as built.
+var linkerGlobals = map[string]bool{"__heap_base": true, "__data_end": true}
 
 func (v *validation) checkUnknownExport(item, name, rebuild string) {
 	w := v.world

@@ -40,6 +40,7 @@ func TestRefusedArtifacts(t *testing.T) {
 		{name: "simd", item: "SIMD"},
 		{name: "initialize", item: `export "_initialize"`},
 		{name: "several", item: "problems"},
+		{name: "global-export", item: `export "counter": exports a global`},
 	}
 	e := newEngine(t, Config{})
 	// greet is not granted: only tick is implemented.
@@ -66,6 +67,24 @@ func TestRefusedArtifacts(t *testing.T) {
 			}
 			golden(t, filepath.Join("testdata", "refuse", tt.name+".golden"), msg+"\n")
 		})
+	}
+}
+
+// TestLinkerGlobalsAccepted loads a guest exporting wasm-ld's layout
+// globals, as a Rust or C cdylib does.
+func TestLinkerGlobalsAccepted(t *testing.T) {
+	e := newEngine(t, Config{})
+	hosts := []HostModule{{Name: hostMod, Funcs: []HostFuncDef{
+		{Name: "tick", Fn: func(context.Context, *Call, []uint64) error { return nil }},
+	}}}
+	p, err := e.Compile(context.Background(), Artifact{Name: "linked", Reader: bytes.NewReader(wat(t, "linker-globals"))},
+		PluginConfig{World: testWorld(), Hosts: hosts, Budgets: Budgets{MemoryPages: 160}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close(context.Background())
+	if !p.HasExport("test:echo/api@0.1.0#echo") {
+		t.Error("the world export is missing")
 	}
 }
 
