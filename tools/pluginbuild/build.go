@@ -18,14 +18,16 @@ import (
 
 // artifact is one built plugin, instrumented for fuel.
 type artifact struct {
-	name   string // base name of its directory
-	file   string // name.wasm
-	wasm   []byte
-	sha256 string
+	name      string // base name of its directory
+	file      string // name.wasm
+	toolchain string // the compiler that built it: a Go or rustc version
+	wasm      []byte
+	sha256    string
 }
 
 // defaultDirs lists the plugin directories under root: each direct
-// subdirectory holding a main package, sorted.
+// subdirectory holding a Go main package or a Rust crate (src/lib.rs),
+// sorted.
 func defaultDirs(root string) ([]string, error) {
 	ents, err := os.ReadDir(root)
 	if err != nil {
@@ -33,12 +35,12 @@ func defaultDirs(root string) ([]string, error) {
 	}
 	var dirs []string
 	for _, e := range ents {
-		if e.IsDir() && isMain(filepath.Join(root, e.Name())) {
+		if d := filepath.Join(root, e.Name()); e.IsDir() && (isMain(d) || isRust(d)) {
 			dirs = append(dirs, filepath.Join(root, e.Name()))
 		}
 	}
 	if len(dirs) == 0 {
-		return nil, fmt.Errorf("pluginbuild: no main package directly under %s; pass plugin directories", root)
+		return nil, fmt.Errorf("pluginbuild: no main package or Rust crate directly under %s; pass plugin directories", root)
 	}
 	return dirs, nil
 }
@@ -94,33 +96,53 @@ func goVersion() (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
-// build compiles the plugin in dir to tmp and returns it.
-func build(dir, tmp string) (artifact, error) {
+// build compiles the plugin in dir to tmp and returns it, instrumented:
+// a Rust crate with rustc (rust.go), a Go main package with the Go
+// toolchain of version goVer.
+func build(dir, tmp, goVer string) (artifact, error) {
 	name := filepath.Base(filepath.Clean(dir))
-	if !isMain(dir) {
-		return artifact{}, fmt.Errorf("pluginbuild: %s holds no main package; a plugin directory is a wasip1 main package", dir)
+	var raw []byte
+	var toolchain string
+	var err error
+	switch {
+	case isRust(dir):
+		raw, err = buildRust(dir, name, tmp)
+		toolchain = rustVersion
+	case isMain(dir):
+		raw, err = buildGo(dir, name, tmp)
+		toolchain = goVer
+	default:
+		return artifact{}, fmt.Errorf("pluginbuild: %s holds neither a Go main package nor a Rust crate (src/lib.rs); a plugin directory is one of them", dir)
 	}
-	out := filepath.Join(tmp, name+".wasm")
-	pkg := "./" + filepath.ToSlash(filepath.Clean(dir))
-	cmd := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w", "-buildvcs=false", "-o", out, pkg)
-	cmd.Env = buildEnv()
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
-		return artifact{}, fmt.Errorf("pluginbuild: go build %s: %w\n%s", pkg, err, stderr.Bytes())
-	}
-	raw, err := os.ReadFile(out)
 	if err != nil {
-		return artifact{}, fmt.Errorf("pluginbuild: read %s: %w", out, err)
+		return artifact{}, err
 	}
 	// Instrumented here, once, rather than by every smith start (which
 	// would then read and check a cached instrumented copy as well).
 	b, err := wasmhost.Instrument(raw)
 	if err != nil {
-		return artifact{}, fmt.Errorf("pluginbuild: %s: %w", pkg, err)
+		return artifact{}, fmt.Errorf("pluginbuild: %s: %w", dir, err)
 	}
 	sum := sha256.Sum256(b)
-	return artifact{name: name, file: name + ".wasm", wasm: b, sha256: hex.EncodeToString(sum[:])}, nil
+	return artifact{name: name, file: name + ".wasm", toolchain: toolchain, wasm: b, sha256: hex.EncodeToString(sum[:])}, nil
+}
+
+// buildGo compiles the Go main package in dir to tmp/<name>.wasm and
+// returns the module's bytes.
+func buildGo(dir, name, tmp string) ([]byte, error) {
+	out := filepath.Join(tmp, name+".wasm")
+	pkg := "./" + filepath.ToSlash(filepath.Clean(dir))
+	if filepath.IsAbs(dir) {
+		pkg = dir
+	}
+	cmd := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w", "-buildvcs=false", "-o", out, pkg)
+	cmd.Env = buildEnv()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("pluginbuild: go build %s: %w\n%s", pkg, err, stderr.Bytes())
+	}
+	return os.ReadFile(out)
 }
 
 // run builds every dir and writes or checks the artifacts in outDir.
@@ -136,7 +158,7 @@ func run(dirs []string, outDir string, check bool) error {
 	}
 	var arts []artifact
 	for _, d := range dirs {
-		a, err := build(d, tmp)
+		a, err := build(d, tmp, version)
 		if err != nil {
 			return err
 		}
@@ -145,12 +167,12 @@ func run(dirs []string, outDir string, check bool) error {
 		}
 		arts = append(arts, a)
 	}
-	files := map[string][]byte{pinsFile: pins(version, wasmhost.InstrumentationVersion(), arts)}
+	files := map[string][]byte{pinsFile: pins(wasmhost.InstrumentationVersion(), arts)}
 	for _, a := range arts {
 		files[a.file] = a.wasm
 	}
 	if check {
-		return compare(outDir, files, version)
+		return compare(outDir, files, arts)
 	}
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return fmt.Errorf("pluginbuild: %w", err)
@@ -164,7 +186,7 @@ func run(dirs []string, outDir string, check bool) error {
 }
 
 // compare fails naming every file of want that differs from outDir.
-func compare(outDir string, want map[string][]byte, version string) error {
+func compare(outDir string, want map[string][]byte, arts []artifact) error {
 	var diffs []string
 	names := make([]string, 0, len(want))
 	for n := range want {
@@ -183,8 +205,12 @@ func compare(outDir string, want map[string][]byte, version string) error {
 	if len(diffs) == 0 {
 		return nil
 	}
-	return errors.New("pluginbuild: the committed plugin artifacts differ from a rebuild with " + version +
-		" (the pinned toolchain is in " + pinsFile + "):\n  " + strings.Join(diffs, "\n  ") +
+	var tcs []string
+	for _, a := range arts {
+		tcs = append(tcs, a.name+": "+a.toolchain)
+	}
+	return errors.New("pluginbuild: the committed plugin artifacts differ from a rebuild (" + strings.Join(tcs, ", ") +
+		"; the pinned toolchains are in " + pinsFile + "):\n  " + strings.Join(diffs, "\n  ") +
 		"\nrun go run ./tools/pluginbuild and commit the result")
 }
 

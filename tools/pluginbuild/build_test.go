@@ -12,9 +12,9 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files")
 
 func TestPinsGolden(t *testing.T) {
-	got := pins("go1.26.8", "fuel-v3-0123456789abcdef", []artifact{
-		{name: "providers", file: "providers.wasm", wasm: make([]byte, 5), sha256: strings.Repeat("ab", 32)},
-		{name: "tools", file: "tools.wasm", wasm: make([]byte, 3), sha256: strings.Repeat("01", 32)},
+	got := pins("fuel-v3-0123456789abcdef", []artifact{
+		{name: "providers", file: "providers.wasm", toolchain: "go1.26.8", wasm: make([]byte, 5), sha256: strings.Repeat("ab", 32)},
+		{name: "tools", file: "tools.wasm", toolchain: "rustc 1.63.0", wasm: make([]byte, 3), sha256: strings.Repeat("01", 32)},
 	})
 	golden := filepath.Join("testdata", "pins_gen.golden")
 	if *update {
@@ -49,7 +49,7 @@ func TestCompare(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := compare(dir, tt.want, "go1.26.8")
+			err := compare(dir, tt.want, []artifact{{name: "a", toolchain: "go1.26.8"}})
 			if tt.err == nil {
 				if err != nil {
 					t.Fatal(err)
@@ -75,6 +75,8 @@ func TestDefaultDirs(t *testing.T) {
 		"a/x.go":             "package main\n",
 		"lib/lib.go":         "package lib\n",
 		"onlytest/x_test.go": "package main\n",
+		"c/src/lib.rs":       "// A Rust crate.\n",
+		"d/lib.rs":           "// not at src/lib.rs\n",
 	}
 	for p, body := range files {
 		if err := os.MkdirAll(filepath.Join(root, filepath.Dir(p)), 0o755); err != nil {
@@ -88,33 +90,100 @@ func TestDefaultDirs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{filepath.Join(root, "a"), filepath.Join(root, "b")}; strings.Join(got, ",") != strings.Join(want, ",") {
+	if want := []string{filepath.Join(root, "a"), filepath.Join(root, "b"), filepath.Join(root, "c")}; strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("defaultDirs = %v; want %v", got, want)
 	}
-	if _, err := defaultDirs(filepath.Join(root, "lib")); err == nil || !strings.Contains(err.Error(), "no main package") {
+	if _, err := defaultDirs(filepath.Join(root, "lib")); err == nil || !strings.Contains(err.Error(), "no main package or Rust crate") {
 		t.Errorf("defaultDirs without plugins = %v", err)
 	}
 }
 
-// TestReproducible builds the tools plugin twice, with a hostile
+// TestReproducible builds each system plugin twice, with a hostile
 // environment the second time, and requires identical bytes.
 func TestReproducible(t *testing.T) {
 	t.Chdir("../..")
-	a, err := build("plugins-src/tools", t.TempDir())
+	goVer, err := goVersion()
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("GOFLAGS", "-race")
-	t.Setenv("GOAMD64", "v3")
-	t.Setenv("CGO_ENABLED", "1")
-	b, err := build("plugins-src/tools", t.TempDir())
+	dirs, err := defaultDirs("plugins-src")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.sha256 != b.sha256 || !bytes.Equal(a.wasm, b.wasm) {
-		t.Errorf("two builds differ: %s vs %s", a.sha256, b.sha256)
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			a, err := build(dir, t.TempDir(), goVer)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Setenv("GOFLAGS", "-race")
+			t.Setenv("GOAMD64", "v3")
+			t.Setenv("CGO_ENABLED", "1")
+			t.Setenv("RUSTFLAGS", "-C opt-level=0")
+			t.Setenv("CARGO_ENCODED_RUSTFLAGS", "-Copt-level=0")
+			b, err := build(dir, t.TempDir(), goVer)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.sha256 != b.sha256 || !bytes.Equal(a.wasm, b.wasm) {
+				t.Errorf("two builds differ: %s vs %s", a.sha256, b.sha256)
+			}
+			if want := map[bool]string{true: rustVersion, false: goVer}[isRust(dir)]; a.toolchain != want {
+				t.Errorf("toolchain = %q; want %q", a.toolchain, want)
+			}
+		})
 	}
-	if _, err := build("plugins-src", t.TempDir()); err == nil || !strings.Contains(err.Error(), "holds no main package") {
+	if _, err := build("plugins-src", t.TempDir(), goVer); err == nil || !strings.Contains(err.Error(), "neither a Go main package nor a Rust crate") {
 		t.Errorf("build of a non-plugin directory = %v", err)
+	}
+}
+
+// TestFindRustc refuses a rustc of another version, or one without the
+// wasm32-wasi standard library, naming what it tried and the fix.
+func TestFindRustc(t *testing.T) {
+	dir := t.TempDir()
+	fake := func(name, version, sysroot string) string {
+		p := filepath.Join(dir, name)
+		script := "#!/bin/sh\nif [ \"$1\" = --version ]; then echo '" + version + "'; else echo '" + sysroot + "'; fi\n"
+		if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	sysroot := filepath.Join(dir, "sysroot")
+	if err := os.MkdirAll(filepath.Join(sysroot, "lib", "rustlib", rustTarget), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		path string
+		err  []string // substrings of the error; nil means found
+	}{
+		{name: "pinned", path: fake("good", rustVersion, sysroot)},
+		{name: "other-version", path: fake("new", "rustc 1.95.0 (59807616e 2026-04-14)", sysroot),
+			err: []string{"new: rustc 1.95.0", "need " + rustVersion, "scripts/deps.sh", "SMITH_RUSTC"}},
+		{name: "no-wasm-std", path: fake("bare", rustVersion, dir),
+			err: []string{"bare: " + rustVersion + " without the wasm32-wasi standard library"}},
+		{name: "missing", path: filepath.Join(dir, "absent"), err: []string{"absent: not found"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("SMITH_RUSTC", tt.path)
+			got, err := findRustc()
+			if tt.err == nil {
+				if err != nil || got != tt.path {
+					t.Fatalf("findRustc = %q, %v; want %q", got, err, tt.path)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("findRustc = %q; want an error", got)
+			}
+			for _, s := range tt.err {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("error %q lacks %q", err, s)
+				}
+			}
+		})
 	}
 }

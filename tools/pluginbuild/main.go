@@ -1,13 +1,21 @@
 // Command pluginbuild builds Smith's system plugins reproducibly and pins
-// them: each plugin directory (a wasip1 main package) is built with
+// them. A plugin directory is a Rust crate (src/lib.rs), built with
+// Debian's rustc 1.63.0 (found at /usr/bin/rustc, in PATH, or at
+// $SMITH_RUSTC; scripts/deps.sh installs it) as
+//
+//	rustc --edition 2021 --crate-type cdylib --target wasm32-wasi \
+//	-C opt-level=s -C panic=abort -C codegen-units=1 -C lto=fat \
+//	-C strip=symbols -C debuginfo=0 --remap-path-prefix=<repo>=. src/lib.rs
+//
+// or a wasip1 Go main package, built with
 //
 //	GOOS=wasip1 GOARCH=wasm CGO_ENABLED=0 GOFLAGS= GOTOOLCHAIN=local \
 //	go build -buildmode=c-shared -trimpath -ldflags='-s -w' -buildvcs=false
 //
-// then instruments it for fuel metering (wasmhost.Instrument, so no start
-// pays for it) into <out>/<base name of the directory>.wasm, and
-// <out>/pins_gen.go records each artifact's size and SHA-256, the toolchain
-// version and the instrumentation version, which smith/internal/sysplugins
+// Each is then instrumented for fuel metering (wasmhost.Instrument, so no
+// start pays for it) into <out>/<base name of the directory>.wasm, and
+// <out>/pins_gen.go records each artifact's size, SHA-256 and toolchain,
+// and the instrumentation version, which smith/internal/sysplugins
 // verifies at load.
 //
 // Usage, from the repository root (or with go run -C):
@@ -16,8 +24,8 @@
 //	go run ./tools/pluginbuild -check     rebuild into a temporary directory and fail on any byte difference
 //	go run ./tools/pluginbuild [flags] plugins-src/tools plugins-src/providers
 //
-// Without directories it builds plugins-src/tools and every other
-// directory directly under plugins-src holding a main package.
+// Without directories it builds every directory directly under
+// plugins-src holding a Go main package or a Rust crate.
 package main
 
 import (

@@ -4,10 +4,6 @@ package sysplugins
 
 import _ "embed"
 
-// goVersion is the toolchain the artifacts were built with; a rebuild
-// is byte-identical only with the same one.
-const goVersion = "go1.26.8"
-
 // instrumented is the wasmhost.InstrumentationVersion the artifacts were
 // instrumented with at build time.
 const instrumented = "fuel-v3-f96383e430c93cd1"
@@ -18,8 +14,10 @@ var providersWasm []byte
 //go:embed tools.wasm
 var toolsWasm []byte
 
-// pins are the embedded artifacts with their sizes and SHA-256 hashes.
+// pins are the embedded artifacts with their sizes, SHA-256 hashes and
+// the toolchains that built them (a rebuild is byte-identical only with
+// the same one).
 var pins = []pin{
-	{name: "providers", file: "providers.wasm", size: 5747830, sha256: "275c422ed16f34e6e27cd242931f89f353f3eedfc43d4f03239381ae655d6827", data: providersWasm},
-	{name: "tools", file: "tools.wasm", size: 2638220, sha256: "c433eee6a62c91e20369e811affadacd76350d8a237466d6201881980a7d2915", data: toolsWasm},
+	{name: "providers", file: "providers.wasm", size: 5747830, sha256: "275c422ed16f34e6e27cd242931f89f353f3eedfc43d4f03239381ae655d6827", toolchain: "go1.26.8", data: providersWasm},
+	{name: "tools", file: "tools.wasm", size: 2638220, sha256: "c433eee6a62c91e20369e811affadacd76350d8a237466d6201881980a7d2915", toolchain: "go1.26.8", data: toolsWasm},
 }

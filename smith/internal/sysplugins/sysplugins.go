@@ -15,6 +15,7 @@ type pin struct {
 	name, file string
 	size       int
 	sha256     string
+	toolchain  string // the compiler that built it: a Go or rustc version
 	data       []byte
 }
 
@@ -68,7 +69,7 @@ func load(pins []pin, instrumented string, names []string) ([]plugin.Artifact, e
 			return nil, fmt.Errorf("sysplugins: embedded %s is empty; rebuild with go run ./tools/pluginbuild", p.file)
 		}
 		if len(b) != p.size {
-			return nil, fmt.Errorf("sysplugins: embedded %s is %d bytes; pinned %d bytes with SHA-256 %s (built with %s): the artifact was tampered with or not rebuilt; run go run ./tools/pluginbuild", p.file, len(b), p.size, p.sha256, goVersion)
+			return nil, fmt.Errorf("sysplugins: embedded %s is %d bytes; pinned %d bytes with SHA-256 %s (built with %s): the artifact was tampered with or not rebuilt; run go run ./tools/pluginbuild", p.file, len(b), p.size, p.sha256, p.toolchain)
 		}
 		pol := policies[p.name]
 		out = append(out, plugin.Artifact{Name: p.name, Wasm: b, SHA256: p.sha256, Grants: pol.grants, Timeout: pol.timeout,
