@@ -12,6 +12,19 @@ if ! command -v wat2wasm >/dev/null 2>&1; then
 	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq wabt >/dev/null
 fi
 
+# Debian bookworm's rustc 1.63.0 with the wasm32-wasi standard library
+# builds the Rust system plugins (tools/pluginbuild, whose -check rebuild
+# must be byte-identical, so the version is pinned) and their tests. A
+# rustup toolchain in PATH is not used: pluginbuild looks at /usr/bin/rustc.
+rust_pin=1.63.0+dfsg1-2
+if ! /usr/bin/rustc --version 2>/dev/null | grep -qx 'rustc 1.63.0' ||
+	! [ -d /usr/lib/rustlib/wasm32-wasi ]; then
+	echo "deps: installing rustc $rust_pin and libstd-rust-dev-wasm32 from Debian"
+	if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "rustc=$rust_pin" "libstd-rust-dev-wasm32=$rust_pin" >/dev/null
+fi
+
 # jco (npm @bytecodealliance/jco, pinned in tools/jco/package.json and its
 # package-lock.json) componentizes the Go conformance guest and runs it in
 # Node (core/internal/pluginabi/internal/conformance). Installed with npm ci

@@ -16,11 +16,13 @@ import (
 	"github.com/smith-agent/smith/core/agent"
 	"github.com/smith-agent/smith/core/effect"
 	"github.com/smith-agent/smith/core/model"
+	"github.com/smith-agent/smith/wasmhost"
 )
 
-// toolsPackage is the built-in tools plugin, built from source for the
-// tests exactly as tools/pluginbuild builds it.
-const toolsPackage = "github.com/smith-agent/smith/plugins-src/tools"
+// toolsDir is the built-in tools plugin's source, relative to this
+// package; the tests build it with tools/pluginbuild, exactly as the
+// embedded artifact is built (instrumented for fuel).
+const toolsDir = "../../plugins-src/tools"
 
 var (
 	buildOnce sync.Once
@@ -55,11 +57,15 @@ func wasm(tb testing.TB) []byte {
 		if buildDir, buildErr = os.MkdirTemp("", "plugin-test-"); buildErr != nil {
 			return
 		}
+		src, err := filepath.Abs(toolsDir)
+		if err != nil {
+			buildErr = err
+			return
+		}
 		out := filepath.Join(buildDir, "tools.wasm")
-		cmd := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w", "-buildvcs=false", "-o", out, toolsPackage)
-		cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0", "GOFLAGS=")
+		cmd := exec.Command("go", "run", "github.com/smith-agent/smith/tools/pluginbuild", "-out", buildDir, src)
 		if msg, err := cmd.CombinedOutput(); err != nil {
-			buildErr = errors.New("go build " + toolsPackage + ": " + err.Error() + "\n" + string(msg))
+			buildErr = errors.New("go run tools/pluginbuild " + src + ": " + err.Error() + "\n" + string(msg))
 			return
 		}
 		toolsWasm, buildErr = os.ReadFile(out)
@@ -77,7 +83,8 @@ func artifact(tb testing.TB, name string, grants ...string) Artifact {
 	if grants == nil {
 		grants = []string{"fs", "process"}
 	}
-	return Artifact{Name: name, Wasm: b, SHA256: hex.EncodeToString(sum[:]), Grants: grants}
+	return Artifact{Name: name, Wasm: b, SHA256: hex.EncodeToString(sum[:]), Grants: grants,
+		Instrumented: wasmhost.InstrumentationVersion()}
 }
 
 // shared is one Host and Generation with the tools plugin, for tests that
