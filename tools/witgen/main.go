@@ -1,5 +1,6 @@
 // Command witgen generates Smith's plugin bindings from a WIT world: Go
-// guest bindings (for standard-toolchain wasip1 guests), Go host bindings
+// guest bindings (for standard-toolchain wasip1 guests), Rust guest
+// bindings (one file, for rustc's wasm32-wasi), Go host bindings
 // (lift/lower over wasmhost), the WorldSpec the engine validates artifacts
 // against, and the plugin reference documentation.
 //
@@ -11,7 +12,7 @@
 //	go run ./tools/witgen -wit wit -world plugin -base core -required contrib \
 //		-guest-dir wit -guest-import github.com/smith-agent/smith/wit \
 //		-host-dir core/internal/pluginabi -host-package pluginabi \
-//		-docs wit/docs/reference.md
+//		-docs wit/docs/reference.md -rust wit/rust/smith_plugin.rs
 package main
 
 import (
@@ -27,6 +28,7 @@ type config struct {
 	guestDir, guestImport, runtime string
 	hostDir, hostPackage           string
 	docs                           string
+	rust                           string // the Rust guest bindings file
 	check                          bool
 	model                          *model // preloaded, for tests
 }
@@ -51,6 +53,7 @@ func main() {
 	flag.StringVar(&c.hostDir, "host-dir", "", "directory for the Go host bindings")
 	flag.StringVar(&c.hostPackage, "host-package", "", "Go package name of the host bindings")
 	flag.StringVar(&c.docs, "docs", "", "markdown file for the reference documentation")
+	flag.StringVar(&c.rust, "rust", "", "file for the Rust guest bindings (one module per interface)")
 	flag.BoolVar(&c.check, "check", false, "compare with the files on disk instead of writing; exit 1 on any difference")
 	repo := flag.Bool("repo", false, "run every generation of the repository (run from its root)")
 	flag.Parse()
@@ -79,7 +82,7 @@ var repoConfigs = []config{
 		guestDir: "wit", guestImport: "github.com/smith-agent/smith/wit",
 		runtime: "github.com/smith-agent/smith/wit/internal/cabi",
 		hostDir: "core/internal/pluginabi", hostPackage: "pluginabi",
-		docs: "wit/docs/reference.md",
+		docs: "wit/docs/reference.md", rust: "wit/rust/smith_plugin.rs",
 	},
 	{
 		witDir: "wit/internal/conformance/wit", world: "conformance", required: "guest",
@@ -150,6 +153,13 @@ func generate(c config) (output, error) {
 	}
 	if c.docs != "" {
 		out[c.docs] = []byte(genDocs(m))
+	}
+	if c.rust != "" {
+		src, err := genRust(m, source)
+		if err != nil {
+			return nil, err
+		}
+		out[c.rust] = src
 	}
 	return out, nil
 }

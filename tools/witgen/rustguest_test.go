@@ -1,0 +1,788 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"go.bytecodealliance.org/wit"
+
+	"github.com/smith-agent/smith/wasmhost"
+)
+
+// debianRustc is the compiler the Rust plugins are built with (see
+// /work/notes/rust-api.md and tools/pluginbuild): Debian's rustc 1.63 with
+// the wasm32-wasi standard library.
+const debianRustc = "/usr/bin/rustc"
+
+// rustc returns debianRustc, failing the test with the fix when it or its
+// wasm32-wasi standard library is missing.
+func rustc(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command(debianRustc, "--print", "sysroot").Output()
+	if err != nil {
+		t.Fatalf("witgen: %s --print sysroot: %v; the Rust bindings tests need Debian's rustc 1.63 with the wasm32-wasi standard library: run scripts/deps.sh", debianRustc, err)
+	}
+	std := filepath.Join(strings.TrimSpace(string(out)), "lib", "rustlib", "wasm32-wasi")
+	if _, err := os.Stat(std); err != nil {
+		t.Fatalf("witgen: %s has no wasm32-wasi standard library (%v); run scripts/deps.sh (libstd-rust-dev-wasm32)", debianRustc, err)
+	}
+	return debianRustc
+}
+
+// runRustc runs rustc with args in dir and fails the test on an error or
+// any diagnostic: the bindings must compile warning-free.
+func runRustc(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command(rustc(t), args...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("rustc %s: %v\n%s", strings.Join(args, " "), err, stderr.Bytes())
+	}
+	if stderr.Len() > 0 {
+		t.Fatalf("rustc %s: diagnostics; the generated bindings must compile warning-free:\n%s", strings.Join(args, " "), stderr.Bytes())
+	}
+}
+
+var (
+	guestOnce sync.Once
+	guestWasm []byte
+	guestErr  string
+)
+
+// rustGuest builds testdata/rustguest for wasm32-wasi with the flags
+// tools/pluginbuild uses, once per test run.
+func rustGuest(t *testing.T) []byte {
+	t.Helper()
+	rustc(t)
+	guestOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "witgen-rustguest-")
+		if err != nil {
+			guestErr = err.Error()
+			return
+		}
+		defer os.RemoveAll(dir)
+		out := filepath.Join(dir, "rustguest.wasm")
+		cmd := exec.Command(debianRustc, "--edition", "2021", "--crate-type", "cdylib", "--crate-name", "rustguest",
+			"--target", "wasm32-wasi", "-C", "opt-level=s", "-C", "panic=abort", "-C", "codegen-units=1", "-C", "lto=fat",
+			"-C", "strip=symbols", "-C", "debuginfo=0", "-o", out, "testdata/rustguest/src/lib.rs")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Run(); err != nil || stderr.Len() > 0 {
+			guestErr = fmt.Sprintf("build testdata/rustguest: %v\n%s", err, stderr.Bytes())
+			return
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			guestErr = err.Error()
+			return
+		}
+		if guestWasm, err = dropGlobalExports(b); err != nil {
+			guestErr = err.Error()
+		}
+	})
+	if guestErr != "" {
+		t.Fatal(guestErr)
+	}
+	return guestWasm
+}
+
+// dropGlobalExports removes the global exports (__heap_base, __data_end)
+// rustc's wasm32 linker always adds, which wasmhost refuses; the
+// system-plugin build does the same before instrumenting.
+func dropGlobalExports(b []byte) ([]byte, error) {
+	if len(b) < 8 {
+		return nil, errors.New("dropGlobalExports: not a wasm module")
+	}
+	out := append([]byte(nil), b[:8]...)
+	for p := 8; p < len(b); {
+		id := b[p]
+		size, n := binary.Uvarint(b[p+1:])
+		if n <= 0 || p+1+n+int(size) > len(b) {
+			return nil, fmt.Errorf("dropGlobalExports: bad section at offset %d", p)
+		}
+		body := b[p+1+n : p+1+n+int(size)]
+		p += 1 + n + int(size)
+		if id != 7 {
+			out = append(out, id)
+			out = binary.AppendUvarint(out, size)
+			out = append(out, body...)
+			continue
+		}
+		count, k := binary.Uvarint(body)
+		var kept []byte
+		var nkept uint64
+		q := k
+		for range count {
+			start := q
+			nameLen, k := binary.Uvarint(body[q:])
+			q += k + int(nameLen)
+			kind := body[q]
+			_, k = binary.Uvarint(body[q+1:])
+			q += 1 + k
+			if kind != 3 {
+				kept = append(kept, body[start:q]...)
+				nkept++
+			}
+		}
+		sec := binary.AppendUvarint(nil, nkept)
+		sec = append(sec, kept...)
+		out = append(out, id)
+		out = binary.AppendUvarint(out, uint64(len(sec)))
+		out = append(out, sec...)
+	}
+	return out, nil
+}
+
+// valueTypes converts witgen's core types to wasmhost's.
+func valueTypes(ts []coreType) []wasmhost.ValueType {
+	var out []wasmhost.ValueType
+	for _, t := range ts {
+		out = append(out, map[coreType]wasmhost.ValueType{coreI32: wasmhost.I32, coreI64: wasmhost.I64, coreF32: wasmhost.F32, coreF64: wasmhost.F64}[t])
+	}
+	return out
+}
+
+// worldSpec is the WorldSpec of m: every import and export with its core
+// signature, the resource intrinsics of exported resources, contrib
+// required.
+func worldSpec(m *model) wasmhost.WorldSpec {
+	ws := wasmhost.WorldSpec{Package: m.pkg, Version: m.version}
+	i32 := []wasmhost.ValueType{wasmhost.I32}
+	for _, in := range m.ifaces {
+		for _, f := range in.funcs {
+			p, r := coreSignature(f, in.exported)
+			sig := wasmhost.Signature{Params: valueTypes(p), Results: valueTypes(r)}
+			if in.exported {
+				ws.Exports = append(ws.Exports, wasmhost.ExportSpec{Name: in.qualified + "#" + f.Name, Sig: sig, Optional: in.name != "contrib"})
+			} else {
+				ws.Imports = append(ws.Imports, wasmhost.ImportSpec{Module: in.qualified, Name: f.Name, Sig: sig})
+			}
+		}
+		for _, td := range in.types {
+			if _, ok := td.Kind.(*wit.Resource); ok && in.exported {
+				ws.Exports = append(ws.Exports, wasmhost.ExportSpec{Name: in.qualified + "#[dtor]" + *td.Name, Sig: wasmhost.Signature{Params: i32}, Optional: true})
+				ws.Imports = append(ws.Imports,
+					wasmhost.ImportSpec{Module: "[export]" + in.qualified, Name: "[resource-new]" + *td.Name, Sig: wasmhost.Signature{Params: i32, Results: i32}},
+					wasmhost.ImportSpec{Module: "[export]" + in.qualified, Name: "[resource-drop]" + *td.Name, Sig: wasmhost.Signature{Params: i32}})
+			}
+		}
+	}
+	return ws
+}
+
+// findFunc returns the function fn of interface iface in m.
+func findFunc(t *testing.T, m *model, iface, fn string) (*iface, *wit.Function) {
+	t.Helper()
+	for _, in := range m.ifaces {
+		if in.name != iface {
+			continue
+		}
+		for _, f := range in.funcs {
+			if f.Name == fn {
+				return in, f
+			}
+		}
+	}
+	t.Fatalf("%s.%s not in the world", iface, fn)
+	return nil, nil
+}
+
+// fakeHost serves imports of the test world with canned results and
+// records the arguments each call received.
+type fakeHost struct {
+	mu      sync.Mutex
+	calls   []string // "fs.read-file(args)"
+	results map[string]func(args []any) any
+	handles map[uint32]uint32 // resource handle -> rep
+}
+
+func (h *fakeHost) record(name string, args []any) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.calls = append(h.calls, fmt.Sprintf("%s%v", name, args))
+}
+
+func (h *fakeHost) take() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	c := h.calls
+	h.calls = nil
+	return c
+}
+
+// module returns the host module serving every function of iface that h
+// has a result for, lifting arguments and storing results with the test
+// codec.
+func (h *fakeHost) module(t *testing.T, m *model, iface string) wasmhost.HostModule {
+	var mod wasmhost.HostModule
+	for _, in := range m.ifaces {
+		if in.name != iface {
+			continue
+		}
+		mod.Name = in.qualified
+		for _, f := range in.funcs {
+			name := in.name + "." + f.Name
+			impl, ok := h.results[name]
+			if !ok {
+				continue
+			}
+			p, r := coreSignature(f, false)
+			mod.Funcs = append(mod.Funcs, wasmhost.HostFuncDef{
+				Name: f.Name,
+				Sig:  wasmhost.Signature{Params: valueTypes(p), Results: valueTypes(r)},
+				Fn: func(_ context.Context, c *wasmhost.Call, stack []uint64) error {
+					mm := mem{c}
+					pt := paramTypes(f)
+					var args []any
+					if flatCount(pt) > wit.MaxFlatParams {
+						offs := fieldOffsets(pt)
+						for i, t := range pt {
+							v, err := mm.load(t, uint32(stack[0])+uint32(offs[i]))
+							if err != nil {
+								return err
+							}
+							args = append(args, v)
+						}
+					} else {
+						g := stack[:len(p)]
+						for _, t := range pt {
+							var v any
+							var err error
+							if v, g, err = mm.lift(t, g); err != nil {
+								return fmt.Errorf("%s: lift: %w", name, err)
+							}
+							args = append(args, v)
+						}
+					}
+					h.record(name, args)
+					res := impl(args)
+					rt := resultType(f)
+					switch {
+					case rt == nil:
+						return nil
+					case len(flatTypes(rt)) <= wit.MaxFlatResults:
+						stack[0] = 0
+						_, err := mm.lower(rt, res, stack)
+						return err
+					default:
+						return mm.store(rt, res, uint32(stack[len(p)-1]))
+					}
+				},
+			})
+		}
+	}
+	if mod.Name == "" {
+		t.Fatalf("interface %s not in the world", iface)
+	}
+	return mod
+}
+
+// resourceModule serves [resource-new] and [resource-drop] of the
+// provider's decoder: handles start at 100.
+func (h *fakeHost) resourceModule() wasmhost.HostModule {
+	i32 := []wasmhost.ValueType{wasmhost.I32}
+	return wasmhost.HostModule{Name: "[export]smith:plugin/provider@0.0.0", Funcs: []wasmhost.HostFuncDef{
+		{Name: "[resource-new]decoder", Sig: wasmhost.Signature{Params: i32, Results: i32}, Fn: func(_ context.Context, _ *wasmhost.Call, stack []uint64) error {
+			h.mu.Lock()
+			defer h.mu.Unlock()
+			handle := uint32(100 + len(h.handles))
+			h.handles[handle] = uint32(stack[0])
+			stack[0] = uint64(handle)
+			return nil
+		}},
+		{Name: "[resource-drop]decoder", Sig: wasmhost.Signature{Params: i32}, Fn: func(context.Context, *wasmhost.Call, []uint64) error {
+			return errors.New("resource-drop is not expected from this guest")
+		}},
+	}}
+}
+
+// guestRun is a compiled test guest with its host.
+type guestRun struct {
+	m    *model
+	host *fakeHost
+	gen  *wasmhost.Generation
+	log  *bytes.Buffer
+}
+
+// startGuest compiles the Rust test guest with hosts for fs, process and
+// the decoder resource only: importing any other interface would be
+// refused as ungranted.
+func startGuest(t *testing.T, recycle int64) *guestRun {
+	t.Helper()
+	m := plugin(t)
+	wasm := rustGuest(t)
+	ctx := context.Background()
+	eng, err := wasmhost.NewEngine(ctx, wasmhost.Config{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = eng.Close(ctx) })
+	h := &fakeHost{results: hostResults(), handles: map[uint32]uint32{}}
+	log := &bytes.Buffer{}
+	p, err := eng.Compile(ctx, wasmhost.Artifact{Name: "rustguest", Bytes: wasm}, wasmhost.PluginConfig{
+		World:        worldSpec(m),
+		Hosts:        []wasmhost.HostModule{h.module(t, m, "fs"), h.module(t, m, "process"), h.resourceModule()},
+		Log:          log,
+		MaxInstances: 1,
+		RecycleBytes: recycle,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen, err := wasmhost.NewGeneration(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(gen.Close)
+	return &guestRun{m: m, host: h, gen: gen, log: log}
+}
+
+// call invokes the export fn of iface with args and returns its result as
+// the test codec lifts it.
+func (g *guestRun) call(t *testing.T, in *wasmhost.Instance, iface, fn string, args ...any) any {
+	t.Helper()
+	wi, f := findFunc(t, g.m, iface, fn)
+	var out any
+	err := in.Invoke(context.Background(), wi.qualified+"#"+fn, func(c *wasmhost.Call, params []uint64) error {
+		mm := mem{c}
+		pt := paramTypes(f)
+		if flatCount(pt) > wit.MaxFlatParams {
+			size, align := tupleLayout(pt)
+			p, err := c.Alloc(uint32(size), uint32(align))
+			if err != nil {
+				return err
+			}
+			offs := fieldOffsets(pt)
+			for i, t := range pt {
+				if err := mm.store(t, args[i], p+uint32(offs[i])); err != nil {
+					return err
+				}
+			}
+			params[0] = uint64(p)
+			return nil
+		}
+		rest := params
+		for i, t := range pt {
+			var err error
+			if rest, err = mm.lower(t, args[i], rest); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, func(c *wasmhost.Call, results []uint64) error {
+		mm := mem{c}
+		rt := resultType(f)
+		var err error
+		switch {
+		case rt == nil:
+		case len(flatTypes(rt)) <= wit.MaxFlatResults:
+			out, _, err = mm.lift(rt, results)
+		default:
+			out, err = mm.load(rt, uint32(results[0]))
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatalf("%s.%s: %v\nguest output:\n%s", iface, fn, err, g.log.String())
+	}
+	return out
+}
+
+func (g *guestRun) acquire(t *testing.T) *wasmhost.Instance {
+	t.Helper()
+	in, err := g.gen.Acquire(context.Background(), "rustguest")
+	if err != nil {
+		t.Fatalf("acquire: %v\nguest output:\n%s", err, g.log.String())
+	}
+	return in
+}
+
+// hostResults are the fake host's answers, chosen by the first argument.
+func hostResults() map[string]func(args []any) any {
+	const maxU64 = ^uint64(0)
+	return map[string]func(args []any) any{
+		"fs.read-file": func(args []any) any {
+			switch p := args[0].(string); {
+			case p == "missing":
+				return cv{1, cv{0, "missing"}}
+			case p == "big":
+				return cv{1, cv{2, uint64(1<<63 + 5)}}
+			case strings.HasPrefix(p, "large"):
+				return cv{0, []any{strings.Repeat("x", 32<<10), uint32(1), false}}
+			}
+			return cv{0, []any{"l2\nl3 ✓", uint32(10), true}}
+		},
+		"fs.write-file": func([]any) any { return cv{0, maxU64} },
+		"fs.edit-file": func(args []any) any {
+			if len(args[1].([]any)) == 0 {
+				return cv{1, cv{4, "no edits"}}
+			}
+			return cv{0, []any{"--- diff", uint32(7)}}
+		},
+		"fs.list-directory": func([]any) any {
+			return cv{0, []any{[]any{"a.go", cv{0, nil}}, []any{"dir", cv{1, nil}}, []any{"ln", cv{2, nil}}}}
+		},
+		"fs.find-files": func([]any) any { return cv{0, []any{"x/a.go", "b.go"}} },
+		"fs.search-text": func(args []any) any {
+			if args[0] == "" {
+				return cv{1, cv{5, "bad pattern"}}
+			}
+			return cv{0, []any{[]any{"a.go", uint32(3), "needle here"}, []any{"b/c.go", uint32(40000), ""}}}
+		},
+		"process.run-process": func(args []any) any {
+			switch args[0].([]any)[0] {
+			case "sleep":
+				return cv{1, cv{1, uint32(1500)}}
+			case "cancel":
+				return cv{1, cv{2, nil}}
+			case "killed":
+				return cv{0, []any{cv{0, nil}, "", false}}
+			}
+			return cv{0, []any{cv{1, int32(-2)}, "out", true}}
+		},
+	}
+}
+
+// text is a content-block text case.
+func text(s string) any { return cv{0, s} }
+
+// TestRustGuestRoundTrips runs the Rust test guest, built against the
+// generated bindings, through wasmhost and the test codec: every export
+// with the arguments lowered by the host, every import with results the
+// host stores, and every value shape the world uses in both directions.
+func TestRustGuestRoundTrips(t *testing.T) {
+	g := startGuest(t, 0)
+	in := g.acquire(t)
+	defer in.Release()
+	const maxU64 = ^uint64(0)
+	invoke := func(id, name, arguments string) any {
+		return g.call(t, in, "tool", "invoke-tool", []any{id, name, arguments}, []any{uint32(1 << 20), "/work"})
+	}
+	ok := func(details any, content ...any) any {
+		if content == nil {
+			content = []any{}
+		}
+		return cv{0, []any{content, details}}
+	}
+	tests := []struct {
+		name     string
+		got      func() any
+		want     any
+		imported []string // the import calls, with the arguments the host received
+	}{
+		{
+			name: "contrib-ok",
+			got: func() any {
+				return g.call(t, in, "contrib", "declare-contributions", []any{"0.0.0", `{"k":1}`})
+			},
+			want: cv{0, []any{
+				[]any{[]any{"read", "Reads a file.", `{"k":1}`}, []any{"ünïcode ✓", "", "{}"}},
+				[]any{[]any{"compact", "Compacts.", cv{1, "<model>"}}, []any{"clear", "Clears.", none()}},
+				[]any{[]any{"example", "Example", []any{"api-key", "org?"}}},
+				[]any{[]any{"example", "m1", "M1", uint32(200000), uint32(4294967295), true, false}},
+				[]any{cv{2, nil}, cv{0, nil}, cv{8, nil}},
+			}},
+		},
+		{
+			name: "contrib-err",
+			got: func() any {
+				return g.call(t, in, "contrib", "declare-contributions", []any{"0.0.0", `{"fail":true}`})
+			},
+			want: cv{1, cv{0, "0.0.0"}},
+		},
+		{
+			name:     "read-ok",
+			got:      func() any { return invoke("c1", "read", "ok.txt") },
+			want:     ok(cv{1, `{"id":"c1"}`}, text(`Ok(FileText { text: "l2\nl3 ✓", total_lines: 10, truncated: true })`)),
+			imported: []string{"fs.read-file[ok.txt [2 3 1099511627776]]"},
+		},
+		{
+			name:     "read-not-found",
+			got:      func() any { return invoke("", "read", "missing") },
+			want:     ok(none(), text(`Err(NotFound("missing"))`)),
+			imported: []string{"fs.read-file[missing [2 3 1099511627776]]"},
+		},
+		{
+			name:     "read-too-large-u64",
+			got:      func() any { return invoke("", "read", "big") },
+			want:     ok(none(), text(`Err(TooLarge(9223372036854775813))`)),
+			imported: []string{"fs.read-file[big [2 3 1099511627776]]"},
+		},
+		{
+			name:     "write",
+			got:      func() any { return invoke("", "write", "w.txt") },
+			want:     ok(none(), text(`Ok(18446744073709551615)`)),
+			imported: []string{"fs.write-file[w.txt content ✓ [true]]"},
+		},
+		{
+			name:     "edit-list-of-records",
+			got:      func() any { return invoke("", "edit", "e.txt") },
+			want:     ok(none(), text("--- diff"), text("7")),
+			imported: []string{fmt.Sprintf("fs.edit-file[e.txt [[a b] [ ç]] [%d]]", maxU64)},
+		},
+		{
+			name:     "edit-empty-list",
+			got:      func() any { return invoke("", "edit-none", "e.txt") },
+			want:     ok(none(), text(`Err(EditConflict("no edits"))`)),
+			imported: []string{"fs.edit-file[e.txt [] [0]]"},
+		},
+		{
+			name:     "list-enums",
+			got:      func() any { return invoke("", "list", "/d") },
+			want:     ok(none(), text("a.go:File"), text("dir:Directory"), text("ln:Symlink")),
+			imported: []string{"fs.list-directory[/d [7]]"},
+		},
+		{
+			name:     "find-list-of-strings",
+			got:      func() any { return invoke("", "find", "**/*.go") },
+			want:     ok(none(), text("x/a.go"), text("b.go")),
+			imported: []string{"fs.find-files[**/*.go /work [0 true]]"},
+		},
+		{
+			name:     "search-nested-lists",
+			got:      func() any { return invoke("", "search", "needle") },
+			want:     ok(none(), text("a.go:3:needle here"), text("b/c.go:40000:")),
+			imported: []string{"fs.search-text[needle dir [#1(*.go) true false 100]]"},
+		},
+		{
+			name:     "search-fault-option-none()",
+			got:      func() any { return invoke("", "search", "") },
+			want:     cv{1, cv{2, `Unknown("bad pattern")`}},
+			imported: []string{"fs.search-text[ dir [#0(<nil>) true false 100]]"},
+		},
+		{
+			name:     "run-option-some-negative",
+			got:      func() any { return invoke("", "run", "echo") },
+			want:     ok(none(), text(`Ok(ProcessOutcome { exit_code: Some(-2), output: "out", truncated: true })`)),
+			imported: []string{"process.run-process[[echo /work] [1500 1048576]]"},
+		},
+		{
+			name:     "run-option-none()",
+			got:      func() any { return invoke("", "run", "killed") },
+			want:     ok(none(), text(`Ok(ProcessOutcome { exit_code: None, output: "", truncated: false })`)),
+			imported: []string{"process.run-process[[killed /work] [1500 1048576]]"},
+		},
+		{
+			name:     "run-variant-u32",
+			got:      func() any { return invoke("", "run", "sleep") },
+			want:     ok(none(), text(`Err(Timeout(1500))`)),
+			imported: []string{"process.run-process[[sleep /work] [1500 1048576]]"},
+		},
+		{
+			name:     "run-variant-no-payload",
+			got:      func() any { return invoke("", "run", "cancel") },
+			want:     ok(none(), text(`Err(Cancelled)`)),
+			imported: []string{"process.run-process[[cancel /work] [1500 1048576]]"},
+		},
+		{
+			name: "content-blocks",
+			got:  func() any { return invoke("", "image", "PNG✓") },
+			want: ok(none(), cv{1, []any{"image/png", []byte("PNG✓")}}, cv{2, "video"}, cv{1, []any{"", []byte(nil)}}),
+		},
+		{
+			name: "empty-content",
+			got:  func() any { return invoke("", "empty", "") },
+			want: ok(none()),
+		},
+		{
+			name: "fault-unknown-tool",
+			got:  func() any { return invoke("", "nope", "") },
+			want: cv{1, cv{0, "nope"}},
+		},
+		{
+			name: "fault-empty-string",
+			got:  func() any { return invoke("", "cancelled", "") },
+			want: cv{1, cv{3, ""}},
+		},
+		{
+			name: "handler",
+			got: func() any {
+				return g.call(t, in, "handler", "handle-event", []any{cv{2, nil}, uint64(1<<40 + 1), "p"}, []any{true})
+			},
+			want: cv{0, []any{cv{0, "TurnEnd 1099511627777"}, cv{2, nil}, cv{4, []any{"example", "p"}}, cv{5, []any{"bash", true}}, cv{3, nil}}},
+		},
+		{
+			name: "handler-fault",
+			got: func() any {
+				return g.call(t, in, "handler", "handle-event", []any{cv{8, nil}, uint64(0), "bad"}, []any{false})
+			},
+			want: cv{1, cv{0, "bad"}},
+		},
+		{
+			name: "build-request",
+			got: func() any {
+				return g.call(t, in, "provider", "build-request", []any{"example", "m-1", "{}"}, []any{true})
+			},
+			want: cv{0, []any{
+				cv{1, nil},
+				[]any{cv{0, "https://example.test/"}, cv{0, "m-1"}},
+				[]any{
+					[]any{"authorization", []any{cv{0, "Bearer "}, cv{1, []any{"api-key"}}}},
+					[]any{"x-empty", []any{}},
+				},
+				[]byte("{}"),
+			}},
+		},
+		{
+			name: "build-request-fault",
+			got: func() any {
+				return g.call(t, in, "provider", "build-request", []any{"other", "m", ""}, []any{false})
+			},
+			want: cv{1, cv{2, "other"}},
+		},
+		{
+			name: "classify-failure-record-of-options",
+			got: func() any {
+				return g.call(t, in, "provider", "classify-failure", []byte("overloaded"),
+					[]any{"example", uint16(429), []any{[]any{"request-id", "r1"}, []any{"retry-after-ms", "250"}}})
+			},
+			want: []any{cv{3, nil}, "overloaded", true, cv{1, uint64(250)}, cv{1, uint16(429)}, none(), cv{1, "example"}, cv{1, "250"}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := tt.got()
+			if fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", tt.want) {
+				t.Errorf("result:\n got %#v\nwant %#v", got, tt.want)
+			}
+			calls := g.host.take()
+			if fmt.Sprint(calls) != fmt.Sprint(tt.imported) {
+				t.Errorf("imports:\n got %q\nwant %q", calls, tt.imported)
+			}
+		})
+	}
+}
+
+// TestRustGuestResource drives the provider's exported decoder resource:
+// the constructor creates the value and its handle through
+// [resource-new], methods reach the value by its rep, the dtor drops it.
+func TestRustGuestResource(t *testing.T) {
+	g := startGuest(t, 0)
+	in := g.acquire(t)
+	defer in.Release()
+	const maxU64 = ^uint64(0)
+	handle := g.call(t, in, "provider", "[constructor]decoder", []any{"example", uint16(200), "text/event-stream"})
+	rep, ok := g.host.handles[handle.(uint32)]
+	if !ok {
+		t.Fatalf("constructor returned %v; want a handle from [resource-new] (have %v)", handle, g.host.handles)
+	}
+	steps := []struct {
+		name   string
+		method string
+		chunk  []byte
+		want   any
+	}{
+		{name: "one-event", method: "decode-chunk", chunk: []byte("a\nb"), want: cv{0, []any{cv{1, []any{uint32(0), "a"}}}}},
+		{name: "two-events", method: "decode-chunk", chunk: []byte("c\n\n"), want: cv{0, []any{cv{1, []any{uint32(0), "bc"}}, cv{1, []any{uint32(1), ""}}}}},
+		{name: "fault", method: "decode-chunk", chunk: []byte("bad"), want: cv{1, cv{1, "example 200"}}},
+		{name: "none()", method: "decode-chunk", chunk: []byte("tail"), want: cv{0, []any{}}},
+		{name: "finish", method: "finish", want: cv{0, []any{
+			cv{5, []any{uint32(9), none(), cv{1, []byte("tail")}, true}},
+			cv{6, []any{cv{1, uint64(4)}, none(), cv{1, maxU64}, none(), cv{1, uint64(0)}}},
+			cv{7, []any{cv{1, nil}, cv{1, "tool_use"}, none()}},
+		}}},
+	}
+	for _, s := range steps {
+		args := []any{rep}
+		if s.chunk != nil {
+			args = append(args, s.chunk)
+		}
+		got := g.call(t, in, "provider", "[method]decoder."+s.method, args...)
+		if fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", s.want) {
+			t.Errorf("%s:\n got %#v\nwant %#v", s.name, got, s.want)
+		}
+	}
+	err := in.Invoke(context.Background(), "smith:plugin/provider@0.0.0#[dtor]decoder", func(_ *wasmhost.Call, params []uint64) error {
+		params[0] = uint64(rep)
+		return nil
+	}, nil)
+	if err != nil {
+		t.Fatalf("dtor: %v\n%s", err, g.log.String())
+	}
+}
+
+func none() any { return cv{0, nil} }
+
+// TestRustGuestFreesMemory checks that the guest frees what the host
+// placed (taken-over arguments and import results) and what it kept for
+// the host after cabi_post: with RecycleBytes at 4 MiB, an instance that
+// leaked the ~20 MiB of values these calls move would be destroyed on
+// Release instead of returning to the pool.
+func TestRustGuestFreesMemory(t *testing.T) {
+	g := startGuest(t, 4<<20)
+	big := strings.Repeat("p", 32<<10)
+	for range 2 {
+		in := g.acquire(t)
+		for range 100 {
+			out := g.call(t, in, "tool", "invoke-tool", []any{"", "image", big}, []any{uint32(0), "/"})
+			if img := out.(cv).Val.([]any)[0].([]any)[0].(cv).Val.([]any)[1].([]byte); len(img) != len(big) {
+				t.Fatalf("image of %d bytes; want %d", len(img), len(big))
+			}
+			g.call(t, in, "tool", "invoke-tool", []any{"", "read", "large"}, []any{uint32(0), "/"})
+		}
+		g.host.take()
+		in.Release()
+		if n := g.gen.Idle("rustguest"); n != 1 {
+			t.Fatalf("after 200 calls moving 64 KiB each the instance was not pooled (idle %d): its memory grew past 4 MiB, so the guest leaks", n)
+		}
+	}
+}
+
+// TestRustBindingsNative compiles the test guest natively as a test
+// binary and runs its unit tests: a plugin's pure code must be testable
+// with `rustc --test` with the bindings included (imports then panic).
+func TestRustBindingsNative(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "rustguest-test")
+	runRustc(t, ".", "--edition", "2021", "--test", "--crate-name", "rustguest", "-o", bin, "testdata/rustguest/src/lib.rs")
+	out, err := exec.Command(bin).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", bin, err, out)
+	}
+	if !strings.Contains(string(out), "test result: ok.") || strings.Contains(string(out), "0 passed") {
+		t.Fatalf("native tests did not run:\n%s", out)
+	}
+}
+
+// TestRustBindingsCompileWarningFree compiles a crate holding only the
+// generated bindings for wasm32-wasi: no warnings although nothing is
+// used, and no import of any interface, since unused imports must cost
+// nothing (the host refuses imports of ungranted capabilities).
+func TestRustBindingsCompileWarningFree(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bindings, err := filepath.Abs(filepath.Join(repoRoot, "wit", "rust", "smith_plugin.rs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lib := fmt.Sprintf("#[path = %q]\nmod smith_plugin;\n", bindings)
+	if err := os.WriteFile(filepath.Join(src, "lib.rs"), []byte(lib), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "bare.wasm")
+	runRustc(t, dir, "--edition", "2021", "--crate-type", "cdylib", "--crate-name", "bare", "--target", "wasm32-wasi",
+		"-C", "opt-level=s", "-C", "panic=abort", "-C", "lto=fat", "-o", out, "src/lib.rs")
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(b, []byte("smith:plugin/")) {
+		t.Errorf("a crate calling no import imports from smith:plugin; unused imports must vanish")
+	}
+	if !bytes.Contains(b, []byte("cabi_realloc")) {
+		t.Errorf("cabi_realloc is not exported")
+	}
+}
