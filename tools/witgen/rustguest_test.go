@@ -3,317 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
-
-	"go.bytecodealliance.org/wit"
 
 	"github.com/smith-agent/smith/wasmhost"
 )
-
-// debianRustc is the compiler the Rust plugins are built with (see
-// /work/notes/rust-api.md and tools/pluginbuild): Debian's rustc 1.63 with
-// the wasm32-wasi standard library.
-const debianRustc = "/usr/bin/rustc"
-
-// rustc returns debianRustc, failing the test with the fix when it or its
-// wasm32-wasi standard library is missing.
-func rustc(t *testing.T) string {
-	t.Helper()
-	out, err := exec.Command(debianRustc, "--print", "sysroot").Output()
-	if err != nil {
-		t.Fatalf("witgen: %s --print sysroot: %v; the Rust bindings tests need Debian's rustc 1.63 with the wasm32-wasi standard library: run scripts/deps.sh", debianRustc, err)
-	}
-	std := filepath.Join(strings.TrimSpace(string(out)), "lib", "rustlib", "wasm32-wasi")
-	if _, err := os.Stat(std); err != nil {
-		t.Fatalf("witgen: %s has no wasm32-wasi standard library (%v); run scripts/deps.sh (libstd-rust-dev-wasm32)", debianRustc, err)
-	}
-	return debianRustc
-}
-
-// runRustc runs rustc with args in dir and fails the test on an error or
-// any diagnostic: the bindings must compile warning-free.
-func runRustc(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command(rustc(t), args...)
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("rustc %s: %v\n%s", strings.Join(args, " "), err, stderr.Bytes())
-	}
-	if stderr.Len() > 0 {
-		t.Fatalf("rustc %s: diagnostics; the generated bindings must compile warning-free:\n%s", strings.Join(args, " "), stderr.Bytes())
-	}
-}
-
-var (
-	guestOnce sync.Once
-	guestWasm []byte
-	guestErr  string
-)
-
-// rustGuest builds testdata/rustguest for wasm32-wasi with the flags
-// tools/pluginbuild uses, once per test run.
-func rustGuest(t *testing.T) []byte {
-	t.Helper()
-	rustc(t)
-	guestOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "witgen-rustguest-")
-		if err != nil {
-			guestErr = err.Error()
-			return
-		}
-		defer os.RemoveAll(dir)
-		out := filepath.Join(dir, "rustguest.wasm")
-		cmd := exec.Command(debianRustc, "--edition", "2021", "--crate-type", "cdylib", "--crate-name", "rustguest",
-			"--target", "wasm32-wasi", "-C", "opt-level=s", "-C", "panic=abort", "-C", "codegen-units=1", "-C", "lto=fat",
-			"-C", "strip=symbols", "-C", "debuginfo=0", "-o", out, "testdata/rustguest/src/lib.rs")
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Run(); err != nil || stderr.Len() > 0 {
-			guestErr = fmt.Sprintf("build testdata/rustguest: %v\n%s", err, stderr.Bytes())
-			return
-		}
-		b, err := os.ReadFile(out)
-		if err != nil {
-			guestErr = err.Error()
-			return
-		}
-		if guestWasm, err = dropGlobalExports(b); err != nil {
-			guestErr = err.Error()
-		}
-	})
-	if guestErr != "" {
-		t.Fatal(guestErr)
-	}
-	return guestWasm
-}
-
-// dropGlobalExports removes the global exports (__heap_base, __data_end)
-// rustc's wasm32 linker always adds, which wasmhost refuses; the
-// system-plugin build does the same before instrumenting.
-func dropGlobalExports(b []byte) ([]byte, error) {
-	if len(b) < 8 {
-		return nil, errors.New("dropGlobalExports: not a wasm module")
-	}
-	out := append([]byte(nil), b[:8]...)
-	for p := 8; p < len(b); {
-		id := b[p]
-		size, n := binary.Uvarint(b[p+1:])
-		if n <= 0 || p+1+n+int(size) > len(b) {
-			return nil, fmt.Errorf("dropGlobalExports: bad section at offset %d", p)
-		}
-		body := b[p+1+n : p+1+n+int(size)]
-		p += 1 + n + int(size)
-		if id != 7 {
-			out = append(out, id)
-			out = binary.AppendUvarint(out, size)
-			out = append(out, body...)
-			continue
-		}
-		count, k := binary.Uvarint(body)
-		var kept []byte
-		var nkept uint64
-		q := k
-		for range count {
-			start := q
-			nameLen, k := binary.Uvarint(body[q:])
-			q += k + int(nameLen)
-			kind := body[q]
-			_, k = binary.Uvarint(body[q+1:])
-			q += 1 + k
-			if kind != 3 {
-				kept = append(kept, body[start:q]...)
-				nkept++
-			}
-		}
-		sec := binary.AppendUvarint(nil, nkept)
-		sec = append(sec, kept...)
-		out = append(out, id)
-		out = binary.AppendUvarint(out, uint64(len(sec)))
-		out = append(out, sec...)
-	}
-	return out, nil
-}
-
-// valueTypes converts witgen's core types to wasmhost's.
-func valueTypes(ts []coreType) []wasmhost.ValueType {
-	var out []wasmhost.ValueType
-	for _, t := range ts {
-		out = append(out, map[coreType]wasmhost.ValueType{coreI32: wasmhost.I32, coreI64: wasmhost.I64, coreF32: wasmhost.F32, coreF64: wasmhost.F64}[t])
-	}
-	return out
-}
-
-// worldSpec is the WorldSpec of m: every import and export with its core
-// signature, the resource intrinsics of exported resources, contrib
-// required.
-func worldSpec(m *model) wasmhost.WorldSpec {
-	ws := wasmhost.WorldSpec{Package: m.pkg, Version: m.version}
-	i32 := []wasmhost.ValueType{wasmhost.I32}
-	for _, in := range m.ifaces {
-		for _, f := range in.funcs {
-			p, r := coreSignature(f, in.exported)
-			sig := wasmhost.Signature{Params: valueTypes(p), Results: valueTypes(r)}
-			if in.exported {
-				ws.Exports = append(ws.Exports, wasmhost.ExportSpec{Name: in.qualified + "#" + f.Name, Sig: sig, Optional: in.name != "contrib"})
-			} else {
-				ws.Imports = append(ws.Imports, wasmhost.ImportSpec{Module: in.qualified, Name: f.Name, Sig: sig})
-			}
-		}
-		for _, td := range in.types {
-			if _, ok := td.Kind.(*wit.Resource); ok && in.exported {
-				ws.Exports = append(ws.Exports, wasmhost.ExportSpec{Name: in.qualified + "#[dtor]" + *td.Name, Sig: wasmhost.Signature{Params: i32}, Optional: true})
-				ws.Imports = append(ws.Imports,
-					wasmhost.ImportSpec{Module: "[export]" + in.qualified, Name: "[resource-new]" + *td.Name, Sig: wasmhost.Signature{Params: i32, Results: i32}},
-					wasmhost.ImportSpec{Module: "[export]" + in.qualified, Name: "[resource-drop]" + *td.Name, Sig: wasmhost.Signature{Params: i32}})
-			}
-		}
-	}
-	return ws
-}
-
-// findFunc returns the function fn of interface iface in m.
-func findFunc(t *testing.T, m *model, iface, fn string) (*iface, *wit.Function) {
-	t.Helper()
-	for _, in := range m.ifaces {
-		if in.name != iface {
-			continue
-		}
-		for _, f := range in.funcs {
-			if f.Name == fn {
-				return in, f
-			}
-		}
-	}
-	t.Fatalf("%s.%s not in the world", iface, fn)
-	return nil, nil
-}
-
-// fakeHost serves imports of the test world with canned results and
-// records the arguments each call received.
-type fakeHost struct {
-	mu      sync.Mutex
-	calls   []string // "fs.read-file(args)"
-	results map[string]func(args []any) any
-	handles map[uint32]uint32 // resource handle -> rep
-}
-
-func (h *fakeHost) record(name string, args []any) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.calls = append(h.calls, fmt.Sprintf("%s%v", name, args))
-}
-
-func (h *fakeHost) take() []string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	c := h.calls
-	h.calls = nil
-	return c
-}
-
-// module returns the host module serving every function of iface that h
-// has a result for, lifting arguments and storing results with the test
-// codec.
-func (h *fakeHost) module(t *testing.T, m *model, iface string) wasmhost.HostModule {
-	var mod wasmhost.HostModule
-	for _, in := range m.ifaces {
-		if in.name != iface {
-			continue
-		}
-		mod.Name = in.qualified
-		for _, f := range in.funcs {
-			name := in.name + "." + f.Name
-			impl, ok := h.results[name]
-			if !ok {
-				continue
-			}
-			p, r := coreSignature(f, false)
-			mod.Funcs = append(mod.Funcs, wasmhost.HostFuncDef{
-				Name: f.Name,
-				Sig:  wasmhost.Signature{Params: valueTypes(p), Results: valueTypes(r)},
-				Fn: func(_ context.Context, c *wasmhost.Call, stack []uint64) error {
-					mm := mem{c}
-					pt := paramTypes(f)
-					var args []any
-					if flatCount(pt) > wit.MaxFlatParams {
-						offs := fieldOffsets(pt)
-						for i, t := range pt {
-							v, err := mm.load(t, uint32(stack[0])+uint32(offs[i]))
-							if err != nil {
-								return err
-							}
-							args = append(args, v)
-						}
-					} else {
-						g := stack[:len(p)]
-						for _, t := range pt {
-							var v any
-							var err error
-							if v, g, err = mm.lift(t, g); err != nil {
-								return fmt.Errorf("%s: lift: %w", name, err)
-							}
-							args = append(args, v)
-						}
-					}
-					h.record(name, args)
-					res := impl(args)
-					rt := resultType(f)
-					switch {
-					case rt == nil:
-						return nil
-					case len(flatTypes(rt)) <= wit.MaxFlatResults:
-						stack[0] = 0
-						_, err := mm.lower(rt, res, stack)
-						return err
-					default:
-						return mm.store(rt, res, uint32(stack[len(p)-1]))
-					}
-				},
-			})
-		}
-	}
-	if mod.Name == "" {
-		t.Fatalf("interface %s not in the world", iface)
-	}
-	return mod
-}
-
-// resourceModule serves [resource-new] and [resource-drop] of the
-// provider's decoder: handles start at 100.
-func (h *fakeHost) resourceModule() wasmhost.HostModule {
-	i32 := []wasmhost.ValueType{wasmhost.I32}
-	return wasmhost.HostModule{Name: "[export]smith:plugin/provider@0.0.0", Funcs: []wasmhost.HostFuncDef{
-		{Name: "[resource-new]decoder", Sig: wasmhost.Signature{Params: i32, Results: i32}, Fn: func(_ context.Context, _ *wasmhost.Call, stack []uint64) error {
-			h.mu.Lock()
-			defer h.mu.Unlock()
-			handle := uint32(100 + len(h.handles))
-			h.handles[handle] = uint32(stack[0])
-			stack[0] = uint64(handle)
-			return nil
-		}},
-		{Name: "[resource-drop]decoder", Sig: wasmhost.Signature{Params: i32}, Fn: func(context.Context, *wasmhost.Call, []uint64) error {
-			return errors.New("resource-drop is not expected from this guest")
-		}},
-	}}
-}
-
-// guestRun is a compiled test guest with its host.
-type guestRun struct {
-	m    *model
-	host *fakeHost
-	gen  *wasmhost.Generation
-	log  *bytes.Buffer
-}
 
 // startGuest compiles the Rust test guest with hosts for fs, process and
 // the decoder resource only: importing any other interface would be
@@ -321,92 +19,13 @@ type guestRun struct {
 func startGuest(t *testing.T, recycle int64) *guestRun {
 	t.Helper()
 	m := plugin(t)
-	wasm := rustGuest(t)
-	ctx := context.Background()
-	eng, err := wasmhost.NewEngine(ctx, wasmhost.Config{CacheDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = eng.Close(ctx) })
 	h := &fakeHost{results: hostResults(), handles: map[uint32]uint32{}}
-	log := &bytes.Buffer{}
-	p, err := eng.Compile(ctx, wasmhost.Artifact{Name: "rustguest", Bytes: wasm}, wasmhost.PluginConfig{
-		World:        worldSpec(m),
-		Hosts:        []wasmhost.HostModule{h.module(t, m, "fs"), h.module(t, m, "process"), h.resourceModule()},
-		Log:          log,
-		MaxInstances: 1,
-		RecycleBytes: recycle,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	gen, err := wasmhost.NewGeneration(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(gen.Close)
-	return &guestRun{m: m, host: h, gen: gen, log: log}
+	return startPlugin(t, m, rustGuest(t), h, recycle, h.module(t, m, "fs"), h.module(t, m, "process"), h.resourceModule())
 }
 
-// call invokes the export fn of iface with args and returns its result as
-// the test codec lifts it.
-func (g *guestRun) call(t *testing.T, in *wasmhost.Instance, iface, fn string, args ...any) any {
-	t.Helper()
-	wi, f := findFunc(t, g.m, iface, fn)
-	var out any
-	err := in.Invoke(context.Background(), wi.qualified+"#"+fn, func(c *wasmhost.Call, params []uint64) error {
-		mm := mem{c}
-		pt := paramTypes(f)
-		if flatCount(pt) > wit.MaxFlatParams {
-			size, align := tupleLayout(pt)
-			p, err := c.Alloc(uint32(size), uint32(align))
-			if err != nil {
-				return err
-			}
-			offs := fieldOffsets(pt)
-			for i, t := range pt {
-				if err := mm.store(t, args[i], p+uint32(offs[i])); err != nil {
-					return err
-				}
-			}
-			params[0] = uint64(p)
-			return nil
-		}
-		rest := params
-		for i, t := range pt {
-			var err error
-			if rest, err = mm.lower(t, args[i], rest); err != nil {
-				return err
-			}
-		}
-		return nil
-	}, func(c *wasmhost.Call, results []uint64) error {
-		mm := mem{c}
-		rt := resultType(f)
-		var err error
-		switch {
-		case rt == nil:
-		case len(flatTypes(rt)) <= wit.MaxFlatResults:
-			out, _, err = mm.lift(rt, results)
-		default:
-			out, err = mm.load(rt, uint32(results[0]))
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatalf("%s.%s: %v\nguest output:\n%s", iface, fn, err, g.log.String())
-	}
-	return out
-}
-
-func (g *guestRun) acquire(t *testing.T) *wasmhost.Instance {
-	t.Helper()
-	in, err := g.gen.Acquire(context.Background(), "rustguest")
-	if err != nil {
-		t.Fatalf("acquire: %v\nguest output:\n%s", err, g.log.String())
-	}
-	return in
-}
+// rawResult is a host result written to the return area as is, to hand
+// the guest malformed data.
+type rawResult []byte
 
 // hostResults are the fake host's answers, chosen by the first argument.
 func hostResults() map[string]func(args []any) any {
@@ -416,6 +35,10 @@ func hostResults() map[string]func(args []any) any {
 			switch p := args[0].(string); {
 			case p == "missing":
 				return cv{1, cv{0, "missing"}}
+			case p == "corrupt":
+				// result err (1), then file-fault at offset 8 with
+				// discriminant 9 of 6 cases.
+				return rawResult{1, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
 			case p == "big":
 				return cv{1, cv{2, uint64(1<<63 + 5)}}
 			case strings.HasPrefix(p, "large"):
@@ -661,6 +284,32 @@ func TestRustGuestRoundTrips(t *testing.T) {
 				t.Errorf("imports:\n got %q\nwant %q", calls, tt.imported)
 			}
 		})
+	}
+}
+
+// TestRustGuestAbortsOnMalformedHostData hands the guest an out-of-range
+// discriminant: it must abort with a message naming the function, the
+// type and the value, not read garbage.
+func TestRustGuestAbortsOnMalformedHostData(t *testing.T) {
+	g := startGuest(t, 0)
+	in := g.acquire(t)
+	defer in.Release()
+	wi, _ := findFunc(t, g.m, "tool", "invoke-tool")
+	err := in.Invoke(context.Background(), wi.qualified+"#invoke-tool", func(c *wasmhost.Call, params []uint64) error {
+		mm := mem{c}
+		rest, err := mm.lower(paramTypes(wi.funcs[0])[0], []any{"", "read", "corrupt"}, params)
+		if err != nil {
+			return err
+		}
+		_, err = mm.lower(paramTypes(wi.funcs[0])[1], []any{uint32(0), "/"}, rest)
+		return err
+	}, nil)
+	if err == nil {
+		t.Fatal("invoke-tool succeeded on a malformed read-file result; want the guest to abort")
+	}
+	const want = "smith_plugin: fs.read-file: discriminant 9 of fs.file-fault is out of range (6 cases)"
+	if !strings.Contains(g.log.String(), want) {
+		t.Errorf("guest output %q lacks %q", g.log.String(), want)
 	}
 }
 
