@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -175,5 +176,14 @@ func TestRustRefusesUnsupported(t *testing.T) {
 				t.Errorf("genRust error = %v; want it to contain %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestRustcMissingFails checks the message the Rust tests fail with on a
+// machine without the compiler: they must name the fix, not skip.
+func TestRustcMissingFails(t *testing.T) {
+	err := checkRustc(filepath.Join(t.TempDir(), "rustc"))
+	if err == nil || !strings.Contains(err.Error(), "run scripts/deps.sh") {
+		t.Errorf("checkRustc(missing) = %v; want an error telling to run scripts/deps.sh", err)
 	}
 }

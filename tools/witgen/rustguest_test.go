@@ -56,7 +56,16 @@ func hostResults() map[string]func(args []any) any {
 		"fs.list-directory": func([]any) any {
 			return cv{0, []any{[]any{"a.go", cv{0, nil}}, []any{"dir", cv{1, nil}}, []any{"ln", cv{2, nil}}}}
 		},
-		"fs.find-files": func([]any) any { return cv{0, []any{"x/a.go", "b.go"}} },
+		"fs.find-files": func(args []any) any {
+			if args[0] == "large" {
+				paths := make([]any, 2000)
+				for i := range paths {
+					paths[i] = fmt.Sprintf("f%07d", i)
+				}
+				return cv{0, paths}
+			}
+			return cv{0, []any{"x/a.go", "b.go"}}
+		},
 		"fs.search-text": func(args []any) any {
 			if args[0] == "" {
 				return cv{1, cv{5, "bad pattern"}}
@@ -364,10 +373,11 @@ func TestRustGuestResource(t *testing.T) {
 func none() any { return cv{0, nil} }
 
 // TestRustGuestFreesMemory checks that the guest frees what the host
-// placed (taken-over arguments and import results) and what it kept for
-// the host after cabi_post: with RecycleBytes at 4 MiB, an instance that
-// leaked the ~20 MiB of values these calls move would be destroyed on
-// Release instead of returning to the pool.
+// placed (taken-over arguments, import results, lists it copied out of),
+// what it allocated to pass a list to an import, and what it kept for the
+// host after cabi_post: with RecycleBytes at
+// 4 MiB, an instance that leaked any of the ~40 MiB these calls move
+// would be destroyed on Release instead of returning to the pool.
 func TestRustGuestFreesMemory(t *testing.T) {
 	g := startGuest(t, 4<<20)
 	big := strings.Repeat("p", 32<<10)
@@ -379,11 +389,16 @@ func TestRustGuestFreesMemory(t *testing.T) {
 				t.Fatalf("image of %d bytes; want %d", len(img), len(big))
 			}
 			g.call(t, in, "tool", "invoke-tool", []any{"", "read", "large"}, []any{uint32(0), "/"})
+			g.call(t, in, "tool", "invoke-tool", []any{"", "edit-many", "2000"}, []any{uint32(0), "/"})
+			found := g.call(t, in, "tool", "invoke-tool", []any{"", "find", "large"}, []any{uint32(0), "/"})
+			if n := len(found.(cv).Val.([]any)[0].([]any)); n != 2000 {
+				t.Fatalf("find returned %d content blocks; want 2000", n)
+			}
 		}
 		g.host.take()
 		in.Release()
 		if n := g.gen.Idle("rustguest"); n != 1 {
-			t.Fatalf("after 200 calls moving 64 KiB each the instance was not pooled (idle %d): its memory grew past 4 MiB, so the guest leaks", n)
+			t.Fatalf("after 300 calls moving 64 KiB each the instance was not pooled (idle %d): its memory grew past 4 MiB, so the guest leaks", n)
 		}
 	}
 }

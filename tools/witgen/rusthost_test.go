@@ -24,18 +24,27 @@ import (
 const debianRustc = "/usr/bin/rustc"
 
 // rustc returns debianRustc, failing the test with the fix when it or its
-// wasm32-wasi standard library is missing.
+// wasm32-wasi standard library is missing: these tests never skip.
 func rustc(t *testing.T) string {
 	t.Helper()
-	out, err := exec.Command(debianRustc, "--print", "sysroot").Output()
+	if err := checkRustc(debianRustc); err != nil {
+		t.Fatal(err)
+	}
+	return debianRustc
+}
+
+// checkRustc reports whether path is a rustc with the wasm32-wasi standard
+// library, and if not, how to install one.
+func checkRustc(path string) error {
+	out, err := exec.Command(path, "--print", "sysroot").Output()
 	if err != nil {
-		t.Fatalf("witgen: %s --print sysroot: %v; the Rust bindings tests need Debian's rustc 1.63 with the wasm32-wasi standard library: run scripts/deps.sh", debianRustc, err)
+		return fmt.Errorf("witgen: %s --print sysroot: %v; the Rust bindings tests need Debian's rustc 1.63 with the wasm32-wasi standard library: run scripts/deps.sh", path, err)
 	}
 	std := filepath.Join(strings.TrimSpace(string(out)), "lib", "rustlib", "wasm32-wasi")
 	if _, err := os.Stat(std); err != nil {
-		t.Fatalf("witgen: %s has no wasm32-wasi standard library (%v); run scripts/deps.sh (libstd-rust-dev-wasm32)", debianRustc, err)
+		return fmt.Errorf("witgen: %s has no wasm32-wasi standard library (%v); run scripts/deps.sh (it installs libstd-rust-dev-wasm32)", path, err)
 	}
-	return debianRustc
+	return nil
 }
 
 // runRustc runs rustc with args in dir and fails the test on an error or

@@ -99,6 +99,12 @@ impl smith_plugin::tool::Guest for Guest {
                 let r = effect(fs::edit_file(&args, &edits, &fs::EditOptions { byte_limit: u64::MAX }))?;
                 vec![text(r.diff), text(r.first_changed_line.to_string())]
             }
+            "edit-many" => {
+                let n: usize = args.parse().map_err(|_| ToolFault::InvalidArguments(args.clone()))?;
+                let edits: Vec<fs::TextEdit> = (0..n).map(|i| fs::TextEdit { old_text: i.to_string(), new_text: String::new() }).collect();
+                let r = effect(fs::edit_file("many", &edits, &fs::EditOptions::default()))?;
+                vec![text(r.diff)]
+            }
             "edit-none" => vec![text(format!("{:?}", fs::edit_file(&args, &[], &fs::EditOptions::default())))],
             "list" => {
                 let r = effect(fs::list_directory(&args, &fs::ListOptions { limit: 7 }))?;
