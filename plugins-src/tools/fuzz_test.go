@@ -1,0 +1,188 @@
+package tools_test
+
+import (
+	"bufio"
+	"encoding/binary"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/smith-agent/smith/core/plugin"
+)
+
+// driver is the crate built natively as its fuzz driver (src/serve.rs),
+// running for the whole test process.
+var driver struct {
+	once sync.Once
+	mu   sync.Mutex
+	dir  string
+	cmd  *exec.Cmd
+	in   io.WriteCloser
+	out  *bufio.Reader
+	err  error
+}
+
+func closeDriver() {
+	if driver.cmd != nil {
+		driver.in.Close()
+		driver.cmd.Wait()
+	}
+	if driver.dir != "" {
+		os.RemoveAll(driver.dir)
+	}
+}
+
+// ask sends the driver one request and returns its answer.
+func ask(tb testing.TB, op byte, limit uint32, input []byte) []byte {
+	tb.Helper()
+	driver.once.Do(func() {
+		// The driver outlives the test that starts it: closeDriver
+		// removes its directory when the test process ends.
+		if driver.dir, driver.err = os.MkdirTemp("", "tools-serve-"); driver.err != nil {
+			return
+		}
+		bin := filepath.Join(driver.dir, "tools-serve")
+		compile(tb, bin, "--cfg", "tools_serve", "--crate-type", "bin", "-C", "opt-level=2")
+		driver.cmd = exec.Command(bin)
+		if driver.in, driver.err = driver.cmd.StdinPipe(); driver.err != nil {
+			return
+		}
+		stdout, err := driver.cmd.StdoutPipe()
+		if err != nil {
+			driver.err = err
+			return
+		}
+		driver.out = bufio.NewReader(stdout)
+		driver.err = driver.cmd.Start()
+	})
+	if driver.err != nil {
+		tb.Fatal(driver.err)
+	}
+	driver.mu.Lock()
+	defer driver.mu.Unlock()
+	req := make([]byte, 9, 9+len(input))
+	req[0] = op
+	binary.LittleEndian.PutUint32(req[1:], limit)
+	binary.LittleEndian.PutUint32(req[5:], uint32(len(input)))
+	if _, err := driver.in.Write(append(req, input...)); err != nil {
+		tb.Fatalf("the fuzz driver is gone (it panicked on an earlier input?): %v", err)
+	}
+	var n [4]byte
+	if _, err := io.ReadFull(driver.out, n[:]); err != nil {
+		tb.Fatalf("the fuzz driver did not answer %q (it panicked?): %v", input, err)
+	}
+	ans := make([]byte, binary.LittleEndian.Uint32(n[:]))
+	if _, err := io.ReadFull(driver.out, ans); err != nil {
+		tb.Fatalf("the fuzz driver's answer to %q is cut: %v", input, err)
+	}
+	return ans
+}
+
+// rustDecode decodes in as the sample object with the crate's reader.
+func rustDecode(tb testing.TB, in string) (sample, string) {
+	a := ask(tb, 'd', 0, []byte(in))
+	next := func() string {
+		n := binary.LittleEndian.Uint32(a)
+		s := string(a[4 : 4+n])
+		a = a[4+n:]
+		return s
+	}
+	status := a[0]
+	a = a[1:]
+	if status == 1 {
+		return sample{}, next()
+	}
+	var s sample
+	s.Path = next()
+	s.N = int(int64(binary.LittleEndian.Uint64(a)))
+	s.B = a[8] == 1
+	count := binary.LittleEndian.Uint32(a[9:])
+	a = a[13:]
+	for range count {
+		s.Items = append(s.Items, next())
+	}
+	return s, ""
+}
+
+// FuzzDecode holds the crate's argument reader to the Go plugin's: the
+// same values, or the same message, for any input.
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{`{}`, `{"path":"a\u00e9","n":1,"b":true,"items":["x"]}`, `{"n":1.5}`, `{"x":[{"y":null}]}`, `[1]`, `{"path":"\ud800"}`,
+		`{"n":1e-400}`, "{\"path\":\"a\xe6\x80b\"}", `{"items":["x" "y"]}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		got, msg := rustDecode(t, in)
+		want, err := referenceDecode(in)
+		if err != nil {
+			if msg != err.Error() {
+				t.Fatalf("decode(%q) = %+v, %q; the Go plugin refused it with %q", in, got, msg, err)
+			}
+			return
+		}
+		if msg != "" || got.Path != want.Path || got.N != want.N || got.B != want.B || !slices.Equal(got.Items, want.Items) {
+			t.Fatalf("decode(%q) = %+v, %q; the Go plugin gave %+v", in, got, msg, want)
+		}
+	})
+}
+
+// FuzzBound holds the crate's output bounding to the Go plugin's, byte
+// for byte (invalid UTF-8 included), which kept the result within the
+// limit, a prefix of the input plus the notice, and valid UTF-8 valid.
+func FuzzBound(f *testing.F) {
+	f.Add("hello\nworld\n", 8)
+	f.Add(strings.Repeat("é\n", 300), 150)
+	f.Fuzz(func(t *testing.T, s string, limit int) {
+		limit = limit % 4096
+		if limit < 0 {
+			limit = -limit
+		}
+		got := string(ask(t, 'b', uint32(limit), []byte(s)))
+		if want := referenceBound(s, limit); got != want {
+			t.Fatalf("bound(%q, %d) = %q; the Go plugin gave %q", s, limit, got, want)
+		}
+	})
+}
+
+// fuzzTools are the tools FuzzInvoke calls: all but bash, whose arbitrary
+// command lines would run on this machine.
+var fuzzTools = []string{"read", "write", "edit", "find", "grep", "ls"}
+
+// FuzzInvoke sends arbitrary arguments to the built module through the
+// real host: every call ends in output or a tool fault (an error result),
+// never a trap or a host error.
+func FuzzInvoke(f *testing.F) {
+	for _, s := range []struct {
+		tool uint8
+		args string
+	}{
+		{0, `{"path":"a.txt","offset":2,"limit":1}`},
+		{1, `{"path":"d/a.txt","content":"x\ny\n"}`},
+		{2, `{"path":"a.txt","old_text":"x","new_text":"z"}`},
+		{2, `{"path":"a.txt","edits":[{"old_text":"y","new_text":"w"},{"old_text":"x","new_text":"v"}]}`},
+		{3, `{"pattern":"**/*","include_ignored":true,"limit":3}`},
+		{4, `{"pattern":"x","literal":true,"ignore_case":true,"glob":"*.txt"}`},
+		{5, `{"path":"d","limit":1}`},
+		{0, `{"path":"\u00e9\ud800"}`},
+	} {
+		f.Add(s.tool, s.args)
+	}
+	p := newProject(f, plugin.Effects{})
+	write(f, p, "a.txt", "x\ny\n")
+	write(f, p, "d/b.txt", "x\n")
+	f.Fuzz(func(t *testing.T, tool uint8, args string) {
+		name := fuzzTools[int(tool)%len(fuzzTools)]
+		res, out, err := p.call(t, name, args)
+		if err != nil {
+			t.Fatalf("%s %s: the host failed (a trap?): %v", name, args, err)
+		}
+		if out == "" {
+			t.Fatalf("%s %s: empty output (IsError %v)", name, args, res.IsError)
+		}
+	})
+}
