@@ -36,8 +36,11 @@ func genRust(m *model, source string) ([]byte, error) {
 		"`Guest` trait and an `export_<interface>!` macro defining its wasm exports.\n\n"+
 		strings.TrimSpace(m.world.Docs.Contents))
 	// dead_code: a plugin uses a few of the generated types and imports;
-	// the rest is unused by design and compiles away.
-	g.p("\n#![allow(dead_code)]\n\n")
+	// the rest is unused by design and compiles away. rustfmt::skip keeps
+	// rustfmt, which follows `mod smith_plugin;` from a plugin crate, from
+	// reformatting a generated file (rustc 1.63 rejects the plain inner
+	// tool attribute in a module; the cfg_attr form it accepts).
+	g.p("\n#![allow(dead_code)]\n#![cfg_attr(rustfmt, rustfmt::skip)]\n\n")
 	for _, in := range m.ifaces {
 		g.in = in
 		g.genIface()

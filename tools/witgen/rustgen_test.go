@@ -80,6 +80,7 @@ func TestRustBindingsFollowContract(t *testing.T) {
 		`#[export_name = "cabi_post_smith:plugin/tool@0.0.0#invoke-tool"]`,
 		"$crate::smith_plugin::tool::__export_invoke_tool::<$t>(",
 		"#[no_mangle]\n    pub unsafe extern \"C\" fn cabi_realloc(",
+		"#![cfg_attr(rustfmt, rustfmt::skip)]",
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("wit/rust/smith_plugin.rs lacks %q", want)

@@ -13,6 +13,7 @@
 //! capability before any of its code runs.
 
 #![allow(dead_code)]
+#![cfg_attr(rustfmt, rustfmt::skip)]
 
 /// File effects (capability `fs`). Every call is a recorded effect, bounded
 /// by its options, and confined to the plugin's granted roots; paths are
