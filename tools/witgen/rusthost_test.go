@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -81,8 +80,8 @@ func rustGuest(t *testing.T) []byte {
 }
 
 // buildWasm builds the crate rooted at lib for wasm32-wasi with the flags
-// tools/pluginbuild uses and returns the module without global exports.
-// Any compiler diagnostic is an error.
+// tools/pluginbuild uses and returns the module as built. Any compiler
+// diagnostic is an error.
 func buildWasm(lib string) ([]byte, error) {
 	dir, err := os.MkdirTemp("", "witgen-rust-")
 	if err != nil {
@@ -98,58 +97,7 @@ func buildWasm(lib string) ([]byte, error) {
 	if err := cmd.Run(); err != nil || stderr.Len() > 0 {
 		return nil, fmt.Errorf("build %s: %v\n%s", lib, err, stderr.Bytes())
 	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		return nil, err
-	}
-	return dropGlobalExports(b)
-}
-
-// dropGlobalExports removes the global exports (__heap_base, __data_end)
-// rustc's wasm32 linker always adds, which wasmhost refuses; the
-// system-plugin build does the same before instrumenting.
-func dropGlobalExports(b []byte) ([]byte, error) {
-	if len(b) < 8 {
-		return nil, errors.New("dropGlobalExports: not a wasm module")
-	}
-	out := append([]byte(nil), b[:8]...)
-	for p := 8; p < len(b); {
-		id := b[p]
-		size, n := binary.Uvarint(b[p+1:])
-		if n <= 0 || p+1+n+int(size) > len(b) {
-			return nil, fmt.Errorf("dropGlobalExports: bad section at offset %d", p)
-		}
-		body := b[p+1+n : p+1+n+int(size)]
-		p += 1 + n + int(size)
-		if id != 7 {
-			out = append(out, id)
-			out = binary.AppendUvarint(out, size)
-			out = append(out, body...)
-			continue
-		}
-		count, k := binary.Uvarint(body)
-		var kept []byte
-		var nkept uint64
-		q := k
-		for range count {
-			start := q
-			nameLen, k := binary.Uvarint(body[q:])
-			q += k + int(nameLen)
-			kind := body[q]
-			_, k = binary.Uvarint(body[q+1:])
-			q += 1 + k
-			if kind != 3 {
-				kept = append(kept, body[start:q]...)
-				nkept++
-			}
-		}
-		sec := binary.AppendUvarint(nil, nkept)
-		sec = append(sec, kept...)
-		out = append(out, id)
-		out = binary.AppendUvarint(out, uint64(len(sec)))
-		out = append(out, sec...)
-	}
-	return out, nil
+	return os.ReadFile(out)
 }
 
 // valueTypes converts witgen's core types to wasmhost's.
