@@ -54,13 +54,14 @@ func TestRustWideWorld(t *testing.T) {
 	b := []any{false, uint8(0), int8(127), uint16(1), int16(-32768), uint32(0), int32(-1),
 		uint64(0), int64(-1), float32(-0.125), float64(1e300), 'a', uint8(255)}
 	mixed := []any{cv{0, float32(1.25)}, cv{1, ^uint64(0)}, cv{2, int8(-7)}, cv{3, 'é'}, cv{4, float64(-0.5)}, cv{5, "s"}, cv{6, nil}}
-	tests := []struct {
+	type call struct {
 		name     string
 		fn       string
 		args     []any
 		want     any
 		imported []string
-	}{
+	}
+	tests := []call{
 		{name: "wide-params-both-ways", fn: "run-wide", args: []any{a, b}, want: []any{b, a}, imported: []string{fmtCall("host.echo-wide", b, a)}},
 		{name: "joined-variants", fn: "run-mixed", args: []any{mixed}, want: mixed, imported: func() []string {
 			var out []string
@@ -76,6 +77,9 @@ func TestRustWideWorld(t *testing.T) {
 		}},
 		{name: "flat-enum", fn: "run-level", args: []any{cv{1, nil}}, want: cv{1, nil}, imported: []string{fmtCall("host.echo-level", cv{1, nil})}},
 		{name: "flat-bool", fn: "run-bool", args: []any{true}, want: false},
+	}
+	for _, v := range mixed {
+		tests = append(tests, call{name: fmt.Sprintf("joined-flat-case-%d", v.(cv).Case), fn: "run-one", args: []any{v}, want: v, imported: []string{fmtCall("host.echo-mixed", v)}})
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

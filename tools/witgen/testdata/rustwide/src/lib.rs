@@ -18,6 +18,10 @@ impl Guest for Wide {
         m.iter().map(host::echo_mixed).collect()
     }
 
+    fn run_one(m: Mixed) -> Mixed {
+        host::echo_mixed(&m)
+    }
+
     fn run_f32(x: f32, c: char, s: i8) -> f32 {
         host::note_value(host::echo_char(c) as u32);
         host::note_value(host::echo_s8(s) as i32 as u32);
