@@ -10,6 +10,7 @@
 
 use crate::output::itoa;
 use crate::quote::quote_rune;
+use std::borrow::Cow;
 
 /// MAX_DEPTH is the nesting limit of arrays and objects (encoding/json's).
 const MAX_DEPTH: usize = 10000;
@@ -111,6 +112,15 @@ pub(crate) fn decode(tool: &str, args: &[u8], fields: &mut [Field]) -> Result<()
             Err(s)
         }
     }
+}
+
+/// quoted returns a property name in double quotes, as messages name it.
+fn quoted(name: &str) -> String {
+    let mut s = String::with_capacity(name.len() + 2);
+    s.push('"');
+    s.push_str(name);
+    s.push('"');
+    s
 }
 
 /// kind_error describes a property of the wrong kind.
@@ -397,19 +407,26 @@ impl<'a> Reader<'a> {
 
     /// read_key reads the object key at pos and returns it unquoted;
     /// self.pos ends after it.
-    fn read_key(&mut self, pos: usize) -> Option<String> {
-        if pos >= self.data.len() || self.data[pos] != b'"' {
+    fn read_key(&mut self, pos: usize) -> Option<Cow<'a, str>> {
+        let data = self.data;
+        if pos >= data.len() || data[pos] != b'"' {
             self.pos = pos;
             self.syntax("looking for an object key");
             return None;
         }
-        let (end, flags) = scan_string(self.data, pos);
+        let (end, flags) = scan_string(data, pos);
         self.pos = end;
         if flags & STRING_BAD != 0 {
             self.syntax("in a string literal");
             return None;
         }
-        Some(unquote(&self.data[pos + 1..end - 1]))
+        let raw = &data[pos + 1..end - 1];
+        if !raw.contains(&b'\\') {
+            if let Ok(k) = std::str::from_utf8(raw) {
+                return Some(Cow::Borrowed(k));
+            }
+        }
+        Some(Cow::Owned(unquote(raw)))
     }
 
     /// into decodes the next value into f; null leaves f as it is. The
@@ -422,28 +439,25 @@ impl<'a> Reader<'a> {
             **seen = true;
         }
         let k = self.peek();
-        let mut name = String::with_capacity(f.name.len() + 2);
-        name.push('"');
-        name.push_str(f.name);
-        name.push('"');
+        let name = f.name;
         match &mut f.slot {
             Slot::Str(v) => {
                 if k != Kind::Str {
-                    return Err(kind_error(&name, "must be a string", k));
+                    return Err(kind_error(&quoted(name), "must be a string", k));
                 }
                 **v = self.string();
             }
             Slot::Int(v) => {
                 if k != Kind::Number {
-                    return Err(kind_error(&name, "must be an integer", k));
+                    return Err(kind_error(&quoted(name), "must be an integer", k));
                 }
                 if let Some(tok) = self.raw() {
-                    **v = integer(&name, tok)?;
+                    **v = integer(name, tok)?;
                 }
             }
             Slot::Bool(v) => {
                 if k != Kind::Bool {
-                    return Err(kind_error(&name, "must be true or false", k));
+                    return Err(kind_error(&quoted(name), "must be true or false", k));
                 }
                 let t = self.data[self.pos] == b't';
                 self.skip();
@@ -451,7 +465,7 @@ impl<'a> Reader<'a> {
             }
             Slot::List(each) => {
                 if k != Kind::Array {
-                    return Err(kind_error(&name, "must be a list", k));
+                    return Err(kind_error(&quoted(name), "must be a list", k));
                 }
                 self.array(*each);
             }
@@ -788,7 +802,7 @@ fn integer(name: &str, tok: &[u8]) -> Result<i64, String> {
     match s.parse::<f64>() {
         Ok(f) if f.fract() == 0.0 && (-LIMIT..=LIMIT).contains(&f) => Ok(f as i64),
         _ => {
-            let mut m = String::from(name);
+            let mut m = quoted(name);
             m.push_str(" must be a whole number between -2^53 and 2^53, not ");
             m.push_str(s);
             Err(m)

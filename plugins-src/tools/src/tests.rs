@@ -687,3 +687,39 @@ fn answers_as_the_go_plugin_did() {
     }
     assert!(n > 200, "only {} golden calls", n);
 }
+
+// --- allocations ---
+
+/// Counting is the test binary's allocator: the system's, counting each
+/// thread's allocations.
+struct Counting;
+
+std::thread_local! {
+    static ALLOCS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+unsafe impl std::alloc::GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: std::alloc::Layout) -> *mut u8 {
+        let _ = ALLOCS.try_with(|n| n.set(n.get() + 1));
+        std::alloc::System.alloc(l)
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: std::alloc::Layout) {
+        std::alloc::System.dealloc(p, l)
+    }
+}
+
+#[global_allocator]
+static COUNTING: Counting = Counting;
+
+/// decoding_allocates_little bounds the allocations of decoding a typical
+/// call: the nesting stack and one per string field; keys without escapes
+/// are borrowed from the input.
+#[test]
+fn decoding_allocates_little() {
+    let args = br#"{"path":"some/file.go","n":5,"b":true}"#;
+    let before = ALLOCS.with(|n| n.get());
+    let s = decode_sample(args).expect("decode");
+    let n = ALLOCS.with(|n| n.get()) - before;
+    assert_eq!(s.path, "some/file.go");
+    assert!(n <= 2, "decoding allocates {} times; want at most 2", n);
+}
