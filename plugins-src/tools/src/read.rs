@@ -29,7 +29,9 @@ pub(crate) fn run_read(h: &mut dyn Host, args: &[u8], _cwd: &str) -> Result<Stri
     }
     let mut out = ft.text;
     if ft.truncated {
-        let end = offset + lines(&out) - 1;
+        // Wrapping, as Go's int arithmetic wraps: the schema bounds offset
+        // only from below.
+        let end = offset.wrapping_add(lines(&out)).wrapping_sub(1);
         if !out.is_empty() && !out.ends_with('\n') {
             out.push('\n');
         }
@@ -41,7 +43,7 @@ pub(crate) fn run_read(h: &mut dyn Host, args: &[u8], _cwd: &str) -> Result<Stri
             " of ",
             &itoa(ft.total_lines as i64),
             "; read again with offset=",
-            &itoa(end + 1),
+            &itoa(end.wrapping_add(1)),
             " to continue]",
         ] {
             out.push_str(s);
