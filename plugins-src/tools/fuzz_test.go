@@ -186,3 +186,19 @@ func FuzzInvoke(f *testing.F) {
 		}
 	})
 }
+
+// FuzzTools runs every tool, bash included, on arbitrary bytes as
+// arguments, natively against the crate's echo host (no schema check
+// filters them first, and nothing is run): each answers with output or a
+// fault and never panics, which in the plugin would be a trap.
+func FuzzTools(f *testing.F) {
+	f.Add(uint8(2), `{"path":"a","edits":[{"old_text":"x","new_text":"y"},{"old_text":"z"}]}`)
+	f.Add(uint8(3), `{"command":"ls","cwd":"../..//x/.","timeout":1e9}`)
+	f.Add(uint8(0), `{"path":"\ud800","offset":9223372036854775807,"limit":-1}`)
+	f.Fuzz(func(t *testing.T, tool uint8, args string) {
+		got := string(ask(t, 't', uint32(tool), []byte(args)))
+		if !strings.HasPrefix(got, "ok ") && !strings.HasPrefix(got, "fault1 ") && !strings.HasPrefix(got, "fault2 ") {
+			t.Fatalf("tool %d on %q answered %q", tool, args, got)
+		}
+	})
+}

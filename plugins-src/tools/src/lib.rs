@@ -31,10 +31,10 @@ mod read;
 mod search;
 mod write;
 
-#[cfg(any(test, tools_serve))]
-mod sample;
 #[cfg(tools_serve)]
 mod serve;
+#[cfg(any(test, tools_serve))]
+mod testkit;
 #[cfg(test)]
 mod tests;
 

@@ -2,14 +2,17 @@
 //! `rustc --cfg tools_serve --crate-type bin src/lib.rs`, it answers
 //! requests on stdin until EOF. A request is an operation byte, a u32
 //! limit and a u32 length (little-endian) and that many bytes of input:
-//! 'd' decodes the input as the sample object (sample.rs), 'b' bounds it
-//! to the limit (output::bound). The answer is a u32 length and that many
-//! bytes: for 'd', 0 then the path, n (i64), b (one byte) and the items,
-//! or 1 then the fault's message, each string a u32 length and its bytes;
-//! for 'b', the bounded text.
+//! 'd' decodes the input as the sample object (testkit.rs), 'b' bounds it
+//! to the limit (output::bound), 't' runs the tool whose catalog index is
+//! the limit (modulo 7) with the input as arguments against the echo host.
+//! The answer is a u32 length and that many bytes: for 'd', 0 then the
+//! path, n (i64), b (one byte) and the items, or 1 then the fault's
+//! message, each string a u32 length and its bytes; for 'b', the bounded
+//! text; for 't', what testkit::echo_run returns.
 
+use crate::catalog::CATALOG;
 use crate::output::bound;
-use crate::sample::decode_sample;
+use crate::testkit::{decode_sample, echo_run};
 use std::io::{Read, Write};
 
 fn put_str(out: &mut Vec<u8>, s: &[u8]) {
@@ -61,6 +64,7 @@ pub(crate) fn run() {
                 }
             },
             b'b' => out = bound(input, limit as usize),
+            b't' => out = echo_run(&CATALOG[limit as usize % CATALOG.len()], &input).into_bytes(),
             other => panic!("tools serve: unknown operation {:#x}", other),
         }
         let ok = w.write_all(&(out.len() as u32).to_le_bytes()).and_then(|_| w.write_all(&out)).and_then(|_| w.flush());

@@ -5,12 +5,12 @@ use crate::bash::clean;
 use crate::catalog::*;
 use crate::host::Host;
 use crate::output::itoa;
-use crate::sample::{decode_sample, Sample};
 use crate::smith_plugin::contrib::RegistrationFault;
 use crate::smith_plugin::fs::*;
 use crate::smith_plugin::process::*;
 use crate::smith_plugin::tool::{InvokeOptions, ToolCall, ToolFault, ToolOutput};
 use crate::smith_plugin::types::ContentBlock;
+use crate::testkit::{decode_sample, echo_run, Sample};
 
 /// Fake is a host that records each call and answers with what the test
 /// set; an unset answer is an unknown fault.
@@ -597,52 +597,6 @@ fn ls_cases() {
 
 // --- the Go plugin's behaviour ---
 
-/// Echo is a host that answers every call the same way and records its
-/// parameters, as the Go plugin's answers in testdata/differential.golden
-/// were recorded.
-struct Echo {
-    calls: Vec<String>,
-}
-
-impl Host for Echo {
-    fn read_file(&mut self, path: &str, o: &ReadOptions) -> Result<FileText, FileFault> {
-        self.calls.push(format!("read {} {} {} {}", path, o.offset, o.limit, o.byte_limit));
-        Ok(FileText { text: "a\nb".to_string(), total_lines: 5, truncated: true })
-    }
-    fn write_file(&mut self, path: &str, content: &str, o: &WriteOptions) -> Result<u64, FileFault> {
-        self.calls.push(format!("write {} {} {}", path, content, o.create_parents));
-        Ok(3)
-    }
-    fn edit_file(&mut self, path: &str, edits: &[TextEdit], _o: &EditOptions) -> Result<EditOutcome, FileFault> {
-        let mut s = format!("edit {}", path);
-        for e in edits {
-            s.push_str(&format!(" [{}|{}]", e.old_text, e.new_text));
-        }
-        self.calls.push(s);
-        Ok(EditOutcome { diff: "d".to_string(), first_changed_line: 2 })
-    }
-    fn list_directory(&mut self, path: &str, o: &ListOptions) -> Result<Vec<DirectoryEntry>, FileFault> {
-        self.calls.push(format!("ls {} {}", path, o.limit));
-        Ok(vec![
-            DirectoryEntry { name: "a".to_string(), kind: EntryKind::Directory },
-            DirectoryEntry { name: "b".to_string(), kind: EntryKind::File },
-        ])
-    }
-    fn find_files(&mut self, pattern: &str, directory: &str, o: &FindOptions) -> Result<Vec<String>, FileFault> {
-        self.calls.push(format!("find {} {} {} {}", pattern, directory, o.limit, o.include_ignored));
-        Err(FileFault::NotFound(String::new()))
-    }
-    fn search_text(&mut self, pattern: &str, directory: &str, o: &SearchOptions) -> Result<Vec<TextMatch>, FileFault> {
-        let glob = o.glob.clone().unwrap_or_else(|| "<nil>".to_string());
-        self.calls.push(format!("grep {} {} {} {} {} {}", pattern, directory, glob, o.literal, o.ignore_case, o.limit));
-        Ok(vec![TextMatch { path: "p".to_string(), line: 1, text: "t".to_string() }])
-    }
-    fn run_process(&mut self, c: &Command, o: &RunOptions) -> Result<ProcessOutcome, ProcessFault> {
-        self.calls.push(format!("run {} {} {} {}", c.line, c.directory, o.timeout_ms, o.output_limit));
-        Ok(ProcessOutcome { exit_code: Some(0), output: "o".to_string(), truncated: false })
-    }
-}
-
 /// unescape reverses the golden file's escaping of backslashes and
 /// control bytes (\\ and \xNN).
 fn unescape(s: &str) -> String {
@@ -677,14 +631,7 @@ fn answers_as_the_go_plugin_did() {
         let mut f = line.splitn(3, '\t');
         let (tool, args, want) = (f.next().unwrap(), unhex(f.next().unwrap()), unescape(f.next().unwrap()));
         let t = CATALOG.iter().find(|t| t.name == tool).expect("tool");
-        let mut h = Echo { calls: Vec::new() };
-        let res = match (t.run)(&mut h, &args, "/cwd") {
-            Ok(t) => format!("ok {}", t),
-            Err(ToolFault::InvalidArguments(m)) => format!("fault1 {}", m),
-            Err(ToolFault::EffectFailure(m)) => format!("fault2 {}", m),
-            Err(f) => format!("{:?}", f),
-        };
-        let got = format!("{}\0{}", res, h.calls.join("\0"));
+        let got = echo_run(t, &args);
         assert_eq!(got, want, "{} {:?}", tool, String::from_utf8_lossy(&args));
         n += 1;
     }
