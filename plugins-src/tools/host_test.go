@@ -178,6 +178,13 @@ func TestInvoke(t *testing.T) {
 		{name: "bash/relative-cwd-cleaned", setup: func(t *testing.T, p *project) { write(t, p, "sub/marker", "") },
 			tool: "bash", args: `{"command":"pwd","cwd":"sub/../sub/."}`, exact: "<root>/sub\n[exit code 0]"},
 		{name: "bash/signal", tool: "bash", args: `{"command":"printf partial; kill -9 $$"}`, isError: true, exact: "partial\n[killed by a signal]"},
+		{name: "bash/invalid-utf8-output", tool: "bash", args: `{"command":"printf 'a\\377b'"}`, exact: "a\uFFFDb\n[exit code 0]"},
+		{name: "read/invalid-utf8-argument", tool: "read", args: "{\"path\":\"\x8e\"}", isError: true,
+			exact: "read \"\uFFFD\": no such file or directory; check the path with ls or find"},
+		{name: "ls/invalid-utf8-name", setup: func(t *testing.T, p *project) { write(t, p, "n\xffm", "") },
+			tool: "ls", args: `{}`, exact: "n\uFFFDm"},
+		{name: "grep/invalid-utf8-line", setup: func(t *testing.T, p *project) { write(t, p, "g.txt", "x\xfe match\n") },
+			tool: "grep", args: `{"pattern":"match"}`, exact: "g.txt:1: x\uFFFD match"},
 		{name: "find/no-match", tool: "find", args: `{"pattern":"*.rs","path":"."}`, exact: "[no files match *.rs under .]"},
 		{name: "ls/empty", tool: "ls", args: `{}`, exact: "[empty directory]"},
 		{name: "grep/output-limit", eff: plugin.Effects{OutputLimit: 200}, setup: func(t *testing.T, p *project) {

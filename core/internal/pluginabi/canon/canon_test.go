@@ -1,6 +1,7 @@
 package canon
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -103,5 +104,33 @@ func TestBadCase(t *testing.T) {
 func TestWriteRecordAlignment(t *testing.T) {
 	if err := WriteRecord(nil, 6, 4, []byte{1}); err == nil || !strings.Contains(err.Error(), "return area 0x6 is not aligned to 4 bytes") {
 		t.Errorf("WriteRecord misaligned error = %v", err)
+	}
+}
+
+func TestValidUTF8(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{name: "valid", in: "héllo, 世界", want: "héllo, 世界"},
+		{name: "one-byte", in: "a\xffb", want: "a\uFFFDb"},
+		{name: "each-byte", in: "\x8e\x8e", want: "\uFFFD\uFFFD"},
+		{name: "truncated-sequence", in: "x\xe4\xb8", want: "x\uFFFD\uFFFD"},
+		{name: "surrogate", in: "\xed\xa0\x80", want: "\uFFFD\uFFFD\uFFFD"},
+		{name: "replacement-kept", in: "\uFFFD\xff", want: "\uFFFD\uFFFD"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := ValidUTF8(tt.in)
+			if got != tt.want {
+				t.Errorf("ValidUTF8(%q) = %q; want %q", tt.in, got, tt.want)
+			}
+			// The same as a JSON round trip, which the Go tools plugin's
+			// output went through.
+			j, _ := json.Marshal(tt.in)
+			var back string
+			if err := json.Unmarshal(j, &back); err != nil || back != got {
+				t.Errorf("encoding/json round-trips %q to %q; ValidUTF8 gave %q", tt.in, back, got)
+			}
+		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"unicode/utf8"
 
 	"github.com/smith-agent/smith/wasmhost"
 )
@@ -149,10 +150,18 @@ func AllocList(c *wasmhost.Call, b []byte, n, size, align int) (uint32, []byte, 
 }
 
 // LowerString lowers s into guest memory as flat pointer and length values.
+//
+// A WIT string is UTF-8 by definition and a guest may trap on anything
+// else (Rust's bindings do), so invalid bytes — a file name, a line grep
+// found, a process's output, arguments the schema let through — reach the
+// guest as U+FFFD, each byte on its own, as encoding/json would show them.
 func LowerString(c *wasmhost.Call, s string, f []uint64) error {
 	if len(s) == 0 {
 		f[0], f[1] = 1, 0
 		return nil
+	}
+	if !utf8.ValidString(s) {
+		s = ValidUTF8(s)
 	}
 	if uint64(len(s)) > math.MaxUint32 {
 		return fmt.Errorf("canon: string of %d bytes does not fit a 32-bit memory", len(s))
@@ -166,6 +175,22 @@ func LowerString(c *wasmhost.Call, s string, f []uint64) error {
 	}
 	f[0], f[1] = uint64(ptr), uint64(len(s))
 	return nil
+}
+
+// ValidUTF8 returns s with each byte that is not part of a valid UTF-8
+// sequence replaced by U+FFFD.
+func ValidUTF8(s string) string {
+	b := make([]byte, 0, len(s)+len(s)/4)
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			b = append(b, "\uFFFD"...)
+		} else {
+			b = append(b, s[i:i+n]...)
+		}
+		i += n
+	}
+	return string(b)
 }
 
 // LowerBytes lowers p into guest memory as flat pointer and length values.
