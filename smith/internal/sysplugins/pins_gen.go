@@ -19,5 +19,5 @@ var toolsWasm []byte
 // the same one).
 var pins = []pin{
 	{name: "providers", file: "providers.wasm", size: 5747830, sha256: "275c422ed16f34e6e27cd242931f89f353f3eedfc43d4f03239381ae655d6827", toolchain: "go1.26.8", data: providersWasm},
-	{name: "tools", file: "tools.wasm", size: 2638220, sha256: "c433eee6a62c91e20369e811affadacd76350d8a237466d6201881980a7d2915", toolchain: "go1.26.8", data: toolsWasm},
+	{name: "tools", file: "tools.wasm", size: 120023, sha256: "45de3daa5d6cb0613c725291556a4e77dcd9a87a2820c7975a4512832f9a8f2c", toolchain: "rustc 1.63.0", data: toolsWasm},
 }
