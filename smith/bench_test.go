@@ -71,7 +71,30 @@ func BenchmarkEvalWarm(b *testing.B) {
 	report(b, peak, cpu)
 }
 
-// BenchmarkEvalCold is the same turn with an empty compilation cache.
+// BenchmarkEvalWarmRead is the turn the peers were measured on
+// (shared/reference/peers.md: "What does hello.txt say?" → the agent reads
+// the file → the final answer): one read through the wasm tools plugin,
+// two model responses from the mock, compiled code cached.
+func BenchmarkEvalWarmRead(b *testing.B) {
+	e := newEnv(b)
+	if err := os.WriteFile(filepath.Join(e.cwd, "hello.txt"), []byte("Hello from the benchmark!\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	m := e.script("hello.json", `{"mock_script":1,"responses":[
+		{"text":"Reading it.","tool_calls":[{"id":"call_read","name":"read","arguments":{"path":"hello.txt"}}]},
+		{"text":"It says: Hello from the benchmark!"}]}`)
+	benchRun(b, e, nil, nil, "eval", "--model", m, "--no-session", "What does hello.txt say?") // fill the cache
+	var peak int64
+	var cpu time.Duration
+	b.ResetTimer()
+	for range b.N {
+		peak = max(peak, benchRun(b, e, &cpu, nil, "eval", "--model", m, "--no-session", "What does hello.txt say?"))
+	}
+	report(b, peak, cpu)
+}
+
+// BenchmarkEvalCold is BenchmarkEvalWarm's turn with an empty compilation
+// cache.
 func BenchmarkEvalCold(b *testing.B) {
 	e := newEnv(b)
 	var peak int64
