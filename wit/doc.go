@@ -45,4 +45,19 @@
 // bits wide, so no Go struct matches a 32-bit layout) and export
 // cabi_realloc. A guest fault is returned as the interface's fault type;
 // any other error becomes its `unknown` case.
+//
+// A Rust plugin (rustc 1.63 or later, wasm32-wasi, no crates needed)
+// includes the generated rust/smith_plugin.rs at its crate root, implements
+// each exported interface's Guest trait and registers it with the
+// interface's export macro; plugins-src/tools is one:
+//
+//	#[path = "../../../wit/rust/smith_plugin.rs"]
+//	mod smith_plugin;
+//
+//	struct Tools;
+//	impl smith_plugin::tool::Guest for Tools { /* invoke_tool */ }
+//	crate::export_tool!(Tools);
+//
+// and builds as a cdylib: rustc --crate-type cdylib --target wasm32-wasi
+// -C panic=abort src/lib.rs.
 package wit

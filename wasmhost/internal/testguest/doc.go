@@ -8,6 +8,6 @@
 //
 // It implements the canonical ABI by hand (a pinning cabi_realloc, a static
 // return area) and imports encoding/json, regexp, fmt and os so that it is
-// about the size of a real tools plugin (≈4 MB). Its files build only for
+// about the size of a real Go plugin (≈4 MB). Its files build only for
 // wasip1.
 package main
