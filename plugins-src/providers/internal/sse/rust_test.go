@@ -58,6 +58,10 @@ func TestRustFramer(t *testing.T) {
 func FuzzRustFramer(f *testing.F) {
 	f.Add([]byte("event: a\ndata: 1\n\n"), []byte{1, 2, 3})
 	f.Add([]byte("data: x\r\n\r\ndata: [DONE]\r\n\r\n"), []byte{8, 0, 1})
+	// Build the driver before the first input: every fuzz worker builds
+	// its own, which on a loaded machine can outlast the 10 s a single
+	// input may take before the worker counts as hung.
+	rustdriver.Start(f, "testdata/driver.rs")
 	f.Fuzz(func(t *testing.T, body, cuts []byte) {
 		compare(t, body, cuts)
 	})
