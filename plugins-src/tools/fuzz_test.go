@@ -1,86 +1,25 @@
 package tools_test
 
 import (
-	"bufio"
 	"encoding/binary"
-	"io"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/smith-agent/smith/core/plugin"
+	"github.com/smith-agent/smith/plugins-src/internal/rustdriver"
 )
 
-// driver is the crate built natively as its fuzz driver (src/serve.rs),
-// running for the whole test process.
-var driver struct {
-	once sync.Once
-	mu   sync.Mutex
-	dir  string
-	cmd  *exec.Cmd
-	in   io.WriteCloser
-	out  *bufio.Reader
-	err  error
-}
-
-func closeDriver() {
-	if driver.cmd != nil {
-		driver.in.Close()
-		driver.cmd.Wait()
-	}
-	if driver.dir != "" {
-		os.RemoveAll(driver.dir)
-	}
-}
-
-// ask sends the driver one request and returns its answer.
+// ask sends the crate's native fuzz driver (src/serve.rs, built once per
+// test binary by rustdriver) one request: the operation, and a payload of
+// the limit (u32, little-endian) followed by the input.
 func ask(tb testing.TB, op byte, limit uint32, input []byte) []byte {
 	tb.Helper()
-	driver.once.Do(func() {
-		// The driver outlives the test that starts it: closeDriver
-		// removes its directory when the test process ends.
-		if driver.dir, driver.err = os.MkdirTemp("", "tools-serve-"); driver.err != nil {
-			return
-		}
-		bin := filepath.Join(driver.dir, "tools-serve")
-		compile(tb, bin, "--cfg", "tools_serve", "--crate-type", "bin", "-C", "opt-level=2")
-		driver.cmd = exec.Command(bin)
-		if driver.in, driver.err = driver.cmd.StdinPipe(); driver.err != nil {
-			return
-		}
-		stdout, err := driver.cmd.StdoutPipe()
-		if err != nil {
-			driver.err = err
-			return
-		}
-		driver.out = bufio.NewReader(stdout)
-		driver.err = driver.cmd.Start()
-	})
-	if driver.err != nil {
-		tb.Fatal(driver.err)
-	}
-	driver.mu.Lock()
-	defer driver.mu.Unlock()
-	req := make([]byte, 9, 9+len(input))
-	req[0] = op
-	binary.LittleEndian.PutUint32(req[1:], limit)
-	binary.LittleEndian.PutUint32(req[5:], uint32(len(input)))
-	if _, err := driver.in.Write(append(req, input...)); err != nil {
-		tb.Fatalf("the fuzz driver is gone (it panicked on an earlier input?): %v", err)
-	}
-	var n [4]byte
-	if _, err := io.ReadFull(driver.out, n[:]); err != nil {
-		tb.Fatalf("the fuzz driver did not answer %q (it panicked?): %v", input, err)
-	}
-	ans := make([]byte, binary.LittleEndian.Uint32(n[:]))
-	if _, err := io.ReadFull(driver.out, ans); err != nil {
-		tb.Fatalf("the fuzz driver's answer to %q is cut: %v", input, err)
-	}
-	return ans
+	d := rustdriver.Start(tb, filepath.Join("src", "lib.rs"), "--cfg", "tools_serve")
+	payload := make([]byte, 4, 4+len(input))
+	binary.LittleEndian.PutUint32(payload, limit)
+	return d.Ask(tb, op, append(payload, input...))
 }
 
 // rustDecode decodes in as the sample object with the crate's reader.

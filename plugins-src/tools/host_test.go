@@ -44,7 +44,6 @@ func closeShared(ctx context.Context) {
 	if built.dir != "" {
 		os.RemoveAll(built.dir)
 	}
-	closeDriver()
 }
 
 // generation builds the crate with tools/pluginbuild (instrumented, as it

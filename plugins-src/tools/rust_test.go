@@ -6,12 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/smith-agent/smith/plugins-src/internal/rustdriver"
 )
 
 var update = flag.Bool("update", false, "rewrite src/printable.rs and testdata/catalog.golden")
@@ -20,49 +20,15 @@ func TestMain(m *testing.M) {
 	flag.Parse()
 	code := m.Run()
 	closeShared(context.Background())
+	rustdriver.Stop()
 	os.Exit(code)
-}
-
-// rustc returns the rustc the crate is built and tested with: $SMITH_RUSTC
-// or Debian's /usr/bin/rustc, version 1.63.0 (as tools/pluginbuild
-// requires).
-func rustc(tb testing.TB) string {
-	tb.Helper()
-	p := os.Getenv("SMITH_RUSTC")
-	if p == "" {
-		p = "/usr/bin/rustc"
-	}
-	out, err := exec.Command(p, "--version").Output()
-	if err != nil || !strings.HasPrefix(string(out), "rustc 1.63.0") {
-		tb.Fatalf("tools: the Rust crate needs Debian's rustc 1.63.0 at %s (it reports %q, %v); run scripts/deps.sh, or set SMITH_RUSTC to such a rustc", p, bytes.TrimSpace(out), err)
-	}
-	return p
-}
-
-// compile builds src/lib.rs natively with rustc and args into out,
-// refusing warnings.
-func compile(tb testing.TB, out string, args ...string) {
-	tb.Helper()
-	args = append([]string{"--edition", "2021", "-D", "warnings", "-o", out}, args...)
-	cmd := exec.Command(rustc(tb), append(args, filepath.Join("src", "lib.rs"))...)
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		tb.Fatalf("tools: rustc %s: %v\n%s", strings.Join(args, " "), err, msg)
-	}
 }
 
 // TestRustUnitTests runs the crate's own tests (src/tests.rs and the
 // modules' test sections): the argument reader, the catalog, the tools
 // against a recording host, output bounding and quoting.
 func TestRustUnitTests(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "tools-test")
-	compile(t, bin, "--test")
-	out, err := exec.Command(bin).CombinedOutput()
-	if err != nil {
-		t.Fatalf("the crate's tests failed: %v\n%s", err, out)
-	}
-	if !bytes.Contains(out, []byte("test result: ok.")) {
-		t.Fatalf("the crate's test binary did not report a result:\n%s", out)
-	}
+	rustdriver.RunTests(t, filepath.Join("src", "lib.rs"))
 }
 
 // printRanges returns the runes strconv.IsPrint accepts as inclusive

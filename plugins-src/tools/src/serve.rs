@@ -1,7 +1,8 @@
 //! A native driver for the Go fuzz targets in rust_test.go. Built with
-//! `rustc --cfg tools_serve --crate-type bin src/lib.rs`, it answers
-//! requests on stdin until EOF. A request is an operation byte, a u32
-//! limit and a u32 length (little-endian) and that many bytes of input:
+//! `rustc --cfg tools_serve --crate-type bin src/lib.rs` (by
+//! plugins-src/internal/rustdriver), it answers requests on stdin until
+//! EOF. A request is an operation byte, a u32 length (little-endian) and
+//! that many bytes of payload: a u32 limit, then the input.
 //! 'd' decodes the input as the sample object (testkit.rs), 'b' bounds it
 //! to the limit (output::bound), 't' runs the tool whose catalog index is
 //! the limit (modulo 7) with the input as arguments against the echo host.
@@ -37,14 +38,16 @@ pub(crate) fn run() {
         if r.read_exact(&mut op).is_err() {
             return;
         }
-        let (limit, n) = match (read_u32(&mut r), read_u32(&mut r)) {
-            (Some(l), Some(n)) => (l, n),
-            _ => return,
+        let n = match read_u32(&mut r) {
+            Some(n) => n as usize,
+            None => return,
         };
-        let mut input = vec![0u8; n as usize];
-        if r.read_exact(&mut input).is_err() {
+        let mut payload = vec![0u8; n];
+        if n < 4 || r.read_exact(&mut payload).is_err() {
             return;
         }
+        let limit = u32::from_le_bytes([payload[0], payload[1], payload[2], payload[3]]);
+        let input = payload.split_off(4);
         let mut out = Vec::new();
         match op[0] {
             b'd' => match decode_sample(&input) {
