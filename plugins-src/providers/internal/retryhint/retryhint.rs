@@ -947,8 +947,14 @@ fn slow_float(s: &[u8]) -> Option<f64> {
     if trunc {
         text.push(b'1');
     }
-    text.push(b'e');
-    text.extend_from_slice(dp.to_string().as_bytes());
+    // dp is within [-330, 310] here.
+    text.extend_from_slice(if dp < 0 { b"e-" } else { b"e" });
+    let e = dp.unsigned_abs();
+    for div in [100, 10, 1] {
+        if e >= div || div == 1 {
+            text.push(b'0' + (e / div % 10) as u8);
+        }
+    }
     let f: f64 = std::str::from_utf8(&text).ok()?.parse().ok()?;
     if f.is_infinite() {
         None

@@ -184,7 +184,7 @@ func TestRustAfter(t *testing.T) {
 func FuzzRustText(f *testing.F) {
 	f.Add([]byte("Fri, 02 Jan 2026 03:05:05 GMT"))
 	f.Add([]byte("Please try again in 3.328s."))
-	rustdriver.Start(f, "testdata/driver.rs") // built before the first input (a worker has 10 s per input)
+	driver(f) // built before the first input: a fuzz worker has 10 s per input
 	f.Fuzz(func(t *testing.T, s []byte) {
 		compareText(t, s)
 	})
@@ -196,16 +196,22 @@ func FuzzRustText(f *testing.F) {
 // random order) and an arbitrary now.
 func FuzzRustAfter(f *testing.F) {
 	f.Add([]byte("retry-after:Fri, 02 Jan 2026 03:05:05 GMT\nx-should-retry:true"), int64(1767323045), uint32(0))
-	rustdriver.Start(f, "testdata/driver.rs")
+	driver(f)
 	f.Fuzz(func(t *testing.T, headers []byte, sec int64, nsec uint32) {
 		compareAfter(t, headers, sec, nsec)
 	})
 }
 
+// driver is the Rust port's driver built with overflow checks, so that
+// arithmetic that would wrap in the plugin build fails the comparison.
+func driver(tb testing.TB) *rustdriver.Driver {
+	return rustdriver.Start(tb, "testdata/driver.rs", "-C", "overflow-checks=on")
+}
+
 func compareText(t *testing.T, s []byte) {
 	t.Helper()
 	want := goText(s)
-	got := rustdriver.Start(t, "testdata/driver.rs").Ask(t, 't', s)
+	got := driver(t).Ask(t, 't', s)
 	if !bytes.Equal(got, want) {
 		t.Fatalf("text %s: the Rust port differs from Go (float ok+bits, duration ok+ns, date ok+sec+nsec, FromMessage, Duration)\nrust %x\n  go %x", show(s), got, want)
 	}
@@ -271,7 +277,7 @@ func compareAfter(t *testing.T, raw []byte, sec int64, nsec uint32) {
 	default:
 		want = append(want, 2)
 	}
-	got := rustdriver.Start(t, "testdata/driver.rs").Ask(t, 'a', req)
+	got := driver(t).Ask(t, 'a', req)
 	if !bytes.Equal(got, want) {
 		t.Fatalf("headers %q at now %d s %d ns: the Rust port differs from Go (after, should_retry)\nrust %x\n  go %x", kvs, sec, nsec, got, want)
 	}

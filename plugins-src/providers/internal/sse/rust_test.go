@@ -61,10 +61,16 @@ func FuzzRustFramer(f *testing.F) {
 	// Build the driver before the first input: every fuzz worker builds
 	// its own, which on a loaded machine can outlast the 10 s a single
 	// input may take before the worker counts as hung.
-	rustdriver.Start(f, "testdata/driver.rs")
+	driver(f)
 	f.Fuzz(func(t *testing.T, body, cuts []byte) {
 		compare(t, body, cuts)
 	})
+}
+
+// driver is the Rust framer's driver built with overflow checks, so that
+// arithmetic that would wrap in the plugin build fails the comparison.
+func driver(tb testing.TB) *rustdriver.Driver {
+	return rustdriver.Start(tb, "testdata/driver.rs", "-C", "overflow-checks=on")
 }
 
 // chunks cuts body: each cut byte is the length of the next chunk (0 is
@@ -88,7 +94,7 @@ func compare(t *testing.T, body, cuts []byte) {
 		req = binary.LittleEndian.AppendUint32(req, uint32(len(c)))
 		req = append(req, c...)
 	}
-	got := rustdriver.Start(t, "testdata/driver.rs").Ask(t, 'f', req)
+	got := driver(t).Ask(t, 'f', req)
 	if !bytes.Equal(got, want) {
 		t.Fatalf("body %q in chunks of %v: the Rust framer differs from the Go one\nrust: %s\n  go: %s", body, cuts, describe(got), describe(want))
 	}
