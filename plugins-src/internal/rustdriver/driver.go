@@ -22,7 +22,6 @@ const stopWait = 5 * time.Second
 // requests are served one at a time.
 type Driver struct {
 	root   string
-	dir    string // holds the binary; removed by Stop
 	cmd    *exec.Cmd
 	in     *os.File
 	out    *bufio.Reader
@@ -72,31 +71,30 @@ func Start(tb testing.TB, root string, args ...string) *Driver {
 	return s.d
 }
 
-// launch builds root into a new directory and starts it.
+// launch builds root into a new directory, starts the binary and
+// removes the directory (the running process keeps its file), so a test
+// process killed later leaves nothing behind.
 func launch(root string, args []string) (*Driver, error) {
 	dir, err := os.MkdirTemp("", "rustdriver-")
 	if err != nil {
 		return nil, fmt.Errorf("rustdriver: a directory for %s's binary: %w", root, err)
 	}
+	defer os.RemoveAll(dir)
 	bin := filepath.Join(dir, strings.TrimSuffix(filepath.Base(root), ".rs"))
-	all := append([]string{"-C", "opt-level=2", "--crate-type", "bin"}, args...)
-	if err := compile(root, bin, all...); err != nil {
-		os.RemoveAll(dir)
+	if err := compile(root, bin, append([]string{"-C", "opt-level=2", "--crate-type", "bin"}, args...)...); err != nil {
 		return nil, err
 	}
-	d := &Driver{root: root, dir: dir, cmd: exec.Command(bin), exited: make(chan struct{})}
 	inR, inW, err := os.Pipe()
 	if err != nil {
-		os.RemoveAll(dir)
 		return nil, fmt.Errorf("rustdriver: a pipe to %s: %w", root, err)
 	}
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		inR.Close()
 		inW.Close()
-		os.RemoveAll(dir)
 		return nil, fmt.Errorf("rustdriver: a pipe from %s: %w", root, err)
 	}
+	d := &Driver{root: root, cmd: tether(exec.Command(bin)), exited: make(chan struct{})}
 	d.cmd.Stdin, d.cmd.Stdout, d.cmd.Stderr = inR, outW, &d.stderr
 	err = d.cmd.Start()
 	inR.Close()
@@ -104,7 +102,6 @@ func launch(root string, args []string) (*Driver, error) {
 	if err != nil {
 		inW.Close()
 		outR.Close()
-		os.RemoveAll(dir)
 		return nil, fmt.Errorf("rustdriver: starting %s built from %s: %w", bin, root, err)
 	}
 	d.in, d.outF, d.out = inW, outR, bufio.NewReaderSize(outR, 64<<10)
@@ -167,8 +164,8 @@ func (d *Driver) death(err error) error {
 	return fmt.Errorf("%v; the driver ended with %v; its stderr:\n%s", err, d.cmd.ProcessState, d.stderr.String())
 }
 
-// stop closes the driver's stdin, waits for it to exit (killing it after
-// stopWait) and removes its binary.
+// stop closes the driver's stdin and waits for it to exit, killing it
+// after stopWait.
 func (d *Driver) stop() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -180,14 +177,13 @@ func (d *Driver) stop() {
 		<-d.exited
 	}
 	d.outF.Close()
-	os.RemoveAll(d.dir)
 	if d.broken == nil {
 		d.broken = fmt.Errorf("rustdriver: %s was stopped", d.root)
 	}
 }
 
-// Stop stops every driver this process started and removes their
-// binaries; a later Start builds afresh. TestMain calls it after m.Run.
+// Stop stops every driver this process started; a later Start builds
+// afresh. TestMain calls it after m.Run.
 func Stop() {
 	drivers.mu.Lock()
 	m := drivers.m

@@ -201,9 +201,6 @@ func TestStop(t *testing.T) {
 	if !d.cmd.ProcessState.Success() {
 		t.Fatalf("the driver ended with %v, not by its stdin's end", d.cmd.ProcessState)
 	}
-	if _, err := os.Stat(d.dir); !os.IsNotExist(err) {
-		t.Fatalf("the driver's directory %s remains after Stop (%v)", d.dir, err)
-	}
 	if msg := failure(t, func(tb testing.TB) { d.Ask(tb, 'e', nil) }); !strings.Contains(msg, "was stopped") {
 		t.Fatalf("Ask after Stop: %q", msg)
 	}

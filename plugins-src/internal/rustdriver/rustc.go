@@ -38,7 +38,7 @@ func compile(root, out string, args ...string) error {
 	}
 	all := append([]string{"--edition", "2021", "-D", "warnings", "-o", out}, args...)
 	all = append(all, root)
-	if msg, err := exec.Command(p, all...).CombinedOutput(); err != nil {
+	if msg, err := tether(exec.Command(p, all...)).CombinedOutput(); err != nil {
 		return fmt.Errorf("rustdriver: building %s failed (%v); fix the Rust code rustc shows:\n%s %s\n%s", root, err, p, strings.Join(all, " "), msg)
 	}
 	return nil
@@ -53,7 +53,7 @@ func RunTests(tb testing.TB, root string, args ...string) {
 	if err := compile(root, bin, append([]string{"--test"}, args...)...); err != nil {
 		tb.Fatal(err)
 	}
-	out, err := exec.Command(bin).CombinedOutput()
+	out, err := tether(exec.Command(bin)).CombinedOutput()
 	if err != nil {
 		tb.Fatalf("rustdriver: the Rust tests in %s failed (%v):\n%s", root, err, out)
 	}
