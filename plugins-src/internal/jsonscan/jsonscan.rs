@@ -1,0 +1,1501 @@
+//! jsonscan: a small, allocation-light JSON reader, the Rust port of the Go
+//! package beside this file (plugins-src/internal/jsonscan), which stays
+//! its oracle: the Go tests drive both with the same inputs and calls and
+//! require the same results, error messages included.
+//!
+//! A [`Decoder`] reads one JSON text front to back. It accepts exactly the
+//! texts encoding/json accepts (the same grammar and nesting limit),
+//! decodes strings the same way (each invalid UTF-8 byte and each lone
+//! surrogate becomes U+FFFD), and reports a syntax error anywhere in the
+//! text in preference to a type mismatch. Object keys match exactly.
+//! [`append_quote`] and [`append_compact`] write a string and a raw value
+//! byte for byte as Go's json.Marshal does.
+//!
+//! ```ignore
+//! let mut d = Decoder::new(data);
+//! let mut id = Str::default();
+//! d.object(|d, key| {
+//!     if key == b"id" {
+//!         id = d.str();
+//!     }
+//! });
+//! d.finish()?;
+//! use_id(&id.unquoted());
+//! ```
+//!
+//! A plugin crate includes it as `#[path = "…/jsonscan.rs"] mod jsonscan;`.
+
+use std::borrow::Cow;
+use std::fmt;
+
+/// MAX_DEPTH is encoding/json's nesting limit.
+const MAX_DEPTH: usize = 10000;
+
+/// Kind is the type of a JSON value, told by its first byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Invalid,
+    Null,
+    Bool,
+    Number,
+    Str,
+    Object,
+    Array,
+}
+
+impl Kind {
+    /// name returns the kind's JSON name ("invalid" for Invalid).
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Invalid => "invalid",
+            Kind::Null => "null",
+            Kind::Bool => "boolean",
+            Kind::Number => "number",
+            Kind::Str => "string",
+            Kind::Object => "object",
+            Kind::Array => "array",
+        }
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Error is a syntax error or a type mismatch; its message is the Go
+/// package's, word for word ("jsonscan: invalid character …").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    message: String,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Decoder reads one JSON text. Each reading method consumes the next
+/// value; after the first syntax error the rest are no-ops returning
+/// empty values. A value of the wrong type is skipped, still validated,
+/// and remembered as a type error. Slices it returns borrow the input.
+pub struct Decoder<'a> {
+    data: &'a [u8],
+    pos: usize,
+    err: Option<Error>,      // the first syntax error
+    type_err: Option<Error>, // the first type mismatch
+    stack: Stack,            // the open containers
+    key: Vec<u8>,            // an escaped key, unquoted
+}
+
+impl<'a> Decoder<'a> {
+    /// new returns a decoder reading data.
+    pub fn new(data: &'a [u8]) -> Decoder<'a> {
+        Decoder { data, pos: 0, err: None, type_err: None, stack: Stack::default(), key: Vec::new() }
+    }
+
+    /// reset starts reading data, forgetting any earlier error and keeping
+    /// the buffers.
+    pub fn reset(&mut self, data: &'a [u8]) {
+        self.data = data;
+        self.pos = 0;
+        self.err = None;
+        self.type_err = None;
+        self.stack.clear();
+    }
+
+    /// finish checks that only whitespace follows the value read and
+    /// returns the first syntax error, else the first type mismatch.
+    pub fn finish(&mut self) -> Result<(), Error> {
+        if self.err.is_none() {
+            self.pos = skip_space(self.data, self.pos);
+            if self.pos < self.data.len() {
+                self.syntax("after the top-level value");
+            }
+        }
+        match (&self.err, &self.type_err) {
+            (Some(e), _) | (None, Some(e)) => Err(e.clone()),
+            (None, None) => Ok(()),
+        }
+    }
+
+    /// peek returns the kind of the next value without consuming it;
+    /// Invalid after an error or at the end of the input.
+    pub fn peek(&mut self) -> Kind {
+        if self.err.is_some() {
+            return Kind::Invalid;
+        }
+        self.pos = skip_space(self.data, self.pos);
+        match self.data.get(self.pos) {
+            Some(b'{') => Kind::Object,
+            Some(b'[') => Kind::Array,
+            Some(b'"') => Kind::Str,
+            Some(b't') | Some(b'f') => Kind::Bool,
+            Some(b'n') => Kind::Null,
+            Some(b'-') | Some(b'0'..=b'9') => Kind::Number,
+            _ => Kind::Invalid,
+        }
+    }
+
+    /// skip consumes the next value of any kind, validating it.
+    pub fn skip(&mut self) {
+        self.skip_value();
+    }
+
+    /// raw consumes the next value and returns its text as Go's
+    /// json.RawMessage would hold it ("null" for null); None after an
+    /// error.
+    pub fn raw(&mut self) -> Option<&'a [u8]> {
+        if self.err.is_some() {
+            return None;
+        }
+        self.pos = skip_space(self.data, self.pos);
+        let start = self.pos;
+        self.skip_value();
+        if self.err.is_some() {
+            return None;
+        }
+        Some(&self.data[start..self.pos])
+    }
+
+    /// null consumes the next value and reports true if it is null; any
+    /// other value is left unread.
+    pub fn null(&mut self) -> bool {
+        if self.peek() != Kind::Null {
+            return false;
+        }
+        self.skip_value();
+        self.err.is_none()
+    }
+
+    /// str consumes a string and returns it quoted, as it appears in the
+    /// input; null and a value of another kind (a type mismatch) give the
+    /// nil Str.
+    pub fn str(&mut self) -> Str<'a> {
+        match self.peek() {
+            Kind::Str => {
+                let start = self.pos;
+                let (end, flags) = scan_string(self.data, start);
+                self.pos = end;
+                if flags & STRING_BAD != 0 {
+                    self.syntax("in a string literal");
+                    return Str::default();
+                }
+                return Str { raw: Some(&self.data[start..end]) };
+            }
+            Kind::Null => self.skip_value(),
+            _ => self.mismatch(Kind::Str),
+        }
+        Str::default()
+    }
+
+    /// bool consumes a boolean; null and a mismatch give false.
+    pub fn bool(&mut self) -> bool {
+        match self.peek() {
+            Kind::Bool => {
+                let v = self.data[self.pos] == b't';
+                self.skip_value();
+                return v && self.err.is_none();
+            }
+            Kind::Null => self.skip_value(),
+            _ => self.mismatch(Kind::Bool),
+        }
+        false
+    }
+
+    /// int consumes an integer that fits an i64: null gives None; another
+    /// kind, a fraction, an exponent or an overflow is a type mismatch (and
+    /// None), as encoding/json reports it for an integer field.
+    pub fn int(&mut self) -> Option<i64> {
+        match self.peek() {
+            Kind::Number => {
+                let start = self.pos;
+                self.skip_value();
+                if self.err.is_some() {
+                    return None;
+                }
+                let text = &self.data[start..self.pos];
+                if let Some(v) = parse_int(text) {
+                    return Some(v);
+                }
+                let what = format!("the number {} is not an integer that fits 64 bits", String::from_utf8_lossy(text));
+                self.type_error(start, &what);
+            }
+            Kind::Null => self.skip_value(),
+            _ => self.mismatch(Kind::Number),
+        }
+        None
+    }
+
+    /// object consumes an object and calls member with the decoder and each
+    /// key (unquoted). member reads the key's value with one of the reading
+    /// methods; a value it leaves unread is skipped. null calls member
+    /// never; another kind is a type mismatch.
+    pub fn object<F: FnMut(&mut Decoder<'a>, &[u8])>(&mut self, mut member: F) {
+        match self.peek() {
+            Kind::Object => {}
+            Kind::Null => return self.skip_value(),
+            _ => return self.mismatch(Kind::Object),
+        }
+        self.pos += 1;
+        if !self.enter(b'{') {
+            return;
+        }
+        let data = self.data;
+        let mut pos = skip_space(data, self.pos);
+        if data.get(pos) == Some(&b'}') {
+            self.pos = pos + 1;
+            self.leave();
+            return;
+        }
+        loop {
+            if data.get(pos) != Some(&b'"') {
+                self.pos = pos;
+                self.syntax("looking for an object key");
+                return;
+            }
+            let quoted = pos;
+            let (end, flags) = scan_string(data, quoted);
+            self.pos = end;
+            if flags & STRING_BAD != 0 {
+                self.syntax("in a string literal");
+                return;
+            }
+            let raw = &data[quoted + 1..end - 1];
+            let plain = flags == 0 || flags == STRING_HIGH && std::str::from_utf8(raw).is_ok();
+            pos = skip_space(data, self.pos);
+            if data.get(pos) != Some(&b':') {
+                self.pos = pos;
+                self.syntax("after an object key");
+                return;
+            }
+            self.pos = skip_space(data, pos + 1);
+            let at = self.pos;
+            if plain {
+                member(self, raw);
+            } else {
+                // The buffer is lent to this member; a nested object with an
+                // escaped key uses one of its own.
+                let mut key = std::mem::take(&mut self.key);
+                key.clear();
+                append_unquoted(&mut key, &data[quoted..end]);
+                member(self, &key);
+                if key.capacity() > self.key.capacity() {
+                    self.key = key;
+                }
+            }
+            if self.err.is_some() {
+                return;
+            }
+            if self.pos == at {
+                self.skip_value();
+                if self.err.is_some() {
+                    return;
+                }
+            }
+            pos = skip_space(data, self.pos);
+            match data.get(pos) {
+                Some(b'}') => {
+                    self.pos = pos + 1;
+                    self.leave();
+                    return;
+                }
+                Some(b',') => pos = skip_space(data, pos + 1),
+                _ => {
+                    self.pos = pos;
+                    self.syntax("after an object member");
+                    return;
+                }
+            }
+        }
+    }
+
+    /// array consumes an array and calls elem with the decoder for each
+    /// element, which elem reads with one of the reading methods; an
+    /// element it leaves unread is skipped. null calls elem never; another
+    /// kind is a type mismatch.
+    pub fn array<F: FnMut(&mut Decoder<'a>)>(&mut self, mut elem: F) {
+        match self.peek() {
+            Kind::Array => {}
+            Kind::Null => return self.skip_value(),
+            _ => return self.mismatch(Kind::Array),
+        }
+        self.pos += 1;
+        if !self.enter(b'[') {
+            return;
+        }
+        let data = self.data;
+        self.pos = skip_space(data, self.pos);
+        if data.get(self.pos) == Some(&b']') {
+            self.pos += 1;
+            self.leave();
+            return;
+        }
+        loop {
+            let at = self.pos;
+            elem(self);
+            if self.err.is_some() {
+                return;
+            }
+            if self.pos == at {
+                self.skip_value();
+                if self.err.is_some() {
+                    return;
+                }
+            }
+            let pos = skip_space(data, self.pos);
+            match data.get(pos) {
+                Some(b']') => {
+                    self.pos = pos + 1;
+                    self.leave();
+                    return;
+                }
+                Some(b',') => self.pos = skip_space(data, pos + 1),
+                _ => {
+                    self.pos = pos;
+                    self.syntax("after an array element");
+                    return;
+                }
+            }
+        }
+    }
+
+    /// enter records an open container of the reading methods, which count
+    /// toward the nesting limit like the ones skip walks.
+    fn enter(&mut self, c: u8) -> bool {
+        if self.stack.depth >= MAX_DEPTH {
+            let msg = format!("jsonscan: nesting at offset {} exceeds the limit of {} levels", self.pos - 1, MAX_DEPTH);
+            self.fail(msg);
+            return false;
+        }
+        self.stack.push(c);
+        true
+    }
+
+    fn leave(&mut self) {
+        self.stack.pop();
+    }
+
+    fn fail(&mut self, message: String) {
+        if self.err.is_none() {
+            self.err = Some(Error { message });
+        }
+    }
+
+    /// syntax records a syntax error at the current offset.
+    fn syntax(&mut self, place: &str) {
+        if self.err.is_some() {
+            return;
+        }
+        let msg = match self.data.get(self.pos) {
+            None => format!("jsonscan: the input ends at offset {} {}; the JSON text is incomplete", self.pos, place),
+            // The byte is quoted as Go's strconv.QuoteRune quotes it.
+            Some(&c) => format!("jsonscan: invalid character {} at offset {} {}", quote_byte(c), self.pos, place),
+        };
+        self.fail(msg);
+    }
+
+    /// mismatch skips the next value, a kind other than want.
+    fn mismatch(&mut self, want: Kind) {
+        let got = self.peek();
+        let at = self.pos;
+        self.skip_value();
+        if self.err.is_none() {
+            let what = format!("found {}, want {}", got.name(), want.name());
+            self.type_error(at, &what);
+        }
+    }
+
+    fn type_error(&mut self, at: usize, what: &str) {
+        if self.type_err.is_none() {
+            self.type_err = Some(Error { message: format!("jsonscan: value at offset {}: {}", at, what) });
+        }
+    }
+
+    /// skip_value consumes and validates the next value, containers
+    /// included, without recursion: the open containers are kept on the
+    /// stack.
+    fn skip_value(&mut self) {
+        if self.err.is_some() {
+            return;
+        }
+        let data = self.data;
+        let mut pos = self.pos;
+        let base = self.stack.depth;
+        loop {
+            // A value starts here.
+            pos = skip_space(data, pos);
+            let c = match data.get(pos) {
+                Some(&c) => c,
+                None => {
+                    self.pos = pos;
+                    self.syntax("looking for the beginning of a value");
+                    return;
+                }
+            };
+            match c {
+                b'"' => {
+                    let (end, flags) = scan_string(data, pos);
+                    if flags & STRING_BAD != 0 {
+                        self.pos = end;
+                        self.syntax("in a string literal");
+                        return;
+                    }
+                    pos = end;
+                }
+                b'{' | b'[' => {
+                    self.pos = pos + 1;
+                    if !self.enter(c) {
+                        return;
+                    }
+                    pos = skip_space(data, pos + 1);
+                    if data.get(pos) == Some(&(c + 2)) {
+                        // '}' and ']' follow '{' and '[' by two
+                        pos += 1;
+                        self.leave();
+                    } else {
+                        if c == b'{' {
+                            match self.member_key(data, pos) {
+                                Some(p) => pos = p,
+                                None => return,
+                            }
+                        }
+                        continue;
+                    }
+                }
+                b't' | b'f' | b'n' => match self.literal(data, pos) {
+                    Some(p) => pos = p,
+                    None => return,
+                },
+                b'-' | b'0'..=b'9' => match self.number(data, pos) {
+                    Some(p) => pos = p,
+                    None => return,
+                },
+                _ => {
+                    self.pos = pos;
+                    self.syntax("looking for the beginning of a value");
+                    return;
+                }
+            }
+            // A value ended; close the containers it completes.
+            loop {
+                let top = match self.stack.top() {
+                    Some(top) if self.stack.depth > base => top,
+                    _ => {
+                        self.pos = pos;
+                        return;
+                    }
+                };
+                pos = skip_space(data, pos);
+                let c = match data.get(pos) {
+                    Some(&c) => c,
+                    None => {
+                        self.pos = pos;
+                        self.syntax("inside an unclosed object or array");
+                        return;
+                    }
+                };
+                if c == b',' {
+                    pos += 1;
+                    if top == b'{' {
+                        match self.member_key(data, skip_space(data, pos)) {
+                            Some(p) => pos = p,
+                            None => return,
+                        }
+                    }
+                    break;
+                }
+                if c == top + 2 {
+                    pos += 1;
+                    self.leave();
+                    continue;
+                }
+                self.pos = pos;
+                self.syntax(if top == b'{' { "after an object member" } else { "after an array element" });
+                return;
+            }
+        }
+    }
+
+    /// member_key consumes an object key at pos and its colon and returns
+    /// the offset after them, None after recording a syntax error.
+    fn member_key(&mut self, data: &[u8], pos: usize) -> Option<usize> {
+        if data.get(pos) != Some(&b'"') {
+            self.pos = pos;
+            self.syntax("looking for an object key");
+            return None;
+        }
+        let (end, flags) = scan_string(data, pos);
+        if flags & STRING_BAD != 0 {
+            self.pos = end;
+            self.syntax("in a string literal");
+            return None;
+        }
+        let pos = skip_space(data, end);
+        if data.get(pos) != Some(&b':') {
+            self.pos = pos;
+            self.syntax("after an object key");
+            return None;
+        }
+        Some(pos + 1)
+    }
+
+    /// literal consumes true, false or null at pos (its first letter
+    /// checked) and returns the offset after it, None after recording a
+    /// syntax error.
+    fn literal(&mut self, data: &[u8], mut pos: usize) -> Option<usize> {
+        let want: &'static str = match data[pos] {
+            b't' => "true",
+            b'f' => "false",
+            _ => "null",
+        };
+        for &w in want.as_bytes() {
+            if data.get(pos) != Some(&w) {
+                self.pos = pos;
+                self.syntax(&format!("in the literal {}", want));
+                return None;
+            }
+            pos += 1;
+        }
+        Some(pos)
+    }
+
+    /// number consumes a number in JSON's grammar,
+    /// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?, and returns the
+    /// offset after it, None after recording a syntax error.
+    fn number(&mut self, data: &[u8], mut pos: usize) -> Option<usize> {
+        if data[pos] == b'-' {
+            pos += 1;
+        }
+        match data.get(pos) {
+            Some(b'0') => pos += 1,
+            Some(b'1'..=b'9') => pos = skip_digits(data, pos),
+            _ => {
+                self.pos = pos;
+                self.syntax("in a number, looking for a digit");
+                return None;
+            }
+        }
+        if data.get(pos) == Some(&b'.') {
+            let start = pos + 1;
+            pos = skip_digits(data, start);
+            if pos == start {
+                self.pos = pos;
+                self.syntax("after the decimal point in a number");
+                return None;
+            }
+        }
+        if let Some(b'e') | Some(b'E') = data.get(pos) {
+            pos += 1;
+            if let Some(b'+') | Some(b'-') = data.get(pos) {
+                pos += 1;
+            }
+            let start = pos;
+            pos = skip_digits(data, start);
+            if pos == start {
+                self.pos = pos;
+                self.syntax("in the exponent of a number");
+                return None;
+            }
+        }
+        Some(pos)
+    }
+}
+
+/// INLINE_DEPTH is how many open containers Stack holds without
+/// allocating.
+const INLINE_DEPTH: usize = 256;
+
+/// Stack holds the open containers, b'{' or b'[': the first INLINE_DEPTH
+/// as bits (set for '{'), deeper ones in a vector, so a decoder allocates
+/// only for unusually deep texts.
+#[derive(Default)]
+struct Stack {
+    depth: usize,
+    bits: [u64; INLINE_DEPTH / 64],
+    deep: Vec<u8>,
+}
+
+impl Stack {
+    fn push(&mut self, c: u8) {
+        let i = self.depth;
+        if i < INLINE_DEPTH {
+            let bit = 1u64 << (i % 64);
+            if c == b'{' {
+                self.bits[i / 64] |= bit;
+            } else {
+                self.bits[i / 64] &= !bit;
+            }
+        } else {
+            self.deep.push(c);
+        }
+        self.depth += 1;
+    }
+
+    fn pop(&mut self) {
+        if self.depth > INLINE_DEPTH {
+            self.deep.pop();
+        }
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    fn top(&self) -> Option<u8> {
+        let i = self.depth.checked_sub(1)?;
+        if i < INLINE_DEPTH {
+            return Some(if self.bits[i / 64] & (1u64 << (i % 64)) != 0 { b'{' } else { b'[' });
+        }
+        self.deep.last().copied()
+    }
+
+    fn clear(&mut self) {
+        self.depth = 0;
+        self.deep.clear();
+    }
+}
+
+/// Str is a JSON string as it appears in the input, quotes and escapes
+/// included, borrowing the input; nil (the default) when the value was
+/// null, absent or of another kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Str<'a> {
+    raw: Option<&'a [u8]>,
+}
+
+impl<'a> Str<'a> {
+    /// raw returns the string as it appears in the input, quotes included;
+    /// None when s is nil.
+    pub fn raw(&self) -> Option<&'a [u8]> {
+        self.raw
+    }
+
+    /// is_nil reports whether s is nil (null, absent or a mismatch).
+    pub fn is_nil(&self) -> bool {
+        self.raw.is_none()
+    }
+
+    /// empty reports whether s is nil or "".
+    pub fn empty(&self) -> bool {
+        self.raw.map_or(0, |r| r.len()) <= 2
+    }
+
+    /// unquoted returns s unquoted: escapes resolved, each invalid UTF-8
+    /// byte and each lone surrogate replaced by U+FFFD as encoding/json
+    /// does; "" when s is nil. A string without escapes and with valid
+    /// UTF-8 is borrowed, not copied.
+    pub fn unquoted(&self) -> Cow<'a, str> {
+        let q = match self.raw {
+            Some(q) if q.len() >= 2 => q,
+            _ => return Cow::Borrowed(""),
+        };
+        let content = &q[1..q.len() - 1];
+        if !content.contains(&b'\\') {
+            if let Ok(s) = std::str::from_utf8(content) {
+                return Cow::Borrowed(s);
+            }
+        }
+        let mut out = Vec::with_capacity(content.len());
+        append_unquoted(&mut out, q);
+        // append_unquoted writes only valid UTF-8.
+        Cow::Owned(String::from_utf8(out).unwrap_or_default())
+    }
+
+    /// string returns s unquoted as a new String (see unquoted).
+    pub fn string(&self) -> String {
+        self.unquoted().into_owned()
+    }
+
+    /// bytes returns s unquoted as a new vector; None when s is nil, empty
+    /// but Some for "".
+    pub fn bytes(&self) -> Option<Vec<u8>> {
+        self.raw?;
+        Some(self.unquoted().into_owned().into_bytes())
+    }
+
+    /// equal reports whether s unquoted is v.
+    pub fn equal(&self, v: &str) -> bool {
+        self.unquoted() == v
+    }
+}
+
+/// skip_space returns the offset of the first non-whitespace byte at or
+/// after pos.
+fn skip_space(data: &[u8], mut pos: usize) -> usize {
+    while let Some(b' ') | Some(b'\t') | Some(b'\n') | Some(b'\r') = data.get(pos) {
+        pos += 1;
+    }
+    pos
+}
+
+fn skip_digits(data: &[u8], mut pos: usize) -> usize {
+    while let Some(b'0'..=b'9') = data.get(pos) {
+        pos += 1;
+    }
+    pos
+}
+
+// What scan_string found in a string's content.
+const STRING_ESCAPED: u8 = 1; // a backslash escape
+const STRING_HIGH: u8 = 2; // a byte above ASCII
+const STRING_BAD: u8 = 4; // a syntax error (the offset returned is where)
+
+// Masks for testing eight bytes at once.
+const ONES: u64 = 0x0101010101010101;
+const HIGHS: u64 = 0x8080808080808080;
+
+/// scan_string scans the string whose opening quote is at pos and returns
+/// the offset after its closing quote and what its content holds; with
+/// STRING_BAD the offset is that of the offending byte (data.len() when
+/// the input ends inside the string).
+fn scan_string(data: &[u8], mut pos: usize) -> (usize, u8) {
+    let mut flags = 0;
+    pos += 1;
+    loop {
+        // Eight plain bytes at a time: none is '"', '\\', below 0x20 or
+        // above 0x7f.
+        while let Some(chunk) = data.get(pos..pos + 8) {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(chunk);
+            let w = u64::from_le_bytes(b);
+            let quote = w ^ (ONES * b'"' as u64);
+            let esc = w ^ (ONES * b'\\' as u64);
+            let special = (quote.wrapping_sub(ONES) & !quote) | (esc.wrapping_sub(ONES) & !esc) | w.wrapping_sub(ONES * 0x20) | w;
+            if special & HIGHS != 0 {
+                break;
+            }
+            pos += 8;
+        }
+        let c = match data.get(pos) {
+            Some(&c) => c,
+            None => return (data.len(), flags | STRING_BAD),
+        };
+        match c {
+            b'"' => return (pos + 1, flags),
+            b'\\' => {
+                flags |= STRING_ESCAPED;
+                pos += 1;
+                match data.get(pos) {
+                    Some(b'"') | Some(b'\\') | Some(b'/') | Some(b'b') | Some(b'f') | Some(b'n') | Some(b'r') | Some(b't') => pos += 1,
+                    Some(b'u') => {
+                        for _ in 0..4 {
+                            pos += 1;
+                            match data.get(pos) {
+                                Some(c) if c.is_ascii_hexdigit() => {}
+                                _ => return (pos, flags | STRING_BAD),
+                            }
+                        }
+                        pos += 1;
+                    }
+                    _ => return (pos, flags | STRING_BAD),
+                }
+            }
+            0..=0x1f => return (pos, flags | STRING_BAD),
+            0x80..=0xff => {
+                flags |= STRING_HIGH;
+                pos += 1;
+            }
+            _ => pos += 1,
+        }
+    }
+}
+
+/// parse_int parses a JSON number (already validated) as an i64; None for
+/// a fraction, an exponent or an overflow.
+fn parse_int(b: &[u8]) -> Option<i64> {
+    let (neg, digits) = match b.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, b),
+    };
+    let mut u: u64 = 0;
+    for &c in digits {
+        if !c.is_ascii_digit() || u > (1u64 << 63) / 10 {
+            return None;
+        }
+        u = u * 10 + (c - b'0') as u64;
+        if u > 1u64 << 63 {
+            return None;
+        }
+    }
+    if neg {
+        return Some((u as i64).wrapping_neg()); // -(1<<63) wraps to itself, the minimum
+    }
+    if u > i64::MAX as u64 {
+        return None;
+    }
+    Some(u as i64)
+}
+
+const REPLACEMENT: &[u8] = "\u{fffd}".as_bytes();
+
+/// append_lossy appends in, each byte of invalid UTF-8 replaced by U+FFFD
+/// (one per byte, as Go's utf8.DecodeRune reads it).
+fn append_lossy(dst: &mut Vec<u8>, mut input: &[u8]) {
+    loop {
+        match std::str::from_utf8(input) {
+            Ok(_) => return dst.extend_from_slice(input),
+            Err(e) => {
+                let (valid, rest) = input.split_at(e.valid_up_to());
+                dst.extend_from_slice(valid);
+                dst.extend_from_slice(REPLACEMENT);
+                input = &rest[1..];
+            }
+        }
+    }
+}
+
+/// append_unquoted appends the content of the validated string literal q
+/// (quotes included) to dst, resolving escapes the way encoding/json does.
+fn append_unquoted(dst: &mut Vec<u8>, q: &[u8]) {
+    let input = &q[1..q.len() - 1];
+    let mut i = 0;
+    while i < input.len() {
+        let run = input[i..].iter().position(|&c| c == b'\\').map_or(input.len(), |n| i + n);
+        append_lossy(dst, &input[i..run]);
+        i = run;
+        if i >= input.len() {
+            break;
+        }
+        let e = input.get(i + 1).copied().unwrap_or(b'\\');
+        i += 2;
+        match e {
+            b'b' => dst.push(8),
+            b'f' => dst.push(12),
+            b'n' => dst.push(b'\n'),
+            b'r' => dst.push(b'\r'),
+            b't' => dst.push(b'\t'),
+            b'u' => {
+                let mut r = hex4(input.get(i..).unwrap_or_default());
+                i += 4;
+                if (0xd800..0xe000).contains(&r) {
+                    let rest = input.get(i..).unwrap_or_default();
+                    if rest.len() >= 6 && rest[0] == b'\\' && rest[1] == b'u' {
+                        let r2 = hex4(&rest[2..]);
+                        if (0xd800..0xdc00).contains(&r) && (0xdc00..0xe000).contains(&r2) {
+                            i += 6;
+                            push_char(dst, 0x10000 + ((r - 0xd800) << 10) + (r2 - 0xdc00));
+                            continue;
+                        }
+                    }
+                    r = 0xfffd;
+                }
+                push_char(dst, r);
+            }
+            _ => dst.push(e), // '"', '\\', '/'
+        }
+    }
+}
+
+fn push_char(dst: &mut Vec<u8>, r: u32) {
+    let c = char::from_u32(r).unwrap_or('\u{fffd}');
+    let mut b = [0u8; 4];
+    dst.extend_from_slice(c.encode_utf8(&mut b).as_bytes());
+}
+
+fn hex4(b: &[u8]) -> u32 {
+    let mut r = 0;
+    for &c in b.iter().take(4) {
+        let v = match c {
+            b'0'..=b'9' => c - b'0',
+            b'a'..=b'f' => c - b'a' + 10,
+            _ => c.wrapping_sub(b'A').wrapping_add(10),
+        };
+        r = r << 4 | (v as u32 & 0xf);
+    }
+    r
+}
+
+/// quote_byte quotes the byte c as Go's strconv.QuoteRune(rune(c)) does,
+/// a rune literal: Latin-1 characters Go deems printable as themselves,
+/// the rest escaped.
+fn quote_byte(c: u8) -> String {
+    let body: String = match c {
+        b'\'' => "\\'".into(),
+        b'\\' => "\\\\".into(),
+        7 => "\\a".into(),
+        8 => "\\b".into(),
+        12 => "\\f".into(),
+        b'\n' => "\\n".into(),
+        b'\r' => "\\r".into(),
+        b'\t' => "\\t".into(),
+        11 => "\\v".into(),
+        0..=0x1f | 0x7f => format!("\\x{:02x}", c),
+        0x80..=0xa0 | 0xad => format!("\\u{:04x}", c),
+        _ => char::from(c).to_string(),
+    };
+    format!("'{}'", body)
+}
+
+const HEX_DIGITS: &[u8; 16] = b"0123456789abcdef";
+
+/// html_safe reports whether the ASCII byte c stands unescaped in a JSON
+/// string: the printable ones except '"', '\\' and, as encoding/json
+/// escapes them for HTML, '<', '>' and '&'.
+fn html_safe(c: u8) -> bool {
+    (0x20..0x80).contains(&c) && !matches!(c, b'"' | b'\\' | b'<' | b'>' | b'&')
+}
+
+/// decode_rune returns the character at the start of b (non-empty) and its
+/// length, or U+FFFD and 1 where b does not start with valid UTF-8, as
+/// Go's utf8.DecodeRune does.
+fn decode_rune(b: &[u8]) -> (u32, usize) {
+    let c0 = b[0];
+    if c0 < 0x80 {
+        return (c0 as u32, 1);
+    }
+    let (n, lo, hi) = match c0 {
+        0xc2..=0xdf => (2, 0x80, 0xbf),
+        0xe0 => (3, 0xa0, 0xbf),
+        0xe1..=0xec | 0xee..=0xef => (3, 0x80, 0xbf),
+        0xed => (3, 0x80, 0x9f),
+        0xf0 => (4, 0x90, 0xbf),
+        0xf1..=0xf3 => (4, 0x80, 0xbf),
+        0xf4 => (4, 0x80, 0x8f),
+        _ => return (0xfffd, 1),
+    };
+    if b.len() < n || b[1] < lo || b[1] > hi || b[2..n].iter().any(|&c| !(0x80..=0xbf).contains(&c)) {
+        return (0xfffd, 1);
+    }
+    let mut r = (c0 as u32) & (0x7f >> n);
+    for &c in &b[1..n] {
+        r = r << 6 | (c as u32 & 0x3f);
+    }
+    (r, n)
+}
+
+/// append_quote appends s to dst as a JSON string, escaped byte for byte
+/// as Go's json.Marshal escapes a string: '"' and '\\' with a backslash;
+/// \b, \f, \n, \r and \t in short form; other control characters, '<',
+/// '>' and '&' as \u00XX; U+2028 and U+2029 as \u2028 and \u2029; each
+/// byte of invalid UTF-8 as \ufffd.
+pub fn append_quote(dst: &mut Vec<u8>, s: &[u8]) {
+    dst.push(b'"');
+    let mut start = 0;
+    let mut i = 0;
+    while i < s.len() {
+        let c = s[i];
+        if c < 0x80 {
+            if html_safe(c) {
+                i += 1;
+                continue;
+            }
+            dst.extend_from_slice(&s[start..i]);
+            match c {
+                b'"' | b'\\' => dst.extend_from_slice(&[b'\\', c]),
+                8 => dst.extend_from_slice(b"\\b"),
+                12 => dst.extend_from_slice(b"\\f"),
+                b'\n' => dst.extend_from_slice(b"\\n"),
+                b'\r' => dst.extend_from_slice(b"\\r"),
+                b'\t' => dst.extend_from_slice(b"\\t"),
+                _ => dst.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX_DIGITS[(c >> 4) as usize], HEX_DIGITS[(c & 0xf) as usize]]),
+            }
+            i += 1;
+            start = i;
+            continue;
+        }
+        let (r, n) = decode_rune(&s[i..]);
+        if r == 0xfffd && n == 1 {
+            dst.extend_from_slice(&s[start..i]);
+            dst.extend_from_slice(b"\\ufffd");
+        } else if r == 0x2028 || r == 0x2029 {
+            dst.extend_from_slice(&s[start..i]);
+            dst.extend_from_slice(&[b'\\', b'u', b'2', b'0', b'2', HEX_DIGITS[(r & 0xf) as usize]]);
+        } else {
+            i += n;
+            continue;
+        }
+        i += n;
+        start = i;
+    }
+    dst.extend_from_slice(&s[start..]);
+    dst.push(b'"');
+}
+
+/// append_compact appends the valid JSON text src to dst as Go's
+/// json.Marshal writes a json.RawMessage: without insignificant
+/// whitespace, and with '<', '>', '&', U+2028 and U+2029 in strings escaped
+/// as in append_quote. src should be valid JSON (as the Decoder accepts
+/// it); on other input it does not panic, and writes what the Go function
+/// writes wherever that one does not panic.
+pub fn append_compact(dst: &mut Vec<u8>, src: &[u8]) {
+    let mut in_string = false;
+    let mut i = 0;
+    while i < src.len() {
+        let c = src[i];
+        i += 1;
+        if !in_string {
+            match c {
+                b' ' | b'\t' | b'\n' | b'\r' => continue,
+                b'"' => in_string = true,
+                _ => {}
+            }
+            dst.push(c);
+            continue;
+        }
+        match c {
+            b'"' => in_string = false,
+            b'\\' => {
+                dst.push(c);
+                if let Some(&e) = src.get(i) {
+                    dst.push(e);
+                    i += 1;
+                }
+                continue;
+            }
+            b'<' | b'>' | b'&' => {
+                dst.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX_DIGITS[(c >> 4) as usize], HEX_DIGITS[(c & 0xf) as usize]]);
+                continue;
+            }
+            0xe2 if i + 1 < src.len() && src[i] == 0x80 && src[i + 1] & !1 == 0xa8 => {
+                dst.extend_from_slice(&[b'\\', b'u', b'2', b'0', b'2', HEX_DIGITS[(src[i + 1] & 0xf) as usize]]);
+                i += 2;
+                continue;
+            }
+            _ => {}
+        }
+        dst.push(c);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn skip_all(input: &[u8]) -> Result<(), String> {
+        let mut d = Decoder::new(input);
+        d.skip();
+        d.finish().map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn validity_and_syntax_errors() {
+        let ends = |at: usize, place: &str| format!("jsonscan: the input ends at offset {} {}; the JSON text is incomplete", at, place);
+        let bad = |c: &str, at: usize, place: &str| format!("jsonscan: invalid character {} at offset {} {}", c, at, place);
+        let cases: Vec<(&str, &[u8], Result<(), String>)> = vec![
+            ("empty input", b"", Err(ends(0, "looking for the beginning of a value"))),
+            ("whitespace only", b" \t\r\n", Err(ends(4, "looking for the beginning of a value"))),
+            ("null", b"null", Ok(())),
+            ("true with spaces", b" true ", Ok(())),
+            ("false", b"false", Ok(())),
+            ("truncated literal", b"tru", Err(ends(3, "in the literal true"))),
+            ("misspelt literal", b"nul1", Err(bad("'1'", 3, "in the literal null"))),
+            ("truncated false", b"fals", Err(ends(4, "in the literal false"))),
+            ("zero", b"0", Ok(())),
+            ("negative fraction exponent", b"-12.5e+3", Ok(())),
+            ("leading zero", b"01", Err(bad("'1'", 1, "after the top-level value"))),
+            ("bare minus", b"-", Err(ends(1, "in a number, looking for a digit"))),
+            ("minus and a letter", b"-x", Err(bad("'x'", 1, "in a number, looking for a digit"))),
+            ("fraction without digits", b"1.", Err(ends(2, "after the decimal point in a number"))),
+            ("fraction with a letter", b"1.x", Err(bad("'x'", 2, "after the decimal point in a number"))),
+            ("exponent without digits", b"1e+", Err(ends(3, "in the exponent of a number"))),
+            ("int64 overflow", b"9223372036854775808", Ok(())),
+            ("string", "\"h\u{e9}llo\"".as_bytes(), Ok(())),
+            ("escapes", br#""a\"b\\c\/d\b\f\n\r\t""#, Ok(())),
+            ("surrogate pair", br#""\ud83d\ude00""#, Ok(())),
+            ("invalid utf-8", b"\"a\xffb\"", Ok(())),
+            ("bad escape", br#""\x""#, Err(bad("'x'", 2, "in a string literal"))),
+            ("short unicode escape", br#""\u12""#, Err(bad("'\"'", 5, "in a string literal"))),
+            ("raw control character", b"\"a\nb\"", Err(bad("'\\n'", 2, "in a string literal"))),
+            ("unterminated string", b"\"abc", Err(ends(4, "in a string literal"))),
+            ("unterminated after a high byte", b"\"a\xe9", Err(ends(3, "in a string literal"))),
+            ("empty object", b"{}", Ok(())),
+            ("empty array", b"[ ]", Ok(())),
+            ("nested", br#"{"a":[1,{"b":null}],"c":{"d":"e"}}"#, Ok(())),
+            ("trailing comma in object", br#"{"a":1,}"#, Err(bad("'}'", 7, "looking for an object key"))),
+            ("trailing comma in array", b"[1,]", Err(bad("']'", 3, "looking for the beginning of a value"))),
+            ("missing colon", br#"{"a" 1}"#, Err(bad("'1'", 5, "after an object key"))),
+            ("key without a value", br#"{"a"}"#, Err(bad("'}'", 4, "after an object key"))),
+            ("unquoted key", b"{a:1}", Err(bad("'a'", 1, "looking for an object key"))),
+            ("unclosed array", b"[1,2", Err(ends(4, "inside an unclosed object or array"))),
+            ("unclosed after a comma", b"[1,2,", Err(ends(5, "looking for the beginning of a value"))),
+            ("mismatched close", b"[1}", Err(bad("'}'", 2, "after an array element"))),
+            ("missing comma in array", b"[1 2]", Err(bad("'2'", 3, "after an array element"))),
+            ("missing comma in object", br#"{"a":1 "b"}"#, Err(bad("'\"'", 7, "after an object member"))),
+            ("two values", b"1 2", Err(bad("'2'", 2, "after the top-level value"))),
+            ("trailing garbage", b"{} x", Err(bad("'x'", 3, "after the top-level value"))),
+            ("delete", b"\x7f", Err(bad("'\\x7f'", 0, "looking for the beginning of a value"))),
+            ("nul", b"\x00", Err(bad("'\\x00'", 0, "looking for the beginning of a value"))),
+            ("no-break space", b"\xa0", Err(bad("'\\u00a0'", 0, "looking for the beginning of a value"))),
+            ("latin-1 letter", b"\xe9", Err(bad("'\u{e9}'", 0, "looking for the beginning of a value"))),
+            ("apostrophe", b"'x'", Err(bad("'\\''", 0, "looking for the beginning of a value"))),
+            ("backslash", b"\\", Err(bad("'\\\\'", 0, "looking for the beginning of a value"))),
+        ];
+        for (name, input, want) in cases {
+            assert_eq!(skip_all(input), want, "{}: skip+finish({:?})", name, String::from_utf8_lossy(input));
+        }
+    }
+
+    #[test]
+    fn depth_limit() {
+        for (depth, ok) in [(MAX_DEPTH, true), (MAX_DEPTH + 1, false)] {
+            let mut input = vec![b'['; depth];
+            input.extend(vec![b']'; depth]);
+            let want = if ok { Ok(()) } else { Err("jsonscan: nesting at offset 10000 exceeds the limit of 10000 levels".to_string()) };
+            assert_eq!(skip_all(&input), want, "depth {}", depth);
+            // The reading methods count toward the same limit.
+            fn nest(d: &mut Decoder) {
+                d.array(|d| nest(d));
+            }
+            std::thread::Builder::new()
+                .stack_size(256 << 20)
+                .spawn(move || {
+                    let mut d = Decoder::new(&input);
+                    nest(&mut d);
+                    assert_eq!(d.finish().map_err(|e| e.to_string()), want, "depth {} through array", depth);
+                })
+                .unwrap()
+                .join()
+                .unwrap();
+        }
+    }
+
+    #[test]
+    fn deep_mixed_nesting() {
+        // 300 levels, '[' and '{' alternating, across the stack's inline
+        // part and into its vector.
+        let mut open = Vec::new();
+        let mut close = Vec::new();
+        for i in 0..300 {
+            if i % 2 == 0 {
+                open.push(b'[');
+                close.insert(0, b']');
+            } else {
+                open.extend_from_slice(b"{\"k\":");
+                close.insert(0, b'}');
+            }
+        }
+        let mut good = open.clone();
+        good.push(b'1');
+        good.extend_from_slice(&close);
+        assert_eq!(skip_all(&good), Ok(()));
+        // A wrong closer at each depth is named as the container it meets.
+        for depth in [1, 255, 256, 257, 300] {
+            let mut bad = good.clone();
+            let at = open.len() + 1 + 300 - depth;
+            bad[at] = if bad[at] == b']' { b'}' } else { b']' };
+            let place = if good[at] == b'}' { "after an object member" } else { "after an array element" };
+            let want = format!("jsonscan: invalid character '{}' at offset {} {}", bad[at] as char, at, place);
+            assert_eq!(skip_all(&bad), Err(want), "wrong closer at depth {}", depth);
+        }
+    }
+
+    #[derive(Debug, Default, PartialEq)]
+    struct Chunk {
+        id: String,
+        text: String,
+        index: Option<i64>,
+        done: bool,
+        raw: String,
+        empty: bool,
+        encrypted: bool,
+    }
+
+    fn read_chunk(input: &str) -> (Chunk, Result<(), Error>) {
+        let mut d = Decoder::new(input.as_bytes());
+        let mut got = Chunk::default();
+        d.object(|d, key| match key {
+            b"id" => got.id = d.str().string(),
+            b"delta" => d.object(|d, key| {
+                if key == b"text" {
+                    got.text = d.str().string();
+                }
+            }),
+            b"index" => got.index = d.int(),
+            b"done" => got.done = d.bool(),
+            b"usage" => got.raw = String::from_utf8_lossy(d.raw().unwrap_or_default()).into_owned(),
+            b"empty" => got.empty = d.str().empty(),
+            b"type" => got.encrypted = d.str().equal("enc"),
+            _ => {}
+        });
+        let err = d.finish();
+        (got, err)
+    }
+
+    #[test]
+    fn reading_methods() {
+        let cases: Vec<(&str, &str, Chunk, &str)> = vec![
+            (
+                "fields of every kind",
+                r#"{"id":"r1","delta":{"text":"a\u00e9\n"},"index":3,"done":true,"usage":{"n":[1,2]},"empty":"","type":"enc"}"#,
+                Chunk { id: "r1".into(), text: "a\u{e9}\n".into(), index: Some(3), done: true, raw: r#"{"n":[1,2]}"#.into(), empty: true, encrypted: true },
+                "",
+            ),
+            (
+                "nulls read as absent",
+                r#"{"id":null,"delta":null,"index":null,"done":null,"usage":null,"empty":null}"#,
+                Chunk { raw: "null".into(), empty: true, ..Chunk::default() },
+                "",
+            ),
+            ("unknown keys are skipped", r#"{"x":{"deep":[{"y":[]}]},"id":"a","z":[true,false,null]}"#, Chunk { id: "a".into(), ..Chunk::default() }, ""),
+            (
+                "a string where an integer belongs is a type error",
+                r#"{"index":"3","id":"still read"}"#,
+                Chunk { id: "still read".into(), ..Chunk::default() },
+                "jsonscan: value at offset 9: found string, want number",
+            ),
+            (
+                "a fraction where an integer belongs is a type error",
+                r#"{"index":1.5}"#,
+                Chunk::default(),
+                "jsonscan: value at offset 9: the number 1.5 is not an integer that fits 64 bits",
+            ),
+            (
+                "a syntax error wins over an earlier type error",
+                r#"{"index":"3","id":"a",}"#,
+                Chunk { id: "a".into(), ..Chunk::default() },
+                "jsonscan: invalid character '}' at offset 22 looking for an object key",
+            ),
+            (
+                "truncated text",
+                r#"{"id":"a""#,
+                Chunk { id: "a".into(), ..Chunk::default() },
+                "jsonscan: the input ends at offset 9 after an object member; the JSON text is incomplete",
+            ),
+        ];
+        for (name, input, want, want_err) in cases {
+            let (got, err) = read_chunk(input);
+            assert_eq!(got, want, "{}", name);
+            assert_eq!(err.err().map(|e| e.to_string()).unwrap_or_default(), want_err, "{}", name);
+        }
+    }
+
+    #[test]
+    fn ints() {
+        let not_int = |n: &str| Err(format!("jsonscan: value at offset 1: the number {} is not an integer that fits 64 bits", n));
+        let cases: Vec<(&str, Option<i64>, Result<(), String>)> = vec![
+            ("12", Some(12), Ok(())),
+            ("-0", Some(0), Ok(())),
+            ("null", None, Ok(())),
+            ("9223372036854775807", Some(i64::MAX), Ok(())),
+            ("-9223372036854775808", Some(i64::MIN), Ok(())),
+            ("9223372036854775808", None, not_int("9223372036854775808")),
+            ("-9223372036854775809", None, not_int("-9223372036854775809")),
+            ("99999999999999999999", None, not_int("99999999999999999999")),
+            ("1.5", None, not_int("1.5")),
+            ("1e2", None, not_int("1e2")),
+            ("\"x\"", None, Err("jsonscan: value at offset 1: found string, want number".into())),
+            ("true", None, Err("jsonscan: value at offset 1: found boolean, want number".into())),
+            ("1.", None, Err("jsonscan: the input ends at offset 3 after the decimal point in a number; the JSON text is incomplete".into())),
+        ];
+        for (input, want, want_err) in cases {
+            let text = format!(" {}", input);
+            let mut d = Decoder::new(text.as_bytes());
+            assert_eq!(d.int(), want, "int({})", input);
+            assert_eq!(d.finish().map_err(|e| e.to_string()), want_err, "int({})", input);
+        }
+    }
+
+    #[test]
+    fn mismatches() {
+        let inputs = [("\"x\"", Kind::Str), ("[1]", Kind::Array), ("{}", Kind::Object), ("true", Kind::Bool), ("12", Kind::Number)];
+        for (input, kind) in inputs {
+            for want in [Kind::Str, Kind::Bool, Kind::Object, Kind::Array] {
+                let mut d = Decoder::new(input.as_bytes());
+                match want {
+                    Kind::Str => assert!(d.str().is_nil() == (kind != Kind::Str)),
+                    Kind::Bool => assert!(d.bool() == (kind == Kind::Bool)),
+                    Kind::Object => d.object(|_, _| {}),
+                    _ => d.array(|_| {}),
+                }
+                let expect = if kind == want { Ok(()) } else { Err(format!("jsonscan: value at offset 0: found {}, want {}", kind, want)) };
+                assert_eq!(d.finish().map_err(|e| e.to_string()), expect, "{} read as {}", input, want);
+            }
+        }
+    }
+
+    #[test]
+    fn peek_kinds() {
+        let cases: [(&[u8], Kind); 10] = [
+            (b" {", Kind::Object),
+            (b"[", Kind::Array),
+            (b"\"", Kind::Str),
+            (b"t", Kind::Bool),
+            (b"f", Kind::Bool),
+            (b"n", Kind::Null),
+            (b"-", Kind::Number),
+            (b"7", Kind::Number),
+            (b"x", Kind::Invalid),
+            (b"  ", Kind::Invalid),
+        ];
+        for (input, want) in cases {
+            let mut d = Decoder::new(input);
+            assert_eq!(d.peek(), want, "peek({:?})", input);
+        }
+    }
+
+    #[test]
+    fn unquoting() {
+        let cases: [(&str, &[u8], &str); 11] = [
+            ("plain", br#""abc""#, "abc"),
+            ("empty", br#""""#, ""),
+            ("escapes", br#""a\"b\\c\/d\b\f\n\r\t""#, "a\"b\\c/d\u{8}\u{c}\n\r\t"),
+            ("unicode escape", br#""\u00e9\u4e16""#, "\u{e9}\u{4e16}"),
+            ("surrogate pair", br#""\ud83d\ude00""#, "\u{1f600}"),
+            ("lone high surrogate", br#""\ud83dx""#, "\u{fffd}x"),
+            ("high surrogate before a non-surrogate escape", br#""\ud83d\u0041""#, "\u{fffd}A"),
+            ("lone low surrogate", br#""\ude00\ud83d""#, "\u{fffd}\u{fffd}"),
+            ("invalid utf-8, a replacement per byte", b"\"a\xe6\x80b\xff\"", "a\u{fffd}\u{fffd}b\u{fffd}"),
+            ("encoded surrogate", b"\"\xed\xa0\x80\\n\"", "\u{fffd}\u{fffd}\u{fffd}\n"),
+            ("valid multi-byte next to an escape", "\"\u{e9}\\t\u{4e16}\"".as_bytes(), "\u{e9}\t\u{4e16}"),
+        ];
+        for (name, input, want) in cases {
+            let mut d = Decoder::new(input);
+            let s = d.str();
+            assert_eq!(d.finish(), Ok(()), "{}", name);
+            assert_eq!(s.raw(), Some(input), "{}", name);
+            assert_eq!(s.unquoted(), want, "{}", name);
+            assert_eq!(s.string(), want, "{}", name);
+            assert_eq!(s.bytes(), Some(want.as_bytes().to_vec()), "{}", name);
+            assert!(s.equal(want), "{}", name);
+            assert!(!s.equal("something else"), "{}", name);
+            assert_eq!(s.empty(), input.len() == 2, "{}", name);
+            let borrowed = matches!(s.unquoted(), Cow::Borrowed(_));
+            assert_eq!(borrowed, !input.contains(&b'\\') && std::str::from_utf8(input).is_ok(), "{}: borrowed", name);
+        }
+    }
+
+    #[test]
+    fn nil_strings() {
+        for input in ["null", "1", "x"] {
+            let mut d = Decoder::new(input.as_bytes());
+            let s = d.str();
+            assert!(s.is_nil() && s.empty() && s.raw().is_none() && s.bytes().is_none() && s.equal(""), "{}", input);
+            assert_eq!(s.string(), "", "{}", input);
+        }
+        let s = Decoder::new(b"\"\"").str();
+        assert!(!s.is_nil() && s.empty());
+        assert_eq!(s.bytes(), Some(Vec::new()));
+    }
+
+    #[test]
+    fn keys() {
+        let input = b"{\"plain\":1,\"\\u0061\\n\":{\"\\u00e9\":2,\"x\\ud800\":3},\"h\\u00e9\":[{\"\\/\":4}],\"caf\xc3\xa9\":5,\"bad\xff\":6}";
+        let mut keys = Vec::new();
+        let mut d = Decoder::new(input);
+        fn walk(d: &mut Decoder, keys: &mut Vec<Vec<u8>>) {
+            match d.peek() {
+                Kind::Object => d.object(|d, key| {
+                    let outer = key.to_vec();
+                    walk(d, keys);
+                    // A nested escaped key leaves this one intact.
+                    assert_eq!(key, &outer[..]);
+                    keys.push(outer);
+                }),
+                Kind::Array => d.array(|d| walk(d, keys)),
+                _ => {}
+            }
+        }
+        walk(&mut d, &mut keys);
+        assert_eq!(d.finish(), Ok(()));
+        let want: Vec<&[u8]> = vec![b"plain", "\u{e9}".as_bytes(), "x\u{fffd}".as_bytes(), b"a\n", b"/", "h\u{e9}".as_bytes(), "caf\u{e9}".as_bytes(), "bad\u{fffd}".as_bytes()];
+        assert_eq!(keys, want);
+    }
+
+    #[test]
+    fn unread_values_are_skipped_and_validated() {
+        let mut d = Decoder::new(br#"{"a":[1,{"b":2}],"c":"d"} "#);
+        let mut seen = 0;
+        d.object(|d, _| {
+            seen += 1;
+            assert!(!d.null());
+        });
+        assert_eq!((seen, d.finish()), (2, Ok(())));
+        let mut d = Decoder::new(br#"[[1,tru],2]"#);
+        let mut n = 0;
+        d.array(|_| n += 1);
+        assert_eq!(n, 1);
+        assert_eq!(d.finish().unwrap_err().to_string(), "jsonscan: invalid character ']' at offset 7 in the literal true");
+    }
+
+    #[test]
+    fn after_a_syntax_error_reads_are_empty() {
+        let mut d = Decoder::new(b"[1,x] \"s\" true 3 null");
+        d.skip();
+        assert_eq!(d.peek(), Kind::Invalid);
+        assert!(d.str().is_nil());
+        assert!(!d.bool());
+        assert_eq!(d.int(), None);
+        assert!(!d.null());
+        assert_eq!(d.raw(), None);
+        let mut called = false;
+        d.object(|_, _| called = true);
+        d.array(|_| called = true);
+        assert!(!called);
+        assert_eq!(d.finish().unwrap_err().to_string(), "jsonscan: invalid character 'x' at offset 3 looking for the beginning of a value");
+    }
+
+    #[test]
+    fn raw_and_reset() {
+        let mut d = Decoder::new(b" {\"a\" : [1, \"x\"]} ");
+        assert_eq!(d.raw(), Some(&b"{\"a\" : [1, \"x\"]}"[..]));
+        assert_eq!(d.finish(), Ok(()));
+        d.reset(b"nul");
+        assert_eq!(d.raw(), None);
+        assert!(d.finish().is_err());
+        d.reset(b"true");
+        assert!(d.bool());
+        assert_eq!(d.finish(), Ok(()), "reset forgets the earlier error");
+    }
+
+    fn quote(s: &[u8]) -> String {
+        let mut out = Vec::new();
+        append_quote(&mut out, s);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn append_quote_escapes_as_json_marshal() {
+        let cases: [(&[u8], &str); 9] = [
+            (b"abc", r#""abc""#),
+            (br#"a"b\c"#, r#""a\"b\\c""#),
+            (b"\x08\x0c\n\r\t", r#""\b\f\n\r\t""#),
+            (b"\x00\x1f\x7f", "\"\\u0000\\u001f\x7f\""),
+            (b"<a&b>", r#""\u003ca\u0026b\u003e""#),
+            ("\u{2028}\u{2029}".as_bytes(), r#""\u2028\u2029""#),
+            (b"a\xffb\xc3", r#""a\ufffdb\ufffd""#),
+            (b"\xe6\x80(\xed\xa0\x80", r#""\ufffd\ufffd(\ufffd\ufffd\ufffd""#),
+            ("\u{e9}\u{4e16}\u{1f600}".as_bytes(), "\"\u{e9}\u{4e16}\u{1f600}\""),
+        ];
+        for (input, want) in cases {
+            assert_eq!(quote(input), want, "append_quote({:?})", input);
+        }
+    }
+
+    #[test]
+    fn append_compact_writes_as_json_marshal() {
+        let cases: [(&[u8], &[u8]); 7] = [
+            (b" { \"a\" :\t[1 ,\n2 ] }\r\n", br#"{"a":[1,2]}"#),
+            (br#""a b""#, br#""a b""#),
+            (br#""a\"b\\""#, br#""a\"b\\""#),
+            (br#"{"k":"<&>"}"#, br#"{"k":"\u003c\u0026\u003e"}"#),
+            ("\"\u{2028}\u{2029}\"".as_bytes(), br#""\u2028\u2029""#),
+            (b"\"\xe2\x80\"", b"\"\xe2\x80\""),
+            (b"\"a\\", b"\"a\\"), // not JSON (Go's panics here); no panic
+        ];
+        for (input, want) in cases {
+            let mut out = b"prefix".to_vec();
+            append_compact(&mut out, input);
+            assert_eq!(&out[6..], want, "append_compact({:?})", String::from_utf8_lossy(input));
+        }
+    }
+
+    #[test]
+    fn decode_rune_reads_as_go() {
+        let cases: [(&[u8], (u32, usize)); 9] = [
+            (b"a", (0x61, 1)),
+            ("\u{e9}".as_bytes(), (0xe9, 2)),
+            ("\u{fffd}".as_bytes(), (0xfffd, 3)),
+            ("\u{10ffff}".as_bytes(), (0x10ffff, 4)),
+            (b"\xc0\x80", (0xfffd, 1)),
+            (b"\xe0\x9f\xbf", (0xfffd, 1)),
+            (b"\xed\xa0\x80", (0xfffd, 1)),
+            (b"\xf4\x90\x80\x80", (0xfffd, 1)),
+            (b"\xf0\x9f\x98", (0xfffd, 1)),
+        ];
+        for (input, want) in cases {
+            assert_eq!(decode_rune(input), want, "{:?}", input);
+        }
+    }
+}
