@@ -72,6 +72,9 @@ var walkSeeds = []struct{ text, script string }{
 	{strings.Repeat(`{"a":`, 50) + "1" + strings.Repeat("}", 50), strings.Repeat("\x07", 50) + "\x06"},
 	{strings.Repeat(`[{"k":`, 150) + "1" + strings.Repeat("}]", 149) + "]}", "\x01"},
 	{strings.Repeat(`[{"k":`, 150) + "1" + strings.Repeat("}]", 150), strings.Repeat("\x08\x07", 150)},
+	{strings.Repeat("[", 10001) + strings.Repeat("]", 10001), "\x0c"},                        // the limit reached by walking
+	{strings.Repeat("[", 10001) + strings.Repeat("]", 10001), strings.Repeat("\x08", 10001)}, // and by a script
+	{strings.Repeat("[", 10000) + strings.Repeat("]", 10000), strings.Repeat("\x08", 9999)},  // the limit itself
 }
 
 // errorTexts are texts with each syntax error there is.
