@@ -20,11 +20,17 @@ const (
 	opValue  = 'v'
 )
 
+// driver returns the running driver, built from testdata/driver.rs.
+func driver(t *testing.T) *rustdriver.Driver {
+	t.Helper()
+	return rustdriver.Start(t, "testdata/driver.rs")
+}
+
 // rust asks the driver to encode payload with op and returns its JSON
 // text, or the message of the error the module returned.
 func rust(t *testing.T, op byte, payload []byte) (text []byte, errMsg string) {
 	t.Helper()
-	reply := rustdriver.Start(t, "testdata/driver.rs").Ask(t, op, payload)
+	reply := driver(t).Ask(t, op, payload)
 	switch {
 	case len(reply) > 0 && reply[0] == 0:
 		return reply[1:], ""

@@ -33,7 +33,6 @@
 //! JSON value, are errors, as they are for `Marshal`.
 
 use std::fmt;
-use std::io::Write as _;
 
 /// MAX_DEPTH is encoding/json's nesting limit for a raw value: arrays and
 /// objects nested deeper are a syntax error.
@@ -369,31 +368,146 @@ pub fn append_uint(dst: &mut Vec<u8>, mut v: u64) {
 }
 
 /// append_float64 appends v as encoding/json writes a float64: the
-/// shortest decimal that reads back as v, in plain notation, or in
+/// shortest decimal that reads back as v (of two equally short and equally
+/// near, the one with an even last digit), in plain notation, or in
 /// exponent notation (`1e-7`, `1.5e+21`) when |v| is below 1e-6 or at
 /// least 1e21. NaN and ±Inf are an error and append nothing.
 pub fn append_float64(dst: &mut Vec<u8>, v: f64) -> Result<(), Error> {
     if !v.is_finite() {
         return Err(Error::UnsupportedFloat(v));
     }
+    if v.is_sign_negative() {
+        dst.push(b'-');
+    }
     let abs = v.abs();
-    // Rust's Display and LowerExp write the shortest round-trip digits,
-    // as strconv.FormatFloat(v, 'f'/'e', -1, 64) does; writing to a Vec
-    // cannot fail.
-    if abs != 0.0 && !(1e-6..1e21).contains(&abs) {
-        let at = dst.len();
-        let _ = write!(dst, "{:e}", v);
-        // Go's exponent always has a sign (1e+21) and, once encoding/json
-        // trimmed "e-07" to "e-7", no leading zero, as Rust's has none.
-        if let Some(e) = dst[at..].iter().position(|&c| c == b'e') {
-            if dst.get(at + e + 1) != Some(&b'-') {
-                dst.insert(at + e + 1, b'+');
+    if abs == 0.0 {
+        dst.push(b'0');
+        return Ok(());
+    }
+    let (mut digits, mut n, exp) = shortest(abs);
+    // Rust rounds an exact tie between two shortest candidates up, Go's
+    // strconv to the even digit.
+    if (digits[n - 1] - b'0') % 2 == 1 && tie(abs, &digits[..n], exp) {
+        digits[n - 1] -= 1;
+        while n > 1 && digits[n - 1] == b'0' {
+            n -= 1;
+        }
+    }
+    let digits = &digits[..n];
+    if (1e-6..1e21).contains(&abs) {
+        if exp < 0 {
+            dst.extend_from_slice(b"0.");
+            dst.resize(dst.len() + (-exp - 1) as usize, b'0');
+            dst.extend_from_slice(digits);
+        } else {
+            let int = exp as usize + 1;
+            if n <= int {
+                dst.extend_from_slice(digits);
+                dst.resize(dst.len() + int - n, b'0');
+            } else {
+                dst.extend_from_slice(&digits[..int]);
+                dst.push(b'.');
+                dst.extend_from_slice(&digits[int..]);
             }
         }
     } else {
-        let _ = write!(dst, "{}", v);
+        // strconv's 'e' format, which encoding/json trims from e-07 to
+        // e-7: a signed exponent without leading zeros.
+        dst.push(digits[0]);
+        if n > 1 {
+            dst.push(b'.');
+            dst.extend_from_slice(&digits[1..]);
+        }
+        dst.extend_from_slice(if exp < 0 { b"e-" } else { b"e+" });
+        append_uint(dst, exp.unsigned_abs() as u64);
     }
     Ok(())
+}
+
+/// Digits is a fixed buffer for a float's text, filled through fmt::Write.
+struct Digits {
+    buf: [u8; 32],
+    len: usize,
+}
+
+impl fmt::Write for Digits {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let end = self.len + s.len();
+        if end > self.buf.len() {
+            return Err(fmt::Error);
+        }
+        self.buf[self.len..end].copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
+/// shortest returns the shortest round-trip decimal digits of a positive
+/// finite v (at most 17, no trailing zeros), how many there are, and the
+/// decimal exponent of the first: v ≈ d.ddd × 10^exp. They come from
+/// Rust's LowerExp, which writes the shortest digits nearest to v.
+fn shortest(v: f64) -> ([u8; 17], usize, i32) {
+    let mut text = Digits { buf: [0; 32], len: 0 };
+    // "d.ddde-x" is at most 24 bytes: the write cannot fail.
+    let _ = fmt::write(&mut text, format_args!("{:e}", v));
+    let text = &text.buf[..text.len];
+    let (mut digits, mut n) = ([b'0'; 17], 0);
+    let mut i = 0;
+    while i < text.len() && text[i] != b'e' {
+        if text[i] != b'.' && n < digits.len() {
+            digits[n] = text[i];
+            n += 1;
+        }
+        i += 1;
+    }
+    let (negative, mut exp) = (text.get(i + 1) == Some(&b'-'), 0i32);
+    for &c in &text[(i + 1).min(text.len())..] {
+        if c.is_ascii_digit() {
+            exp = exp * 10 + (c - b'0') as i32;
+        }
+    }
+    (digits, n.max(1), if negative { -exp } else { exp })
+}
+
+/// tie reports whether v lies exactly halfway between digits (n digits,
+/// the first at 10^exp) and the same digits with the last one lowered by
+/// one, and that lower candidate also reads back as v: then Go writes the
+/// lower, even one.
+fn tie(v: f64, digits: &[u8], exp: i32) -> bool {
+    // The midpoint is t × 10^k, t = the lower digits followed by a 5.
+    let mut t: u64 = 0;
+    for &d in digits {
+        t = t * 10 + (d - b'0') as u64;
+    }
+    let t = (t - 1) * 10 + 5;
+    let k = exp - digits.len() as i32;
+    // v = m × 2^p with m odd. t is odd, so v = t × 2^k × 5^k only when
+    // p == k and m × 5^-k == t (k < 0) or m == t × 5^k (k >= 0).
+    let bits = v.to_bits();
+    let (field, fraction) = ((bits >> 52) as i32, bits & ((1 << 52) - 1));
+    let (mut m, mut p) = if field == 0 { (fraction, -1074) } else { (fraction | 1 << 52, field - 1075) };
+    let zeros = m.trailing_zeros();
+    m >>= zeros;
+    p += zeros as i32;
+    if p != k {
+        return false;
+    }
+    let times5 = |mut x: u128, count: i32| {
+        for _ in 0..count {
+            x = x.checked_mul(5)?;
+        }
+        Some(x)
+    };
+    let equal = if k < 0 { times5(m as u128, -k) == Some(t as u128) } else { times5(t as u128, k) == Some(m as u128) };
+    if !equal {
+        return false;
+    }
+    // The lower candidate must itself read back as v (it may not, next to
+    // a power of two, where the interval below v is half as wide).
+    let mut text = Digits { buf: [0; 32], len: 0 };
+    let lower = t / 10;
+    let _ = fmt::write(&mut text, format_args!("{}e{}", lower, k + 1));
+    std::str::from_utf8(&text.buf[..text.len]).ok().and_then(|s| s.parse::<f64>().ok()) == Some(v)
 }
 
 /// append_raw appends raw as Marshal writes a json.RawMessage holding it:
@@ -721,6 +835,11 @@ mod tests {
             ("negative large", -1.5e21, "-1.5e+21"),
             ("largest", f64::MAX, "1.7976931348623157e+308"),
             ("2^53+2", 9007199254740994.0, "9007199254740994"),
+            // Exact ties between two shortest candidates: Go takes the even
+            // digit where Rust's formatting rounds up.
+            ("tie 2^-25", 2.9802322387695312e-8, "2.9802322387695312e-8"),
+            ("tie in plain notation", 1.0728836059570312e-6, "0.0000010728836059570312"),
+            ("negative tie", -5.960464477539062e-7, "-5.960464477539062e-7"),
         ];
         for (name, v, want) in cases {
             assert_eq!(float(*v), *want, "{}", name);

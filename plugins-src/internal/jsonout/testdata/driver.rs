@@ -6,6 +6,10 @@
 //!   'f' payload: u64 LE bits      the float64
 //!   'r' payload: raw bytes        the RawMessage, compacted
 //!   'v' payload: an encoded value the value, written through the Writer
+//!   'S' payload: strings, each    each JSON string, as u32 LE length and
+//!       as u32 LE length, bytes   text (the status byte is 0)
+//!   'F' payload: u64 LE bits,     each float64 as u32 LE length and text,
+//!       one after another         an error as length 0xffffffff
 //!
 //! A value is encoded (by fuzz_test.go) as a tag byte and its content,
 //! lengths and counts as u32 LE: 'n' null, 't' true, 'F' false, 'd' f64
@@ -169,6 +173,39 @@ fn answer(op: u8, payload: &[u8]) -> Vec<u8> {
             };
             let mut w = Writer::new();
             reply(write(&mut w, &v).map(|_| w.into_bytes()).map_err(|e| e.to_string()))
+        }
+        b'S' => {
+            let mut r = Reader { data: payload };
+            let mut out = vec![0u8];
+            let mut text = Vec::new();
+            while !r.data.is_empty() {
+                let s = match r.bytes() {
+                    Some(s) => s,
+                    None => return reply(Err("driver: malformed string batch".to_string())),
+                };
+                text.clear();
+                jsonout::append_string(&mut text, s);
+                out.extend_from_slice(&(text.len() as u32).to_le_bytes());
+                out.extend_from_slice(&text);
+            }
+            out
+        }
+        b'F' => {
+            let mut out = vec![0u8];
+            let mut text = Vec::new();
+            for bits in payload.chunks(8) {
+                let mut a = [0u8; 8];
+                a[..bits.len()].copy_from_slice(bits);
+                text.clear();
+                match jsonout::append_float64(&mut text, f64::from_bits(u64::from_le_bytes(a))) {
+                    Ok(()) => {
+                        out.extend_from_slice(&(text.len() as u32).to_le_bytes());
+                        out.extend_from_slice(&text);
+                    }
+                    Err(_) => out.extend_from_slice(&u32::MAX.to_le_bytes()),
+                }
+            }
+            out
         }
         _ => reply(Err(format!("driver: unknown op {:?}", op as char))),
     }
