@@ -1,0 +1,557 @@
+//! norm is the Rust port of the Go package beside it
+//! (plugins-src/providers/internal/norm): the provider-neutral vocabulary
+//! of the provider codecs. It holds the normalized stream events a decoder
+//! emits ([`Event`]), token usage in which every count may be unknown
+//! ([`Usage`]), classified errors ([`Error`], [`ErrorKind`]), the
+//! [`Emitter`] every decoder collects its events with, the [`Framing`]
+//! facts and the [`Decoder`] trait, the signature metadata frame
+//! ([`pack_meta`], [`unpack_meta`]) and [`trace`], the text the
+//! differential tests compare with the Go package normtrace.
+//!
+//! The Go package stays the oracle: the Go tests in this directory run this
+//! module's tests and compare it with Go through testdata/driver.rs.
+//!
+//! Inclusion: a crate root includes it as `#[path = "…/norm.rs"] mod norm;`
+//! and other modules refer to it as `crate::norm`. It uses std only and
+//! builds with rustc 1.63 (edition 2021). Values are plain data: Send and
+//! Sync, no interior mutability.
+//!
+//! Differences from Go, all forced by Rust and none visible in a trace:
+//! strings are `String` (valid UTF-8; every Go string a decoder makes
+//! comes from JSON decoded with U+FFFD replacement), byte fields are
+//! `Vec<u8>` (no nil/empty distinction), an index is `usize`, a duration is
+//! `u64` nanoseconds, an HTTP status `u16`, an [`Amount`] is
+//! `Option<i64>`, and a [`StreamError`] always has its [`Error`].
+
+use std::fmt;
+
+/// StopReason says why a provider ended a successful response (Go:
+/// `norm.StopReason`, a string type with these four values).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StopReason {
+    #[default]
+    End,
+    ToolUse,
+    Length,
+    Refusal,
+}
+
+impl StopReason {
+    /// as_str is the Go constant's value ("end", "tool_use", "length",
+    /// "refusal").
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StopReason::End => "end",
+            StopReason::ToolUse => "tool_use",
+            StopReason::Length => "length",
+            StopReason::Refusal => "refusal",
+        }
+    }
+}
+
+/// Event is one normalized stream event: Start, TextDelta, ThinkingDelta,
+/// ToolCallStart, ToolCallDelta, ToolCallEnd, OtherBlock, then exactly one
+/// terminal Done or StreamError. The set is closed.
+///
+/// Content events carry `index`, the position of their block in the
+/// assembled message: an event either continues the block at `index` or,
+/// when `index` equals the number of blocks so far, opens a new one.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    Start(Start),
+    TextDelta(TextDelta),
+    ThinkingDelta(ThinkingDelta),
+    ToolCallStart(ToolCallStart),
+    ToolCallDelta(ToolCallDelta),
+    ToolCallEnd(ToolCallEnd),
+    OtherBlock(OtherBlock),
+    Done(Done),
+    StreamError(StreamError),
+}
+
+impl Event {
+    /// is_terminal reports whether the event is Done or StreamError.
+    pub fn is_terminal(&self) -> bool {
+        matches!(self, Event::Done(_) | Event::StreamError(_))
+    }
+}
+
+/// Start opens a response. `provider` tags every opaque payload
+/// (signatures, encrypted reasoning) of the response with its producer.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Start {
+    pub provider: String,
+    pub model: String,
+    pub response_id: String,
+}
+
+/// TextDelta appends `text` (and `signature` bytes) to the text block at
+/// `index`. `item_id` and `phase`, when set, name the vendor's output item
+/// the block belongs to (Responses API) and are carried by the block's
+/// first event.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TextDelta {
+    pub index: usize,
+    pub text: String,
+    pub signature: Vec<u8>,
+    pub item_id: String,
+    pub phase: String,
+}
+
+/// ThinkingDelta appends to the thinking block at `index`. `signature` and
+/// `encrypted` are opaque payloads appended byte-exact; `redacted`, once
+/// set, stays set for the block. `format` names the vendor encoding of
+/// `signature` (for example OpenRouter's "anthropic-claude-v1"); `item_id`
+/// names the vendor's reasoning item.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ThinkingDelta {
+    pub index: usize,
+    pub text: String,
+    pub signature: Vec<u8>,
+    pub encrypted: Vec<u8>,
+    pub redacted: bool,
+    pub format: String,
+    pub item_id: String,
+}
+
+/// ToolCallStart opens the tool-call block at `index`. `item_id` is the
+/// vendor's item id when it differs from the call id (Responses API).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ToolCallStart {
+    pub index: usize,
+    pub id: String,
+    pub name: String,
+    pub item_id: String,
+}
+
+/// ToolCallDelta appends a fragment of the JSON arguments of the tool call
+/// at `index`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ToolCallDelta {
+    pub index: usize,
+    pub arguments: String,
+}
+
+/// ToolCallEnd closes the tool call at `index`; its arguments are
+/// complete. `signature` is an opaque token the vendor attached to the
+/// call.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ToolCallEnd {
+    pub index: usize,
+    pub signature: Vec<u8>,
+}
+
+/// OtherBlock is a content block the client must not act on (for example
+/// a server-executed tool call or its result). `raw` is the vendor's JSON
+/// for the block, kept so the history can be sent back unchanged.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OtherBlock {
+    pub index: usize,
+    pub type_: String,
+    pub raw: Vec<u8>,
+}
+
+/// Done ends a successful response. `raw` is the vendor's own stop value;
+/// `usage_raw` is the vendor's last usage object, verbatim.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Done {
+    pub reason: StopReason,
+    pub raw: String,
+    pub usage: Usage,
+    pub usage_raw: Vec<u8>,
+}
+
+/// StreamError ends a failed response. `usage` holds what was reported
+/// before the failure; `raw` is the vendor's stop or status value, if any.
+/// The error is boxed to keep [`Event`] small (Go: a non-nil `*Error`).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct StreamError {
+    pub err: Box<Error>,
+    pub raw: String,
+    pub usage: Usage,
+    pub usage_raw: Vec<u8>,
+}
+
+macro_rules! event_from {
+    ($($t:ident),*) => {$(
+        impl From<$t> for Event {
+            fn from(v: $t) -> Event {
+                Event::$t(v)
+            }
+        }
+    )*};
+}
+
+event_from!(Start, TextDelta, ThinkingDelta, ToolCallStart, ToolCallDelta, ToolCallEnd, OtherBlock, Done, StreamError);
+
+/// Amount is a count a provider may or may not have reported (Go:
+/// `norm.Amount`); None is unknown, which is not the same as Some(0).
+pub type Amount = Option<i64>;
+
+/// add returns a+b; the sum is unknown when either operand is unknown. It
+/// wraps on overflow as Go's int64 addition does.
+pub fn add(a: Amount, b: Amount) -> Amount {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.wrapping_add(b)),
+        _ => None,
+    }
+}
+
+/// Usage is the token accounting of one response. The default Usage is
+/// entirely unknown. `input` counts uncached input tokens only; `output`
+/// includes `reasoning`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Usage {
+    pub input: Amount,
+    pub output: Amount,
+    pub cache_read: Amount,
+    pub cache_write: Amount,
+    pub reasoning: Amount,
+}
+
+impl Usage {
+    /// total returns input+cache_read+cache_write+output, unknown if any
+    /// part is.
+    pub fn total(&self) -> Amount {
+        add(add(add(self.input, self.cache_read), self.cache_write), self.output)
+    }
+
+    /// is_known reports whether any field is known.
+    pub fn is_known(&self) -> bool {
+        self.input.is_some()
+            || self.output.is_some()
+            || self.cache_read.is_some()
+            || self.cache_write.is_some()
+            || self.reasoning.is_some()
+    }
+}
+
+/// ErrorKind classifies why a request failed; callers branch on the kind,
+/// never on message text. The default is Server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ErrorKind {
+    Auth,
+    InvalidRequest,
+    ContextOverflow,
+    RateLimit,
+    Quota,
+    Overloaded,
+    #[default]
+    Server,
+    NotFound,
+    Transport,
+    Truncated,
+    Aborted,
+    Malformed,
+}
+
+impl ErrorKind {
+    /// as_str is the Go constant's value ("auth", "invalid_request", …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorKind::Auth => "auth",
+            ErrorKind::InvalidRequest => "invalid_request",
+            ErrorKind::ContextOverflow => "context_overflow",
+            ErrorKind::RateLimit => "rate_limit",
+            ErrorKind::Quota => "quota",
+            ErrorKind::Overloaded => "overloaded",
+            ErrorKind::Server => "server",
+            ErrorKind::NotFound => "not_found",
+            ErrorKind::Transport => "transport",
+            ErrorKind::Truncated => "truncated",
+            ErrorKind::Aborted => "aborted",
+            ErrorKind::Malformed => "malformed",
+        }
+    }
+
+    /// retryable reports the default retry hint of the kind: true for
+    /// rate_limit, overloaded, server, transport and truncated.
+    pub fn retryable(self) -> bool {
+        matches!(
+            self,
+            ErrorKind::RateLimit | ErrorKind::Overloaded | ErrorKind::Server | ErrorKind::Transport | ErrorKind::Truncated
+        )
+    }
+
+    /// ALL lists every kind in Go declaration order.
+    pub const ALL: [ErrorKind; 12] = [
+        ErrorKind::Auth,
+        ErrorKind::InvalidRequest,
+        ErrorKind::ContextOverflow,
+        ErrorKind::RateLimit,
+        ErrorKind::Quota,
+        ErrorKind::Overloaded,
+        ErrorKind::Server,
+        ErrorKind::NotFound,
+        ErrorKind::Transport,
+        ErrorKind::Truncated,
+        ErrorKind::Aborted,
+        ErrorKind::Malformed,
+    ];
+}
+
+/// Error is a classified provider failure. Its Display text is Go's
+/// `(*Error).Error()`: "KIND: MESSAGE" then " (PROVIDER_TYPE)",
+/// " (http STATUS)" and " (request id ID)" for the fields that are set.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Error {
+    pub kind: ErrorKind,
+    /// message is the vendor's explanation (never a secret).
+    pub message: String,
+    /// retryable is the retry hint: the vendor's own signal when it gave
+    /// one (x-should-retry), otherwise the kind's default.
+    pub retryable: bool,
+    /// retry_after is how long to wait before retrying, in nanoseconds; 0
+    /// means no hint.
+    pub retry_after: u64,
+    /// http_status is the response status, 0 for in-stream errors.
+    pub http_status: u16,
+    /// provider_type is the vendor's error type or status string.
+    pub provider_type: String,
+    /// code is the vendor's error code when it differs from provider_type.
+    pub code: String,
+    /// request_id is the vendor's request id.
+    pub request_id: String,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.kind.as_str())?;
+        f.write_str(": ")?;
+        f.write_str(&self.message)?;
+        if !self.provider_type.is_empty() {
+            write!(f, " ({})", self.provider_type)?;
+        }
+        if self.http_status != 0 {
+            write!(f, " (http {})", self.http_status)?;
+        }
+        if !self.request_id.is_empty() {
+            write!(f, " (request id {})", self.request_id)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// truncated returns the terminal event for a body that ended without a
+/// stop signal; `codec` names the decoder and `what` names the missing
+/// signal (Go: `norm.Truncated`).
+pub fn truncated(codec: &str, what: &str, usage: Usage) -> StreamError {
+    let mut message = String::with_capacity(codec.len() + what.len() + 80);
+    message.push_str(codec);
+    message.push_str(": the response body ended before ");
+    message.push_str(what);
+    message.push_str("; the answer is incomplete, retry the request");
+    StreamError {
+        err: Box::new(Error { kind: ErrorKind::Truncated, retryable: true, message, ..Error::default() }),
+        raw: String::new(),
+        usage,
+        usage_raw: Vec::new(),
+    }
+}
+
+/// Framing are the framing facts of a body (see the sse module's Stats).
+/// `line_endings` is the Go name of the style: "", "LF", "CRLF", "CR" or
+/// "mixed".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Framing {
+    pub line_endings: &'static str,
+    pub event_lines: bool,
+    pub events: u64,
+    pub comment_lines: u64,
+    pub done: bool,
+    pub non_sse: bool,
+}
+
+/// Decoder turns the raw chunks of one response body into normalized
+/// events (Go: `norm.Decoder`).
+///
+/// `feed` consumes the next chunk, which may be split anywhere, and
+/// APPENDS the events it completed to `out`; `close` ends the body and
+/// appends the remaining events. Neither clears `out`: the caller owns it
+/// and reuses its capacity (clear it between calls to get Go's "the events
+/// of this call"), so a warm decoder allocates only what the events
+/// themselves hold. Over the life of a decoder exactly one terminal event
+/// is appended, by `feed` or by the first `close`; a later `close` appends
+/// nothing. `framing` reports the framing facts of the body fed so far.
+pub trait Decoder {
+    fn feed(&mut self, chunk: &[u8], out: &mut Vec<Event>);
+    fn close(&mut self, out: &mut Vec<Event>);
+    fn framing(&self) -> Framing;
+}
+
+/// Emitter collects the events a decoder produces for one chunk and keeps
+/// the invariants every decoder shares: block indexes are allocated in
+/// order, and nothing is emitted after the one terminal event. The default
+/// Emitter is ready.
+///
+/// A decoder emits into it and, at the end of `feed`/`close`, moves the
+/// collected events into the caller's vector with [`Emitter::drain_into`]
+/// (Go: `Reset`), which keeps both vectors' capacity.
+#[derive(Debug, Default)]
+pub struct Emitter {
+    events: Vec<Event>,
+    blocks: usize,
+    ended: bool,
+}
+
+impl Emitter {
+    /// drain_into moves the events collected so far to the end of `out`
+    /// (the stream state stays).
+    pub fn drain_into(&mut self, out: &mut Vec<Event>) {
+        out.append(&mut self.events);
+    }
+
+    /// events returns the events collected since the last drain.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// open allocates the index of a new content block.
+    pub fn open(&mut self) -> usize {
+        self.blocks += 1;
+        self.blocks - 1
+    }
+
+    /// blocks returns how many block indexes were allocated.
+    pub fn blocks(&self) -> usize {
+        self.blocks
+    }
+
+    /// emit appends a non-terminal event; it is dropped after the terminal
+    /// event.
+    pub fn emit<E: Into<Event>>(&mut self, ev: E) {
+        if !self.ended {
+            self.events.push(ev.into());
+        }
+    }
+
+    /// end appends the terminal event (Done or StreamError) unless the
+    /// stream already ended.
+    pub fn end<E: Into<Event>>(&mut self, ev: E) {
+        if !self.ended {
+            self.ended = true;
+            self.events.push(ev.into());
+        }
+    }
+
+    /// ended reports whether the terminal event was emitted.
+    pub fn ended(&self) -> bool {
+        self.ended
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_display_matches_go() {
+        let cases: [(Error, &str); 3] = [
+            (Error { kind: ErrorKind::Auth, message: "bad key".into(), ..Error::default() }, "auth: bad key"),
+            (
+                Error {
+                    kind: ErrorKind::RateLimit,
+                    message: "slow down".into(),
+                    provider_type: "rate_limit_error".into(),
+                    http_status: 429,
+                    request_id: "req_1".into(),
+                    ..Error::default()
+                },
+                "rate_limit: slow down (rate_limit_error) (http 429) (request id req_1)",
+            ),
+            (Error { kind: ErrorKind::Server, http_status: 500, ..Error::default() }, "server:  (http 500)"),
+        ];
+        for (e, want) in cases.iter() {
+            assert_eq!(e.to_string(), *want);
+        }
+    }
+
+    #[test]
+    fn retryable_kinds() {
+        let yes: Vec<&str> = ErrorKind::ALL.iter().filter(|k| k.retryable()).map(|k| k.as_str()).collect();
+        assert_eq!(yes, ["rate_limit", "overloaded", "server", "transport", "truncated"]);
+    }
+
+    #[test]
+    fn usage_unknown_stays_unknown() {
+        let u = Usage::default();
+        assert!(!u.is_known());
+        assert_eq!(u.total(), None);
+        let u = Usage { input: Some(3), output: Some(4), cache_read: Some(0), cache_write: Some(1), reasoning: None };
+        assert!(u.is_known());
+        assert_eq!(u.total(), Some(8));
+        let u = Usage { cache_write: None, ..u };
+        assert_eq!(u.total(), None);
+        assert!(Usage { reasoning: Some(0), ..Usage::default() }.is_known());
+        assert_eq!(add(Some(i64::MAX), Some(1)), Some(i64::MIN));
+    }
+
+    #[test]
+    fn emitter_orders_and_ends_once() {
+        let mut em = Emitter::default();
+        assert_eq!(em.open(), 0);
+        assert_eq!(em.open(), 1);
+        assert_eq!(em.blocks(), 2);
+        em.emit(TextDelta { index: 0, text: "a".into(), ..TextDelta::default() });
+        em.end(Done::default());
+        em.emit(ToolCallDelta { index: 1, arguments: "{}".into() });
+        em.end(truncated("x", "y", Usage::default()));
+        assert!(em.ended());
+        assert_eq!(em.events().len(), 2);
+        let mut out = vec![Event::Start(Start::default())];
+        em.drain_into(&mut out);
+        assert_eq!(out.len(), 3);
+        assert!(em.events().is_empty());
+        assert!(out[2].is_terminal() && !out[1].is_terminal());
+        em.emit(Start::default());
+        assert!(em.events().is_empty());
+    }
+
+    #[test]
+    fn truncated_matches_go() {
+        let u = Usage { input: Some(1), ..Usage::default() };
+        let e = truncated("anthropic", "message_stop arrived", u);
+        assert_eq!(e.usage, u);
+        assert!(e.err.retryable);
+        assert_eq!(
+            e.err.to_string(),
+            "truncated: anthropic: the response body ended before message_stop arrived; the answer is incomplete, retry the request"
+        );
+    }
+
+    struct Echo {
+        framing: Framing,
+        em: Emitter,
+    }
+
+    impl Decoder for Echo {
+        fn feed(&mut self, chunk: &[u8], out: &mut Vec<Event>) {
+            self.framing.events += 1;
+            let index = self.em.open();
+            self.em.emit(TextDelta { index, text: String::from_utf8_lossy(chunk).into_owned(), ..TextDelta::default() });
+            self.em.drain_into(out);
+        }
+        fn close(&mut self, out: &mut Vec<Event>) {
+            self.em.end(truncated("echo", "the end", Usage::default()));
+            self.em.drain_into(out);
+        }
+        fn framing(&self) -> Framing {
+            self.framing
+        }
+    }
+
+    #[test]
+    fn decoder_is_object_safe_and_appends() {
+        let mut d: Box<dyn Decoder> = Box::new(Echo { framing: Framing::default(), em: Emitter::default() });
+        let mut out = Vec::new();
+        d.feed(b"hi", &mut out);
+        d.feed(b"yo", &mut out);
+        d.close(&mut out);
+        d.close(&mut out);
+        assert_eq!(out.len(), 3);
+        assert_eq!(d.framing().events, 2);
+        assert_eq!(d.framing().line_endings, "");
+    }
+}
