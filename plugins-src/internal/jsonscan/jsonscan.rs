@@ -185,7 +185,7 @@ impl<'a> Decoder<'a> {
                     self.syntax("in a string literal");
                     return Str::default();
                 }
-                return Str { raw: Some(&self.data[start..end]) };
+                return Str { raw: Some(&self.data[start..end]), escaped: flags & STRING_ESCAPED != 0 };
             }
             Kind::Null => self.skip_value(),
             _ => self.mismatch(Kind::Str),
@@ -663,6 +663,7 @@ impl Stack {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Str<'a> {
     raw: Option<&'a [u8]>,
+    escaped: bool, // the string holds a backslash escape
 }
 
 impl<'a> Str<'a> {
@@ -692,7 +693,7 @@ impl<'a> Str<'a> {
             _ => return Cow::Borrowed(""),
         };
         let content = &q[1..q.len() - 1];
-        if !content.contains(&b'\\') {
+        if !self.escaped {
             if let Ok(s) = std::str::from_utf8(content) {
                 return Cow::Borrowed(s);
             }
