@@ -17,8 +17,11 @@
 // never skipped. Builds refuse warnings (-D warnings); a driver that uses
 // only part of a module says #![allow(dead_code)] at its crate root.
 //
-// A driver is built and started once per test binary and stopped by
-// [Stop], which the package's TestMain calls after m.Run:
+// A driver is built and started once per test binary (per root and
+// arguments) and stopped by [Stop], which the package's TestMain calls
+// after m.Run. It runs from an already deleted file and, on Linux, dies
+// with the test process, so a fuzz worker killed outright leaves nothing
+// behind; each fuzz worker process builds its own.
 //
 //	func TestMain(m *testing.M) {
 //		code := m.Run()
