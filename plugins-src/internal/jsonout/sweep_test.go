@@ -120,7 +120,7 @@ func TestFloat64Sweep(t *testing.T) {
 			near(v)
 		}
 	}
-	for m := 1; m < 64; m += 2 { // exact ties between shortest candidates
+	for m := 1; m < 1024; m += 2 { // exact ties between shortest candidates
 		for e := -1074; e <= 1023; e++ {
 			values = append(values, math.Ldexp(float64(m), e))
 		}
