@@ -30,16 +30,48 @@ func rustc() (string, error) {
 
 // compile builds root into out with rustc, --edition 2021, -D warnings
 // and args. It runs in the test's working directory, so root and the
-// driver's #[path] attributes resolve as the test sees them.
+// driver's #[path] attributes resolve as the test sees them. It then
+// reads every source file the build used (and stats rustc), so go test's
+// cache, which sees only the files the test process itself consults,
+// reruns the test when one of them changes.
 func compile(root, out string, args ...string) error {
 	p, err := rustc()
 	if err != nil {
 		return err
 	}
-	all := append([]string{"--edition", "2021", "-D", "warnings", "-o", out}, args...)
+	deps := out + ".d"
+	all := append([]string{"--edition", "2021", "-D", "warnings", "-o", out, "--emit=link,dep-info=" + deps}, args...)
 	all = append(all, root)
 	if msg, err := tether(exec.Command(p, all...)).CombinedOutput(); err != nil {
 		return fmt.Errorf("rustdriver: building %s failed (%v); fix the Rust code rustc shows:\n%s %s\n%s", root, err, p, strings.Join(all, " "), msg)
+	}
+	return consult(p, deps)
+}
+
+// consult stats rustc and reads each source file the dep-info file deps
+// lists (one "path:" line each, spaces escaped), which is how go test
+// learns that the test's result depends on them.
+func consult(rustc, deps string) error {
+	if _, err := os.Stat(rustc); err != nil {
+		return fmt.Errorf("rustdriver: %w", err)
+	}
+	info, err := os.ReadFile(deps)
+	if err != nil {
+		return fmt.Errorf("rustdriver: rustc's dependency list: %w", err)
+	}
+	n := 0
+	for _, line := range strings.Split(string(info), "\n") {
+		src, ok := strings.CutSuffix(line, ":")
+		if !ok || strings.HasPrefix(line, "#") || strings.Contains(strings.ReplaceAll(src, "\\ ", ""), " ") {
+			continue // a rule with prerequisites, a comment, or no rule
+		}
+		if _, err := os.ReadFile(strings.ReplaceAll(src, "\\ ", " ")); err != nil {
+			return fmt.Errorf("rustdriver: a source file rustc used, listed in %s: %w", deps, err)
+		}
+		n++
+	}
+	if n == 0 {
+		return fmt.Errorf("rustdriver: rustc's dependency list %s names no source file:\n%s", deps, info)
 	}
 	return nil
 }
