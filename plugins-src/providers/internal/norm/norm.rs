@@ -442,9 +442,423 @@ impl Emitter {
     }
 }
 
+/// Meta is vendor metadata of a content block that Smith's messages have
+/// no field for (Go: `norm.Meta`). The runtime keeps a block's signature
+/// opaque and returns it unchanged to the codec that made it, so the codec
+/// frames Meta into the signature ([`pack_meta`]) and takes it out again
+/// when the block is sent back ([`unpack_meta`]). The fields are bytes, as
+/// Go strings are, so an unpacked frame is exact whatever it holds; empty
+/// means unset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Meta<'a> {
+    /// format names the vendor's encoding of a thinking signature (for
+    /// example OpenRouter's "anthropic-claude-v1").
+    pub format: &'a [u8],
+    /// item is the vendor's output item id (Responses API: rs_…, msg_…,
+    /// fc_…).
+    pub item: &'a [u8],
+    /// phase is a Responses message item's phase ("commentary",
+    /// "final_answer").
+    pub phase: &'a [u8],
+    /// other, when set, marks the block as a vendor block the client does
+    /// not act on and names its type; the payload is the block's JSON.
+    pub other: &'a [u8],
+}
+
+impl<'a> Meta<'a> {
+    /// is_zero reports whether every field is empty.
+    pub fn is_zero(&self) -> bool {
+        self.format.is_empty() && self.item.is_empty() && self.phase.is_empty() && self.other.is_empty()
+    }
+}
+
+// A framed signature is a sequence of fields, each META_MARK + key + "=" +
+// value + META_END, followed by the vendor's payload. Vendor signatures are
+// base64 or JSON, so none starts with META_MARK; a signature without fields
+// is the vendor's payload as is. Should a payload start with META_MARK, an
+// empty field (META_MARK + META_END) ends the frame before it.
+const META_MARK: u8 = 0;
+const META_END: u8 = 0;
+
+/// pack_meta returns `payload` with `m` framed in front of it, byte for
+/// byte as Go's `norm.PackMeta`: with a zero `m` the payload unchanged
+/// (unless it starts with a NUL byte); a field whose value holds a NUL byte
+/// is left out. It allocates the result once.
+pub fn pack_meta(m: &Meta<'_>, payload: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    pack_meta_into(&mut out, m, payload);
+    out
+}
+
+/// pack_meta_into appends what [`pack_meta`] returns to `out`.
+pub fn pack_meta_into(out: &mut Vec<u8>, m: &Meta<'_>, payload: &[u8]) {
+    let fenced = payload.first() == Some(&META_MARK);
+    let fields: [(&[u8], &[u8]); 4] = [(b"format", m.format), (b"item", m.item), (b"phase", m.phase), (b"other", m.other)];
+    let mut size = payload.len() + if fenced { 2 } else { 0 };
+    for (key, value) in fields.iter() {
+        if !value.is_empty() && !value.contains(&META_END) {
+            size += key.len() + value.len() + 3;
+        }
+    }
+    out.reserve(size);
+    for (key, value) in fields.iter() {
+        if value.is_empty() || value.contains(&META_END) {
+            continue;
+        }
+        out.push(META_MARK);
+        out.extend_from_slice(key);
+        out.push(b'=');
+        out.extend_from_slice(value);
+        out.push(META_END);
+    }
+    if fenced {
+        out.push(META_MARK);
+        out.push(META_END);
+    }
+    out.extend_from_slice(payload);
+}
+
+/// unpack_meta splits a signature made by [`pack_meta`] into its metadata
+/// and the vendor's payload, as Go's `norm.UnpackMeta`: a signature without
+/// fields, or whose frame is malformed, is returned whole as the payload
+/// with a zero Meta; fields of unknown keys are skipped, and of a repeated
+/// key the last wins. Both results borrow from `sig`; nothing is allocated.
+pub fn unpack_meta(sig: &[u8]) -> (Meta<'_>, &[u8]) {
+    let mut m = Meta::default();
+    let mut rest = sig;
+    while rest.first() == Some(&META_MARK) {
+        if rest.get(1) == Some(&META_END) {
+            return (m, &rest[2..]);
+        }
+        let body = &rest[1..];
+        let end = match body.iter().position(|&c| c == META_END) {
+            Some(end) => end,
+            None => return (Meta::default(), sig),
+        };
+        let field = &body[..end];
+        let eq = match field.iter().position(|&c| c == b'=') {
+            Some(eq) if eq > 0 => eq,
+            _ => return (Meta::default(), sig),
+        };
+        let value = &field[eq + 1..];
+        match &field[..eq] {
+            b"format" => m.format = value,
+            b"item" => m.item = value,
+            b"phase" => m.phase = value,
+            b"other" => m.other = value,
+            _ => {}
+        }
+        rest = &body[end + 1..];
+    }
+    (m, rest)
+}
+
+/// trace returns the events as text, one line per event, exactly as the Go
+/// package normtrace's Trace writes the equal Go events. Each line is the
+/// event's Go type name, then its fields in Go declaration order as
+/// " Name=value", then "\n". Strings, byte fields and string-typed values
+/// (StopReason, ErrorKind) are quoted as Go's strconv.QuoteToASCII quotes
+/// them; integers are decimal, bools true/false, retry_after is
+/// nanoseconds, an Amount is its value or "unknown", and Usage and Error
+/// are their fields in braces:
+///
+/// ```text
+/// Start Provider="p" Model="m" ResponseID="r"
+/// Done Reason="end" Raw="" Usage={Input=1 Output=unknown CacheRead=unknown CacheWrite=unknown Reasoning=unknown} UsageRaw=""
+/// StreamError Err={Kind="server" Message="x" Retryable=true RetryAfter=0 HTTPStatus=0 ProviderType="" Code="" RequestID=""} Raw="" Usage={…} UsageRaw=""
+/// ```
+pub fn trace(events: &[Event]) -> String {
+    let mut b = String::new();
+    for ev in events {
+        append_event(&mut b, ev);
+    }
+    b
+}
+
+/// append_event appends the trace line of `ev`, newline included, to `b`
+/// (see [`trace`]).
+pub fn append_event(b: &mut String, ev: &Event) {
+    match ev {
+        Event::Start(e) => {
+            b.push_str("Start");
+            tr_str(b, "Provider", e.provider.as_bytes());
+            tr_str(b, "Model", e.model.as_bytes());
+            tr_str(b, "ResponseID", e.response_id.as_bytes());
+        }
+        Event::TextDelta(e) => {
+            b.push_str("TextDelta");
+            tr_num(b, "Index", e.index as u64);
+            tr_str(b, "Text", e.text.as_bytes());
+            tr_str(b, "Signature", &e.signature);
+            tr_str(b, "ItemID", e.item_id.as_bytes());
+            tr_str(b, "Phase", e.phase.as_bytes());
+        }
+        Event::ThinkingDelta(e) => {
+            b.push_str("ThinkingDelta");
+            tr_num(b, "Index", e.index as u64);
+            tr_str(b, "Text", e.text.as_bytes());
+            tr_str(b, "Signature", &e.signature);
+            tr_str(b, "Encrypted", &e.encrypted);
+            tr_bool(b, "Redacted", e.redacted);
+            tr_str(b, "Format", e.format.as_bytes());
+            tr_str(b, "ItemID", e.item_id.as_bytes());
+        }
+        Event::ToolCallStart(e) => {
+            b.push_str("ToolCallStart");
+            tr_num(b, "Index", e.index as u64);
+            tr_str(b, "ID", e.id.as_bytes());
+            tr_str(b, "Name", e.name.as_bytes());
+            tr_str(b, "ItemID", e.item_id.as_bytes());
+        }
+        Event::ToolCallDelta(e) => {
+            b.push_str("ToolCallDelta");
+            tr_num(b, "Index", e.index as u64);
+            tr_str(b, "Arguments", e.arguments.as_bytes());
+        }
+        Event::ToolCallEnd(e) => {
+            b.push_str("ToolCallEnd");
+            tr_num(b, "Index", e.index as u64);
+            tr_str(b, "Signature", &e.signature);
+        }
+        Event::OtherBlock(e) => {
+            b.push_str("OtherBlock");
+            tr_num(b, "Index", e.index as u64);
+            tr_str(b, "Type", e.type_.as_bytes());
+            tr_str(b, "Raw", &e.raw);
+        }
+        Event::Done(e) => {
+            b.push_str("Done");
+            tr_str(b, "Reason", e.reason.as_str().as_bytes());
+            tr_str(b, "Raw", e.raw.as_bytes());
+            tr_usage(b, &e.usage);
+            tr_str(b, "UsageRaw", &e.usage_raw);
+        }
+        Event::StreamError(e) => {
+            b.push_str("StreamError");
+            let x = &e.err;
+            b.push_str(" Err={Kind=");
+            quote_ascii(b, x.kind.as_str().as_bytes());
+            tr_str(b, "Message", x.message.as_bytes());
+            tr_bool(b, "Retryable", x.retryable);
+            tr_num(b, "RetryAfter", x.retry_after);
+            tr_num(b, "HTTPStatus", u64::from(x.http_status));
+            tr_str(b, "ProviderType", x.provider_type.as_bytes());
+            tr_str(b, "Code", x.code.as_bytes());
+            tr_str(b, "RequestID", x.request_id.as_bytes());
+            b.push('}');
+            tr_str(b, "Raw", e.raw.as_bytes());
+            tr_usage(b, &e.usage);
+            tr_str(b, "UsageRaw", &e.usage_raw);
+        }
+    }
+    b.push('\n');
+}
+
+fn tr_field(b: &mut String, name: &str) {
+    b.push(' ');
+    b.push_str(name);
+    b.push('=');
+}
+
+fn tr_str(b: &mut String, name: &str, v: &[u8]) {
+    tr_field(b, name);
+    quote_ascii(b, v);
+}
+
+fn tr_num(b: &mut String, name: &str, v: u64) {
+    tr_field(b, name);
+    push_u64(b, v);
+}
+
+fn tr_bool(b: &mut String, name: &str, v: bool) {
+    tr_field(b, name);
+    b.push_str(if v { "true" } else { "false" });
+}
+
+fn tr_amount(b: &mut String, a: Amount) {
+    match a {
+        Some(n) if n < 0 => {
+            b.push('-');
+            push_u64(b, n.unsigned_abs());
+        }
+        Some(n) => push_u64(b, n as u64),
+        None => b.push_str("unknown"),
+    }
+}
+
+fn tr_usage(b: &mut String, u: &Usage) {
+    b.push_str(" Usage={Input=");
+    tr_amount(b, u.input);
+    for (name, a) in [("Output", u.output), ("CacheRead", u.cache_read), ("CacheWrite", u.cache_write), ("Reasoning", u.reasoning)] {
+        tr_field(b, name);
+        tr_amount(b, a);
+    }
+    b.push('}');
+}
+
+/// push_u64 appends v in decimal without core::fmt.
+fn push_u64(b: &mut String, mut v: u64) {
+    let mut d = [0u8; 20];
+    let mut i = d.len();
+    loop {
+        i -= 1;
+        d[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    for &c in &d[i..] {
+        b.push(c as char);
+    }
+}
+
+const LOWER_HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// quote_ascii appends `s` quoted as Go's strconv.QuoteToASCII quotes it:
+/// printable ASCII as is (`"` and `\` escaped), \a \b \f \n \r \t \v, \xNN
+/// for other control bytes, DEL and each byte of invalid UTF-8, \uXXXX and
+/// \UXXXXXXXX (lower-case hex) for every other rune.
+pub fn quote_ascii(b: &mut String, s: &[u8]) {
+    b.push('"');
+    let mut rest = s;
+    while !rest.is_empty() {
+        let valid = match std::str::from_utf8(rest) {
+            Ok(v) => v,
+            Err(e) => match std::str::from_utf8(&rest[..e.valid_up_to()]) {
+                Ok(v) => v,
+                Err(_) => "",
+            },
+        };
+        for c in valid.chars() {
+            quote_rune(b, c);
+        }
+        rest = &rest[valid.len()..];
+        if let Some((&bad, tail)) = rest.split_first() {
+            // Go decodes an invalid sequence as RuneError of width 1.
+            push_hex(b, "\\x", u32::from(bad), 2);
+            rest = tail;
+        }
+    }
+    b.push('"');
+}
+
+fn quote_rune(b: &mut String, c: char) {
+    match c {
+        '"' | '\\' => {
+            b.push('\\');
+            b.push(c);
+        }
+        ' '..='~' => b.push(c),
+        '\u{7}' => b.push_str("\\a"),
+        '\u{8}' => b.push_str("\\b"),
+        '\u{c}' => b.push_str("\\f"),
+        '\n' => b.push_str("\\n"),
+        '\r' => b.push_str("\\r"),
+        '\t' => b.push_str("\\t"),
+        '\u{b}' => b.push_str("\\v"),
+        '\0'..='\u{1f}' | '\u{7f}' => push_hex(b, "\\x", c as u32, 2),
+        '\u{80}'..='\u{ffff}' => push_hex(b, "\\u", c as u32, 4),
+        _ => push_hex(b, "\\U", c as u32, 8),
+    }
+}
+
+fn push_hex(b: &mut String, prefix: &str, v: u32, digits: u32) {
+    b.push_str(prefix);
+    let mut shift = digits * 4;
+    while shift > 0 {
+        shift -= 4;
+        b.push(LOWER_HEX[((v >> shift) & 0xf) as usize] as char);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quote_ascii_matches_go() {
+        // Expected texts from Go's strconv.QuoteToASCII.
+        let cases: [(&[u8], &str); 8] = [
+            (b"", r#""""#),
+            (b"a \"q\" \\ ~", r#""a \"q\" \\ ~""#),
+            (b"\x07\x08\x0c\n\r\t\x0b\x00\x1f\x7f", r#""\a\b\f\n\r\t\v\x00\x1f\x7f""#),
+            ("é€😀\u{fffd}".as_bytes(), r#""\u00e9\u20ac\U0001f600\ufffd""#),
+            (b"\xff\xc3", r#""\xff\xc3""#),
+            (b"\xe2\x82x", r#""\xe2\x82x""#),
+            (b"\xed\xa0\x80", r#""\xed\xa0\x80""#),
+            (b"\xf4\x90\x80\x80\xc0\xaf", r#""\xf4\x90\x80\x80\xc0\xaf""#),
+        ];
+        for (input, want) in cases.iter() {
+            let mut got = String::new();
+            quote_ascii(&mut got, input);
+            assert_eq!(&got, want, "input {:?}", input);
+        }
+    }
+
+    #[test]
+    fn trace_lines() {
+        let events = vec![
+            Event::Start(Start { provider: "p".into(), model: "m\n".into(), response_id: "r".into() }),
+            Event::ThinkingDelta(ThinkingDelta { index: 1, signature: vec![0, 0xff], redacted: true, ..ThinkingDelta::default() }),
+            Event::Done(Done {
+                reason: StopReason::ToolUse,
+                usage: Usage { input: Some(-3), output: Some(0), ..Usage::default() },
+                ..Done::default()
+            }),
+            Event::StreamError(truncated("c", "w", Usage::default())),
+        ];
+        let want = concat!(
+            "Start Provider=\"p\" Model=\"m\\n\" ResponseID=\"r\"\n",
+            "ThinkingDelta Index=1 Text=\"\" Signature=\"\\x00\\xff\" Encrypted=\"\" Redacted=true Format=\"\" ItemID=\"\"\n",
+            "Done Reason=\"tool_use\" Raw=\"\" Usage={Input=-3 Output=0 CacheRead=unknown CacheWrite=unknown Reasoning=unknown} UsageRaw=\"\"\n",
+            "StreamError Err={Kind=\"truncated\" Message=\"c: the response body ended before w; the answer is incomplete, retry the request\" ",
+            "Retryable=true RetryAfter=0 HTTPStatus=0 ProviderType=\"\" Code=\"\" RequestID=\"\"} Raw=\"\" ",
+            "Usage={Input=unknown Output=unknown CacheRead=unknown CacheWrite=unknown Reasoning=unknown} UsageRaw=\"\"\n",
+        );
+        assert_eq!(trace(&events), want);
+        let mut n = String::new();
+        push_u64(&mut n, u64::MAX);
+        tr_amount(&mut n, Some(i64::MIN));
+        assert_eq!(n, "18446744073709551615-9223372036854775808");
+    }
+
+    #[test]
+    fn pack_meta_frames() {
+        let cases: [(Meta<'_>, &[u8], &[u8]); 6] = [
+            (Meta::default(), b"c2ln", b"c2ln"),
+            (Meta { format: b"anthropic-claude-v1", ..Meta::default() }, b"c2ln", b"\0format=anthropic-claude-v1\0c2ln"),
+            (Meta { item: b"msg_1", phase: b"commentary", ..Meta::default() }, b"", b"\0item=msg_1\0\0phase=commentary\0"),
+            (Meta::default(), b"\0x", b"\0\0\0x"),
+            (Meta { other: b"a\0b", ..Meta::default() }, b"p", b"p"),
+            (Meta { other: b"a\0b", ..Meta::default() }, b"\0", b"\0\0\0"),
+        ];
+        for (m, payload, want) in cases.iter() {
+            let got = pack_meta(m, payload);
+            assert_eq!(&got[..], *want, "meta {:?} payload {:?}", m, payload);
+            let (back, p) = unpack_meta(&got);
+            assert_eq!(p, *payload);
+            if !m.other.contains(&0) {
+                assert_eq!(back, *m);
+            }
+        }
+    }
+
+    #[test]
+    fn unpack_meta_malformed_and_unknown() {
+        let cases: [(&[u8], Meta<'_>, &[u8]); 6] = [
+            (b"\0format=x", Meta::default(), b"\0format=x"),
+            (b"\0=x\0p", Meta::default(), b"\0=x\0p"),
+            (b"\0novalue\0p", Meta::default(), b"\0novalue\0p"),
+            (b"\0new=1\0\0item=i\0p", Meta { item: b"i", ..Meta::default() }, b"p"),
+            (b"\0item=a\0\0item=b=c\0\0\0\0", Meta { item: b"b=c", ..Meta::default() }, b"\0"),
+            (b"", Meta::default(), b""),
+        ];
+        for (sig, want, payload) in cases.iter() {
+            let (m, p) = unpack_meta(sig);
+            assert_eq!((m, p), (*want, *payload), "sig {:?}", sig);
+        }
+    }
 
     #[test]
     fn error_display_matches_go() {

@@ -1,0 +1,218 @@
+//! The native driver behind TestRustTrace, FuzzRustTrace and the meta
+//! tests: it serves plugins-src/internal/rustdriver frames and runs the
+//! Rust port (../norm.rs) on what the Go test sends.
+//!
+//! Op 't' traces events. The payload is events, each a tag byte (0 Start,
+//! 1 TextDelta, 2 ThinkingDelta, 3 ToolCallStart, 4 ToolCallDelta,
+//! 5 ToolCallEnd, 6 OtherBlock, 7 Done, 8 StreamError) and its fields in Go
+//! declaration order: a string or byte field is a u32le length and its
+//! bytes, an index a u64le, a bool a byte, a StopReason its position in
+//! end/tool_use/length/refusal, a Usage five amounts (a known byte, then an
+//! i64le), an Error its kind's position in ErrorKind::ALL, message,
+//! retryable, retry_after (u64le), http_status (u16le), provider_type,
+//! code and request_id. The reply is norm::trace of the events, or
+//! "malformed at N" when the payload does not decode.
+//!
+//! Op 'p' packs: the payload is format, item, phase and other (each a
+//! u32le length and bytes) and then the payload; the reply is pack_meta.
+//!
+//! Op 'u' unpacks: the payload is a signature; the reply is format, item,
+//! phase, other (each a u32le length and bytes) and the vendor payload.
+#![allow(dead_code)]
+
+#[path = "../norm.rs"]
+mod norm;
+
+use norm::*;
+use std::io::{Read, Write};
+
+struct Reader<'a> {
+    p: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        let b = self.p.get(self.at..self.at.checked_add(n)?)?;
+        self.at += n;
+        Some(b)
+    }
+    fn byte(&mut self) -> Option<u8> {
+        Some(self.take(1)?[0])
+    }
+    fn flag(&mut self) -> Option<bool> {
+        match self.byte()? {
+            0 => Some(false),
+            1 => Some(true),
+            _ => None,
+        }
+    }
+    fn u64(&mut self) -> Option<u64> {
+        let b = self.take(8)?;
+        let mut a = [0u8; 8];
+        a.copy_from_slice(b);
+        Some(u64::from_le_bytes(a))
+    }
+    fn bytes(&mut self) -> Option<&'a [u8]> {
+        let b = self.take(4)?;
+        let n = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize;
+        self.take(n)
+    }
+    fn vec(&mut self) -> Option<Vec<u8>> {
+        Some(self.bytes()?.to_vec())
+    }
+    fn string(&mut self) -> Option<String> {
+        String::from_utf8(self.vec()?).ok()
+    }
+    fn index(&mut self) -> Option<usize> {
+        usize::try_from(self.u64()?).ok()
+    }
+    fn amount(&mut self) -> Option<Amount> {
+        let known = self.flag()?;
+        let n = self.u64()? as i64;
+        Some(if known { Some(n) } else { None })
+    }
+    fn usage(&mut self) -> Option<Usage> {
+        Some(Usage {
+            input: self.amount()?,
+            output: self.amount()?,
+            cache_read: self.amount()?,
+            cache_write: self.amount()?,
+            reasoning: self.amount()?,
+        })
+    }
+    fn error(&mut self) -> Option<Error> {
+        let kind = *ErrorKind::ALL.get(self.byte()? as usize)?;
+        let message = self.string()?;
+        let retryable = self.flag()?;
+        let retry_after = self.u64()?;
+        let s = self.take(2)?;
+        Some(Error {
+            kind,
+            message,
+            retryable,
+            retry_after,
+            http_status: u16::from_le_bytes([s[0], s[1]]),
+            provider_type: self.string()?,
+            code: self.string()?,
+            request_id: self.string()?,
+        })
+    }
+    fn event(&mut self) -> Option<Event> {
+        Some(match self.byte()? {
+            0 => Event::Start(Start { provider: self.string()?, model: self.string()?, response_id: self.string()? }),
+            1 => Event::TextDelta(TextDelta {
+                index: self.index()?,
+                text: self.string()?,
+                signature: self.vec()?,
+                item_id: self.string()?,
+                phase: self.string()?,
+            }),
+            2 => Event::ThinkingDelta(ThinkingDelta {
+                index: self.index()?,
+                text: self.string()?,
+                signature: self.vec()?,
+                encrypted: self.vec()?,
+                redacted: self.flag()?,
+                format: self.string()?,
+                item_id: self.string()?,
+            }),
+            3 => Event::ToolCallStart(ToolCallStart {
+                index: self.index()?,
+                id: self.string()?,
+                name: self.string()?,
+                item_id: self.string()?,
+            }),
+            4 => Event::ToolCallDelta(ToolCallDelta { index: self.index()?, arguments: self.string()? }),
+            5 => Event::ToolCallEnd(ToolCallEnd { index: self.index()?, signature: self.vec()? }),
+            6 => Event::OtherBlock(OtherBlock { index: self.index()?, type_: self.string()?, raw: self.vec()? }),
+            7 => Event::Done(Done {
+                reason: match self.byte()? {
+                    0 => StopReason::End,
+                    1 => StopReason::ToolUse,
+                    2 => StopReason::Length,
+                    3 => StopReason::Refusal,
+                    _ => return None,
+                },
+                raw: self.string()?,
+                usage: self.usage()?,
+                usage_raw: self.vec()?,
+            }),
+            8 => Event::StreamError(StreamError {
+                err: Box::new(self.error()?),
+                raw: self.string()?,
+                usage: self.usage()?,
+                usage_raw: self.vec()?,
+            }),
+            _ => return None,
+        })
+    }
+}
+
+fn trace_op(payload: &[u8]) -> Vec<u8> {
+    let mut r = Reader { p: payload, at: 0 };
+    let mut events = Vec::new();
+    while r.at < payload.len() {
+        let at = r.at;
+        match r.event() {
+            Some(ev) => events.push(ev),
+            None => return format!("malformed at {}", at).into_bytes(),
+        }
+    }
+    trace(&events).into_bytes()
+}
+
+fn put(out: &mut Vec<u8>, b: &[u8]) {
+    out.extend_from_slice(&(b.len() as u32).to_le_bytes());
+    out.extend_from_slice(b);
+}
+
+fn pack_op(payload: &[u8]) -> Vec<u8> {
+    let mut r = Reader { p: payload, at: 0 };
+    let fields = (|| Some([r.bytes()?, r.bytes()?, r.bytes()?, r.bytes()?]))();
+    match fields {
+        Some([format, item, phase, other]) => pack_meta(&Meta { format, item, phase, other }, &payload[r.at..]),
+        None => b"malformed".to_vec(),
+    }
+}
+
+fn unpack_op(payload: &[u8]) -> Vec<u8> {
+    let (m, rest) = unpack_meta(payload);
+    let mut out = Vec::with_capacity(payload.len() + 20);
+    for f in [m.format, m.item, m.phase, m.other] {
+        put(&mut out, f);
+    }
+    out.extend_from_slice(rest);
+    out
+}
+
+fn main() {
+    let stdin = std::io::stdin();
+    let mut r = stdin.lock();
+    let stdout = std::io::stdout();
+    let mut w = stdout.lock();
+    loop {
+        let mut head = [0u8; 5];
+        if r.read_exact(&mut head).is_err() {
+            return;
+        }
+        let n = u32::from_le_bytes([head[1], head[2], head[3], head[4]]) as usize;
+        let mut payload = vec![0u8; n];
+        if r.read_exact(&mut payload).is_err() {
+            return;
+        }
+        let out = match head[0] {
+            b't' => trace_op(&payload),
+            b'p' => pack_op(&payload),
+            b'u' => unpack_op(&payload),
+            op => panic!("norm driver: unknown op {:?}", op as char),
+        };
+        let sent = w
+            .write_all(&(out.len() as u32).to_le_bytes())
+            .and_then(|_| w.write_all(&out))
+            .and_then(|_| w.flush());
+        if sent.is_err() {
+            return;
+        }
+    }
+}
