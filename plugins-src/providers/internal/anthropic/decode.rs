@@ -1,0 +1,497 @@
+//! anthropic: the streaming decoder of the Anthropic Messages API
+//! (message_start … message_stop, with thinking signatures, redacted
+//! thinking and server-tool blocks kept verbatim), the Rust port of the Go
+//! package beside this file (decode.go, usage.go, wire.go, opaque.go and
+//! classify.go's in-stream errors), which stays its oracle: the Go tests
+//! in this directory compare the two event traces on every recorded
+//! Anthropic fixture and on fuzzed bodies cut at fuzzed points.
+//!
+//! ```ignore
+//! use crate::norm::Decoder as _;
+//! let mut d = anthropic::Decoder::new("anthropic");
+//! let mut events = Vec::new();
+//! for chunk in body {
+//!     d.feed(chunk, &mut events);
+//! }
+//! d.close(&mut events);
+//! ```
+//!
+//! Inclusion: a crate root includes it as `#[path = "…/decode.rs"] mod
+//! anthropic;` beside `crate::norm`, `crate::jsonscan`, `crate::sse` and
+//! `crate::quote` (plugins-src/tools/src/quote.rs, Go's strconv.Quote, with
+//! the `crate::printable` table it reads); its submodules are the files
+//! beside it. std only, rustc 1.63.
+//!
+//! One deliberate difference: a server-side block whose content_block was
+//! null and that streamed valid input is kept as it started, where the Go
+//! decoder panics.
+
+#[path = "opaque.rs"]
+mod opaque;
+#[path = "usage.rs"]
+mod usage;
+#[path = "wire.rs"]
+mod wire;
+
+use crate::norm::{self, ErrorKind, Event, Framing, StopReason};
+use crate::sse;
+use std::collections::BTreeMap;
+
+/// CODEC names the decoder in its messages.
+const CODEC: &str = "anthropic";
+
+/// Decoder decodes one Messages API event stream. It is used by one thread
+/// at a time.
+pub struct Decoder {
+    framer: sse::Framer,
+    stream: Stream,
+}
+
+/// Stream is the decoder's state apart from the framer, which lends it the
+/// items.
+struct Stream {
+    provider: String,
+    em: norm::Emitter,
+    started: bool,
+    /// The open blocks by the vendor's content-block index.
+    blocks: BTreeMap<i64, Block>,
+    usage: usage::UsageState,
+    stop_raw: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BlockKind {
+    Text,
+    Thinking,
+    ToolUse,
+    Other,
+}
+
+struct Block {
+    kind: BlockKind,
+    /// Our block index, None until the block's first event.
+    index: Option<usize>,
+    /// A server-side block's content_block, verbatim.
+    raw: Vec<u8>,
+    /// A server-side block's input_json_delta fragments.
+    input: Vec<u8>,
+}
+
+impl Decoder {
+    /// new returns a decoder whose events are tagged with provider (the
+    /// producer of signatures), for example "anthropic".
+    pub fn new(provider: &str) -> Decoder {
+        Decoder {
+            framer: sse::Framer::default(),
+            stream: Stream {
+                provider: provider.to_string(),
+                em: norm::Emitter::default(),
+                started: false,
+                blocks: BTreeMap::new(),
+                usage: usage::UsageState::default(),
+                stop_raw: String::new(),
+            },
+        }
+    }
+}
+
+impl norm::Decoder for Decoder {
+    fn feed(&mut self, chunk: &[u8], out: &mut Vec<Event>) {
+        let st = &mut self.stream;
+        self.framer.feed(chunk, |it| st.item(it));
+        st.em.drain_into(out);
+    }
+
+    /// close ends the body: a body that ended after message_delta carried
+    /// a stop reason is complete even without message_stop; otherwise it
+    /// is truncated.
+    fn close(&mut self, out: &mut Vec<Event>) {
+        let st = &mut self.stream;
+        self.framer.close(|it| st.item(it));
+        if !st.em.ended() {
+            if !st.stop_raw.is_empty() {
+                st.finish();
+            } else {
+                st.em.end(norm::truncated(CODEC, "message_delta carried a stop_reason", st.usage.result()));
+            }
+        }
+        st.em.drain_into(out);
+    }
+
+    fn framing(&self) -> Framing {
+        let s = self.framer.stats();
+        Framing {
+            line_endings: s.line_endings.as_str(),
+            event_lines: s.event_lines,
+            events: s.events,
+            comment_lines: s.comment_lines,
+            done: s.done,
+            non_sse: s.non_sse,
+        }
+    }
+}
+
+impl Stream {
+    fn item(&mut self, it: sse::Item) {
+        if self.em.ended() {
+            return;
+        }
+        if it.kind == sse::Kind::Text {
+            let mut m = String::from("anthropic: unexpected non-SSE line ");
+            crate::quote::quote(&mut m, runes(it.data, 80));
+            m.push_str(" in the event stream");
+            return self.fail(ErrorKind::Malformed, m);
+        }
+        if it.done {
+            return; // not part of the protocol; some proxies append it
+        }
+        let ev = match wire::Event::read(it.data) {
+            Ok(ev) => ev,
+            Err(e) => {
+                let mut m = String::from("anthropic: event ");
+                crate::quote::quote(&mut m, it.name);
+                m.push_str(": payload is not JSON (");
+                m.push_str(&e.to_string());
+                m.push_str("): ");
+                crate::quote::quote(&mut m, runes(it.data, 80));
+                return self.fail(ErrorKind::Malformed, m);
+            }
+        };
+        match &*ev.typ.unquoted() {
+            "message_start" => {
+                if !ev.has_message || self.started {
+                    return; // a proxy may splice a second message_start; the first one names the response
+                }
+                self.started = true;
+                self.usage.merge(ev.message_usage);
+                self.em.emit(norm::Start {
+                    provider: self.provider.clone(),
+                    model: ev.message_model.string(),
+                    response_id: ev.message_id.string(),
+                });
+            }
+            "content_block_start" => self.block_start(ev.index, ev.content_block),
+            "content_block_delta" => {
+                if ev.has_delta {
+                    self.block_delta(ev.index, &ev.delta);
+                }
+            }
+            "content_block_stop" => self.block_stop(ev.index),
+            "message_delta" => {
+                if ev.has_delta && !ev.delta.stop_reason.is_nil() {
+                    self.stop_raw = ev.delta.stop_reason.string();
+                }
+                self.usage.merge(ev.usage);
+            }
+            "message_stop" => {
+                if self.stop_raw.is_empty() {
+                    let m = "anthropic: message_stop without a stop_reason in any message_delta";
+                    return self.fail(ErrorKind::Malformed, m.to_string());
+                }
+                self.finish();
+            }
+            "error" => {
+                let e = wire::classify_body(ev.err);
+                let (usage, usage_raw) = (self.usage.result(), self.usage.raw());
+                self.em.end(norm::StreamError { err: Box::new(e), raw: String::new(), usage, usage_raw });
+            }
+            _ => {} // ping and unknown event types are ignored
+        }
+    }
+
+    fn block_start(&mut self, i: i64, raw: &[u8]) {
+        let b = match wire::Block::read(raw) {
+            Ok(b) => b,
+            Err(e) => return self.fail(ErrorKind::Malformed, format!("anthropic: content_block_start {}: {}", i, e)),
+        };
+        let kind = match b.typ.as_str() {
+            "text" => BlockKind::Text,
+            "thinking" | "redacted_thinking" => BlockKind::Thinking,
+            "tool_use" => BlockKind::ToolUse,
+            _ => BlockKind::Other,
+        };
+        let mut st = Block { kind, index: None, raw: Vec::new(), input: Vec::new() };
+        let em = &mut self.em;
+        match b.typ.as_str() {
+            "text" => {
+                if !b.text.is_empty() {
+                    let index = index_of(em, &mut st);
+                    em.emit(norm::TextDelta { index, text: b.text, ..Default::default() });
+                }
+            }
+            "thinking" => {
+                if !b.thinking.is_empty() || !b.signature.is_empty() {
+                    let index = index_of(em, &mut st);
+                    em.emit(norm::ThinkingDelta { index, text: b.thinking, signature: b.signature.into_bytes(), ..Default::default() });
+                }
+            }
+            "redacted_thinking" => {
+                let index = index_of(em, &mut st);
+                em.emit(norm::ThinkingDelta { index, redacted: true, encrypted: b.data.into_bytes(), ..Default::default() });
+            }
+            "tool_use" => {
+                let index = index_of(em, &mut st);
+                em.emit(norm::ToolCallStart { index, id: b.id, name: b.name, ..Default::default() });
+            }
+            _ => st.raw = raw.to_vec(),
+        }
+        self.blocks.insert(i, st);
+    }
+
+    fn block_delta(&mut self, i: i64, w: &wire::Delta) {
+        let st = match self.blocks.get_mut(&i) {
+            Some(st) => st,
+            None => {
+                let m = format!("anthropic: content_block_delta for block {}, which was never started", i);
+                return self.fail(ErrorKind::Malformed, m);
+            }
+        };
+        let em = &mut self.em;
+        match (&*w.typ.unquoted(), st.kind) {
+            ("text_delta", BlockKind::Text) => {
+                let index = index_of(em, st);
+                em.emit(norm::TextDelta { index, text: w.text.string(), ..Default::default() });
+            }
+            ("thinking_delta", BlockKind::Thinking) => {
+                let index = index_of(em, st);
+                em.emit(norm::ThinkingDelta { index, text: w.thinking.string(), ..Default::default() });
+            }
+            ("signature_delta", BlockKind::Thinking) => {
+                let index = index_of(em, st);
+                em.emit(norm::ThinkingDelta { index, signature: w.signature.string().into_bytes(), ..Default::default() });
+            }
+            ("input_json_delta", BlockKind::ToolUse) => {
+                let index = index_of(em, st);
+                em.emit(norm::ToolCallDelta { index, arguments: w.partial_json.string() });
+            }
+            ("input_json_delta", BlockKind::Other) => st.input.extend_from_slice(w.partial_json.unquoted().as_bytes()),
+            _ => {} // citations_delta and unknown delta types carry nothing we send back
+        }
+    }
+
+    fn block_stop(&mut self, i: i64) {
+        let mut st = match self.blocks.remove(&i) {
+            Some(st) => st,
+            None => return,
+        };
+        let em = &mut self.em;
+        match st.kind {
+            BlockKind::ToolUse => {
+                let index = index_of(em, &mut st);
+                em.emit(norm::ToolCallEnd { index, signature: Vec::new() });
+            }
+            BlockKind::Other => {
+                let index = index_of(em, &mut st);
+                let type_ = wire::other_type(&st.raw);
+                em.emit(norm::OtherBlock { index, type_, raw: opaque::with_input(&st.raw, &st.input) });
+            }
+            BlockKind::Text | BlockKind::Thinking => {}
+        }
+    }
+
+    fn finish(&mut self) {
+        // Blocks left open are closed in the vendor's order.
+        while let Some(&i) = self.blocks.keys().next() {
+            self.block_stop(i);
+        }
+        let (usage, usage_raw) = (self.usage.result(), self.usage.raw());
+        let raw = self.stop_raw.clone();
+        match stop_reason(&raw) {
+            Some(reason) => self.em.end(norm::Done { reason, raw, usage, usage_raw }),
+            None => {
+                let mut message = String::from("anthropic: unknown stop_reason ");
+                crate::quote::quote(&mut message, raw.as_bytes());
+                message.push_str("; the response may be incomplete");
+                let err = Box::new(norm::Error { kind: ErrorKind::Server, message, ..norm::Error::default() });
+                self.em.end(norm::StreamError { err, raw, usage, usage_raw });
+            }
+        }
+    }
+
+    fn fail(&mut self, kind: ErrorKind, message: String) {
+        let err = Box::new(norm::Error { kind, message, retryable: kind.retryable(), ..norm::Error::default() });
+        let (usage, usage_raw) = (self.usage.result(), self.usage.raw());
+        self.em.end(norm::StreamError { err, raw: String::new(), usage, usage_raw });
+    }
+}
+
+/// index_of returns the block's index, allocating it at its first event.
+fn index_of(em: &mut norm::Emitter, st: &mut Block) -> usize {
+    *st.index.get_or_insert_with(|| em.open())
+}
+
+fn stop_reason(raw: &str) -> Option<StopReason> {
+    Some(match raw {
+        "end_turn" | "stop_sequence" | "pause_turn" => StopReason::End,
+        "tool_use" => StopReason::ToolUse,
+        "max_tokens" | "model_context_window_exceeded" => StopReason::Length,
+        "refusal" => StopReason::Refusal,
+        _ => return None,
+    })
+}
+
+/// runes returns the first n characters of s as Go's fmt precision counts
+/// them (%.80q): each byte of invalid UTF-8 is one.
+fn runes(s: &[u8], n: usize) -> &[u8] {
+    let mut i = 0;
+    for _ in 0..n {
+        if i >= s.len() {
+            break;
+        }
+        let len = match s[i] {
+            0xc2..=0xdf => 2,
+            0xe0..=0xef => 3,
+            0xf0..=0xf4 => 4,
+            _ => 1,
+        };
+        i += match s.get(i..i + len).map(std::str::from_utf8) {
+            Some(Ok(_)) => len,
+            _ => 1,
+        };
+    }
+    &s[..i]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::norm::Decoder as _;
+
+    fn decode(chunks: &[&[u8]]) -> Vec<Event> {
+        let mut d = Decoder::new("anthropic");
+        let mut out = Vec::new();
+        for c in chunks {
+            d.feed(c, &mut out);
+        }
+        d.close(&mut out);
+        d.close(&mut out);
+        out
+    }
+
+    const TOOL_STREAM: &str = concat!(
+        "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"model\":\"claude\",\"usage\":{\"input_tokens\":5,\"output_tokens\":1}}}\n\n",
+        "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"read\",\"input\":{}}}\n\n",
+        "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"path\\\":\"}}\n\n",
+        "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"\\\"a\\\"}\"}}\n\n",
+        "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n",
+        "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\"},\"usage\":{\"output_tokens\":9}}\n\n",
+        "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
+    );
+
+    #[test]
+    fn a_tool_call_stream() {
+        let evs = decode(&[TOOL_STREAM.as_bytes()]);
+        let want = concat!(
+            "Start Provider=\"anthropic\" Model=\"claude\" ResponseID=\"msg_1\"\n",
+            "ToolCallStart Index=0 ID=\"toolu_1\" Name=\"read\" ItemID=\"\"\n",
+            "ToolCallDelta Index=0 Arguments=\"{\\\"path\\\":\"\n",
+            "ToolCallDelta Index=0 Arguments=\"\\\"a\\\"}\"\n",
+            "ToolCallEnd Index=0 Signature=\"\"\n",
+        );
+        let got = norm::trace(&evs);
+        assert!(got.starts_with(want), "{}", got);
+        match evs.last() {
+            Some(Event::Done(d)) => {
+                assert_eq!((d.reason, d.raw.as_str(), d.usage.input, d.usage.output), (StopReason::ToolUse, "tool_use", Some(5), Some(9)));
+                assert_eq!(d.usage_raw, br#"{"input_tokens":5,"output_tokens":9}"#);
+            }
+            other => panic!("last event {:?}", other),
+        }
+        // Byte by byte gives the same events.
+        let bytes: Vec<&[u8]> = TOOL_STREAM.as_bytes().chunks(1).collect();
+        assert_eq!(decode(&bytes), evs);
+    }
+
+    fn terminal(evs: &[Event]) -> &norm::Error {
+        match evs.last() {
+            Some(Event::StreamError(e)) => &e.err,
+            other => panic!("last event {:?}, want a stream error", other),
+        }
+    }
+
+    #[test]
+    fn failures_name_what_broke() {
+        let cases: &[(&str, ErrorKind, &str)] = &[
+            ("", ErrorKind::Truncated, "anthropic: the response body ended before message_delta carried a stop_reason; the answer is incomplete, retry the request"),
+            ("hello\n", ErrorKind::Malformed, "anthropic: unexpected non-SSE line \"hello\" in the event stream"),
+            ("event: x\ndata: {\"type\":\n\n", ErrorKind::Malformed, "anthropic: event \"x\": payload is not JSON (jsonscan: the input ends at offset 8 looking for the beginning of a value; the JSON text is incomplete): \"{\\\"type\\\":\""),
+            ("data: {\"type\":\"message_stop\"}\n\n", ErrorKind::Malformed, "anthropic: message_stop without a stop_reason in any message_delta"),
+            ("data: {\"type\":\"content_block_delta\",\"index\":3,\"delta\":{}}\n\n", ErrorKind::Malformed, "anthropic: content_block_delta for block 3, which was never started"),
+            ("data: {\"type\":\"content_block_start\",\"index\":2,\"content_block\":7}\n\n", ErrorKind::Malformed, "anthropic: content_block_start 2: jsonscan: value at offset 0: found number, want object"),
+            ("data: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"odd\\u00ad\"}}\n\n", ErrorKind::Server, "anthropic: unknown stop_reason \"odd\\u00ad\"; the response may be incomplete"),
+            ("data: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n", ErrorKind::Overloaded, "Overloaded"),
+        ];
+        for (body, kind, message) in cases {
+            let evs = decode(&[body.as_bytes()]);
+            let e = terminal(&evs);
+            assert_eq!((e.kind, e.message.as_str()), (*kind, *message), "{:?}", body);
+        }
+    }
+
+    #[test]
+    fn long_lines_are_quoted_to_80_characters() {
+        let line = "é".repeat(100) + "\n";
+        let evs = decode(&[line.as_bytes()]);
+        let want = format!("anthropic: unexpected non-SSE line \"{}\" in the event stream", "é".repeat(80));
+        assert_eq!(terminal(&evs).message, want);
+        assert_eq!(runes(b"a\xe6\x80b\xff", 3), b"a\xe6\x80");
+        assert_eq!(runes(b"ab", 80), b"ab");
+    }
+
+    #[test]
+    fn server_blocks_keep_their_json_with_the_streamed_input() {
+        let body = concat!(
+            "data: {\"type\":\"content_block_start\",\"index\":1,\"content_block\":{\"type\":\"server_tool_use\",\"id\":\"s\",\"input\":{}, \"x\":1}}\n\n",
+            "data: {\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"q\\\":\"}}\n\n",
+            "data: {\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"1}\"}}\n\n",
+            "data: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"Type\":\"web\"}}\n\n",
+            "data: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"}}\n\n",
+        );
+        let evs = decode(&[body.as_bytes()]);
+        let got = norm::trace(&evs);
+        let want = concat!(
+            "OtherBlock Index=0 Type=\"web\" Raw=\"{\\\"Type\\\":\\\"web\\\"}\"\n",
+            "OtherBlock Index=1 Type=\"server_tool_use\" Raw=\"{\\\"type\\\":\\\"server_tool_use\\\",\\\"id\\\":\\\"s\\\",\\\"input\\\":{\\\"q\\\":1}, \\\"x\\\":1}\"\n",
+        );
+        assert!(got.starts_with(want), "{}", got);
+        assert!(matches!(evs.last(), Some(Event::Done(_))));
+    }
+
+    #[test]
+    fn a_null_server_block_with_input_is_kept() {
+        // The Go decoder panics here; the port keeps the block as it started.
+        assert_eq!(opaque::with_input(b"null", b"1"), b"null");
+        assert_eq!(opaque::with_input(br#"{"type":"x"}"#, b"[1]"), br#"{"type":"x","input":[1]}"#);
+        assert_eq!(opaque::with_input(br#"{ }"#, b"2"), br#"{ "input":2}"#);
+        assert_eq!(opaque::with_input(br#"{"input":{}}"#, b" "), br#"{"input":{}}"#);
+    }
+
+    #[test]
+    fn thinking_and_redacted_blocks() {
+        let body = concat!(
+            "data: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"thinking\",\"thinking\":\"\"}}\n\n",
+            "data: {\"type\":\"content_block_start\",\"index\":1,\"content_block\":{\"type\":\"redacted_thinking\",\"data\":\"enc\"}}\n\n",
+            "data: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"thinking_delta\",\"thinking\":\"hm\"}}\n\n",
+            "data: {\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":\"signature_delta\",\"signature\":\"sig\"}}\n\n",
+            "data: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"ignored\"}}\n\n",
+        );
+        let got = norm::trace(&decode(&[body.as_bytes()]));
+        let want = concat!(
+            "ThinkingDelta Index=0 Text=\"\" Signature=\"\" Encrypted=\"enc\" Redacted=true Format=\"\" ItemID=\"\"\n",
+            "ThinkingDelta Index=1 Text=\"hm\" Signature=\"\" Encrypted=\"\" Redacted=false Format=\"\" ItemID=\"\"\n",
+            "ThinkingDelta Index=0 Text=\"\" Signature=\"sig\" Encrypted=\"\" Redacted=false Format=\"\" ItemID=\"\"\n",
+            "StreamError Err={Kind=\"truncated\"",
+        );
+        assert!(got.starts_with(want), "{}", got);
+    }
+
+    #[test]
+    fn framing_reports_the_framer_stats() {
+        let mut d = Decoder::new("p");
+        let mut out = Vec::new();
+        d.feed(b"event: ping\r\ndata: {}\r\n\r\n: c\r\n\r\n", &mut out);
+        let f = d.framing();
+        assert_eq!((f.line_endings, f.event_lines, f.events, f.comment_lines, f.done, f.non_sse), ("CRLF", true, 1, 1, false, false));
+        assert!(out.is_empty());
+    }
+}

@@ -1,0 +1,347 @@
+//! wire: the Messages API stream events as read from the wire, the Rust
+//! port of wire.go (event, wireBlock) and of the in-stream half of
+//! classify.go (wireError, classifyBody). Like encoding/json, a reader
+//! reads the whole text and reports a syntax error anywhere in it before a
+//! field of the wrong type; the messages are the Go ones, word for word.
+
+use crate::jsonscan::{Decoder, Error, Kind, Str};
+use crate::norm::{self, ErrorKind};
+
+/// Event is one stream event. Its strings and raw values borrow the
+/// event's data. A raw value is empty when absent and "null" when null.
+#[derive(Debug, Default)]
+pub struct Event<'a> {
+    pub typ: Str<'a>,
+    /// "message" is an object.
+    pub has_message: bool,
+    pub message_id: Str<'a>,
+    pub message_model: Str<'a>,
+    pub message_usage: &'a [u8],
+    pub index: i64,
+    pub content_block: &'a [u8],
+    /// "delta" is an object.
+    pub has_delta: bool,
+    pub delta: Delta<'a>,
+    pub usage: &'a [u8],
+    /// The "error" object, when the event has one that is not null.
+    pub err: Option<WireError>,
+}
+
+/// Delta holds the fields of an event's "delta" object.
+#[derive(Debug, Default)]
+pub struct Delta<'a> {
+    pub typ: Str<'a>,
+    pub text: Str<'a>,
+    pub thinking: Str<'a>,
+    pub signature: Str<'a>,
+    pub partial_json: Str<'a>,
+    pub stop_reason: Str<'a>,
+}
+
+/// ReadError is why an event's payload was refused: jsonscan's syntax or
+/// type error, or encoding/json's message for an "error" member of the
+/// wrong shape.
+#[derive(Debug)]
+pub enum ReadError {
+    Scan(Error),
+    Json(String),
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::Scan(e) => e.fmt(f),
+            ReadError::Json(m) => f.write_str(m),
+        }
+    }
+}
+
+impl<'a> Event<'a> {
+    /// read parses data. A member read twice keeps its last value; the
+    /// members of a nested object accumulate over repeats, as in Go.
+    pub fn read(data: &'a [u8]) -> Result<Event<'a>, ReadError> {
+        let mut e = Event::default();
+        let mut err_raw: &[u8] = b"";
+        let mut s = Decoder::new(data);
+        s.object(|s, key| match key {
+            b"type" => e.typ = s.str(),
+            b"message" => {
+                e.has_message = s.peek() == Kind::Object;
+                s.object(|s, key| match key {
+                    b"id" => e.message_id = s.str(),
+                    b"model" => e.message_model = s.str(),
+                    b"usage" => e.message_usage = s.raw().unwrap_or(b""),
+                    _ => {}
+                });
+            }
+            b"index" => e.index = s.int().unwrap_or(0),
+            b"content_block" => e.content_block = s.raw().unwrap_or(b""),
+            b"delta" => {
+                e.has_delta = s.peek() == Kind::Object;
+                let d = &mut e.delta;
+                s.object(|s, key| match key {
+                    b"type" => d.typ = s.str(),
+                    b"text" => d.text = s.str(),
+                    b"thinking" => d.thinking = s.str(),
+                    b"signature" => d.signature = s.str(),
+                    b"partial_json" => d.partial_json = s.str(),
+                    b"stop_reason" => d.stop_reason = s.str(),
+                    _ => {}
+                });
+            }
+            b"usage" => e.usage = s.raw().unwrap_or(b""),
+            b"error" => err_raw = s.raw().unwrap_or(b""),
+            _ => {}
+        });
+        s.finish().map_err(ReadError::Scan)?;
+        // An error object is rare and has its own shape: Go reads it with
+        // encoding/json.
+        if !err_raw.is_empty() && err_raw != b"null" {
+            e.err = Some(WireError::unmarshal(err_raw).map_err(ReadError::Json)?);
+        }
+        Ok(e)
+    }
+}
+
+/// Block is the content_block of a content_block_start event.
+#[derive(Debug, Default, PartialEq)]
+pub struct Block {
+    pub typ: String,
+    pub id: String,
+    pub name: String,
+    pub text: String,
+    pub thinking: String,
+    pub signature: String,
+    pub data: String,
+}
+
+impl Block {
+    /// read parses raw; null reads as the empty block, and absent (empty)
+    /// is an error, as encoding/json has it.
+    pub fn read(raw: &[u8]) -> Result<Block, Error> {
+        let mut f: [Str; 7] = Default::default();
+        let mut s = Decoder::new(raw);
+        s.object(|s, key| {
+            let i = match key {
+                b"type" => 0,
+                b"id" => 1,
+                b"name" => 2,
+                b"text" => 3,
+                b"thinking" => 4,
+                b"signature" => 5,
+                b"data" => 6,
+                _ => return,
+            };
+            f[i] = s.str();
+        });
+        s.finish()?;
+        Ok(Block {
+            typ: f[0].string(),
+            id: f[1].string(),
+            name: f[2].string(),
+            text: f[3].string(),
+            thinking: f[4].string(),
+            signature: f[5].string(),
+            data: f[6].string(),
+        })
+    }
+}
+
+/// WireError is the API's error object.
+#[derive(Debug, Default, PartialEq)]
+pub struct WireError {
+    pub typ: String,
+    pub message: String,
+}
+
+impl WireError {
+    /// unmarshal reads the valid JSON text raw as Go's json.Unmarshal reads
+    /// it into the struct {Type string `json:"type"`; Message string
+    /// `json:"message"`}: keys match case-insensitively (Go's fold), null
+    /// leaves a field alone, and the first value of the wrong kind is the
+    /// error, in encoding/json's words.
+    pub fn unmarshal(raw: &[u8]) -> Result<WireError, String> {
+        let mut w = WireError::default();
+        let mut d = Decoder::new(raw);
+        let top = d.peek();
+        if top != Kind::Object {
+            return Err(format!("json: cannot unmarshal {} into Go value of type anthropic.wireError", json_kind(top)));
+        }
+        let mut first: Option<String> = None;
+        d.object(|d, key| {
+            let (dst, name) = if fold_equal(key, "TYPE") {
+                (&mut w.typ, "type")
+            } else if fold_equal(key, "MESSAGE") {
+                (&mut w.message, "message")
+            } else {
+                return;
+            };
+            match d.peek() {
+                Kind::Str => *dst = d.str().string(),
+                Kind::Null => {}
+                k => {
+                    if first.is_none() {
+                        first = Some(format!(
+                            "json: cannot unmarshal {} into Go struct field wireError.{} of type string",
+                            json_kind(k),
+                            name
+                        ));
+                    }
+                }
+            }
+        });
+        // raw was validated by the event's reader, so only a kind error is
+        // left to report.
+        match (d.finish(), first) {
+            (Err(e), _) => Err(e.to_string()),
+            (Ok(()), Some(m)) => Err(m),
+            (Ok(()), None) => Ok(w),
+        }
+    }
+}
+
+/// json_kind is encoding/json's name of a value's kind in its type errors.
+pub fn json_kind(k: Kind) -> &'static str {
+    match k {
+        Kind::Object => "object",
+        Kind::Array => "array",
+        Kind::Str => "string",
+        Kind::Number => "number",
+        Kind::Bool => "bool",
+        Kind::Null | Kind::Invalid => "null",
+    }
+}
+
+/// fold_equal reports whether key (unquoted, valid UTF-8) matches the
+/// upper-case ASCII name as encoding/json matches a struct field's name:
+/// each character mapped to unicode.ToUpper(unicode.ToLower(r)), under
+/// which only 'ſ' (U+017F), 'ı' (U+0131), 'İ' (U+0130) and the Kelvin
+/// sign (U+212A) of all non-ASCII characters become ASCII letters.
+pub fn fold_equal(key: &[u8], upper: &str) -> bool {
+    let key = match std::str::from_utf8(key) {
+        Ok(k) => k,
+        Err(_) => return false, // not reached: jsonscan hands out valid keys
+    };
+    let mut want = upper.chars();
+    for c in key.chars() {
+        let folded = match c {
+            'a'..='z' => c.to_ascii_uppercase(),
+            '\u{17f}' => 'S',
+            '\u{130}' | '\u{131}' => 'I',
+            '\u{212a}' => 'K',
+            _ => c,
+        };
+        if want.next() != Some(folded) {
+            return false;
+        }
+    }
+    want.next().is_none()
+}
+
+/// other_type returns the "type" of the block raw (an object or null) as
+/// json.Unmarshal into struct{Type string} reads it (Go: otherType): the
+/// key matched as fold_equal matches it, the last string value winning,
+/// a value of another kind ignored.
+pub fn other_type(raw: &[u8]) -> String {
+    let mut t = String::new();
+    let mut d = Decoder::new(raw);
+    d.object(|d, key| {
+        if fold_equal(key, "TYPE") && d.peek() == Kind::Str {
+            t = d.str().string();
+        }
+    });
+    t
+}
+
+/// classify_body classifies an in-stream error object (Go: classifyBody
+/// with status 0 and no request id): the API's type names the kind, an
+/// unknown or missing type is a server error, and an invalid request
+/// whose message says the prompt is too long is a context overflow.
+pub fn classify_body(w: Option<WireError>) -> norm::Error {
+    let w = w.unwrap_or_default();
+    let mut kind = match w.typ.as_str() {
+        "invalid_request_error" => ErrorKind::InvalidRequest,
+        "authentication_error" | "permission_error" => ErrorKind::Auth,
+        "billing_error" => ErrorKind::Quota,
+        "not_found_error" => ErrorKind::NotFound,
+        "request_too_large" => ErrorKind::ContextOverflow,
+        "rate_limit_error" => ErrorKind::RateLimit,
+        "api_error" | "timeout_error" => ErrorKind::Server,
+        "overloaded_error" => ErrorKind::Overloaded,
+        _ => ErrorKind::Server, // byStatus(0)
+    };
+    if kind == ErrorKind::InvalidRequest && w.message.contains("prompt is too long") {
+        kind = ErrorKind::ContextOverflow;
+    }
+    norm::Error {
+        kind,
+        message: w.message,
+        retryable: kind.retryable(),
+        provider_type: w.typ,
+        ..norm::Error::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wire_error_reads_as_encoding_json() {
+        let cases: &[(&str, Result<(&str, &str), &str>)] = &[
+            (r#"{"type":"overloaded_error","message":"Overloaded"}"#, Ok(("overloaded_error", "Overloaded"))),
+            (r#"{"TYPE":"a","meſsage":"b","Type":null}"#, Ok(("a", "b"))),
+            (r#"{"type":"\ud800x"}"#, Ok(("\u{fffd}x", ""))),
+            ("[]", Err("json: cannot unmarshal array into Go value of type anthropic.wireError")),
+            ("true", Err("json: cannot unmarshal bool into Go value of type anthropic.wireError")),
+            (r#"{"type":[1],"message":true}"#, Err("json: cannot unmarshal array into Go struct field wireError.type of type string")),
+            (r#"{"message":5}"#, Err("json: cannot unmarshal number into Go struct field wireError.message of type string")),
+        ];
+        for (raw, want) in cases {
+            let got = WireError::unmarshal(raw.as_bytes());
+            match (got, want) {
+                (Ok(w), Ok((t, m))) => assert_eq!((w.typ.as_str(), w.message.as_str()), (*t, *m), "{}", raw),
+                (Err(e), Err(m)) => assert_eq!(&e, m, "{}", raw),
+                (got, _) => panic!("{}: got {:?}, want {:?}", raw, got, want),
+            }
+        }
+    }
+
+    #[test]
+    fn fold_matches_like_go() {
+        assert!(fold_equal(b"type", "TYPE"));
+        assert!(fold_equal(b"tYpE", "TYPE"));
+        assert!(fold_equal("me\u{17f}sage".as_bytes(), "MESSAGE"));
+        assert!(!fold_equal(b"types", "TYPE"));
+        assert!(!fold_equal(b"typ", "TYPE"));
+        assert!(!fold_equal("typ\u{c9}".as_bytes(), "TYPE"));
+    }
+
+    #[test]
+    fn classify_in_stream_errors() {
+        let e = classify_body(Some(WireError { typ: "invalid_request_error".into(), message: "prompt is too long: 9 tokens".into() }));
+        assert_eq!((e.kind, e.retryable, e.provider_type.as_str()), (ErrorKind::ContextOverflow, false, "invalid_request_error"));
+        let e = classify_body(None);
+        assert_eq!((e.kind, e.retryable, e.message.as_str()), (ErrorKind::Server, true, ""));
+        let e = classify_body(Some(WireError { typ: "overloaded_error".into(), message: "busy".into() }));
+        assert_eq!((e.kind, e.retryable), (ErrorKind::Overloaded, true));
+    }
+
+    #[test]
+    fn event_members_repeat_as_in_go() {
+        let e = Event::read(br#"{"type":"a","message":{"id":"x"},"message":{"model":"m"},"index":1,"index":null,"type":"b"}"#).unwrap();
+        assert_eq!((e.typ.string(), e.message_id.string(), e.message_model.string(), e.index), ("b".into(), "x".into(), "m".into(), 0));
+        assert!(e.has_message);
+        let err = Event::read(br#"{"type":"ping","error":"x"}"#).unwrap_err();
+        assert_eq!(err.to_string(), "json: cannot unmarshal string into Go value of type anthropic.wireError");
+        assert!(Event::read(br#"{"index":1.5}"#).is_err());
+    }
+
+    #[test]
+    fn block_null_is_empty_and_absent_is_an_error() {
+        assert_eq!(Block::read(b"null").unwrap(), Block::default());
+        assert!(Block::read(b"").is_err());
+        let b = Block::read(br#"{"type":"tool_use","id":"t","name":"n","input":{}}"#).unwrap();
+        assert_eq!((b.typ.as_str(), b.id.as_str(), b.name.as_str()), ("tool_use", "t", "n"));
+    }
+}
