@@ -75,6 +75,7 @@ func Start(tb testing.TB, root string, args ...string) *Driver {
 // removes the directory (the running process keeps its file), so a test
 // process killed later leaves nothing behind.
 func launch(root string, args []string) (*Driver, error) {
+	sweep(os.TempDir(), time.Now().Add(-staleAfter))
 	dir, err := os.MkdirTemp("", "rustdriver-")
 	if err != nil {
 		return nil, fmt.Errorf("rustdriver: a directory for %s's binary: %w", root, err)
@@ -110,6 +111,22 @@ func launch(root string, args []string) (*Driver, error) {
 		close(d.exited)
 	}()
 	return d, nil
+}
+
+// staleAfter is the age past which a build directory is a leftover: a
+// build takes seconds, and a started driver's directory is removed at
+// once.
+const staleAfter = time.Hour
+
+// sweep removes the rustdriver-* directories in tmp last changed before
+// cutoff, which test processes killed while building leave behind.
+func sweep(tmp string, cutoff time.Time) {
+	old, _ := filepath.Glob(filepath.Join(tmp, "rustdriver-*"))
+	for _, dir := range old {
+		if fi, err := os.Lstat(dir); err == nil && fi.IsDir() && fi.ModTime().Before(cutoff) {
+			os.RemoveAll(dir)
+		}
+	}
 }
 
 // Ask sends the driver one request, op and payload, and returns the

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 const echo = "testdata/echo.rs"
@@ -206,5 +208,34 @@ func TestStop(t *testing.T) {
 	}
 	if again := Start(t, echo, "--cfg", "stop"); again == d || !bytes.Equal(again.Ask(t, 'e', nil), []byte("e")) {
 		t.Fatal("Start after Stop did not build a new driver")
+	}
+}
+
+func TestSweep(t *testing.T) {
+	tmp := t.TempDir()
+	now := time.Now()
+	cases := []struct {
+		name string
+		age  time.Duration
+		kept bool
+	}{
+		{"rustdriver-old", 2 * staleAfter, false},
+		{"rustdriver-fresh", time.Minute, true},
+		{"other-old", 2 * staleAfter, true},
+	}
+	for _, tc := range cases {
+		dir := filepath.Join(tmp, tc.name)
+		if err := os.MkdirAll(filepath.Join(dir, "sub"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(dir, now.Add(-tc.age), now.Add(-tc.age)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sweep(tmp, now.Add(-staleAfter))
+	for _, tc := range cases {
+		if _, err := os.Stat(filepath.Join(tmp, tc.name)); (err == nil) != tc.kept {
+			t.Errorf("%s: kept %v, want %v", tc.name, err == nil, tc.kept)
+		}
 	}
 }
