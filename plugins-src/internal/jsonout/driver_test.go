@@ -21,9 +21,9 @@ const (
 )
 
 // driver returns the running driver, built from testdata/driver.rs.
-func driver(t *testing.T) *rustdriver.Driver {
-	t.Helper()
-	return rustdriver.Start(t, "testdata/driver.rs")
+func driver(tb testing.TB) *rustdriver.Driver {
+	tb.Helper()
+	return rustdriver.Start(tb, "testdata/driver.rs")
 }
 
 // rust asks the driver to encode payload with op and returns its JSON

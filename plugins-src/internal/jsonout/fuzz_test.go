@@ -9,9 +9,14 @@ import (
 	"testing"
 )
 
+// Each target starts the driver before f.Fuzz: a fuzz worker then builds
+// it before it takes inputs, instead of during its first one, which the
+// fuzzing engine would call hung after 10 s of a loaded machine's rustc.
+
 // FuzzString: a Go string of arbitrary bytes is escaped as Marshal
 // escapes it.
 func FuzzString(f *testing.F) {
+	driver(f)
 	f.Fuzz(func(t *testing.T, s []byte) {
 		want, err := json.Marshal(string(s))
 		got, gotErr := rust(t, opString, s)
@@ -25,6 +30,7 @@ func FuzzString(f *testing.F) {
 // exact expansions that random bits rarely give (TestFloat64Sweep covers
 // the ties among them systematically).
 func FuzzFloat64(f *testing.F) {
+	driver(f)
 	f.Fuzz(func(t *testing.T, bits uint64) {
 		scaled := math.Ldexp(float64(bits&(1<<48-1)), int(int16(bits>>48))%1100)
 		for _, v := range []float64{math.Float64frombits(bits), scaled} {
@@ -42,6 +48,7 @@ func FuzzFloat64(f *testing.F) {
 // compacted as Marshal compacts it, and refused exactly when Marshal
 // refuses it.
 func FuzzRawMessage(f *testing.F) {
+	driver(f)
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		want, err := json.Marshal(json.RawMessage(append([]byte{}, raw...)))
 		got, gotErr := rust(t, opRaw, raw)
@@ -53,6 +60,7 @@ func FuzzRawMessage(f *testing.F) {
 // map[string]any, []any, string, float64, bool, nil) is written through
 // the Writer as Marshal writes it, map keys sorted by the module.
 func FuzzValue(f *testing.F) {
+	driver(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var v any
 		if json.Unmarshal(data, &v) != nil {
