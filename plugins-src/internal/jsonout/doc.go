@@ -24,13 +24,16 @@
 //
 // Strings are escaped as Marshal escapes them (HTML-safe, U+2028 and
 // U+2029 escaped, each invalid UTF-8 byte as \ufffd); float64 uses the
-// shortest round-trip digits with Marshal's switch to exponent notation
-// below 1e-6 and from 1e21; NaN, ±Inf and invalid raw JSON are errors, as
-// they are for Marshal.
+// shortest round-trip digits (an exact tie between two to the even one, as
+// strconv has it, where Rust's own formatting rounds up) with Marshal's
+// switch to exponent notation below 1e-6 and from 1e21; NaN, ±Inf and
+// invalid raw JSON are errors, as they are for Marshal.
 //
 // The tests run the module's own Rust tests (TestRustUnitTests), compare
-// Go values of the codecs' shapes encoded by both (TestValues), and fuzz
-// the Rust writer against encoding/json through a native driver
+// Go values of the codecs' shapes encoded by both (TestValues,
+// TestValueErrors), sweep strings and float64 values where escaping and
+// formatting change (TestStringSweep, TestFloat64Sweep), and fuzz the Rust
+// writer against encoding/json through a native driver
 // (testdata/driver.rs, see package rustdriver): strings of arbitrary bytes
 // (FuzzString), float64 of arbitrary bits (FuzzFloat64), RawMessage
 // compaction of arbitrary bytes (FuzzRawMessage) and values decoded from

@@ -27,8 +27,9 @@
 //! on (its default): `"` `\` and `\b \f \n \r \t` with a backslash, other
 //! control bytes, `<`, `>` and `&` as `\u00XX`, U+2028 and U+2029 as
 //! `\u2028`/`\u2029`, and each byte that does not start a valid UTF-8
-//! sequence as `\ufffd`. Floats use the shortest digits that round-trip,
-//! in plain notation unless the magnitude is below 1e-6 or at least 1e21.
+//! sequence as `\ufffd`. Floats use the shortest digits that round-trip
+//! (of two as near, the even one), in plain notation unless the magnitude
+//! is below 1e-6 or at least 1e21.
 //! NaN and the infinities, and a raw value that is not exactly one valid
 //! JSON value, are errors, as they are for `Marshal`.
 
