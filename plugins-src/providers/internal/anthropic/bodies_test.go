@@ -98,6 +98,9 @@ var handMade = []struct {
 		data(`{"type":"message_delta","delta":{"stop_reason":"tool_use"}}`) + data(msgStop) + data(`{"type":"ping"}`) + "garbage after the end\n"},
 	{"unknown event types and fields", data(`{"type":"future_event","index":"x","delta":{"type":7}}`) + data(`{"type":"message_delta","delta":{"stop_reason":"end_turn","extra":{"a":[]}},"usage":null}`)},
 	{"cr line endings", strings.ReplaceAll(data(msgStart)+data(endTurn)+data(msgStop), "\n", "\r")},
+	{"null server block with input, where Go panics", data(`{"type":"content_block_start","index":0,"content_block":null}`) +
+		data(`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{}"}}`) +
+		data(`{"type":"content_block_stop","index":0}`) + data(endTurn)},
 	{"empty body", ""},
 	{"only done", data("[DONE]")},
 }

@@ -28,10 +28,13 @@ func TestRustUnit(t *testing.T) {
 	rustdriver.RunTests(t, "testdata/driver_anthropic.rs")
 }
 
-// driver is the Rust decoder's driver, built with overflow checks so that
-// arithmetic that would wrap in the plugin build fails the comparison.
+// driver is the Rust decoder's driver for the comparisons, built with
+// overflow checks so that arithmetic that would wrap in the plugin build
+// fails the comparison, and without optimization (the later -C opt-level
+// wins): on a loaded machine it builds in seconds instead of most of a
+// minute, which every fuzz worker would spend before its first input.
 func driver(tb testing.TB) *rustdriver.Driver {
-	return rustdriver.Start(tb, "testdata/driver_anthropic.rs", "-C", "overflow-checks=on")
+	return rustdriver.Start(tb, "testdata/driver_anthropic.rs", "-C", "overflow-checks=on", "-C", "opt-level=0")
 }
 
 // TestRustFixtures holds the Rust decoder to the Go one on every recorded
