@@ -635,23 +635,29 @@ pub fn append_event(b: &mut String, ev: &Event) {
         }
         Event::StreamError(e) => {
             b.push_str("StreamError");
-            let x = &e.err;
-            b.push_str(" Err={Kind=");
-            quote_ascii(b, x.kind.as_str().as_bytes());
-            tr_str(b, "Message", x.message.as_bytes());
-            tr_bool(b, "Retryable", x.retryable);
-            tr_num(b, "RetryAfter", x.retry_after);
-            tr_num(b, "HTTPStatus", u64::from(x.http_status));
-            tr_str(b, "ProviderType", x.provider_type.as_bytes());
-            tr_str(b, "Code", x.code.as_bytes());
-            tr_str(b, "RequestID", x.request_id.as_bytes());
-            b.push('}');
+            tr_field(b, "Err");
+            append_error(b, &e.err);
             tr_str(b, "Raw", e.raw.as_bytes());
             tr_usage(b, &e.usage);
             tr_str(b, "UsageRaw", &e.usage_raw);
         }
     }
     b.push('\n');
+}
+
+/// append_error appends the trace of `e` (Go: normtrace.AppendError): its
+/// fields in braces, as in a StreamError line.
+pub fn append_error(b: &mut String, e: &Error) {
+    b.push_str("{Kind=");
+    quote_ascii(b, e.kind.as_str().as_bytes());
+    tr_str(b, "Message", e.message.as_bytes());
+    tr_bool(b, "Retryable", e.retryable);
+    tr_num(b, "RetryAfter", e.retry_after);
+    tr_num(b, "HTTPStatus", u64::from(e.http_status));
+    tr_str(b, "ProviderType", e.provider_type.as_bytes());
+    tr_str(b, "Code", e.code.as_bytes());
+    tr_str(b, "RequestID", e.request_id.as_bytes());
+    b.push('}');
 }
 
 fn tr_field(b: &mut String, name: &str) {
@@ -687,7 +693,14 @@ fn tr_amount(b: &mut String, a: Amount) {
 }
 
 fn tr_usage(b: &mut String, u: &Usage) {
-    b.push_str(" Usage={Input=");
+    tr_field(b, "Usage");
+    append_usage(b, u);
+}
+
+/// append_usage appends the trace of `u` (Go: normtrace.AppendUsage): its
+/// amounts in braces, each a decimal value or "unknown".
+pub fn append_usage(b: &mut String, u: &Usage) {
+    b.push_str("{Input=");
     tr_amount(b, u.input);
     for (name, a) in [("Output", u.output), ("CacheRead", u.cache_read), ("CacheWrite", u.cache_write), ("Reasoning", u.reasoning)] {
         tr_field(b, name);

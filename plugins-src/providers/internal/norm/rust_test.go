@@ -61,7 +61,7 @@ func TestRustTrace(t *testing.T) {
 		for range 2000 {
 			evs := make([]norm.Event, r.IntN(12))
 			for i := range evs {
-				evs[i] = randomEvent(r)
+				evs[i] = randomEvent(r, false)
 			}
 			compareTrace(t, evs)
 		}
@@ -75,7 +75,7 @@ func FuzzRustTrace(f *testing.F) {
 	f.Add([]byte("\x08\x03\x05oops!\x01\x02\xf5\x01\x07\x02\x00\x09\x10\x11"))
 	driver(f) // built before the first input, so no worker counts as hung while rustc runs
 	f.Fuzz(func(t *testing.T, data []byte) {
-		compareTrace(t, genEvents(data))
+		compareTrace(t, genEvents(data, false))
 	})
 }
 
@@ -120,8 +120,22 @@ type source interface {
 	bytes() []byte
 }
 
-func genEvent(s source) norm.Event {
+// genEvent makes an event of any kind from s. With small, indexes are
+// below 3 and tool-call arguments are often JSON fragments, so that an
+// assembler sees streams that keep the protocol as well as ones that
+// break it.
+func genEvent(s source, small bool) norm.Event {
 	index := func() int { return int(s.u64() >> 1) }
+	args := s.str
+	if small {
+		index = func() int { return s.n(3) }
+		args = func() string {
+			if k := s.n(len(argFragments) + 1); k < len(argFragments) {
+				return argFragments[k]
+			}
+			return s.str()
+		}
+	}
 	flag := func() bool { return s.n(2) == 1 }
 	amount := func() norm.Amount {
 		if s.n(2) == 0 {
@@ -142,7 +156,7 @@ func genEvent(s source) norm.Event {
 	case 3:
 		return norm.ToolCallStart{Index: index(), ID: s.str(), Name: s.str(), ItemID: s.str()}
 	case 4:
-		return norm.ToolCallDelta{Index: index(), Arguments: s.str()}
+		return norm.ToolCallDelta{Index: index(), Arguments: args()}
 	case 5:
 		return norm.ToolCallEnd{Index: index(), Signature: s.bytes()}
 	case 6:
@@ -190,7 +204,11 @@ func (s randSource) bytes() []byte {
 	return b
 }
 
-func randomEvent(r *rand.Rand) norm.Event { return genEvent(randSource{r}) }
+// argFragments are pieces of tool-call arguments: together they make
+// objects, other JSON values and invalid text.
+var argFragments = []string{`{"a":`, `1}`, `{}`, ` `, `[1]`, `"s"`, "\u00a0", `{"b":"<&>"`, `}`, `nul`, `l`}
+
+func randomEvent(r *rand.Rand, small bool) norm.Event { return genEvent(randSource{r}, small) }
 
 // byteSource reads fuzz bytes; once they run out every value is zero.
 type byteSource struct{ data []byte }
@@ -223,12 +241,13 @@ func (s *byteSource) bytes() []byte {
 
 func (s *byteSource) str() string { return strings.ToValidUTF8(string(s.bytes()), "\ufffd") }
 
-// genEvents reads events from data until it runs out.
-func genEvents(data []byte) []norm.Event {
+// genEvents reads events from data until it runs out (small as for
+// genEvent).
+func genEvents(data []byte, small bool) []norm.Event {
 	s := &byteSource{data}
 	var evs []norm.Event
 	for len(s.data) > 0 {
-		evs = append(evs, genEvent(s))
+		evs = append(evs, genEvent(s, small))
 	}
 	return evs
 }

@@ -104,7 +104,13 @@ func amount(b []byte, name string, a norm.Amount) []byte {
 }
 
 func usage(b []byte, u norm.Usage) []byte {
-	b = append(field(b, "Usage"), "{Input="...)
+	return AppendUsage(field(b, "Usage"), u)
+}
+
+// AppendUsage appends the trace of u to b: its amounts in braces, each a
+// decimal value or "unknown".
+func AppendUsage(b []byte, u norm.Usage) []byte {
+	b = append(b, "{Input="...)
 	b = append(b, u.Input.String()...)
 	b = amount(b, "Output", u.Output)
 	b = amount(b, "CacheRead", u.CacheRead)
@@ -114,7 +120,12 @@ func usage(b []byte, u norm.Usage) []byte {
 }
 
 func failure(b []byte, e *norm.Error) []byte {
-	b = field(b, "Err")
+	return AppendError(field(b, "Err"), e)
+}
+
+// AppendError appends the trace of e to b: its fields in braces, as in a
+// StreamError line, or nil.
+func AppendError(b []byte, e *norm.Error) []byte {
 	if e == nil {
 		return append(b, "nil"...)
 	}

@@ -18,12 +18,26 @@
 //!
 //! Op 'u' unpacks: the payload is a signature; the reply is format, item,
 //! phase, other (each a u32le length and bytes) and the vendor payload.
+//!
+//! Op 'a' assembles: the payload is events as for 't', added in order to
+//! a norm_message::Assembler. The reply is a line "E N QUOTED" for each
+//! event N that add refused, then the message trace (see message_trace).
+//!
+//! Op 'F' is finish_arguments: the payload is the raw text; the reply is
+//! the arguments (a u32le length and bytes) and the reason.
 #![allow(dead_code)]
 
 #[path = "../norm.rs"]
 mod norm;
 
+#[path = "../../../../internal/jsonout/jsonout.rs"]
+mod jsonout;
+
+#[path = "../message.rs"]
+mod norm_message;
+
 use norm::*;
+use norm_message::{Assembler, AssistantMessage, Content};
 use std::io::{Read, Write};
 
 struct Reader<'a> {
@@ -149,17 +163,127 @@ impl<'a> Reader<'a> {
     }
 }
 
-fn trace_op(payload: &[u8]) -> Vec<u8> {
+fn events(payload: &[u8]) -> Result<Vec<Event>, Vec<u8>> {
     let mut r = Reader { p: payload, at: 0 };
     let mut events = Vec::new();
     while r.at < payload.len() {
         let at = r.at;
         match r.event() {
             Some(ev) => events.push(ev),
-            None => return format!("malformed at {}", at).into_bytes(),
+            None => return Err(format!("malformed at {}", at).into_bytes()),
         }
     }
-    trace(&events).into_bytes()
+    Ok(events)
+}
+
+fn trace_op(payload: &[u8]) -> Vec<u8> {
+    match events(payload) {
+        Ok(evs) => trace(&evs).into_bytes(),
+        Err(msg) => msg,
+    }
+}
+
+fn field(b: &mut String, name: &str, v: &[u8]) {
+    b.push(' ');
+    b.push_str(name);
+    b.push('=');
+    quote_ascii(b, v);
+}
+
+/// message_trace writes the message as the Go test's messageTrace does: a
+/// "Msg" line with the message's fields, then a line per block, every
+/// field as " Name=value" with strings and bytes quoted as in trace.
+fn message_trace(b: &mut String, m: &AssistantMessage) {
+    b.push_str("Msg");
+    field(b, "Provider", m.provider.as_bytes());
+    field(b, "Model", m.model.as_bytes());
+    field(b, "ResponseID", m.response_id.as_bytes());
+    field(b, "Stop", m.stop.map_or("", |s| s.as_str()).as_bytes());
+    field(b, "StopRaw", m.stop_raw.as_bytes());
+    b.push_str(" Usage=");
+    append_usage(b, &m.usage);
+    b.push_str(" Error=");
+    match &m.error {
+        Some(e) => append_error(b, e),
+        None => b.push_str("nil"),
+    }
+    b.push('\n');
+    for c in &m.content {
+        match c {
+            Content::Text(t) => {
+                b.push_str("Text");
+                field(b, "Text", t.text.as_bytes());
+                field(b, "Signature", &t.signature);
+                field(b, "Producer", t.producer.as_bytes());
+                field(b, "ItemID", t.item_id.as_bytes());
+                field(b, "Phase", t.phase.as_bytes());
+            }
+            Content::Thinking(t) => {
+                b.push_str("Thinking");
+                field(b, "Text", t.text.as_bytes());
+                field(b, "Signature", &t.signature);
+                field(b, "Encrypted", &t.encrypted);
+                b.push_str(if t.redacted { " Redacted=true" } else { " Redacted=false" });
+                field(b, "Format", t.format.as_bytes());
+                field(b, "ItemID", t.item_id.as_bytes());
+                field(b, "Producer", t.producer.as_bytes());
+            }
+            Content::Image(i) => {
+                b.push_str("Image");
+                field(b, "MediaType", i.media_type.as_bytes());
+                field(b, "Data", &i.data);
+            }
+            Content::ToolCall(t) => {
+                b.push_str("ToolCall");
+                field(b, "ID", t.id.as_bytes());
+                field(b, "Name", t.name.as_bytes());
+                field(b, "Arguments", &t.arguments);
+                field(b, "ArgumentsError", t.arguments_error.as_bytes());
+                field(b, "Signature", &t.signature);
+                field(b, "ItemID", t.item_id.as_bytes());
+                field(b, "Producer", t.producer.as_bytes());
+            }
+            Content::Other(o) => {
+                b.push_str("Other");
+                field(b, "Type", o.type_.as_bytes());
+                field(b, "Raw", &o.raw);
+                field(b, "Producer", o.producer.as_bytes());
+            }
+        }
+        b.push('\n');
+    }
+}
+
+fn assemble_op(payload: &[u8]) -> Vec<u8> {
+    let evs = match events(payload) {
+        Ok(evs) => evs,
+        Err(msg) => return msg,
+    };
+    let mut a = Assembler::default();
+    let mut b = String::new();
+    for (i, e) in evs.iter().enumerate() {
+        if let Err(msg) = a.add(e) {
+            b.push_str("E ");
+            b.push_str(&i.to_string());
+            b.push(' ');
+            quote_ascii(&mut b, msg.as_bytes());
+            b.push('\n');
+        }
+    }
+    message_trace(&mut b, &a.message());
+    b.into_bytes()
+}
+
+fn finish_op(payload: &[u8]) -> Vec<u8> {
+    let raw = match std::str::from_utf8(payload) {
+        Ok(raw) => raw,
+        Err(_) => return b"not utf-8".to_vec(),
+    };
+    let (args, reason) = norm_message::finish_arguments(raw);
+    let mut out = Vec::new();
+    put(&mut out, &args);
+    out.extend_from_slice(reason.as_bytes());
+    out
 }
 
 fn put(out: &mut Vec<u8>, b: &[u8]) {
@@ -205,6 +329,8 @@ fn main() {
             b't' => trace_op(&payload),
             b'p' => pack_op(&payload),
             b'u' => unpack_op(&payload),
+            b'a' => assemble_op(&payload),
+            b'F' => finish_op(&payload),
             op => panic!("norm driver: unknown op {:?}", op as char),
         };
         let sent = w
