@@ -96,6 +96,24 @@ func FuzzRustDecoder(f *testing.F) {
 	})
 }
 
+// FuzzRustPayloads reaches the JSON paths faster than arbitrary bytes:
+// each line of the input is one event's data, so every mutation lands in
+// an event payload. Cuts split the framed body as in FuzzRustDecoder.
+func FuzzRustPayloads(f *testing.F) {
+	f.Add([]byte(msgStart+"\n"+`{"type":"content_block_start","index":0,"content_block":{"type":"server_tool_use","input":{}}}`+"\n"+
+		`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"a\":1}"}}`+"\n"+endTurn+"\n"+msgStop), []byte{40})
+	f.Add([]byte(`{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long"}}`), []byte{})
+	f.Add([]byte(`{"type":"message_delta","usage":{"input_tokens":1,"output_tokens_details":{"thinking_tokens":2}}}`+"\n"+`{"type":"message_delta","delta":{"stop_reason":"x"}}`), []byte{9, 9})
+	driver(f)
+	f.Fuzz(func(t *testing.T, payloads, cuts []byte) {
+		var body []byte
+		for _, p := range bytes.Split(payloads, []byte("\n")) {
+			body = append(append(append(body, "data: "...), p...), "\n\n"...)
+		}
+		compare(t, "anthropic", cut(body, cuts))
+	})
+}
+
 // cut splits body: each cut byte is the length of the next chunk (0 is an
 // empty feed), and what the cuts leave is the last chunk.
 func cut(body, cuts []byte) [][]byte {
