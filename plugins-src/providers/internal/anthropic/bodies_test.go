@@ -60,6 +60,11 @@ var handMade = []struct {
 		data(`{"type":"message_delta","delta":{},"usage":{"output_tokens":9,"input_tokens":null,"output_tokens_details":null,"x":1,"x":2,"y":[ 1 , {"z" : null} ]}}`) +
 		data(`{"type":"message_delta","usage":{"output_tokens":1.5}}`) + data(`{"type":"message_delta","usage":{"output_tokens_details":3}}`) +
 		data(`{"type":"message_delta","usage":"none"}`) + data(`{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens_details":{"thinking_tokens":"x"}}}`) + data(msgStop)},
+	{"usage edge values", data(`{"type":"message_start","message":{"id":"m","usage":{"input\u005ftokens":9223372036854775807,"output_tokens":-0,"cache_read_input_tokens":-9223372036854775808,"n\u00e9":"`+"\xff"+`\ud800<\u2029>","\ud83d\ude00":{ "a" : [ ] }}}}`) +
+		data(`{"type":"message_delta","usage":{"output_tokens":1e2}}`) + data(`{"type":"message_delta","usage":{"output_tokens":9223372036854775808}}`) +
+		data(`{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"cache_creation_input_tokens":3}}`)},
+	{"nesting beyond the limit", data(`{"type":"message_delta","usage":{"x":`+strings.Repeat("[", 10001)+strings.Repeat("]", 10001)+`}}`)},
+	{"nesting at the limit in an error object", ev("error", `{"type":"error","error":{"type":"api_error","x":`+strings.Repeat("[", 9997)+strings.Repeat("]", 9997)+`}}`)},
 	{"usage with repeated null", data(`{"type":"message_delta","usage":{"input_tokens":1,"input_tokens":null,"cache_read_input_tokens":-7}}`)},
 	{"thinking and redacted thinking", data(msgStart) +
 		data(`{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":"s0"}}`) +
