@@ -705,6 +705,12 @@ fn fold_field(key: &[u8]) -> Option<&'static str> {
 
 /// code_string returns the code as text: a JSON string unquoted, other
 /// values as they are, "" when absent or null (Go: `CodeString`).
+///
+/// The one difference from Go: a code that is not a string is its JSON
+/// text, which may hold invalid UTF-8 inside a nested string; Go keeps
+/// those bytes in the error's ProviderType or Code, a Rust String cannot,
+/// so each invalid byte becomes U+FFFD (as Go's `string([]rune(s))` makes
+/// it, and as the WIT boundary would).
 fn code_string(code: &Option<Vec<u8>>) -> String {
     let raw = match code {
         Some(r) if !r.is_empty() => r,
@@ -717,7 +723,29 @@ fn code_string(code: &Option<Vec<u8>>) -> String {
             return v.string();
         }
     }
-    String::from_utf8_lossy(raw).into_owned()
+    valid_utf8(raw)
+}
+
+/// valid_utf8 returns s with each byte of invalid UTF-8 replaced by
+/// U+FFFD, one per byte.
+fn valid_utf8(s: &[u8]) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while !rest.is_empty() {
+        match std::str::from_utf8(rest) {
+            Ok(v) => {
+                out.push_str(v);
+                break;
+            }
+            Err(e) => {
+                let (good, bad) = rest.split_at(e.valid_up_to());
+                out.push_str(std::str::from_utf8(good).unwrap_or_default());
+                out.push('\u{fffd}');
+                rest = &bad[1..];
+            }
+        }
+    }
+    out
 }
 
 /// classify maps an in-stream OpenAI-style error (status 0) to a kind
@@ -901,6 +929,13 @@ mod tests {
             "json: cannot unmarshal string into Go value of type openaichat.WireError"
         );
         assert!(wire_error(Some(b"null")).unwrap().is_none());
+    }
+
+    #[test]
+    fn invalid_utf8_becomes_one_replacement_per_byte() {
+        assert_eq!(valid_utf8(b"a\xe2\x82b\xff"), "a\u{fffd}\u{fffd}b\u{fffd}");
+        assert_eq!(code_string(&Some(b"[\"\xf0\x9f\x98\"]".to_vec())), "[\"\u{fffd}\u{fffd}\u{fffd}\"]");
+        assert_eq!(code_string(&Some(b"\"x\"".to_vec())), "x");
     }
 
     #[test]

@@ -71,6 +71,8 @@ func TestRustCases(t *testing.T) {
 		{"error codes as numbers and objects", sseBody(
 			`{"type":"error","error":{"code":429,"message":"slow"}}`,
 			`{"type":"error","error":{"code":{"a": [1, 2]},"message":"odd"}}`)},
+		{"error code with invalid UTF-8", sseBody("{\"type\":\"error\",\"code\":{\"a\":\"\xff\xe2\x82\"},\"message\":\"m\"}")},
+		{"error code with invalid UTF-8 beside a type", sseBody("{\"type\":\"error\",\"error\":{\"type\":\"t\",\"code\":[\"\xed\xa0\x80\"]}}")},
 		{"error codes as statuses", sseBody(`{"type":"error","code":"502","message":"bad gateway"}`)},
 		{"error status 401", sseBody(`{"type":"error","code":"401","message":"who"}`)},
 		{"error status 402", sseBody(`{"type":"error","code":"402"}`)},

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/smith-agent/smith/plugins-src/internal/rustdriver"
+	"github.com/smith-agent/smith/plugins-src/providers/internal/norm"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/normtrace"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/openairesp"
 )
@@ -64,15 +65,34 @@ func goTrace(chunks [][]byte) string {
 	}
 	for _, c := range chunks {
 		b.WriteString("feed\n")
-		b.WriteString(normtrace.Trace(d.Feed(c)))
+		b.WriteString(normtrace.Trace(validErrors(d.Feed(c))))
 		framing()
 	}
 	for range 2 {
 		b.WriteString("close\n")
-		b.WriteString(normtrace.Trace(d.Close()))
+		b.WriteString(normtrace.Trace(validErrors(d.Close())))
 		framing()
 	}
 	return b.String()
+}
+
+// validErrors returns events with the ProviderType and Code of a
+// StreamError's error made valid UTF-8, each invalid byte U+FFFD: the one
+// place the Go decoder makes a string that is not (the JSON text of an
+// error code that is not a string, with invalid UTF-8 in a nested
+// string), which a Rust String cannot hold (decode.rs, code_string).
+func validErrors(events []norm.Event) []norm.Event {
+	out := make([]norm.Event, len(events))
+	for i, ev := range events {
+		if se, ok := ev.(norm.StreamError); ok && se.Err != nil {
+			e := *se.Err
+			e.ProviderType, e.Code = string([]rune(e.ProviderType)), string([]rune(e.Code))
+			se.Err = &e
+			ev = se
+		}
+		out[i] = ev
+	}
+	return out
 }
 
 // compare decodes chunks with both decoders and fails on any difference.
