@@ -568,3 +568,75 @@ impl State {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::norm::Decoder as _;
+
+    fn decode(chunks: &[&[u8]]) -> Vec<Event> {
+        let mut d = Decoder::new("google");
+        let mut out = Vec::new();
+        for c in chunks {
+            d.feed(c, &mut out);
+        }
+        d.close(&mut out);
+        d.close(&mut out);
+        out
+    }
+
+    const CALLS: &[u8] = b"data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"a\"},{\"text\":\"\",\"thoughtSignature\":\"czE=\"},{\"functionCall\":{\"name\":\"f\",\"args\":{\"x\":1}}}]}}],\"responseId\":\"r\"}\n\ndata: {\"candidates\":[{\"content\":{\"parts\":[{\"functionCall\":{\"name\":\"g\",\"id\":\"c2\"}}]},\"finishReason\":\"STOP\"}],\"usageMetadata\":{\"promptTokenCount\":4,\"candidatesTokenCount\":2}}\n\n";
+
+    #[test]
+    fn calls_get_ids_and_stop_is_tool_use() {
+        let ev = decode(&[CALLS]);
+        let ids: Vec<&str> = ev
+            .iter()
+            .filter_map(|e| match e {
+                Event::ToolCallStart(s) => Some(s.id.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(ids, ["gemini_r_1", "c2"]);
+        // The trailing empty part's signature (kept as sent) joins the text.
+        assert!(matches!(&ev[2], Event::TextDelta(t) if t.index == 0 && t.text.is_empty() && t.signature == b"czE="));
+        match ev.last() {
+            Some(Event::Done(d)) => {
+                assert_eq!((d.reason, d.raw.as_str()), (StopReason::ToolUse, "STOP"));
+                assert_eq!((d.usage.input, d.usage.output), (Some(4), Some(2)));
+            }
+            other => panic!("last event {:?}", other),
+        }
+    }
+
+    #[test]
+    fn any_chunking_gives_the_same_events() {
+        let whole = decode(&[CALLS]);
+        let bytes: Vec<&[u8]> = CALLS.chunks(1).collect();
+        assert_eq!(decode(&bytes), whole);
+        let (a, b) = CALLS.split_at(97);
+        assert_eq!(decode(&[a, b"", b]), whole);
+    }
+
+    #[test]
+    fn ends_with_an_error_or_truncation() {
+        let ev = decode(&[b"data: {\"candidates\":[]}\n\n{\n \"error\": {\"code\": 503,\n \"status\": \"UNAVAILABLE\"}\n}\n"]);
+        match ev.last() {
+            Some(Event::StreamError(e)) => assert_eq!((e.err.kind, e.err.http_status, e.err.retryable), (ErrorKind::Overloaded, 503, true)),
+            other => panic!("last event {:?}", other),
+        }
+        let ev = decode(&[b"data: {}\n\n"]);
+        assert!(matches!(ev.last(), Some(Event::StreamError(e)) if e.err.kind == ErrorKind::Truncated));
+        let ev = decode(&[b"data: {\"candidates\":[}\n\n"]);
+        match ev.last() {
+            Some(Event::StreamError(e)) => assert_eq!(
+                e.err.message,
+                "gemini: chunk is not JSON (jsonscan: invalid character '}' at offset 15 looking for the beginning of a value): \"{\\\"candidates\\\":[}\""
+            ),
+            other => panic!("last event {:?}", other),
+        }
+        let ev = decode(&[b"data: {\"candidates\":[{\"finishReason\":\"STOP\"}]}\n\n\xffoops"]);
+        assert!(matches!(ev.last(), Some(Event::StreamError(e)) if e.err.kind == ErrorKind::Malformed && e.err.message.ends_with("object: \"\\xffoops\\n\"")));
+        assert_eq!(ev.iter().filter(|e| e.is_terminal()).count(), 1);
+    }
+}

@@ -248,6 +248,7 @@ var handMade = []struct {
 	{"truncated", "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"a\"}]}}]}\n\n: comment\n\ndata: [DONE]\n\n"},
 	{"invalid UTF-8 in raw arguments", "data: {\"candidates\":[{\"content\":{\"parts\":[{\"functionCall\":{\"name\":\"f\",\"args\":{\"a\":\"\xe2\x82\xff\"}}}]},\"finishReason\":\"STOP\"}]}\n\n"},
 	{"error keys folded and repeated", "{\"ERROR\":{\"\u017ftatus\":\"RESOURCE_EXHAUSTED\",\"CODE\":429,\"deta\u0131ls\":[{\"@TYPE\":\"x\",\"violations\":[{\"quota\u0130d\":\"PerDay\"}]},{}]},\"error\":{\"message\":null,\"details\":[{\"violations\":[]}]}}\n"},
+	{"keys that do not fold", "data: {\"error\":{\"code\":400,\"deta\u0131ls\":[{\"reason\":\"API_KEY_INVALID\"}],\"me\u017f\u017fage\":\"folded\"}}\n\n"},
 	{"stale detail reused", "data: {\"error\":{\"code\":400,\"details\":[{\"reason\":\"API_KEY_INVALID\"},{\"reason\":\"x\"}],\"details\":[{}]}}\n\n"},
 	{"details cleared by null", "data: {\"error\":{\"code\":400,\"details\":[{\"reason\":\"API_KEY_INVALID\"}],\"details\":null,\"details\":[{}],\"details\":[]}}\n\n"},
 	{"error cleared by null", "data: {\"error\":{\"code\":400},\"Error\":null}\n\n"},
