@@ -24,6 +24,7 @@
 //! `crate::sse`, `crate::retryhint`, `crate::goquote` (goquote.rs beside
 //! this file) and `crate::printable` (the tools crate's printable.rs).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::goquote::quote;
@@ -161,16 +162,16 @@ impl State {
             let r = ev.response.as_ref().map(|r| (r.model.clone(), r.id.clone())).unwrap_or_default();
             self.em.emit(norm::Start { provider: self.provider.clone(), model: r.0, response_id: r.1 });
         }
-        match ev.typ.as_str() {
+        match &*ev.typ {
             "response.output_item.added" => self.item_added(ev.item),
             "response.output_text.delta" | "response.refusal.delta" => {
-                self.state(&ev.item_id, "message");
+                self.state(&*ev.item_id, "message");
                 if !ev.delta.is_empty() {
-                    let index = self.index_of(&ev.item_id);
+                    let index = self.index_of(&*ev.item_id);
                     let mut td = norm::TextDelta { index, text: ev.delta, ..norm::TextDelta::default() };
-                    if let Some(st) = self.items.get_mut(&ev.item_id) {
+                    if let Some(st) = self.items.get_mut(&*ev.item_id) {
                         if !st.item_id_out {
-                            td.item_id = ev.item_id.clone();
+                            td.item_id = ev.item_id.to_string();
                             td.phase = st.phase.clone();
                             st.item_id_out = true;
                         }
@@ -180,18 +181,18 @@ impl State {
             }
             "response.reasoning_summary_text.delta" | "response.reasoning_text.delta" => {
                 let summary_delta = ev.typ == "response.reasoning_summary_text.delta";
-                let st = self.state(&ev.item_id, "reasoning");
+                let st = self.state(&*ev.item_id, "reasoning");
                 let mut text = ev.delta;
                 if summary_delta && ev.summary_index != st.summary {
                     st.summary = ev.summary_index;
                     text.insert_str(0, "\n\n"); // summary parts are paragraphs
                 }
                 if !text.is_empty() {
-                    let index = self.index_of(&ev.item_id);
+                    let index = self.index_of(&*ev.item_id);
                     let mut td = norm::ThinkingDelta { index, text, ..norm::ThinkingDelta::default() };
-                    if let Some(st) = self.items.get_mut(&ev.item_id) {
+                    if let Some(st) = self.items.get_mut(&*ev.item_id) {
                         if !st.item_id_out {
-                            td.item_id = ev.item_id.clone();
+                            td.item_id = ev.item_id.to_string();
                             st.item_id_out = true;
                         }
                     }
@@ -199,7 +200,7 @@ impl State {
                 }
             }
             "response.function_call_arguments.delta" => {
-                let call = match self.items.get_mut(&ev.item_id) {
+                let call = match self.items.get_mut(&*ev.item_id) {
                     Some(st) if st.typ == "function_call" => {
                         st.got_args = true;
                         true
@@ -207,7 +208,7 @@ impl State {
                     _ => false,
                 };
                 if call {
-                    let index = self.index_of(&ev.item_id);
+                    let index = self.index_of(&*ev.item_id);
                     self.em.emit(norm::ToolCallDelta { index, arguments: ev.delta });
                 }
             }
@@ -458,8 +459,8 @@ pub fn usage(raw: &[u8]) -> Usage {
 /// event's data and are None when absent ("null" when null), as a
 /// json.RawMessage would hold them.
 struct WireEvent<'a> {
-    typ: String,
-    item_id: String,
+    typ: Cow<'a, str>,
+    item_id: Cow<'a, str>,
     summary_index: i64,
     delta: String,
     item: Option<&'a [u8]>,
@@ -542,8 +543,8 @@ impl<'a> WireEvent<'a> {
             None
         };
         Ok(WireEvent {
-            typ: typ.string(),
-            item_id: item_id.string(),
+            typ: typ.unquoted(),
+            item_id: item_id.unquoted(),
             summary_index: summary,
             delta: delta.string(),
             item,
