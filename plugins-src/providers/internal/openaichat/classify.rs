@@ -1,0 +1,237 @@
+//! classify turns the top-level "error" of a stream chunk into a
+//! classified error: the port of classify.go's streamError and Classify
+//! (with status 0, as in a stream). The error object is read as Go's
+//! json.Unmarshal reads it into WireError: keys match the field names
+//! case-insensitively (with Unicode simple folding), the last of
+//! duplicate keys wins, null leaves a field as it was, and a field of the
+//! wrong type makes the whole value fall back to its text.
+
+use crate::jsonscan::{Decoder as Scan, Kind};
+use crate::norm::{Error, ErrorKind};
+use crate::retryhint;
+use super::goquote; // a sibling submodule of decode.rs
+
+/// Field is a WireError field a key names.
+#[derive(Clone, Copy, PartialEq)]
+enum Field {
+    Message,
+    Type,
+    Code,
+    Other,
+}
+
+/// field matches key to a WireError field as encoding/json does: ASCII
+/// letters ignore case, and "ſ" (U+017F) and "K" (U+212A) fold to s and k.
+fn field(key: &[u8]) -> Field {
+    let mut folded = [0u8; 8];
+    let mut n = 0;
+    let mut i = 0;
+    while i < key.len() {
+        let (c, w) = match key[i] {
+            c if c < 0x80 => (c.to_ascii_lowercase(), 1),
+            0xc5 if key.get(i + 1) == Some(&0xbf) => (b's', 2),
+            0xe2 if key.get(i + 1..i + 3) == Some(&[0x84, 0xaa][..]) => (b'k', 3),
+            _ => return Field::Other,
+        };
+        if n == folded.len() {
+            return Field::Other;
+        }
+        folded[n] = c;
+        n += 1;
+        i += w;
+    }
+    match &folded[..n] {
+        b"message" => Field::Message,
+        b"type" => Field::Type,
+        b"code" => Field::Code,
+        _ => Field::Other,
+    }
+}
+
+/// Wire is the error object as Go's WireError holds it; strings are
+/// bytes because the fallback message keeps the value's text unchanged.
+#[derive(Default)]
+struct Wire<'a> {
+    message: Vec<u8>,
+    type_: String,
+    code: Option<&'a [u8]>,
+}
+
+/// stream_error classifies the top-level "error" of a stream chunk
+/// (OpenRouter and others send it with HTTP 200); raw is a valid JSON
+/// value other than null.
+pub fn stream_error(raw: &[u8]) -> Error {
+    let mut w = Wire::default();
+    let mut s = Scan::new(raw);
+    let mut mismatch = false;
+    match s.peek() {
+        Kind::Null => {}
+        Kind::Object => s.object(|s, key| match field(key) {
+            Field::Message | Field::Type => {
+                let which = field(key);
+                match s.peek() {
+                    Kind::Str => {
+                        let v = s.str().unquoted();
+                        if which == Field::Message {
+                            w.message.clear();
+                            w.message.extend_from_slice(v.as_bytes());
+                        } else {
+                            w.type_ = v.into_owned();
+                        }
+                    }
+                    Kind::Null => {}
+                    _ => mismatch = true,
+                }
+            }
+            Field::Code => w.code = s.raw(),
+            Field::Other => {}
+        }),
+        _ => mismatch = true,
+    }
+    if mismatch {
+        let mut s = Scan::new(raw);
+        w.message.clear();
+        if s.peek() == Kind::Str {
+            w.message.extend_from_slice(s.str().unquoted().as_bytes());
+        } else {
+            w.message.extend_from_slice(goquote::truncate(raw, 200));
+        }
+    }
+    classify(&w)
+}
+
+/// code_string is WireError.CodeString: a string code unquoted, "" for
+/// none or null, else the code's JSON text.
+fn code_string(code: Option<&[u8]>) -> Vec<u8> {
+    let raw = match code {
+        Some(raw) if raw != b"null" => raw,
+        _ => return Vec::new(),
+    };
+    let mut s = Scan::new(raw);
+    if s.peek() == Kind::Str {
+        return s.str().unquoted().into_owned().into_bytes();
+    }
+    raw.to_vec()
+}
+
+/// classify is Classify(0, w).
+fn classify(w: &Wire) -> Error {
+    let code = code_string(w.code);
+    let mut kind = kind_by_code(&code).or_else(|| kind_by_code(w.type_.as_bytes())).unwrap_or_else(|| by_status(&code));
+    if kind == ErrorKind::InvalidRequest && is_overflow(&w.message) {
+        kind = ErrorKind::ContextOverflow;
+    }
+    let ptype: &[u8] = if w.type_.is_empty() { &code } else { w.type_.as_bytes() };
+    let mut e = Error {
+        kind,
+        message: goquote::lossy(&w.message),
+        retryable: kind.retryable(),
+        provider_type: goquote::lossy(ptype),
+        ..Error::default()
+    };
+    if kind == ErrorKind::RateLimit {
+        e.retry_after = retryhint::from_message(&w.message);
+    }
+    if !code.is_empty() && code != ptype {
+        e.code = goquote::lossy(&code);
+    }
+    e
+}
+
+fn kind_by_code(code: &[u8]) -> Option<ErrorKind> {
+    Some(match code {
+        b"insufficient_quota" | b"billing_hard_limit_reached" | b"usage_limit_reached" | b"usage_not_included" => ErrorKind::Quota,
+        b"invalid_api_key" | b"authentication_error" | b"permission_error" => ErrorKind::Auth,
+        b"context_length_exceeded" | b"exceed_context_size_error" => ErrorKind::ContextOverflow,
+        b"rate_limit_exceeded" | b"slow_down" => ErrorKind::RateLimit,
+        b"model_not_found" => ErrorKind::NotFound,
+        b"previous_response_not_found" => ErrorKind::InvalidRequest,
+        b"server_error" => ErrorKind::Server,
+        b"server_is_overloaded" => ErrorKind::Overloaded,
+        _ => return None,
+    })
+}
+
+/// by_status is byStatus(0, code).
+fn by_status(code: &[u8]) -> ErrorKind {
+    match code {
+        b"401" | b"403" => ErrorKind::Auth,
+        b"402" => ErrorKind::Quota,
+        b"404" => ErrorKind::NotFound,
+        b"429" => ErrorKind::RateLimit,
+        b"503" | b"529" => ErrorKind::Overloaded,
+        b"" => ErrorKind::Server,
+        _ if code[0] == b'5' => ErrorKind::Server,
+        _ => ErrorKind::InvalidRequest,
+    }
+}
+
+/// is_overflow reports whether strings.ToLower(msg) names a context
+/// overflow. Only ASCII is looked for, so the lowered text keeps ASCII
+/// (and the two runes Go lowers to ASCII, U+0130 and U+212A) and marks
+/// every other rune, invalid bytes included, with a byte that matches
+/// nothing.
+fn is_overflow(msg: &[u8]) -> bool {
+    let mut low = Vec::with_capacity(msg.len());
+    let mut i = 0;
+    while i < msg.len() {
+        let (r, w) = goquote::decode_rune(&msg[i..]);
+        i += w;
+        low.push(match r {
+            0..=0x7f => (r as u8).to_ascii_lowercase(),
+            0x130 => b'i',
+            0x212a => b'k',
+            _ => 0x80,
+        });
+    }
+    let has = |needle: &[u8]| low.windows(needle.len()).any(|w| w == needle);
+    has(b"context length") || has(b"context window") || has(b"maximum context") || has(b"too many tokens")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classifies_as_go() {
+        let cases: [(&str, &str, ErrorKind, &str, &str, &str, u64); 10] = [
+            ("openrouter numeric code", r#"{"message":"Provider returned error","code":502}"#, ErrorKind::Server, "Provider returned error", "502", "", 0),
+            ("quota by code", r#"{"message":"out","type":"x","code":"insufficient_quota"}"#, ErrorKind::Quota, "out", "x", "insufficient_quota", 0),
+            (
+                "rate limit with a hint",
+                r#"{"message":"Please try again in 1.5s","code":"rate_limit_exceeded"}"#,
+                ErrorKind::RateLimit,
+                "Please try again in 1.5s",
+                "rate_limit_exceeded",
+                "",
+                1_500_000_000,
+            ),
+            ("overflow in the message", r#"{"message":"Maximum Context exceeded","code":400}"#, ErrorKind::ContextOverflow, "Maximum Context exceeded", "400", "", 0),
+            ("overflow named in the message, Kelvin sign lowered", "{\"message\":\"Too many to\u{212a}ens\",\"code\":\"4\"}", ErrorKind::ContextOverflow, "Too many to\u{212a}ens", "4", "", 0),
+            ("folded keys", "{\"MESSAGE\":\"m\",\"Type\":\"t\",\"\u{212a}\":1,\"CODE\":\"503\"}", ErrorKind::Overloaded, "m", "t", "503", 0),
+            ("a string", r#""boom""#, ErrorKind::Server, "boom", "", "", 0),
+            ("an array falls back to its text", r#"[1,"x"]"#, ErrorKind::Server, r#"[1,"x"]"#, "", "", 0),
+            ("a wrong field type keeps the other fields", r#"{"type":"server_is_overloaded","message":5}"#, ErrorKind::Overloaded, r#"{"type":"server_is_overloaded","message":5}"#, "server_is_overloaded", "", 0),
+            ("null message keeps the earlier one", r#"{"message":"a","message":null,"code":null}"#, ErrorKind::Server, "a", "", "", 0),
+        ];
+        for (name, raw, kind, message, ptype, code, after) in cases {
+            let e = stream_error(raw.as_bytes());
+            assert_eq!(
+                (e.kind, e.message.as_str(), e.provider_type.as_str(), e.code.as_str(), e.retry_after, e.retryable),
+                (kind, message, ptype, code, after, kind.retryable()),
+                "{}",
+                name
+            );
+        }
+    }
+
+    #[test]
+    fn folding_and_lowering() {
+        assert!(field("meſſage".as_bytes()) == Field::Message);
+        assert!(field("cOdE".as_bytes()) == Field::Code);
+        assert!(field("tÿpe".as_bytes()) == Field::Other);
+        assert!(is_overflow("MAX\u{130}MUM CONTEXT".as_bytes()));
+        assert!(!is_overflow("context len\u{1e9e}th".as_bytes()));
+        assert!(!is_overflow(b"context\xfflength"));
+    }
+}
