@@ -21,7 +21,15 @@
 //! comes from JSON decoded with U+FFFD replacement), byte fields are
 //! `Vec<u8>` (no nil/empty distinction), an index is `usize`, a duration is
 //! `u64` nanoseconds, an HTTP status `u16`, an [`Amount`] is
-//! `Option<i64>`, and a [`StreamError`] always has its [`Error`].
+//! `Option<i64>`, a [`StreamError`] always has its [`Error`], and a
+//! [`StopReason`] is one of the four Go constants (Go's zero value "" has
+//! no Rust counterpart; no Go decoder emits it). A Go string the decoders
+//! copy from raw bytes may hold invalid UTF-8, which a `String` cannot;
+//! a port must replace it (the trace then shows the difference).
+//!
+//! The request half of the Go package (message.go, request.go,
+//! assemble.go) is ported in message.rs beside this file, a module of its
+//! own because it needs jsonout.
 
 use std::fmt;
 

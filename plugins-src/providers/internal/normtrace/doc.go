@@ -17,7 +17,7 @@
 // nil and an empty byte slice look the same. Integers are decimal, bools
 // true or false, a duration is its nanoseconds, an [norm.Amount] is its
 // value or "unknown", a [norm.Usage] and an [norm.Error] are their fields
-// in braces, and a nil *Error is nil.
+// in braces ([AppendUsage], [AppendError]), and a nil *Error is nil.
 //
 //	events := dec.Feed(chunk)
 //	fmt.Print(normtrace.Trace(events))
