@@ -63,7 +63,7 @@ var handMade = []struct {
 	{"usage edge values", data(`{"type":"message_start","message":{"id":"m","usage":{"input\u005ftokens":9223372036854775807,"output_tokens":-0,"cache_read_input_tokens":-9223372036854775808,"n\u00e9":"`+"\xff"+`\ud800<\u2029>","\ud83d\ude00":{ "a" : [ ] }}}}`) +
 		data(`{"type":"message_delta","usage":{"output_tokens":1e2}}`) + data(`{"type":"message_delta","usage":{"output_tokens":9223372036854775808}}`) +
 		data(`{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"cache_creation_input_tokens":3}}`)},
-	{"nesting beyond the limit", data(`{"type":"message_delta","usage":{"x":`+strings.Repeat("[", 10001)+strings.Repeat("]", 10001)+`}}`)},
+	{"nesting beyond the limit", data(`{"type":"message_delta","usage":{"x":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `}}`)},
 	{"nesting at the limit in an error object", ev("error", `{"type":"error","error":{"type":"api_error","x":`+strings.Repeat("[", 9997)+strings.Repeat("]", 9997)+`}}`)},
 	{"usage with repeated null", data(`{"type":"message_delta","usage":{"input_tokens":1,"input_tokens":null,"cache_read_input_tokens":-7}}`)},
 	{"thinking and redacted thinking", data(msgStart) +
@@ -103,7 +103,7 @@ var handMade = []struct {
 		data(`{"type":"message_delta","delta":{"stop_reason":"tool_use"}}`) + data(msgStop) + data(`{"type":"ping"}`) + "garbage after the end\n"},
 	{"unknown event types and fields", data(`{"type":"future_event","index":"x","delta":{"type":7}}`) + data(`{"type":"message_delta","delta":{"stop_reason":"end_turn","extra":{"a":[]}},"usage":null}`)},
 	{"cr line endings", strings.ReplaceAll(data(msgStart)+data(endTurn)+data(msgStop), "\n", "\r")},
-	{"null server block with input, where Go panics", data(`{"type":"content_block_start","index":0,"content_block":null}`) +
+	{"null server block with input is kept as it started", data(`{"type":"content_block_start","index":0,"content_block":null}`) +
 		data(`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{}"}}`) +
 		data(`{"type":"content_block_stop","index":0}`) + data(endTurn)},
 	{"empty body", ""},

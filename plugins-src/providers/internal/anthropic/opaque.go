@@ -12,8 +12,8 @@ import (
 // the block can be sent back whole. The block's bytes are kept exactly:
 // only the value of its top-level "input" member (the start event's
 // placeholder {}) is replaced, or, when the block has none, an "input"
-// member is appended. Input that is empty or not JSON leaves the block as
-// it started.
+// member is appended. Input that is empty or not JSON, or a block that is
+// not an object (null), leaves the block as it started.
 func withInput(s *jsonscan.Decoder, raw, input []byte) json.RawMessage {
 	if len(bytes.TrimSpace(input)) == 0 || !json.Valid(input) {
 		return raw
@@ -32,9 +32,12 @@ func withInput(s *jsonscan.Decoder, raw, input []byte) json.RawMessage {
 	}
 	out := make([]byte, 0, len(raw)+len(input)+len(`,"input":`))
 	if start < 0 {
-		closing := bytes.LastIndexByte(raw, '}')
+		opening, closing := bytes.IndexByte(raw, '{'), bytes.LastIndexByte(raw, '}')
+		if opening < 0 || closing < opening {
+			return raw // not an object (a null content_block): nothing to put the input in
+		}
 		out = append(out, raw[:closing]...)
-		if len(bytes.TrimSpace(raw[bytes.IndexByte(raw, '{')+1:closing])) > 0 {
+		if len(bytes.TrimSpace(raw[opening+1:closing])) > 0 {
 			out = append(out, ',')
 		}
 		out = append(out, `"input":`...)

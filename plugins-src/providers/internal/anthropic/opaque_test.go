@@ -22,6 +22,7 @@ func TestWithInput(t *testing.T) {
 		{name: "no streamed input keeps the block", raw: `{"input":{}}`, input: ``, want: `{"input":{}}`},
 		{name: "streamed input that is not JSON keeps the block", raw: `{"input":{}}`, input: `{"a":`, want: `{"input":{}}`},
 		{name: "a block that is not JSON is kept", raw: `{"input":`, input: `{}`, want: `{"input":`},
+		{name: "a null block is kept", raw: `null`, input: `{"a":1}`, want: `null`},
 	}
 	var s jsonscan.Decoder
 	for _, tc := range tests {

@@ -127,12 +127,10 @@ func cut(body, cuts []byte) [][]byte {
 }
 
 // compare decodes chunks with both decoders and fails on the first
-// difference. Where the Go decoder panics (a null content_block that
-// streamed valid input, see with_input in opaque.rs) only the events
-// before the panicking call are compared.
+// difference.
 func compare(t *testing.T, provider string, chunks [][]byte) {
 	t.Helper()
-	want, panicked := goTrace(provider, chunks)
+	want := goTrace(provider, chunks)
 	req := binary.LittleEndian.AppendUint32(nil, uint32(len(provider)))
 	req = append(req, provider...)
 	for _, c := range chunks {
@@ -140,30 +138,15 @@ func compare(t *testing.T, provider string, chunks [][]byte) {
 		req = append(req, c...)
 	}
 	got := string(driver(t).Ask(t, 'd', req))
-	if panicked {
-		if !strings.HasPrefix(got, want) {
-			t.Fatalf("chunks %q: before the Go decoder's panic the Rust decoder differs\nrust:\n%s\n  go:\n%s", chunks, got, want)
-		}
-		return
-	}
 	if got != want {
 		t.Fatalf("chunks %q: the Rust decoder differs from the Go one\n%s", chunks, diff(got, want))
 	}
 }
 
 // goTrace is the Go decoder's trace in the driver's format (see
-// testdata/driver_anthropic.rs); panicked reports that it panicked, the
-// trace then ending before the call that did.
-func goTrace(provider string, chunks [][]byte) (trace string, panicked bool) {
+// testdata/driver_anthropic.rs).
+func goTrace(provider string, chunks [][]byte) string {
 	var b strings.Builder
-	defer func() {
-		if r := recover(); r != nil {
-			if !isKnownPanic(r) {
-				panic(r)
-			}
-			trace, panicked = b.String(), true
-		}
-	}()
 	d := anthropic.NewDecoder(provider)
 	for _, c := range chunks {
 		ev := normtrace.Trace(d.Feed(c))
@@ -174,14 +157,7 @@ func goTrace(provider string, chunks [][]byte) (trace string, panicked bool) {
 		b.WriteString("close\n" + ev)
 	}
 	b.WriteString(framingLine(d.Framing()))
-	return b.String(), false
-}
-
-// isKnownPanic reports whether r is the Go decoder's known panic: withInput
-// slicing a null content_block up to a '}' it does not have.
-func isKnownPanic(r any) bool {
-	err, ok := r.(error)
-	return ok && strings.Contains(err.Error(), "slice bounds out of range [:-1]")
+	return b.String()
 }
 
 func framingLine(f norm.Framing) string {
