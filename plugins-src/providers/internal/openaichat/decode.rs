@@ -33,7 +33,7 @@ mod usage;
 use crate::jsonscan::{Decoder as Scan, Error as ScanError, Str};
 use crate::norm::{self, Emitter, ErrorKind, Event, Framing, StopReason, StreamError};
 use crate::sse;
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 /// CODEC names the decoder in its messages.
 const CODEC: &str = "openaichat";
@@ -64,7 +64,7 @@ struct State {
     model: String,
     cur: Option<usize>, // the block text/thinking deltas go to
     cur_kind: Block,
-    calls: HashMap<Vec<u8>, usize>, // tool-call key → block index
+    calls: BTreeMap<Vec<u8>, usize>, // tool-call key → block index (no HashMap: its random keys would import WASI random_get)
     open: Vec<bool>,                // by block index: a tool call not yet ended
     open_count: usize,
     last_call: Vec<u8>,
@@ -266,7 +266,7 @@ impl Decoder {
                 model: String::new(),
                 cur: None,
                 cur_kind: Block::None,
-                calls: HashMap::new(),
+                calls: BTreeMap::new(),
                 open: Vec::new(),
                 open_count: 0,
                 last_call: Vec::new(),
