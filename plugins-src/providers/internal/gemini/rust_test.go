@@ -306,3 +306,25 @@ func FuzzRustDecoder(f *testing.F) {
 		compare(t, "fuzzed body", cut(body, cuts))
 	})
 }
+
+// FuzzRustErrorObject aims the fuzzer at the in-stream error object (read
+// as json.Unmarshal reads it): the fuzzed value is the "error" member of a
+// data chunk, and also a bare object after it.
+func FuzzRustErrorObject(f *testing.F) {
+	for _, v := range []string{
+		`{"code":429,"message":"m","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"1.5s"},{"violations":[{"quotaId":"PerDayX"}]}]}`,
+		`{"code":400,"status":"INVALID_ARGUMENT","details":[{"reason":"API_KEY_INVALID"},{}],"DETAILS":[{}],"message":"exceeds the maximum number of tokens"}`,
+		`{"ſtatus":"UNAVAILABLE","code":-7,"details":null}`,
+		`{"code":1e3}`,
+		`null`,
+	} {
+		f.Add([]byte(v))
+	}
+	driver(f)
+	f.Fuzz(func(t *testing.T, v []byte) {
+		body := append(append([]byte(`data: {"error":`), v...), "}\n\n"...)
+		compare(t, "error member", [][]byte{body})
+		bare := append(append([]byte("data: {}\n\n{\"error\":"), v...), "}\n"...)
+		compare(t, "bare error object", [][]byte{bare})
+	})
+}
