@@ -30,7 +30,7 @@ mod goquote;
 #[path = "usage.rs"]
 mod usage;
 
-use crate::jsonscan::{Decoder as Scan, Error as ScanError, Str};
+use crate::jsonscan::{Decoder as Scan, Error as ScanError, Kind, Str};
 use crate::norm::{self, Emitter, ErrorKind, Event, Framing, StopReason, StreamError};
 use crate::sse;
 use std::collections::BTreeMap;
@@ -120,6 +120,7 @@ struct Choice<'a> {
 #[derive(Default, Clone, Copy)]
 struct Delta<'a> {
     content: Option<&'a [u8]>, // a string, null, or (Mistral Magistral) an array of typed parts
+    content_str: Str<'a>,      // content when it is a string, read once
     reasoning_content: Str<'a>,
     reasoning: Str<'a>,
     reasoning_text: Str<'a>,
@@ -206,7 +207,17 @@ fn read_choice<'a>(s: &mut Scan<'a>, ch: &mut Choice<'a>, details: &mut Vec<Deta
 
 fn read_delta<'a>(s: &mut Scan<'a>, d: &mut Delta<'a>, details: &mut Vec<Detail<'a>>, calls: &mut Vec<ToolCall<'a>>) {
     s.object(|s, key| match key {
-        b"content" => d.content = s.raw(),
+        b"content" => {
+            // A string is kept as the scan read it (its text is what raw
+            // would return), so it is not scanned again.
+            if s.peek() == Kind::Str {
+                d.content_str = s.str();
+                d.content = d.content_str.raw();
+            } else {
+                d.content_str = Str::default();
+                d.content = s.raw();
+            }
+        }
         b"reasoning_content" => d.reasoning_content = s.str(),
         b"reasoning" => d.reasoning = s.str(),
         b"reasoning_text" => d.reasoning_text = s.str(),
@@ -418,7 +429,7 @@ impl State {
                 self.thinking(t);
             }
         }
-        self.content(w.content);
+        self.content(w.content, w.content_str);
         if !w.refusal.empty() {
             self.text(w.refusal.string());
         }
@@ -473,19 +484,18 @@ impl State {
     /// content handles delta.content: a string, null, or (Mistral
     /// Magistral) an array of typed parts; parts of another shape are
     /// ignored.
-    fn content(&mut self, raw: Option<&[u8]>) {
+    fn content(&mut self, raw: Option<&[u8]>, text: Str) {
         let raw = match raw {
             Some(raw) if !raw.is_empty() && raw != b"null" => raw,
             _ => return,
         };
-        let mut s = Scan::new(raw);
         if raw[0] == b'"' {
-            let text = s.str();
             if !text.empty() {
                 self.text(text.string());
             }
             return;
         }
+        let mut s = Scan::new(raw);
         let mut parts: Vec<Part> = recycle(std::mem::take(&mut self.bufs.parts));
         let thinking = &mut self.bufs.thinking;
         thinking.clear();
