@@ -25,7 +25,7 @@
 //! this file) and `crate::printable` (the tools crate's printable.rs).
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use crate::goquote::quote;
 use crate::jsonscan::{Decoder as Json, Kind, Str};
@@ -49,7 +49,9 @@ struct State {
     provider: String,
     em: Emitter,
     started: bool,
-    items: HashMap<String, ItemState>, // by item id
+    // by item id; a BTreeMap, as a HashMap would ask the host for a random
+    // seed (the WASI import random_get)
+    items: BTreeMap<String, ItemState>,
     any_call: bool,
     pending: Option<norm::Error>, // an "error" event, reported when the response ends
     usage_raw: Vec<u8>,
@@ -74,7 +76,7 @@ impl Decoder {
                 provider: provider.to_string(),
                 em: Emitter::default(),
                 started: false,
-                items: HashMap::new(),
+                items: BTreeMap::new(),
                 any_call: false,
                 pending: None,
                 usage_raw: Vec::new(),
