@@ -7,4 +7,5 @@ require (
 	github.com/smith-agent/smith/httpengine v0.0.0
 	github.com/smith-agent/smith/wasmhost v0.0.0
 	github.com/smith-agent/smith/wit v0.0.0
+	github.com/tetratelabs/wazero v1.12.0
 )
