@@ -76,7 +76,9 @@ func findRustc() (string, error) {
 
 // rustArgs are the rustc arguments building the crate rooted at lib
 // (dir/src/lib.rs) into out. Paths under root are remapped to ".", so the
-// output does not depend on where the repository is checked out.
+// output does not depend on where the repository is checked out. The
+// tests' wasm builds use the same code-generation flags
+// (plugins-src/internal/rustdriver.WasmFlags); change both together.
 func rustArgs(name, lib, out, root string) []string {
 	return []string{
 		"--edition", "2021", "--crate-type", "cdylib", "--crate-name", name,

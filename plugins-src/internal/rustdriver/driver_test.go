@@ -239,3 +239,15 @@ func TestSweep(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildWasm builds a cdylib for the plugin target and finds its export
+// in the module.
+func TestBuildWasm(t *testing.T) {
+	b := BuildWasm(t, filepath.Join("testdata", "wasm_add.rs"))
+	if !bytes.Contains(b, []byte("add")) {
+		t.Errorf("the module (%d bytes) does not name its export add", len(b))
+	}
+	if bytes.Contains(b, []byte("random_get")) {
+		t.Errorf("the module imports random_get")
+	}
+}

@@ -93,3 +93,36 @@ func RunTests(tb testing.TB, root string, args ...string) {
 		tb.Fatalf("rustdriver: %s holds no tests; add a #[cfg(test)] mod tests with #[test] functions:\n%s", root, out)
 	}
 }
+
+// WasmFlags are the code-generation flags tools/pluginbuild builds a Rust
+// plugin with (its rustArgs): BuildWasm uses the same, so a test or
+// benchmark of a wasm build sees what the plugin will be.
+var WasmFlags = []string{"--crate-type", "cdylib", "--target", "wasm32-wasi",
+	"-C", "opt-level=s", "-C", "panic=abort", "-C", "codegen-units=1", "-C", "lto=fat",
+	"-C", "strip=symbols", "-C", "debuginfo=0"}
+
+// BuildWasm builds root as a wasm32-wasi cdylib with [WasmFlags] (and
+// -D warnings) and returns the module, before the fuel instrumentation
+// pluginbuild adds. tb fails as for [Start] when rustc is missing or the
+// build fails.
+func BuildWasm(tb testing.TB, root string) []byte {
+	tb.Helper()
+	name := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '_'
+	}, strings.TrimSuffix(filepath.Base(root), ".rs"))
+	out := filepath.Join(tb.TempDir(), name+".wasm")
+	if err := compile(root, out, append([]string{"--crate-name", name}, WasmFlags...)...); err != nil {
+		tb.Fatal(err)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if !bytes.HasPrefix(b, []byte("\x00asm\x01\x00\x00\x00")) {
+		tb.Fatalf("rustdriver: %s built from %s is not a core wasm module (it starts %q)", out, root, b[:min(len(b), 8)])
+	}
+	return b
+}

@@ -2,12 +2,11 @@ package openaichat_test
 
 import (
 	"context"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/smith-agent/smith/plugins-src/internal/rustdriver"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/openaichat"
 	"github.com/smith-agent/smith/wasmhost"
 	"github.com/tetratelabs/wazero"
@@ -26,26 +25,12 @@ type wasmGuest struct {
 }
 
 // buildWasmGuest builds testdata/wasm_openaichat.rs with tools/pluginbuild's
-// rustc flags, instruments it for fuel as pluginbuild does, and
+// rustc flags (rustdriver.BuildWasm), instruments it for fuel as pluginbuild does, and
 // instantiates it with a fuel module that only refills the fuel, grows the
 // memory and refuses a call-depth overflow.
 func buildWasmGuest(b *testing.B) *wasmGuest {
 	b.Helper()
-	rustc := os.Getenv("SMITH_RUSTC")
-	if rustc == "" {
-		rustc = "/usr/bin/rustc"
-	}
-	out := filepath.Join(b.TempDir(), "openaichat.wasm")
-	cmd := exec.Command(rustc, "--edition", "2021", "--crate-type", "cdylib", "--crate-name", "openaichat", "--target", "wasm32-wasi",
-		"-C", "opt-level=s", "-C", "panic=abort", "-C", "codegen-units=1", "-C", "lto=fat", "-C", "strip=symbols", "-C", "debuginfo=0",
-		"-D", "warnings", "-o", out, filepath.Join("testdata", "wasm_openaichat.rs"))
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		b.Fatalf("openaichat: %s: %v; run scripts/deps.sh if rustc 1.63 or its wasm32-wasi std is missing\n%s", cmd, err, msg)
-	}
-	raw, err := os.ReadFile(out)
-	if err != nil {
-		b.Fatal(err)
-	}
+	raw := rustdriver.BuildWasm(b, filepath.Join("testdata", "wasm_openaichat.rs"))
 	module, err := wasmhost.Instrument(raw)
 	if err != nil {
 		b.Fatal(err)
