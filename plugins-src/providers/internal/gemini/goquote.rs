@@ -1,11 +1,12 @@
 //! Go's fmt "%.Nq" for the decoder's error messages: the first N runes of
 //! a byte string (each byte of invalid UTF-8 counts as one), quoted as
 //! strconv.Quote quotes them.
+//!
+//! It needs `crate::printable` (plugins-src/tools/src/printable.rs, the
+//! table of Go's strconv.IsPrint, generated and checked by the tools
+//! crate's Go tests) at the including crate's root.
 
-#[path = "printable.rs"]
-mod printable;
-
-use printable::{PRINT16, PRINT32};
+use crate::printable::{PRINT16, PRINT32};
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 

@@ -21,6 +21,8 @@
 mod jsonscan;
 #[path = "../../norm/norm.rs"]
 mod norm;
+#[path = "../../../../tools/src/printable.rs"]
+mod printable;
 #[path = "../../retryhint/retryhint.rs"]
 mod retryhint;
 #[path = "../../sse/sse.rs"]
