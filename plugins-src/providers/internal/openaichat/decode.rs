@@ -27,6 +27,8 @@
 mod classify;
 #[path = "goquote.rs"]
 mod goquote;
+#[path = "response.rs"]
+pub mod response;
 #[path = "usage.rs"]
 mod usage;
 
