@@ -65,7 +65,8 @@ func evalAction(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	defer startCatalogRefresh(ctx, cmd, cfg)()
+	rc := newRunCatalog(cmd, cfg, cmd.ErrWriter)
+	defer startCatalogRefresh(ctx, cmd, rc)()
 	if cfg.Model.Value == "" {
 		return usageErrorf("eval: no model selected; pass --model PROVIDER/MODEL, set SMITH_MODEL, or write model \"…\" in smith.kdl (try --model mock for the offline demo; list models with 'smith models')")
 	}
@@ -86,7 +87,7 @@ func evalAction(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	defer func() { _ = ts.Close(context.WithoutCancel(ctx)) }()
-	m, err := openModel(ctx, cmd, cfg, cwd, cmd.ErrWriter)
+	m, err := openModel(ctx, cmd, cfg, rc, cwd, cmd.ErrWriter)
 	if err != nil {
 		return err
 	}

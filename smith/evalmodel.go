@@ -36,7 +36,7 @@ type evalModel struct {
 // before any request. Requests run under core/route's failover policy
 // across the targets in order. Warnings (a thinking level clamped to what
 // a model supports) go to stderr.
-func openModel(ctx context.Context, cmd *cli.Command, cfg *config.Config, cwd string, stderr io.Writer) (*evalModel, error) {
+func openModel(ctx context.Context, cmd *cli.Command, cfg *config.Config, rc *runCatalog, cwd string, stderr io.Writer) (*evalModel, error) {
 	name := cfg.Model.Value
 	switch {
 	case name == "":
@@ -56,7 +56,7 @@ func openModel(ctx context.Context, cmd *cli.Command, cfg *config.Config, cwd st
 		return &evalModel{provider: func(*effect.Journal) (model.Provider, error) { return p, nil }, id: name,
 			close: func(context.Context) error { return nil }}, nil
 	}
-	targets, described, err := resolveModel(cmd, cfg, name)
+	targets, described, err := resolveModel(cfg, rc, name)
 	if err != nil {
 		return nil, err
 	}
@@ -142,11 +142,12 @@ func maxOutput(configured int, m *catalog.Model) int {
 // the targets in failover order and the catalog's description of each
 // (nil when the catalog has none, so requests go unchecked and costs stay
 // unknown).
-func resolveModel(cmd *cli.Command, cfg *config.Config, name string) ([]route.Target, []*catalog.Model, error) {
-	snap, err := catalogOf(cmd, cfg)
+func resolveModel(cfg *config.Config, rc *runCatalog, name string) ([]route.Target, []*catalog.Model, error) {
+	cat, err := rc.open()
 	if err != nil {
 		return nil, nil, fmt.Errorf("eval: %w", err)
 	}
+	snap := cat.Snapshot()
 	targets, err := route.Resolve(cfg.Route(), snap, name)
 	if err != nil {
 		return nil, nil, usageErrorf("eval: model %q (from %s): %w; or pass PROVIDER/MODEL, such as anthropic/claude-sonnet-4-5, or use --model mock for the offline demo", name, cfg.Model.Source, err)

@@ -83,13 +83,32 @@ func openCatalog(cmd *cli.Command, cfg *config.Config, warn io.Writer) (*catalog
 	return catalogrefresh.Open(o)
 }
 
-// catalogOf returns the run's catalog (see openCatalog).
-func catalogOf(cmd *cli.Command, cfg *config.Config) (*catalog.Snapshot, error) {
-	c, err := openCatalog(cmd, cfg, nil)
-	if err != nil {
-		return nil, err
+// runCatalog is one command's catalog, opened at most once (see
+// openCatalog) however many parts of the command need it: eval's model
+// resolution and its background refresh share one read of the cache.
+// Not safe for concurrent use.
+type runCatalog struct {
+	cmd    *cli.Command
+	cfg    *config.Config
+	warn   io.Writer
+	opened bool
+	cat    *catalogrefresh.Catalog
+	err    error
+}
+
+// newRunCatalog returns the command's catalog, not yet opened; warn
+// receives the notices of opening it (nil: none).
+func newRunCatalog(cmd *cli.Command, cfg *config.Config, warn io.Writer) *runCatalog {
+	return &runCatalog{cmd: cmd, cfg: cfg, warn: warn}
+}
+
+// open opens the catalog the first time and returns it every time.
+func (r *runCatalog) open() (*catalogrefresh.Catalog, error) {
+	if !r.opened {
+		r.opened = true
+		r.cat, r.err = openCatalog(r.cmd, r.cfg, r.warn)
 	}
-	return c.Snapshot(), nil
+	return r.cat, r.err
 }
 
 // startCatalogRefresh starts a background catalog refresh when
@@ -97,11 +116,11 @@ func catalogOf(cmd *cli.Command, cfg *config.Config) (*catalog.Snapshot, error) 
 // once. The returned func abandons the refresh without waiting and leaves
 // a one-line notice on stderr if it failed; call it when the command
 // ends.
-func startCatalogRefresh(ctx context.Context, cmd *cli.Command, cfg *config.Config) func() {
-	if cfg.CatalogRefresh.Value == "" {
+func startCatalogRefresh(ctx context.Context, cmd *cli.Command, rc *runCatalog) func() {
+	if rc.cfg.CatalogRefresh.Value == "" {
 		return func() {}
 	}
-	c, err := openCatalog(cmd, cfg, cmd.ErrWriter)
+	c, err := rc.open()
 	if err != nil {
 		fmt.Fprintf(cmd.ErrWriter, "smith: catalog refresh not started: %v\n", err)
 		return func() {}
