@@ -747,25 +747,52 @@ const STRING_BAD: u8 = 4; // a syntax error (the offset returned is where)
 const ONES: u64 = 0x0101010101010101;
 const HIGHS: u64 = 0x8080808080808080;
 
+/// below returns, for the eight bytes of w, a mask with the top bit of
+/// each byte set that is below n (n <= 0x80); bytes above 0x7f never
+/// count. Bits above the lowest set one may be false (a borrow), so only
+/// the lowest set bit is to be read: it marks the first such byte.
+#[inline(always)]
+fn below(w: u64, n: u8) -> u64 {
+    w.wrapping_sub(ONES * n as u64) & !w & HIGHS
+}
+
+/// equal_bytes is below for the bytes of w equal to c.
+#[inline(always)]
+fn equal_bytes(w: u64, c: u8) -> u64 {
+    below(w ^ (ONES * c as u64), 1)
+}
+
 /// scan_string scans the string whose opening quote is at pos and returns
 /// the offset after its closing quote and what its content holds; with
 /// STRING_BAD the offset is that of the offending byte (data.len() when
 /// the input ends inside the string).
+///
+/// It reads eight bytes per step and jumps to the first one that needs a
+/// look ('"', '\\' or a control character), so a plain run costs one
+/// step per word, not per byte, also in wasm (where a byte loop pays a
+/// bounds check and, in the plugin, a fuel charge per byte); bytes above
+/// ASCII are noted per word without stopping.
 fn scan_string(data: &[u8], mut pos: usize) -> (usize, u8) {
     let mut flags = 0;
     pos += 1;
     loop {
-        // Eight plain bytes at a time: none is '"', '\\', below 0x20 or
-        // above 0x7f.
         while let Some(chunk) = data.get(pos..pos + 8) {
             let mut b = [0u8; 8];
             b.copy_from_slice(chunk);
             let w = u64::from_le_bytes(b);
-            let quote = w ^ (ONES * b'"' as u64);
-            let esc = w ^ (ONES * b'\\' as u64);
-            let special = (quote.wrapping_sub(ONES) & !quote) | (esc.wrapping_sub(ONES) & !esc) | w.wrapping_sub(ONES * 0x20) | w;
-            if special & HIGHS != 0 {
+            let stop = equal_bytes(w, b'"') | equal_bytes(w, b'\\') | below(w, 0x20);
+            if stop != 0 {
+                // The bytes before the first stop byte, which are plain or
+                // above ASCII.
+                let before = (stop & stop.wrapping_neg()) >> 7;
+                if w & HIGHS & before.wrapping_sub(1) != 0 {
+                    flags |= STRING_HIGH;
+                }
+                pos += (stop.trailing_zeros() / 8) as usize;
                 break;
+            }
+            if w & HIGHS != 0 {
+                flags |= STRING_HIGH;
             }
             pos += 8;
         }

@@ -122,52 +122,79 @@ impl Framer {
     }
 
     /// feed consumes chunk and calls emit for every complete item in it.
+    ///
+    /// Each line is found with one word-at-a-time search for its CR or LF.
+    /// An event whose single data line and the blank line ending it are
+    /// both in chunk (one event per flush, or any event inside a larger
+    /// read) is reported with its data borrowed from chunk, not copied.
     pub fn feed<F: FnMut(Item)>(&mut self, chunk: &[u8], mut emit: F) {
         self.stats.bytes = self.stats.bytes.wrapping_add(chunk.len() as u64);
-        let mut chunk = chunk;
-        // lf is the index in chunk of the next LF, searched for once and
-        // not again for every CR-ended line before it.
-        let mut lf = index_byte(chunk, b'\n');
-        while !chunk.is_empty() {
+        let mut rest = chunk;
+        // lent is the data of the event being assembled while it is one
+        // line of chunk; self.data is empty meanwhile, and receives it
+        // when another data line joins it or chunk ends first.
+        let mut lent: Option<&[u8]> = None;
+        while !rest.is_empty() {
             if self.pending_cr {
                 self.pending_cr = false;
-                if chunk[0] == b'\n' {
+                if rest[0] == b'\n' {
                     self.ending(LineEndings::CrLf);
-                    let (rest, next) = skip_lf(chunk, lf, 1);
-                    chunk = rest;
-                    lf = next;
+                    rest = &rest[1..];
                     continue;
                 }
                 self.ending(LineEndings::Cr);
             }
-            let head = match lf {
-                Some(n) => &chunk[..n],
-                None => chunk,
-            };
-            let i = match index_byte(head, b'\r').or(lf) {
+            let i = match index_eol(rest) {
                 Some(i) => i,
                 None => {
-                    self.line.extend_from_slice(chunk);
-                    return;
+                    self.line.extend_from_slice(rest);
+                    break;
                 }
             };
-            if chunk[i] == b'\r' {
-                self.pending_cr = true;
+            let mut next = i + 1;
+            if rest[i] == b'\r' {
+                match rest.get(next) {
+                    Some(b'\n') => {
+                        self.ending(LineEndings::CrLf);
+                        next += 1;
+                    }
+                    Some(_) => self.ending(LineEndings::Cr),
+                    None => self.pending_cr = true,
+                }
             } else {
                 self.ending(LineEndings::Lf);
             }
-            let (rest, next) = skip_lf(chunk, lf, i + 1);
-            if self.line.is_empty() {
-                self.process_line(&chunk[..i], &mut emit);
+            let line = &rest[..i];
+            if !self.line.is_empty() {
+                // The line began in an earlier chunk (so nothing is lent).
+                let mut whole = std::mem::take(&mut self.line);
+                whole.extend_from_slice(line);
+                self.process_line(&whole, &mut emit);
+                whole.clear();
+                self.line = whole;
+            } else if line.is_empty() {
+                self.dispatch(lent.take(), &mut emit);
             } else {
-                let mut line = std::mem::take(&mut self.line);
-                line.extend_from_slice(&chunk[..i]);
-                self.process_line(&line, &mut emit);
-                line.clear();
-                self.line = line;
+                let data = data_value(line);
+                match data {
+                    Some(value) if !self.has_data => {
+                        lent = Some(value);
+                        self.has_data = true;
+                    }
+                    _ => {
+                        if data.is_some() {
+                            if let Some(d) = lent.take() {
+                                self.data.extend_from_slice(d);
+                            }
+                        }
+                        self.process_line(line, &mut emit);
+                    }
+                }
             }
-            chunk = rest;
-            lf = next;
+            rest = &rest[next..];
+        }
+        if let Some(d) = lent {
+            self.data.extend_from_slice(d);
         }
     }
 
@@ -190,7 +217,7 @@ impl Framer {
             line.clear();
             self.line = line;
         }
-        self.dispatch(&mut emit);
+        self.dispatch(None, &mut emit);
     }
 
     fn ending(&mut self, e: LineEndings) {
@@ -204,7 +231,7 @@ impl Framer {
 
     fn process_line<F: FnMut(Item)>(&mut self, line: &[u8], emit: &mut F) {
         if line.is_empty() {
-            self.dispatch(emit);
+            self.dispatch(None, emit);
             return;
         }
         if line[0] == b':' {
@@ -245,12 +272,18 @@ impl Framer {
         }
     }
 
-    fn dispatch<F: FnMut(Item)>(&mut self, emit: &mut F) {
+    /// dispatch reports the event assembled so far, its data lent by feed
+    /// or else in self.data.
+    fn dispatch<F: FnMut(Item)>(&mut self, lent: Option<&[u8]>, emit: &mut F) {
         if !self.has_data {
             self.name.clear();
             return;
         }
-        let done = self.data == DONE_SENTINEL;
+        let data = match lent {
+            Some(d) => d,
+            None => &self.data,
+        };
+        let done = data == DONE_SENTINEL;
         if done {
             self.stats.done = true;
         } else {
@@ -259,7 +292,7 @@ impl Framer {
         emit(Item {
             kind: Kind::Event,
             name: &self.name,
-            data: &self.data,
+            data,
             done,
         });
         self.name.clear();
@@ -268,38 +301,48 @@ impl Framer {
     }
 }
 
-/// skip_lf drops the first n bytes of chunk and returns the rest with the
-/// index of its next LF, given lf, that of chunk: only when that LF itself
-/// is dropped is the rest searched.
-fn skip_lf(chunk: &[u8], lf: Option<usize>, n: usize) -> (&[u8], Option<usize>) {
-    let rest = &chunk[n..];
-    match lf {
-        None => (rest, None),
-        Some(l) if l >= n => (rest, Some(l - n)),
-        Some(_) => (rest, index_byte(rest, b'\n')),
+/// data_value returns the value of line (not empty) when it is a data
+/// field, as process_line reads it.
+fn data_value(line: &[u8]) -> Option<&[u8]> {
+    match line.get(..5) {
+        Some(b"data:") => Some(line[5..].strip_prefix(b" ").unwrap_or(&line[5..])),
+        _ if line == b"data" => Some(&[]),
+        _ => None,
     }
+}
+
+// Masks for testing eight bytes at once.
+const LO: u64 = 0x0101_0101_0101_0101;
+const HI: u64 = 0x8080_8080_8080_8080;
+
+/// word reads eight bytes little-endian.
+#[inline(always)]
+fn word(b: &[u8]) -> u64 {
+    let mut a = [0u8; 8];
+    a.copy_from_slice(&b[..8]);
+    u64::from_le_bytes(a)
+}
+
+/// equal_bytes sets the top bit of the lowest byte of w equal to b: in
+/// x = w ^ b·0x01…01 a zero byte marks a match, and
+/// (x - 0x01…01) & !x & 0x80…80 sets the top bit of the lowest zero byte
+/// of x. Bits above it may be false positives (a borrow), so only the
+/// lowest set bit is to be read, also of an OR of such masks.
+#[inline(always)]
+fn equal_bytes(w: u64, b: u8) -> u64 {
+    let x = w ^ LO.wrapping_mul(b as u64);
+    x.wrapping_sub(LO) & !x & HI
 }
 
 /// index_byte is the index of the first b in s. It tests 16 bytes per
 /// step, 8 to a word (a byte-at-a-time search framed 4x slower than Go's
-/// assembly bytes.IndexByte): in x ^ b·0x01…01 a zero byte marks a match,
-/// and (w - 0x01…01) & !w & 0x80…80 sets the top bit of the lowest zero
-/// byte of w (bits above it may be false positives, which the lowest-set-bit
-/// reading ignores).
+/// assembly bytes.IndexByte), reading the lowest set bit of equal_bytes.
 fn index_byte(s: &[u8], b: u8) -> Option<usize> {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    let pat = LO.wrapping_mul(b as u64);
-    let zero = |w: u64| w.wrapping_sub(LO) & !w & HI;
     let mut i = 0;
     let mut blocks = s.chunks_exact(16);
     for block in &mut blocks {
-        let mut lo = [0u8; 8];
-        let mut hi = [0u8; 8];
-        lo.copy_from_slice(&block[..8]);
-        hi.copy_from_slice(&block[8..]);
-        let zl = zero(u64::from_le_bytes(lo) ^ pat);
-        let zh = zero(u64::from_le_bytes(hi) ^ pat);
+        let zl = equal_bytes(word(&block[..8]), b);
+        let zh = equal_bytes(word(&block[8..]), b);
         if zl != 0 {
             return Some(i + (zl.trailing_zeros() / 8) as usize);
         }
@@ -309,6 +352,26 @@ fn index_byte(s: &[u8], b: u8) -> Option<usize> {
         i += 16;
     }
     blocks.remainder().iter().position(|&c| c == b).map(|j| i + j)
+}
+
+/// index_eol is the index of the first CR or LF in s, searched as
+/// index_byte searches one byte.
+fn index_eol(s: &[u8]) -> Option<usize> {
+    let eol = |w: u64| equal_bytes(w, b'\n') | equal_bytes(w, b'\r');
+    let mut i = 0;
+    let mut blocks = s.chunks_exact(16);
+    for block in &mut blocks {
+        let zl = eol(word(&block[..8]));
+        let zh = eol(word(&block[8..]));
+        if zl != 0 {
+            return Some(i + (zl.trailing_zeros() / 8) as usize);
+        }
+        if zh != 0 {
+            return Some(i + 8 + (zh.trailing_zeros() / 8) as usize);
+        }
+        i += 16;
+    }
+    blocks.remainder().iter().position(|&c| c == b'\n' || c == b'\r').map(|j| i + j)
 }
 
 #[cfg(test)]
@@ -488,6 +551,27 @@ mod tests {
                 },
             },
             Case {
+                name: "a lent data line joined by a later one across other lines",
+                chunks: vec![b"data: a\n: c\nevent: e\nid: 1\ndata: b\n\ndata: c\n", b"\n"],
+                want: vec![ev("e", "a\nb", false), ev("", "c", false)],
+                stats: Stats {
+                    event_lines: true,
+                    events: 2,
+                    comment_lines: 1,
+                    ..stats(LineEndings::Lf)
+                },
+            },
+            Case {
+                name: "cr lf inside a chunk and a bare data field",
+                chunks: vec![b"data\r\n\r\ndata:x\r\rdata: [DONE]\r\n\r\n"],
+                want: vec![ev("", "", false), ev("", "x", false), ev("", "[DONE]", true)],
+                stats: Stats {
+                    events: 2,
+                    done: true,
+                    ..stats(LineEndings::Mixed)
+                },
+            },
+            Case {
                 name: "empty body",
                 chunks: vec![b"", b""],
                 want: vec![],
@@ -538,6 +622,41 @@ mod tests {
             caps
         );
         assert_eq!(f.stats().events, 101);
+    }
+
+    #[test]
+    fn whole_events_are_lent_not_copied() {
+        let mut f = Framer::default();
+        let mut got = Vec::new();
+        f.feed(b"event: a\ndata: {\"x\":1}\n\ndata: 2\r\n\r\n", |it| got.push(it.data.to_vec()));
+        assert_eq!(got, [b"{\"x\":1}".to_vec(), b"2".to_vec()]);
+        assert_eq!(f.data.capacity(), 0, "an event inside one chunk was copied");
+        // An event cut by the chunk's end is kept until the blank line.
+        f.feed(b"data: 3\n", |it| got.push(it.data.to_vec()));
+        f.feed(b"\n", |it| got.push(it.data.to_vec()));
+        assert_eq!(got.last(), Some(&b"3".to_vec()));
+    }
+
+    #[test]
+    fn index_eol_finds_the_first_cr_or_lf() {
+        assert_eq!(index_eol(&[]), None);
+        let s = vec![b'a'; 40];
+        assert_eq!(index_eol(&s), None);
+        for at in 0..40 {
+            for (c, d) in [(b'\r', b'\n'), (b'\n', b'\r'), (b'\n', b'\n')] {
+                for later in at..40 {
+                    let mut t = s.clone();
+                    t[later] = d;
+                    t[at] = c;
+                    assert_eq!(index_eol(&t), Some(at), "at {} later {}", at, later);
+                }
+            }
+        }
+        let mut t = s.clone();
+        t[5] = b'\r' + 1;
+        t[6] = b'\n' + 0x80;
+        t[7] = b'\n' - 1;
+        assert_eq!(index_eol(&t), None);
     }
 
     #[test]
