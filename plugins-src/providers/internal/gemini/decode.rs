@@ -24,6 +24,8 @@
 //! string; an error object's code outside 0..=65535 gives http_status 0
 //! (it still classifies by the full code).
 
+#[path = "classify.rs"]
+pub mod classify;
 #[path = "goquote.rs"]
 mod goquote;
 #[path = "partial.rs"]

@@ -1,0 +1,111 @@
+//! The native driver behind the gemini package's Rust builder and
+//! classifier tests: it serves plugins-src/internal/rustdriver frames and
+//! runs ../build.rs (gemini_build) and ../classify.rs on what the Go tests
+//! send. Built with --test it runs the #[test]s of the modules it includes.
+//!
+//! Op 'c' classifies a failed response. The payload is the status (i64le),
+//! now as Unix seconds (i64le) and nanoseconds (u32le), the number of
+//! headers (u32le), each header's name and value (each a u32le length and
+//! its bytes), then the body. The reply is norm::append_error's trace of
+//! the classified error.
+#![allow(dead_code)]
+
+#[path = "../../../../internal/jsonout/jsonout.rs"]
+mod jsonout;
+#[path = "../../../../internal/jsonscan/jsonscan.rs"]
+mod jsonscan;
+#[path = "../../norm/norm.rs"]
+mod norm;
+#[path = "../../norm/message.rs"]
+mod norm_message;
+#[path = "../../../../tools/src/printable.rs"]
+mod printable;
+#[path = "../../../../tools/src/quote.rs"]
+mod quote;
+#[path = "../../retryhint/retryhint.rs"]
+mod retryhint;
+#[path = "../../sse/sse.rs"]
+mod sse;
+#[path = "../decode.rs"]
+mod gemini;
+#[path = "../build.rs"]
+mod gemini_build;
+
+use std::io::{Read, Write};
+
+/// Reader takes the fields of a payload in order.
+struct Reader<'a> {
+    p: &'a [u8],
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> &'a [u8] {
+        let n = n.min(self.p.len());
+        let (head, rest) = self.p.split_at(n);
+        self.p = rest;
+        head
+    }
+
+    fn u32(&mut self) -> u32 {
+        let b = self.take(4);
+        let mut a = [0u8; 4];
+        a[..b.len()].copy_from_slice(b);
+        u32::from_le_bytes(a)
+    }
+
+    fn i64(&mut self) -> i64 {
+        let b = self.take(8);
+        let mut a = [0u8; 8];
+        a[..b.len()].copy_from_slice(b);
+        i64::from_le_bytes(a)
+    }
+
+    fn bytes(&mut self) -> &'a [u8] {
+        let n = self.u32() as usize;
+        self.take(n)
+    }
+}
+
+fn classify(payload: &[u8]) -> Vec<u8> {
+    let mut r = Reader { p: payload };
+    let status = r.i64();
+    let secs = r.i64();
+    let nanos = r.u32();
+    let n = r.u32();
+    let mut headers = Vec::new();
+    for _ in 0..n {
+        let name = r.bytes();
+        let value = r.bytes();
+        headers.push((name, value));
+    }
+    let e = gemini::classify::classify_response(status, &headers, r.p, secs, nanos);
+    let mut out = String::new();
+    norm::append_error(&mut out, &e);
+    out.into_bytes()
+}
+
+fn main() {
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    let (mut input, mut output) = (stdin.lock(), stdout.lock());
+    loop {
+        let mut head = [0u8; 5];
+        if input.read_exact(&mut head).is_err() {
+            return;
+        }
+        let n = u32::from_le_bytes([head[1], head[2], head[3], head[4]]) as usize;
+        let mut payload = vec![0u8; n];
+        if input.read_exact(&mut payload).is_err() {
+            return;
+        }
+        let reply = match head[0] {
+            b'c' => classify(&payload),
+            op => format!("unknown op {:?}", op as char).into_bytes(),
+        };
+        let mut frame = (reply.len() as u32).to_le_bytes().to_vec();
+        frame.extend_from_slice(&reply);
+        if output.write_all(&frame).and_then(|_| output.flush()).is_err() {
+            return;
+        }
+    }
+}
