@@ -1,6 +1,6 @@
-//! classify turns the top-level "error" of a stream chunk into a
-//! classified error: the port of classify.go's streamError and Classify
-//! (with status 0, as in a stream). The error object is read as Go's
+//! classify turns an OpenAI error object into a classified error: the
+//! port of classify.go's streamError (the top-level "error" of a stream
+//! chunk) and Classify, which response.rs shares for HTTP failures. The error object is read as Go's
 //! json.Unmarshal reads it into WireError: keys match the field names
 //! case-insensitively (with Unicode simple folding), the last of
 //! duplicate keys wins, null leaves a field as it was, and a field of the
@@ -51,10 +51,40 @@ fn field(key: &[u8]) -> Field {
 /// Wire is the error object as Go's WireError holds it; strings are
 /// bytes because the fallback message keeps the value's text unchanged.
 #[derive(Default)]
-struct Wire<'a> {
-    message: Vec<u8>,
-    type_: String,
-    code: Option<&'a [u8]>,
+pub struct Wire<'a> {
+    pub message: Vec<u8>,
+    pub type_: String,
+    pub code: Option<&'a [u8]>,
+}
+
+impl<'a> Wire<'a> {
+    /// read_object reads an error object into w as json.Unmarshal fills a
+    /// WireError: message and type from strings (null leaves them as they
+    /// were), code as its raw text, the last of duplicate keys winning. A
+    /// member of the wrong type is skipped and the rest still read, as
+    /// Unmarshal does; read_object returns whether there was one (Unmarshal
+    /// then fails). The next value must be an object.
+    pub fn read_object(&mut self, s: &mut Scan<'a>) -> bool {
+        let mut mismatch = false;
+        s.object(|s, key| match field(key) {
+            which @ (Field::Message | Field::Type) => match s.peek() {
+                Kind::Str => {
+                    let v = s.str().unquoted();
+                    if which == Field::Message {
+                        self.message.clear();
+                        self.message.extend_from_slice(v.as_bytes());
+                    } else {
+                        self.type_ = v.into_owned();
+                    }
+                }
+                Kind::Null => {}
+                _ => mismatch = true,
+            },
+            Field::Code => self.code = s.raw(),
+            Field::Other => {}
+        });
+        mismatch
+    }
 }
 
 /// stream_error classifies the top-level "error" of a stream chunk
@@ -63,31 +93,11 @@ struct Wire<'a> {
 pub fn stream_error(raw: &[u8]) -> Error {
     let mut w = Wire::default();
     let mut s = Scan::new(raw);
-    let mut mismatch = false;
-    match s.peek() {
-        Kind::Null => {}
-        Kind::Object => s.object(|s, key| match field(key) {
-            Field::Message | Field::Type => {
-                let which = field(key);
-                match s.peek() {
-                    Kind::Str => {
-                        let v = s.str().unquoted();
-                        if which == Field::Message {
-                            w.message.clear();
-                            w.message.extend_from_slice(v.as_bytes());
-                        } else {
-                            w.type_ = v.into_owned();
-                        }
-                    }
-                    Kind::Null => {}
-                    _ => mismatch = true,
-                }
-            }
-            Field::Code => w.code = s.raw(),
-            Field::Other => {}
-        }),
-        _ => mismatch = true,
-    }
+    let mismatch = match s.peek() {
+        Kind::Null => false,
+        Kind::Object => w.read_object(&mut s),
+        _ => true,
+    };
     if mismatch {
         let mut s = Scan::new(raw);
         w.message.clear();
@@ -97,7 +107,7 @@ pub fn stream_error(raw: &[u8]) -> Error {
             w.message.extend_from_slice(goquote::truncate(raw, 200));
         }
     }
-    classify(&w)
+    classify(0, &w)
 }
 
 /// code_string is WireError.CodeString: a string code unquoted, "" for
@@ -114,10 +124,13 @@ fn code_string(code: Option<&[u8]>) -> Vec<u8> {
     raw.to_vec()
 }
 
-/// classify is Classify(0, w).
-fn classify(w: &Wire) -> Error {
+/// classify is Classify(status, w): the kind from the code, the type,
+/// then the status; an invalid request that names a context overflow in
+/// its message is one. A status outside u16 (never an HTTP status) is
+/// kept as 0 in the error.
+pub fn classify(status: i64, w: &Wire) -> Error {
     let code = code_string(w.code);
-    let mut kind = kind_by_code(&code).or_else(|| kind_by_code(w.type_.as_bytes())).unwrap_or_else(|| by_status(&code));
+    let mut kind = kind_by_code(&code).or_else(|| kind_by_code(w.type_.as_bytes())).unwrap_or_else(|| by_status(status, &code));
     if kind == ErrorKind::InvalidRequest && is_overflow(&w.message) {
         kind = ErrorKind::ContextOverflow;
     }
@@ -126,6 +139,7 @@ fn classify(w: &Wire) -> Error {
         kind,
         message: goquote::lossy(&w.message),
         retryable: kind.retryable(),
+        http_status: u16::try_from(status).unwrap_or(0),
         provider_type: goquote::lossy(ptype),
         ..Error::default()
     };
@@ -152,17 +166,23 @@ fn kind_by_code(code: &[u8]) -> Option<ErrorKind> {
     })
 }
 
-/// by_status is byStatus(0, code).
-fn by_status(code: &[u8]) -> ErrorKind {
-    match code {
-        b"401" | b"403" => ErrorKind::Auth,
-        b"402" => ErrorKind::Quota,
-        b"404" => ErrorKind::NotFound,
-        b"429" => ErrorKind::RateLimit,
-        b"503" | b"529" => ErrorKind::Overloaded,
-        b"" => ErrorKind::Server,
-        _ if code[0] == b'5' => ErrorKind::Server,
-        _ => ErrorKind::InvalidRequest,
+/// by_status is byStatus(status, code).
+fn by_status(status: i64, code: &[u8]) -> ErrorKind {
+    let either = |st: i64, c: &[u8]| status == st || code == c;
+    if either(401, b"401") || either(403, b"403") {
+        ErrorKind::Auth
+    } else if either(402, b"402") {
+        ErrorKind::Quota
+    } else if either(404, b"404") {
+        ErrorKind::NotFound
+    } else if either(429, b"429") {
+        ErrorKind::RateLimit
+    } else if either(503, b"503") || either(529, b"529") {
+        ErrorKind::Overloaded
+    } else if status >= 500 || (status == 0 && code.is_empty()) || code.first() == Some(&b'5') {
+        ErrorKind::Server
+    } else {
+        ErrorKind::InvalidRequest
     }
 }
 
