@@ -241,6 +241,13 @@ func toSchema(v any) any {
 				}
 				out[k] = conv
 			}
+		case "nullable":
+			// A type list naming "null" sets nullable too, and wins
+			// whichever key the map gives first: the body must not
+			// depend on map order.
+			if _, set := out[k]; !set {
+				out[k] = val
+			}
 		default:
 			out[k] = val
 		}

@@ -24,10 +24,7 @@
 //! json.RawMessage from an empty one, so an empty `arguments`, `raw` or
 //! `parameters` is taken as nil (Go refuses a non-nil empty RawMessage as
 //! the body is encoded; nil arguments encode as null, nil parameters fail
-//! with "unexpected end of JSON input" in both). Where Go's output
-//! depends on map iteration order — a schema with both a "nullable" key
-//! and "null" in its "type" list — this port always takes the type list's
-//! `true`, one of the two outcomes Go gives.
+//! with "unexpected end of JSON input" in both).
 
 #[path = "upper.rs"]
 mod upper;
@@ -760,6 +757,8 @@ impl Tree {
                     }
                 }
                 "nullable" => {
+                    // A type list naming "null" wins (build.go decides
+                    // so, whatever the map order).
                     if nullable.is_none() {
                         nullable = Some(Task::Plain(v));
                     }

@@ -8,6 +8,21 @@
 //! headers (u32le), each header's name and value (each a u32le length and
 //! its bytes), then the body. The reply is norm::append_error's trace of
 //! the classified error.
+//!
+//! Op 's' builds a request whose only interesting part is a tool schema:
+//! the payload is the parameters of tool "f" (description "d") in a
+//! request for gemini-2.5-flash with no messages and secret reference
+//! "GEMINI_API_KEY". The reply is that of op 'b'.
+//!
+//! Replies of the builder ops are "error " and the builder's error text,
+//! or the request:
+//!
+//!     "POST" "/v1beta/models/…"
+//!     header "content-type" "application/json" ""
+//!     …
+//!     body <the body bytes>
+//!
+//! with the strings quoted as Go's %q quotes them.
 #![allow(dead_code)]
 
 #[path = "../../../../internal/jsonout/jsonout.rs"]
@@ -84,6 +99,41 @@ fn classify(payload: &[u8]) -> Vec<u8> {
     out.into_bytes()
 }
 
+/// reply writes a builder's result as the Go test writes Go's.
+fn reply(r: Result<norm_message::HttpRequest, String>) -> Vec<u8> {
+    let hr = match r {
+        Ok(hr) => hr,
+        Err(e) => return format!("error {}", e).into_bytes(),
+    };
+    let mut out = String::new();
+    quote::quote(&mut out, hr.method.as_bytes());
+    out.push(' ');
+    quote::quote(&mut out, hr.path.as_bytes());
+    out.push('\n');
+    for h in &hr.headers {
+        out.push_str("header ");
+        quote::quote(&mut out, h.name.as_bytes());
+        out.push(' ');
+        quote::quote(&mut out, h.value.as_bytes());
+        out.push(' ');
+        quote::quote(&mut out, h.secret_ref.as_bytes());
+        out.push('\n');
+    }
+    out.push_str("body ");
+    let mut out = out.into_bytes();
+    out.extend_from_slice(&hr.body);
+    out
+}
+
+fn schema(payload: &[u8]) -> Vec<u8> {
+    let r = norm_message::Request {
+        model: "gemini-2.5-flash".to_owned(),
+        tools: vec![norm_message::Tool { name: "f".to_owned(), description: "d".to_owned(), parameters: payload.to_vec() }],
+        ..norm_message::Request::default()
+    };
+    reply(gemini_build::build_request(&r, "GEMINI_API_KEY"))
+}
+
 fn main() {
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
@@ -100,6 +150,7 @@ fn main() {
         }
         let reply = match head[0] {
             b'c' => classify(&payload),
+            b's' => schema(&payload),
             op => format!("unknown op {:?}", op as char).into_bytes(),
         };
         let mut frame = (reply.len() as u32).to_le_bytes().to_vec();
