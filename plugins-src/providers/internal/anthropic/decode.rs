@@ -26,6 +26,8 @@
 //! null and that streamed valid input is kept as it started, where the Go
 //! decoder panics.
 
+#[path = "classify.rs"]
+pub mod classify;
 #[path = "opaque.rs"]
 mod opaque;
 #[path = "usage.rs"]

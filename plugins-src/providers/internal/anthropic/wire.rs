@@ -5,7 +5,9 @@
 //! field of the wrong type; the messages are the Go ones, word for word.
 
 use crate::jsonscan::{Decoder, Error, Kind, Str};
-use crate::norm::{self, ErrorKind};
+use crate::norm;
+#[cfg(test)]
+use crate::norm::ErrorKind;
 
 /// Event is one stream event. Its strings and raw values borrow the
 /// event's data. A raw value is empty when absent and "null" when null.
@@ -253,33 +255,11 @@ pub fn other_type(raw: &[u8]) -> String {
     t
 }
 
-/// classify_body classifies an in-stream error object (Go: classifyBody
-/// with status 0 and no request id): the API's type names the kind, an
-/// unknown or missing type is a server error, and an invalid request
-/// whose message says the prompt is too long is a context overflow.
+/// classify_body classifies an in-stream error object: Go's classifyBody
+/// with status 0 (an unknown or missing type is a server error) and no
+/// request id (see classify.rs).
 pub fn classify_body(w: Option<WireError>) -> norm::Error {
-    let w = w.unwrap_or_default();
-    let mut kind = match w.typ.as_str() {
-        "invalid_request_error" => ErrorKind::InvalidRequest,
-        "authentication_error" | "permission_error" => ErrorKind::Auth,
-        "billing_error" => ErrorKind::Quota,
-        "not_found_error" => ErrorKind::NotFound,
-        "request_too_large" => ErrorKind::ContextOverflow,
-        "rate_limit_error" => ErrorKind::RateLimit,
-        "api_error" | "timeout_error" => ErrorKind::Server,
-        "overloaded_error" => ErrorKind::Overloaded,
-        _ => ErrorKind::Server, // byStatus(0)
-    };
-    if kind == ErrorKind::InvalidRequest && w.message.contains("prompt is too long") {
-        kind = ErrorKind::ContextOverflow;
-    }
-    norm::Error {
-        kind,
-        message: w.message,
-        retryable: kind.retryable(),
-        provider_type: w.typ,
-        ..norm::Error::default()
-    }
+    super::classify::classify_body(0, w, String::new())
 }
 
 #[cfg(test)]

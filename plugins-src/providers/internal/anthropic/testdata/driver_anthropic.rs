@@ -25,6 +25,8 @@ mod norm;
 mod printable;
 #[path = "../../../../tools/src/quote.rs"]
 mod quote;
+#[path = "../../retryhint/retryhint.rs"]
+mod retryhint;
 #[path = "../../sse/sse.rs"]
 mod sse;
 
