@@ -10,6 +10,13 @@
 //! number of headers (u32le), each header's name and value (u32le length
 //! and bytes each), then the body. The reply is norm::append_error of the
 //! classified error.
+//!
+//! Op 'b' builds a request: the payload is the API byte ('c' for Chat
+//! Completions, 'r' for Responses), the secret reference, the Quirks and
+//! the request in the driver's own binary encoding (see read_request;
+//! build_rust_test.go writes it). The reply is "error " and the error
+//! text, or the request: "METHOD PATH\n", a line per header ("header
+//! NAME\0VALUE\0SECRET_REF\n") and "body " then the body bytes.
 
 #![allow(dead_code)]
 
@@ -37,6 +44,8 @@ mod sse;
 mod openaichat;
 #[path = "../build.rs"]
 mod openaichat_build;
+#[path = "../../openairesp/build.rs"]
+mod openairesp_build;
 
 use std::io::{Read, Write};
 
@@ -72,6 +81,147 @@ impl<'a> Reader<'a> {
     }
 }
 
+impl<'a> Reader<'a> {
+    fn u8(&mut self) -> u8 {
+        self.take(1).first().copied().unwrap_or(0)
+    }
+
+    fn string(&mut self) -> String {
+        String::from_utf8_lossy(self.bytes()).into_owned()
+    }
+
+    fn list<T, F: FnMut(&mut Reader<'a>) -> T>(&mut self, mut item: F) -> Vec<T> {
+        let n = self.u32();
+        let mut out = Vec::new();
+        for _ in 0..n {
+            if self.0.is_empty() {
+                break;
+            }
+            out.push(item(self));
+        }
+        out
+    }
+}
+
+fn read_quirks(r: &mut Reader) -> quirks::Quirks {
+    let flags = r.u8();
+    quirks::Quirks {
+        developer_role: flags & 1 != 0,
+        no_stream_usage: flags & 2 != 0,
+        reasoning_details: flags & 4 != 0,
+        usage_include: flags & 8 != 0,
+        tool_result_name: flags & 16 != 0,
+        no_strict: flags & 32 != 0,
+        no_prompt_cache_key: flags & 64 != 0,
+        max_tokens_field: r.string(),
+        thinking_format: r.string(),
+        echo_reasoning: r.string(),
+        max_tool_call_id_len: r.i64(),
+    }
+}
+
+fn read_content(r: &mut Reader) -> norm_message::Content {
+    use norm_message::*;
+    match r.u8() {
+        0 => Content::Text(Text {
+            text: r.string(),
+            signature: r.bytes().to_vec(),
+            producer: r.string(),
+            item_id: r.string(),
+            phase: r.string(),
+        }),
+        1 => Content::Thinking(Thinking {
+            text: r.string(),
+            signature: r.bytes().to_vec(),
+            encrypted: r.bytes().to_vec(),
+            redacted: r.u8() != 0,
+            format: r.string(),
+            item_id: r.string(),
+            producer: r.string(),
+        }),
+        2 => Content::Image(Image { media_type: r.string(), data: r.bytes().to_vec() }),
+        3 => Content::ToolCall(ToolCall {
+            id: r.string(),
+            name: r.string(),
+            arguments: r.bytes().to_vec(),
+            arguments_error: r.string(),
+            signature: r.bytes().to_vec(),
+            item_id: r.string(),
+            producer: r.string(),
+        }),
+        _ => Content::Other(Other { type_: r.string(), raw: r.bytes().to_vec(), producer: r.string() }),
+    }
+}
+
+fn read_message(r: &mut Reader) -> norm_message::Message {
+    use norm_message::*;
+    match r.u8() {
+        0 => Message::User(UserMessage { content: r.list(read_content) }),
+        1 => Message::Assistant(AssistantMessage {
+            content: r.list(read_content),
+            provider: r.string(),
+            model: r.string(),
+            response_id: r.string(),
+            ..AssistantMessage::default()
+        }),
+        _ => Message::ToolResult(ToolResultMessage {
+            call_id: r.string(),
+            name: r.string(),
+            content: r.list(read_content),
+            is_error: r.u8() != 0,
+        }),
+    }
+}
+
+/// read_request reads a request: model, system, messages, tools,
+/// max_tokens, thinking, thinking_budget and cache_key, in this order.
+/// Strings and byte fields are a u32le length and the bytes, lists a
+/// u32le count and the items, numbers i64le, booleans a byte; a message
+/// or content block starts with its kind (see read_message and
+/// read_content), Quirks with a byte of flags (read_quirks).
+fn read_request(r: &mut Reader) -> norm_message::Request {
+    use norm_message::*;
+    Request {
+        model: r.string(),
+        system: r.string(),
+        messages: r.list(read_message),
+        tools: r.list(|r| Tool { name: r.string(), description: r.string(), parameters: r.bytes().to_vec() }),
+        max_tokens: r.i64(),
+        thinking: r.string(),
+        thinking_budget: r.i64(),
+        cache_key: r.string(),
+    }
+}
+
+fn build(p: &[u8]) -> Vec<u8> {
+    let mut r = Reader(p);
+    let api = r.u8();
+    let secret_ref = r.string();
+    let q = read_quirks(&mut r);
+    let req = read_request(&mut r);
+    let built = if api == b'r' {
+        openairesp_build::build_request(&req, &secret_ref)
+    } else {
+        openaichat_build::build_request(&req, &q, &secret_ref)
+    };
+    request_text(built)
+}
+
+/// request_text writes a built request or its error as op 'b' replies.
+fn request_text(built: Result<norm_message::HttpRequest, String>) -> Vec<u8> {
+    let h = match built {
+        Ok(h) => h,
+        Err(e) => return format!("error {}", e).into_bytes(),
+    };
+    let mut out = format!("{} {}\n", h.method, h.path).into_bytes();
+    for hd in &h.headers {
+        out.extend_from_slice(format!("header {}\0{}\0{}\n", hd.name, hd.value, hd.secret_ref).as_bytes());
+    }
+    out.extend_from_slice(b"body ");
+    out.extend_from_slice(&h.body);
+    out
+}
+
 fn classify(p: &[u8]) -> Vec<u8> {
     let mut r = Reader(p);
     let status = r.i64();
@@ -99,6 +249,7 @@ fn main() {
             return;
         }
         let reply = match head[0] {
+            b'b' => build(&payload),
             b'c' => classify(&payload),
             op => format!("unknown op {}", op).into_bytes(),
         };
