@@ -228,7 +228,7 @@ var bldFolders = []string{"openai-chat", "openai-compatible", "openai-responses"
 
 // bldHistory decodes a recorded stream into the assistant message a
 // follow-up sends back.
-func bldHistory(t *testing.T, path string) norm.AssistantMessage {
+func bldHistory(t testing.TB, path string) norm.AssistantMessage {
 	t.Helper()
 	body, err := os.ReadFile(path)
 	if err != nil {

@@ -17,6 +17,11 @@
 //! build_rust_test.go writes it). The reply is "error " and the error
 //! text, or the request: "METHOD PATH\n", a line per header ("header
 //! NAME\0VALUE\0SECRET_REF\n") and "body " then the body bytes.
+//!
+//! Op 't' times building: the payload is the number of runs (u32le) then
+//! a payload of op 'b'; the request is decoded once and built that many
+//! times. The reply is the elapsed nanoseconds (u64le) and the body
+//! length (u64le, 0 for an error).
 
 #![allow(dead_code)]
 
@@ -207,6 +212,29 @@ fn build(p: &[u8]) -> Vec<u8> {
     request_text(built)
 }
 
+fn bench(p: &[u8]) -> Vec<u8> {
+    let mut r = Reader(p);
+    let runs = r.u32();
+    let api = r.u8();
+    let secret_ref = r.string();
+    let q = read_quirks(&mut r);
+    let req = read_request(&mut r);
+    let mut len = 0u64;
+    let start = std::time::Instant::now();
+    for _ in 0..runs {
+        let built = if api == b'r' {
+            openairesp_build::build_request(&req, &secret_ref)
+        } else {
+            openaichat_build::build_request(&req, &q, &secret_ref)
+        };
+        len = built.map_or(0, |h| h.body.len() as u64);
+    }
+    let ns = start.elapsed().as_nanos() as u64;
+    let mut out = ns.to_le_bytes().to_vec();
+    out.extend_from_slice(&len.to_le_bytes());
+    out
+}
+
 /// request_text writes a built request or its error as op 'b' replies.
 fn request_text(built: Result<norm_message::HttpRequest, String>) -> Vec<u8> {
     let h = match built {
@@ -251,6 +279,7 @@ fn main() {
         let reply = match head[0] {
             b'b' => build(&payload),
             b'c' => classify(&payload),
+            b't' => bench(&payload),
             op => format!("unknown op {}", op).into_bytes(),
         };
         let ok = stdout.write_all(&(reply.len() as u32).to_le_bytes()).is_ok()
