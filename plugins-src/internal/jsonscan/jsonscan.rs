@@ -125,6 +125,7 @@ impl<'a> Decoder<'a> {
 
     /// peek returns the kind of the next value without consuming it;
     /// Invalid after an error or at the end of the input.
+    #[inline]
     pub fn peek(&mut self) -> Kind {
         if self.err.is_some() {
             return Kind::Invalid;
@@ -149,6 +150,7 @@ impl<'a> Decoder<'a> {
     /// raw consumes the next value and returns its text as Go's
     /// json.RawMessage would hold it ("null" for null); None after an
     /// error.
+    #[inline]
     pub fn raw(&mut self) -> Option<&'a [u8]> {
         if self.err.is_some() {
             return None;
@@ -175,6 +177,7 @@ impl<'a> Decoder<'a> {
     /// str consumes a string and returns it quoted, as it appears in the
     /// input; null and a value of another kind (a type mismatch) give the
     /// nil Str.
+    #[inline]
     pub fn str(&mut self) -> Str<'a> {
         match self.peek() {
             Kind::Str => {
@@ -366,6 +369,7 @@ impl<'a> Decoder<'a> {
 
     /// enter records an open container of the reading methods, which count
     /// toward the nesting limit like the ones skip walks.
+    #[inline(always)]
     fn enter(&mut self, c: u8) -> bool {
         if self.stack.depth >= MAX_DEPTH {
             let msg = format!("jsonscan: nesting at offset {} exceeds the limit of {} levels", self.pos - 1, MAX_DEPTH);
@@ -376,6 +380,7 @@ impl<'a> Decoder<'a> {
         true
     }
 
+    #[inline(always)]
     fn leave(&mut self) {
         self.stack.pop();
     }
@@ -425,6 +430,32 @@ impl<'a> Decoder<'a> {
         }
         let data = self.data;
         let mut pos = self.pos;
+        // A scalar, what a reader mostly leaves unread, needs none of the
+        // container walk below (a bad string is left to it, which reports
+        // the error).
+        let start = skip_space(data, pos);
+        match data.get(start) {
+            Some(b'"') => {
+                let (end, flags) = scan_string(data, start);
+                if flags & STRING_BAD == 0 {
+                    self.pos = end;
+                    return;
+                }
+            }
+            Some(b't') | Some(b'f') | Some(b'n') => {
+                if let Some(p) = self.literal(data, start) {
+                    self.pos = p;
+                }
+                return;
+            }
+            Some(b'-') | Some(b'0'..=b'9') => {
+                if let Some(p) = self.number(data, start) {
+                    self.pos = p;
+                }
+                return;
+            }
+            _ => {}
+        }
         let base = self.stack.depth;
         loop {
             // A value starts here.
@@ -553,6 +584,17 @@ impl<'a> Decoder<'a> {
             b'f' => "false",
             _ => "null",
         };
+        // The whole literal at once (slice patterns compile to byte
+        // compares; `==` would call memcmp, a byte loop in wasm); the loop
+        // below finds where a wrong one goes wrong.
+        let whole = match data[pos] {
+            b't' => matches!(data.get(pos..pos + 4), Some(b"true")),
+            b'f' => matches!(data.get(pos..pos + 5), Some(b"false")),
+            _ => matches!(data.get(pos..pos + 4), Some(b"null")),
+        };
+        if whole {
+            return Some(pos + want.len());
+        }
         for &w in want.as_bytes() {
             if data.get(pos) != Some(&w) {
                 self.pos = pos;
@@ -608,7 +650,7 @@ impl<'a> Decoder<'a> {
 
 /// INLINE_DEPTH is how many open containers Stack holds without
 /// allocating.
-const INLINE_DEPTH: usize = 256;
+const INLINE_DEPTH: usize = 64;
 
 /// Stack holds the open containers, b'{' or b'[': the first INLINE_DEPTH
 /// as bits (set for '{'), deeper ones in a vector, so a decoder allocates
@@ -621,6 +663,7 @@ struct Stack {
 }
 
 impl Stack {
+    #[inline]
     fn push(&mut self, c: u8) {
         let i = self.depth;
         if i < INLINE_DEPTH {
@@ -636,6 +679,7 @@ impl Stack {
         self.depth += 1;
     }
 
+    #[inline]
     fn pop(&mut self) {
         if self.depth > INLINE_DEPTH {
             self.deep.pop();
@@ -643,6 +687,7 @@ impl Stack {
         self.depth = self.depth.saturating_sub(1);
     }
 
+    #[inline]
     fn top(&self) -> Option<u8> {
         let i = self.depth.checked_sub(1)?;
         if i < INLINE_DEPTH {
@@ -669,16 +714,19 @@ pub struct Str<'a> {
 impl<'a> Str<'a> {
     /// raw returns the string as it appears in the input, quotes included;
     /// None when s is nil.
+    #[inline]
     pub fn raw(&self) -> Option<&'a [u8]> {
         self.raw
     }
 
     /// is_nil reports whether s is nil (null, absent or a mismatch).
+    #[inline]
     pub fn is_nil(&self) -> bool {
         self.raw.is_none()
     }
 
     /// empty reports whether s is nil or "".
+    #[inline]
     pub fn empty(&self) -> bool {
         self.raw.map_or(0, |r| r.len()) <= 2
     }
@@ -723,14 +771,25 @@ impl<'a> Str<'a> {
 }
 
 /// skip_space returns the offset of the first non-whitespace byte at or
-/// after pos.
-fn skip_space(data: &[u8], mut pos: usize) -> usize {
+/// after pos. The first byte is tested before any loop: compact JSON has
+/// no whitespace, and in the plugin every loop entered pays a fuel charge.
+#[inline(always)]
+fn skip_space(data: &[u8], pos: usize) -> usize {
+    match data.get(pos) {
+        Some(b' ') | Some(b'\t') | Some(b'\n') | Some(b'\r') => skip_more_space(data, pos + 1),
+        _ => pos,
+    }
+}
+
+/// skip_more_space is skip_space's loop.
+fn skip_more_space(data: &[u8], mut pos: usize) -> usize {
     while let Some(b' ') | Some(b'\t') | Some(b'\n') | Some(b'\r') = data.get(pos) {
         pos += 1;
     }
     pos
 }
 
+#[inline]
 fn skip_digits(data: &[u8], mut pos: usize) -> usize {
     while let Some(b'0'..=b'9') = data.get(pos) {
         pos += 1;
@@ -762,6 +821,33 @@ fn equal_bytes(w: u64, c: u8) -> u64 {
     below(w ^ (ONES * c as u64), 1)
 }
 
+/// word reads eight bytes (b holds at least eight) little-endian.
+#[inline(always)]
+fn word(b: &[u8]) -> u64 {
+    let mut a = [0u8; 8];
+    a.copy_from_slice(&b[..8]);
+    u64::from_le_bytes(a)
+}
+
+/// string_stop marks the bytes of w a string scan must look at: '"',
+/// '\\' and control characters (read its lowest set bit only).
+#[inline(always)]
+fn string_stop(w: u64) -> u64 {
+    equal_bytes(w, b'"') | equal_bytes(w, b'\\') | below(w, 0x20)
+}
+
+/// high_before is STRING_HIGH if a byte of w before the first one stop
+/// marks is above ASCII, else 0.
+#[inline(always)]
+fn high_before(w: u64, stop: u64) -> u8 {
+    let before = ((stop & stop.wrapping_neg()) >> 7).wrapping_sub(1);
+    if w & HIGHS & before != 0 {
+        STRING_HIGH
+    } else {
+        0
+    }
+}
+
 /// scan_string scans the string whose opening quote is at pos and returns
 /// the offset after its closing quote and what its content holds; with
 /// STRING_BAD the offset is that of the offending byte (data.len() when
@@ -772,22 +858,34 @@ fn equal_bytes(w: u64, c: u8) -> u64 {
 /// step per word, not per byte, also in wasm (where a byte loop pays a
 /// bounds check and, in the plugin, a fuel charge per byte); bytes above
 /// ASCII are noted per word without stopping.
+#[inline(always)]
 fn scan_string(data: &[u8], mut pos: usize) -> (usize, u8) {
     let mut flags = 0;
     pos += 1;
+    // The first word is tested before any loop: most keys and many values
+    // end in it, and in the plugin every loop entered pays a fuel charge.
+    if let Some(chunk) = data.get(pos..pos + 8) {
+        let w = word(chunk);
+        let stop = string_stop(w);
+        if stop != 0 {
+            flags = high_before(w, stop);
+            pos += (stop.trailing_zeros() / 8) as usize;
+            if data.get(pos) == Some(&b'"') {
+                return (pos + 1, flags);
+            }
+        } else {
+            if w & HIGHS != 0 {
+                flags = STRING_HIGH;
+            }
+            pos += 8;
+        }
+    }
     loop {
         while let Some(chunk) = data.get(pos..pos + 8) {
-            let mut b = [0u8; 8];
-            b.copy_from_slice(chunk);
-            let w = u64::from_le_bytes(b);
-            let stop = equal_bytes(w, b'"') | equal_bytes(w, b'\\') | below(w, 0x20);
+            let w = word(chunk);
+            let stop = string_stop(w);
             if stop != 0 {
-                // The bytes before the first stop byte, which are plain or
-                // above ASCII.
-                let before = (stop & stop.wrapping_neg()) >> 7;
-                if w & HIGHS & before.wrapping_sub(1) != 0 {
-                    flags |= STRING_HIGH;
-                }
+                flags |= high_before(w, stop);
                 pos += (stop.trailing_zeros() / 8) as usize;
                 break;
             }

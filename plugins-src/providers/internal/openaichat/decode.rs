@@ -368,7 +368,7 @@ impl State {
             self.em.emit(start);
         }
         if let Some(raw) = c.err {
-            if raw != b"null" {
+            if !is_null(raw) {
                 self.set_usage(c.usage);
                 return self.fail(classify::stream_error(raw));
             }
@@ -393,7 +393,7 @@ impl State {
 
     fn set_usage(&mut self, raw: Option<&[u8]>) {
         if let Some(raw) = raw {
-            if raw != b"null" {
+            if !is_null(raw) {
                 self.usage_raw.clear();
                 self.usage_raw.extend_from_slice(raw);
             }
@@ -488,7 +488,7 @@ impl State {
     /// ignored.
     fn content(&mut self, raw: Option<&[u8]>, text: Str) {
         let raw = match raw {
-            Some(raw) if !raw.is_empty() && raw != b"null" => raw,
+            Some(raw) if !raw.is_empty() && !is_null(raw) => raw,
             _ => return,
         };
         if raw[0] == b'"' {
@@ -615,6 +615,13 @@ impl State {
 /// error returns an error of kind with message and the kind's retry hint.
 fn error(kind: ErrorKind, message: String) -> norm::Error {
     norm::Error { kind, message, retryable: kind.retryable(), ..norm::Error::default() }
+}
+
+/// is_null reports whether the raw value raw is null. (A slice pattern
+/// compiles to a few byte compares; `==` calls memcmp, a byte loop in
+/// wasm.)
+fn is_null(raw: &[u8]) -> bool {
+    matches!(raw, b"null")
 }
 
 /// append_int appends v in decimal, as strconv.AppendInt does.

@@ -2,6 +2,8 @@ package openaichat_test
 
 import (
 	"context"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -20,26 +22,38 @@ type wasmGuest struct {
 	rt                        wazero.Runtime
 	mem                       api.Memory
 	chunk, start, feed, close api.Function
+	frame, scan               api.Function // the first stages of feed alone
 	fuel                      api.MutableGlobal
 	stack                     []uint64
 }
 
 // buildWasmGuest builds testdata/wasm_openaichat.rs with tools/pluginbuild's
-// rustc flags (rustdriver.BuildWasm), instruments it for fuel as pluginbuild does, and
-// instantiates it with a fuel module that only refills the fuel, grows the
-// memory and refuses a call-depth overflow.
+// rustc flags (rustdriver.BuildWasm), instruments it for fuel as pluginbuild
+// does, and instantiates it (newWasmGuest).
 func buildWasmGuest(b *testing.B) *wasmGuest {
 	b.Helper()
-	raw := rustdriver.BuildWasm(b, filepath.Join("testdata", "wasm_openaichat.rs"))
+	raw := rustdriver.BuildWasm(b, wasmRoot)
 	module, err := wasmhost.Instrument(raw)
 	if err != nil {
 		b.Fatal(err)
 	}
+	return newWasmGuest(b, module)
+}
+
+// wasmRoot is the crate root of the wasm guest.
+var wasmRoot = filepath.Join("testdata", "wasm_openaichat.rs")
+
+// newWasmGuest instantiates module under wazero's compiler with a fuel
+// module that only refills the fuel, grows the memory and refuses a
+// call-depth overflow. A module that is not instrumented imports none of
+// it and has no fuel to refill.
+func newWasmGuest(b *testing.B, module []byte) *wasmGuest {
+	b.Helper()
 	ctx := context.Background()
 	g := &wasmGuest{rt: wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler()), stack: make([]uint64, 1)}
 	b.Cleanup(func() { g.rt.Close(ctx) })
 	wasi_snapshot_preview1.MustInstantiate(ctx, g.rt)
-	_, err = g.rt.NewHostModuleBuilder("wasmhost").
+	_, err := g.rt.NewHostModuleBuilder("wasmhost").
 		NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(func(_ context.Context, _ api.Module, _ []uint64) {
 		g.fuel.Set(1 << 62)
 	}), nil, nil).Export("yield").
@@ -64,9 +78,12 @@ func buildWasmGuest(b *testing.B) *wasmGuest {
 	}
 	g.mem = mod.Memory()
 	g.chunk, g.start, g.feed, g.close = mod.ExportedFunction("chunk"), mod.ExportedFunction("start"), mod.ExportedFunction("feed"), mod.ExportedFunction("close")
-	g.fuel = mod.ExportedGlobal("wasmhost.fuel").(api.MutableGlobal)
-	g.fuel.Set(1 << 62)
-	mod.ExportedGlobal("wasmhost.depth").(api.MutableGlobal).Set(1 << 16)
+	g.frame, g.scan = mod.ExportedFunction("frame"), mod.ExportedFunction("scan")
+	if fuel, ok := mod.ExportedGlobal("wasmhost.fuel").(api.MutableGlobal); ok {
+		g.fuel = fuel
+		g.fuel.Set(1 << 62)
+		mod.ExportedGlobal("wasmhost.depth").(api.MutableGlobal).Set(1 << 16)
+	}
 	return g
 }
 
@@ -82,6 +99,12 @@ func (g *wasmGuest) call(b *testing.B, f api.Function, arg uint64) uint64 {
 // decode runs one stream through the guest and returns how many events
 // it made.
 func (g *wasmGuest) decode(b *testing.B, chunks [][]byte) int {
+	return g.run(b, g.feed, chunks) + int(g.call(b, g.close, 0))
+}
+
+// run starts a stream and passes each chunk to feed (the guest's feed,
+// frame or scan), returning the sum of what it returned.
+func (g *wasmGuest) run(b *testing.B, feed api.Function, chunks [][]byte) int {
 	g.call(b, g.start, 0)
 	n := 0
 	for _, c := range chunks {
@@ -89,9 +112,24 @@ func (g *wasmGuest) decode(b *testing.B, chunks [][]byte) int {
 		if !g.mem.Write(uint32(ptr), c) {
 			b.Fatalf("openaichat: the guest's chunk buffer at %#x does not hold %d bytes", ptr, len(c))
 		}
-		n += int(g.call(b, g.feed, uint64(len(c))))
+		n += int(g.call(b, feed, uint64(len(c))))
 	}
-	return n + int(g.call(b, g.close, 0))
+	return n
+}
+
+// handoff does what run does per chunk but passes zero bytes to frame:
+// the cost of the calls and the copy into the guest alone. It returns
+// the number of chunks.
+func (g *wasmGuest) handoff(b *testing.B, chunks [][]byte) int {
+	g.call(b, g.start, 0)
+	for _, c := range chunks {
+		ptr := g.call(b, g.chunk, uint64(len(c)))
+		if !g.mem.Write(uint32(ptr), c) {
+			b.Fatalf("openaichat: the guest's chunk buffer at %#x does not hold %d bytes", ptr, len(c))
+		}
+		g.call(b, g.frame, 0)
+	}
+	return len(chunks)
 }
 
 // BenchmarkWasmDecodeRust times the Rust decoder compiled to wasm as the
@@ -112,23 +150,131 @@ func BenchmarkWasmDecodeRust(b *testing.B) {
 				b.Fatalf("the wasm decoder made %d events; the Go decoder %d", got, want)
 			}
 			b.SetBytes(int64(len(body)))
-			var native, wasm time.Duration
-			for b.Loop() {
-				t0 := time.Now()
-				d := openaichat.NewDecoder("openai-compatible")
-				for _, ch := range chunks {
-					d.Feed(ch)
-				}
-				d.Close()
-				t1 := time.Now()
-				g.decode(b, chunks)
-				wasm += time.Since(t1)
-				native += t1.Sub(t0)
-			}
-			n := float64(b.N * len(chunks))
-			b.ReportMetric(float64(wasm)/float64(native), "x-native")
-			b.ReportMetric(float64(wasm.Nanoseconds())/n, "wasm-ns/chunk")
-			b.ReportMetric(float64(native.Nanoseconds())/n, "native-ns/chunk")
+			vsGo(b, chunks, func() { g.decode(b, chunks) })
 		})
 	}
+}
+
+// vsGo times run against the Go decoder natively on the same chunks, in
+// one loop, so that both see the same machine load: each iteration
+// decodes the chunks with Go, then calls run. It reports run's time per
+// chunk (wasm-ns/chunk), Go's (native-ns/chunk) and their ratio
+// (x-native).
+func vsGo(b *testing.B, chunks [][]byte, run func()) {
+	var native, wasm time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		d := openaichat.NewDecoder("openai-compatible")
+		for _, ch := range chunks {
+			d.Feed(ch)
+		}
+		d.Close()
+		t1 := time.Now()
+		run()
+		wasm += time.Since(t1)
+		native += t1.Sub(t0)
+	}
+	n := float64(b.N * len(chunks))
+	b.ReportMetric(float64(wasm)/float64(native), "x-native")
+	b.ReportMetric(float64(wasm.Nanoseconds())/n, "wasm-ns/chunk")
+	b.ReportMetric(float64(native.Nanoseconds())/n, "native-ns/chunk")
+}
+
+// BenchmarkWasmStages times the stages of the wasm decoder on the
+// DeepSeek stream, each run alone (the build and instrumentation of
+// BenchmarkWasmDecodeRust): handing the chunks to the guest (handoff),
+// the SSE framer (frame), the framer with a
+// validating JSON scan of every event (scan), and the whole decoder
+// (decode). The difference between two stages is the cost of the later
+// one. Each is timed against the whole Go decoder natively (vsGo), so
+// x-native is the share of the ≤ 2x budget the stage takes.
+func BenchmarkWasmStages(b *testing.B) {
+	body := benchBody(b)
+	g := buildWasmGuest(b)
+	stages := []struct {
+		name string
+		run  func(b *testing.B, chunks [][]byte) int
+	}{
+		{"handoff", func(b *testing.B, chunks [][]byte) int { return g.handoff(b, chunks) }},
+		{"frame", func(b *testing.B, chunks [][]byte) int { return g.run(b, g.frame, chunks) }},
+		{"scan", func(b *testing.B, chunks [][]byte) int { return g.run(b, g.scan, chunks) }},
+		{"decode", g.decode},
+	}
+	for _, st := range stages {
+		for _, c := range benchChunkings {
+			chunks := c.split(body)
+			b.Run(st.name+"/"+c.name, func(b *testing.B) {
+				if st.run(b, chunks) == 0 {
+					b.Fatalf("the %s stage saw no event", st.name)
+				}
+				b.SetBytes(int64(len(body)))
+				vsGo(b, chunks, func() { st.run(b, chunks) })
+			})
+		}
+	}
+}
+
+// BenchmarkWasmBuilds times the whole wasm decoder built with each
+// optimization level rustc offers pluginbuild (s, its choice; 2; 3), with
+// and without pluginbuild's fuel instrumentation, on the DeepSeek stream
+// fed one event per chunk and in 4 KiB reads. The other flags are
+// rustdriver.WasmFlags. Each is timed against the Go decoder natively
+// (vsGo).
+func BenchmarkWasmBuilds(b *testing.B) {
+	body := benchBody(b)
+	for _, opt := range []string{"s", "2", "3"} {
+		raw := buildWasmOpt(b, opt)
+		for _, fuel := range []bool{true, false} {
+			module := raw
+			name := "opt=" + opt + "/fuel"
+			if fuel {
+				var err error
+				if module, err = wasmhost.Instrument(raw); err != nil {
+					b.Fatal(err)
+				}
+			} else {
+				name = "opt=" + opt + "/nofuel"
+			}
+			g := newWasmGuest(b, module)
+			for _, c := range benchChunkings {
+				chunks := c.split(body)
+				b.Run(name+"/"+c.name, func(b *testing.B) {
+					if got, want := g.decode(b, chunks), goEvents(chunks); got != want {
+						b.Fatalf("the wasm decoder made %d events; the Go decoder %d", got, want)
+					}
+					b.SetBytes(int64(len(body)))
+					vsGo(b, chunks, func() { g.decode(b, chunks) })
+				})
+			}
+		}
+	}
+}
+
+// buildWasmOpt builds the wasm guest with rustdriver.WasmFlags but
+// -C opt-level=opt; "s" is exactly rustdriver.BuildWasm's build.
+func buildWasmOpt(b *testing.B, opt string) []byte {
+	b.Helper()
+	if opt == "s" {
+		return rustdriver.BuildWasm(b, wasmRoot)
+	}
+	rustc := os.Getenv("SMITH_RUSTC")
+	if rustc == "" {
+		rustc = "/usr/bin/rustc"
+	}
+	out := filepath.Join(b.TempDir(), "wasm_openaichat.wasm")
+	args := []string{"--edition", "2021", "-D", "warnings", "--crate-name", "wasm_openaichat", "-o", out}
+	for _, f := range rustdriver.WasmFlags {
+		if f == "opt-level=s" {
+			f = "opt-level=" + opt
+		}
+		args = append(args, f)
+	}
+	if msg, err := exec.Command(rustc, append(args, wasmRoot)...).CombinedOutput(); err != nil {
+		b.Fatalf("openaichat: building %s with opt-level=%s failed (%v); run scripts/deps.sh if rustc is missing:\n%s", wasmRoot, opt, err, msg)
+	}
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return raw
 }
