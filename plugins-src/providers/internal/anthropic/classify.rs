@@ -7,7 +7,8 @@
 //!
 //! A submodule of the decoder (decode.rs declares it), sharing its error
 //! object (wire::WireError) and key folding; the decoder's in-stream
-//! errors are classify_body with status 0 and no request id.
+//! errors are classify_body with status 0 and no request id. Besides the
+//! decoder's modules it needs `crate::retryhint` at the crate root.
 //!
 //! One difference a port cannot avoid: norm::Error's http_status is a u16,
 //! so a status outside 0..=65535 (never an HTTP status; the host passes a
