@@ -61,7 +61,7 @@ func appendMessage(b []byte, m norm.Message) []byte {
 		b = str(b, "Stop", string(m.Stop))
 		b = str(b, "StopRaw", m.StopRaw)
 		b = usage(b, m.Usage)
-		b = failure(b, m.Error)
+		b = AppendError(append(b, " Error="...), m.Error)
 		content = m.Content
 	case norm.ToolResultMessage:
 		b = append(b, "ToolResultMessage"...)

@@ -1,0 +1,122 @@
+//! The native driver behind guest's TestRustDocument and FuzzRustDocument:
+//! it serves plugins-src/internal/rustdriver frames and runs the Rust
+//! request document (providers/src/document.rs) on what the Go test
+//! sends, under the plugin crate's module names.
+//!
+//! Op 'd' parses a document. The payload is the model (a u32le length and
+//! its bytes) and then the document. The reply is "ERR " and the error,
+//! or document_trace of the document.
+#![allow(dead_code)]
+
+#[path = "../../../../internal/jsonout/jsonout.rs"]
+mod jsonout;
+#[path = "../../../../internal/jsonscan/jsonscan.rs"]
+mod jsonscan;
+#[path = "../../norm/norm.rs"]
+mod norm;
+#[path = "../../norm/message.rs"]
+mod norm_message;
+#[path = "../../../../tools/src/printable.rs"]
+mod printable;
+#[path = "../../openaichat/quirks.rs"]
+mod quirks;
+#[path = "../../../../tools/src/quote.rs"]
+mod quote;
+#[path = "../../../src/document.rs"]
+mod document;
+
+use std::io::{Read, Write};
+
+/// document_trace writes what the Go test's documentTrace writes: the
+/// request's trace, then a "Doc" line with the base URLs, an "Env" line
+/// per variable (in key order), and a "Quirks" line (nil, or the fields
+/// in Go declaration order).
+fn document_trace(d: &document::Document) -> String {
+    let mut b = document::trace_request(&d.request);
+    let s = |b: &mut String, name: &str, v: &str| {
+        b.push(' ');
+        b.push_str(name);
+        b.push('=');
+        norm::quote_ascii(b, v.as_bytes());
+    };
+    let f = |b: &mut String, name: &str, v: bool| {
+        b.push(' ');
+        b.push_str(name);
+        b.push('=');
+        b.push_str(if v { "true" } else { "false" });
+    };
+    b.push_str("Doc");
+    s(&mut b, "BaseURL", &d.base_url);
+    s(&mut b, "BaseURLFlag", &d.base_url_flag);
+    b.push('\n');
+    for (k, v) in &d.environment {
+        b.push_str("Env");
+        s(&mut b, "Name", k);
+        s(&mut b, "Value", v);
+        b.push('\n');
+    }
+    match &d.quirks {
+        None => b.push_str("Quirks nil\n"),
+        Some(q) => {
+            b.push_str("Quirks");
+            f(&mut b, "DeveloperRole", q.developer_role);
+            s(&mut b, "MaxTokensField", &q.max_tokens_field);
+            f(&mut b, "NoStreamUsage", q.no_stream_usage);
+            s(&mut b, "ThinkingFormat", &q.thinking_format);
+            s(&mut b, "EchoReasoning", &q.echo_reasoning);
+            f(&mut b, "ReasoningDetails", q.reasoning_details);
+            f(&mut b, "UsageInclude", q.usage_include);
+            f(&mut b, "ToolResultName", q.tool_result_name);
+            f(&mut b, "NoStrict", q.no_strict);
+            f(&mut b, "NoPromptCacheKey", q.no_prompt_cache_key);
+            b.push_str(" MaxToolCallIDLen=");
+            b.push_str(&q.max_tool_call_id_len.to_string());
+            b.push('\n');
+        }
+    }
+    b
+}
+
+fn parse_op(p: &[u8]) -> Vec<u8> {
+    let n = match p.get(..4) {
+        Some(h) => u32::from_le_bytes([h[0], h[1], h[2], h[3]]) as usize,
+        None => return b"malformed".to_vec(),
+    };
+    let model = match p.get(4..4 + n).map(std::str::from_utf8) {
+        Some(Ok(m)) => m,
+        _ => return b"malformed".to_vec(),
+    };
+    match document::parse(&p[4 + n..], model) {
+        Ok(d) => document_trace(&d).into_bytes(),
+        Err(e) => format!("ERR {}", e).into_bytes(),
+    }
+}
+
+fn main() {
+    let stdin = std::io::stdin();
+    let mut r = stdin.lock();
+    let stdout = std::io::stdout();
+    let mut w = stdout.lock();
+    loop {
+        let mut head = [0u8; 5];
+        if r.read_exact(&mut head).is_err() {
+            return;
+        }
+        let n = u32::from_le_bytes([head[1], head[2], head[3], head[4]]) as usize;
+        let mut payload = vec![0u8; n];
+        if r.read_exact(&mut payload).is_err() {
+            return;
+        }
+        let out = match head[0] {
+            b'd' => parse_op(&payload),
+            op => panic!("document driver: unknown op {:?}", op as char),
+        };
+        let sent = w
+            .write_all(&(out.len() as u32).to_le_bytes())
+            .and_then(|_| w.write_all(&out))
+            .and_then(|_| w.flush());
+        if sent.is_err() {
+            return;
+        }
+    }
+}
