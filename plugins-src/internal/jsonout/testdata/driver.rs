@@ -24,7 +24,6 @@
 mod jsonout;
 
 use jsonout::{Error, Writer};
-use std::io::{Read, Write};
 
 enum Value<'a> {
     Null,
@@ -211,26 +210,9 @@ fn answer(op: u8, payload: &[u8]) -> Vec<u8> {
     }
 }
 
+#[path = "../../rustdriver/serve.rs"]
+mod serve;
+
 fn main() {
-    let stdin = std::io::stdin();
-    let mut r = stdin.lock();
-    let stdout = std::io::stdout();
-    let mut w = stdout.lock();
-    loop {
-        let mut head = [0u8; 5];
-        if r.read_exact(&mut head).is_err() {
-            return;
-        }
-        let n = u32::from_le_bytes([head[1], head[2], head[3], head[4]]) as usize;
-        let mut payload = vec![0u8; n];
-        if r.read_exact(&mut payload).is_err() {
-            return;
-        }
-        let out = answer(head[0], &payload);
-        let sent =
-            w.write_all(&(out.len() as u32).to_le_bytes()).and_then(|_| w.write_all(&out)).and_then(|_| w.flush());
-        if sent.is_err() {
-            return;
-        }
-    }
+    serve::serve(|op, payload| answer(op, &payload))
 }

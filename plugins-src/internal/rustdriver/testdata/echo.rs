@@ -1,10 +1,11 @@
-//! The rustdriver tests' driver. Op 'e' answers the op byte and the
+//! The rustdriver tests' driver (its frame loop is ../serve.rs). Op 'e' answers the op byte and the
 //! payload, 'p' panics with the payload as its message, 'x' exits
 //! without answering; anything else answers the payload reversed. Built
 //! with --cfg broken it does not compile; run with --test, its tests
 //! pass, fail under --cfg fail, and vanish under --cfg none.
 
-use std::io::{Read, Write};
+#[path = "../serve.rs"]
+mod serve;
 
 #[cfg(broken)]
 fn broken() -> u8 {
@@ -25,26 +26,7 @@ fn answer(op: u8, payload: Vec<u8>) -> Vec<u8> {
 }
 
 fn main() {
-    let stdin = std::io::stdin();
-    let mut r = stdin.lock();
-    let stdout = std::io::stdout();
-    let mut w = stdout.lock();
-    loop {
-        let mut head = [0u8; 5];
-        if r.read_exact(&mut head).is_err() {
-            return;
-        }
-        let n = u32::from_le_bytes([head[1], head[2], head[3], head[4]]) as usize;
-        let mut payload = vec![0u8; n];
-        if r.read_exact(&mut payload).is_err() {
-            return;
-        }
-        let out = answer(head[0], payload);
-        let sent = w.write_all(&(out.len() as u32).to_le_bytes()).and_then(|_| w.write_all(&out)).and_then(|_| w.flush());
-        if sent.is_err() {
-            return;
-        }
-    }
+    serve::serve(answer)
 }
 
 #[cfg(all(test, not(none)))]

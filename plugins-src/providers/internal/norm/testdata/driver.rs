@@ -38,7 +38,6 @@ mod norm_message;
 
 use norm::*;
 use norm_message::{Assembler, AssistantMessage, Content};
-use std::io::{Read, Write};
 
 struct Reader<'a> {
     p: &'a [u8],
@@ -310,35 +309,16 @@ fn unpack_op(payload: &[u8]) -> Vec<u8> {
     out
 }
 
+#[path = "../../../../internal/rustdriver/serve.rs"]
+mod serve;
+
 fn main() {
-    let stdin = std::io::stdin();
-    let mut r = stdin.lock();
-    let stdout = std::io::stdout();
-    let mut w = stdout.lock();
-    loop {
-        let mut head = [0u8; 5];
-        if r.read_exact(&mut head).is_err() {
-            return;
-        }
-        let n = u32::from_le_bytes([head[1], head[2], head[3], head[4]]) as usize;
-        let mut payload = vec![0u8; n];
-        if r.read_exact(&mut payload).is_err() {
-            return;
-        }
-        let out = match head[0] {
-            b't' => trace_op(&payload),
-            b'p' => pack_op(&payload),
-            b'u' => unpack_op(&payload),
-            b'a' => assemble_op(&payload),
-            b'F' => finish_op(&payload),
-            op => panic!("norm driver: unknown op {:?}", op as char),
-        };
-        let sent = w
-            .write_all(&(out.len() as u32).to_le_bytes())
-            .and_then(|_| w.write_all(&out))
-            .and_then(|_| w.flush());
-        if sent.is_err() {
-            return;
-        }
-    }
+    serve::serve(|op, payload| match op {
+        b't' => trace_op(&payload),
+        b'p' => pack_op(&payload),
+        b'u' => unpack_op(&payload),
+        b'a' => assemble_op(&payload),
+        b'F' => finish_op(&payload),
+        op => panic!("norm driver: unknown op {:?}", op as char),
+    })
 }
