@@ -1,7 +1,15 @@
 //! The native driver behind the anthropic package's Rust builder and
 //! classifier tests: it serves plugins-src/internal/rustdriver frames and
-//! runs ../classify.rs on what the Go test sends. Built with --test it
-//! runs the #[test]s of every module it includes (../build.rs's too).
+//! runs ../build.rs and ../classify.rs on what the Go test sends. Built
+//! with --test it runs the #[test]s of every module it includes.
+//!
+//! Op 'r' builds a request: the payload is the model (u32le length and
+//! bytes), the secret reference (likewise) and the request document
+//! (the rest), which document::parse reads. The reply is 'D' and the parse
+//! error, 'E' and build_request's error, or 'O' and the request: method,
+//! path, the header count (u32le) and each header's name, value and
+//! secret reference, then the body, every string a u32le length and its
+//! bytes.
 //!
 //! Op 'c' classifies a response: the payload is the status (i64le), now's
 //! seconds (i64le) and nanoseconds (u32le), the header count (u32le), each
@@ -13,6 +21,8 @@
 mod anthropic;
 #[path = "../build.rs"]
 mod anthropic_build;
+#[path = "../../../src/document.rs"]
+mod document;
 #[path = "../../../../internal/jsonout/jsonout.rs"]
 mod jsonout;
 #[path = "../../../../internal/jsonscan/jsonscan.rs"]
@@ -67,6 +77,37 @@ impl<'a> Reader<'a> {
     }
 }
 
+fn put(out: &mut Vec<u8>, b: &[u8]) {
+    out.extend_from_slice(&(b.len() as u32).to_le_bytes());
+    out.extend_from_slice(b);
+}
+
+fn build(payload: &[u8]) -> Vec<u8> {
+    let mut r = Reader { p: payload };
+    let model = String::from_utf8_lossy(r.bytes()).into_owned();
+    let secret_ref = String::from_utf8_lossy(r.bytes()).into_owned();
+    let doc = match document::parse(r.p, &model) {
+        Ok(d) => d,
+        Err(e) => return [b"D", e.as_bytes()].concat(),
+    };
+    match anthropic_build::build_request(&doc.request, &secret_ref) {
+        Err(e) => [b"E", e.as_bytes()].concat(),
+        Ok(hr) => {
+            let mut out = b"O".to_vec();
+            put(&mut out, hr.method.as_bytes());
+            put(&mut out, hr.path.as_bytes());
+            out.extend_from_slice(&(hr.headers.len() as u32).to_le_bytes());
+            for h in &hr.headers {
+                put(&mut out, h.name.as_bytes());
+                put(&mut out, h.value.as_bytes());
+                put(&mut out, h.secret_ref.as_bytes());
+            }
+            put(&mut out, &hr.body);
+            out
+        }
+    }
+}
+
 fn classify(payload: &[u8]) -> Vec<u8> {
     let mut r = Reader { p: payload };
     let status = r.i64();
@@ -101,6 +142,7 @@ fn main() {
             return;
         }
         let out = match head[0] {
+            b'r' => build(&payload),
             b'c' => classify(&payload),
             op => panic!("anthropic build driver: unknown op {:?}", op as char),
         };
