@@ -373,3 +373,22 @@ func genRequest(data []byte) *norm.Request {
 	}
 	return r
 }
+
+// FuzzRustRawValue compares the builders on one server block whose raw
+// JSON is the fuzzer's bytes (a document carries them exactly, framed in
+// a signature): the body, or json.Marshal's error for a value that is not
+// valid JSON, in the scanner's words.
+func FuzzRustRawValue(f *testing.F) {
+	for _, s := range []string{`{"a": [1, 2]}`, "tru", `{"a" 1}`, `"\u12`, "[1,]", "\xff", "\x00", `{"a":"<\u2028>"}`, "1e+", "  null  ",
+		strings.Repeat("[", 10001)} {
+		f.Add([]byte(s))
+	}
+	d := buildDriver(f)
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if len(raw) == 0 {
+			return // Go's empty non-nil RawMessage is Rust's nil one (see build.rs)
+		}
+		compareBuild(t, d, &norm.Request{Model: "m", Messages: []norm.Message{norm.UserText("hi"),
+			norm.AssistantMessage{Content: []norm.Content{norm.Other{Type: "server_tool_use", Raw: raw}}}}})
+	})
+}
