@@ -127,8 +127,10 @@ func history(t *testing.T, path string) norm.AssistantMessage {
 // fixtureRequests are requests shaped like the recorded Anthropic request
 // fixtures (conformance's requestCases: a system prompt, a question, the
 // weather or calculator tools, 4000 or 4096 output tokens, thinking at
-// medium with a budget of 4000) and like their follow-ups: every recorded
-// Messages API stream decoded into the assistant message of the history,
+// medium with a budget of 4000) and like their follow-ups: the two
+// recorded ones (the recorded answer and the results the recording sent),
+// and every recorded Messages API stream decoded into the assistant
+// message of the history,
 // followed by a result for each of its tool calls (one an error, one with
 // an image) and a next question, with and without a cache key, at every
 // thinking level.
@@ -139,6 +141,22 @@ func fixtureRequests(t *testing.T) map[string]*norm.Request {
 		"parallel-tool-calls": {Model: "claude-sonnet-4-20250514", System: sysParallel, MaxTokens: 4000, Tools: calcTools, Messages: []norm.Message{norm.UserText("Add and multiply the number 2 and 3")}},
 		"thinking-tool-call": {Model: "claude-sonnet-4-20250514", System: sysPlain, MaxTokens: 4096, Thinking: norm.ThinkingMedium, ThinkingBudget: 4000,
 			Tools: weatherTools, Messages: []norm.Message{norm.UserText("What's the weather in Florence, Italy?")}},
+	}
+	// The recorded follow-ups: the first request, the recorded answer and
+	// the results the recording client sent.
+	for name, results := range map[string][]string{"parallel-tool-calls": {"5", "6"}, "thinking-tool-call": {"40 C"}} {
+		first := out[name]
+		msg := history(t, filepath.Join(fixtureRoot(t), "anthropic", name+".sse"))
+		calls := msg.ToolCalls()
+		if len(calls) != len(results) {
+			t.Fatalf("anthropic: %s.sse has %d tool calls, the follow-up %d results", name, len(calls), len(results))
+		}
+		next := *first
+		next.Messages = append(append([]norm.Message{}, first.Messages...), msg)
+		for i, c := range calls {
+			next.Messages = append(next.Messages, norm.ToolResultMessage{CallID: c.ID, Name: c.Name, Content: []norm.Content{norm.Text{Text: results[i]}}})
+		}
+		out[name+".followup"] = &next
 	}
 	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
 	for _, path := range anthropicFixtures(t) {
