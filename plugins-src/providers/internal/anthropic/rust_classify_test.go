@@ -97,7 +97,7 @@ func compareClassify(t *testing.T, d *rustdriver.Driver, what string, r response
 // that are not API errors, and every recorded file of the Messages API
 // fixtures (streams and request bodies are not API errors either, and
 // long: the quoted excerpt is cut at 120 characters).
-func errorBodies(t *testing.T) map[string][]byte {
+func errorBodies(t testing.TB) map[string][]byte {
 	bodies := map[string][]byte{}
 	for _, path := range anthropicFixtures(t) {
 		base := strings.TrimSuffix(path, ".sse")
@@ -191,7 +191,7 @@ func TestRustClassifyResponse(t *testing.T) {
 }
 
 // FuzzRustClassifyResponse compares the classifiers on arbitrary bodies,
-// statuses, clocks and headers. headerText holds "name: value" lines; a
+// statuses, clocks and headers, seeded with errorBodies' short bodies. headerText holds "name: value" lines; a
 // name is lower-cased as the host lower-cases it, and one that folds to
 // an earlier name is dropped, since Go's map lookup by folding would pick
 // among them at random.
@@ -201,6 +201,11 @@ func FuzzRustClassifyResponse(f *testing.F) {
 	f.Add(uint16(502), "", []byte(`<html>bad gateway</html>`), int64(-1), uint32(1_500_000_000))
 	f.Add(uint16(400), "retry-after: Mon, 30 Nov 2026 18:00:10 GMT", []byte(`{"Error":"x","REQUEST_ID":"r"}`), int64(1764525600), uint32(999_999_999))
 	f.Add(uint16(400), "", []byte(`{"error":{"type":"invalid_request_error","message":"prompt is too long"}}`), int64(0), uint32(0))
+	for _, body := range errorBodies(f) {
+		if len(body) < 4096 {
+			f.Add(uint16(400), "request-id: r\nretry-after: 1", body, int64(1764525600), uint32(5))
+		}
+	}
 	d := buildDriver(f)
 	f.Fuzz(func(t *testing.T, status uint16, headerText string, body []byte, secs int64, nanos uint32) {
 		var h []respHeader
