@@ -347,7 +347,7 @@ fn block(w: &mut Writer, b: &Block, mark: bool) -> Result<(), String> {
             w.key("type");
             w.string("tool_use");
         }
-        Block::Raw(_) => {}
+        Block::Raw(_) => {} // written above
     }
     w.end_object();
     Ok(())
