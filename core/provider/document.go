@@ -81,7 +81,15 @@ func blocks(cs []model.Content) []docBlock {
 		case model.Image:
 			out = append(out, docBlock{Type: "image", MediaType: c.MediaType, Data: c.Data})
 		case model.ToolCall:
-			out = append(out, docBlock{Type: "tool_call", ID: c.ID, Name: c.Name, ArgumentsText: string(c.Arguments),
+			args := string(c.Arguments)
+			if c.ArgumentsError != "" {
+				// The call was never run (its result says why). What the
+				// model sent is not JSON, and the vendors that take
+				// arguments as an object refuse a string, so the call goes
+				// back with no arguments.
+				args = "{}"
+			}
+			out = append(out, docBlock{Type: "tool_call", ID: c.ID, Name: c.Name, ArgumentsText: args,
 				Signature: c.Signature, Producer: c.Producer})
 		}
 	}
