@@ -1,0 +1,102 @@
+//! The native driver behind handoff's TestRustTransform and
+//! FuzzRustTransform: it serves plugins-src/internal/rustdriver frames and
+//! runs the Rust port (../handoff.rs) on what the Go test sends, under the
+//! plugin crate's module names.
+//!
+//! Op 'h' transforms. The payload is the target's provider, api, model
+//! and id_style (each a u32le length and its bytes), a u32le count of
+//! messages that ended in an error and their indexes (u32le each), and
+//! then a request document (normtrace.Document of the messages) that
+//! document::parse reads. The reply is document::trace_request of a
+//! request holding only the transformed messages, or "ERR " and the
+//! parse error.
+#![allow(dead_code)]
+
+#[path = "../../../../internal/jsonout/jsonout.rs"]
+mod jsonout;
+#[path = "../../../../internal/jsonscan/jsonscan.rs"]
+mod jsonscan;
+#[path = "../../norm/norm.rs"]
+mod norm;
+#[path = "../../norm/message.rs"]
+mod norm_message;
+#[path = "../../../../tools/src/printable.rs"]
+mod printable;
+#[path = "../../openaichat/quirks.rs"]
+mod quirks;
+#[path = "../../../../tools/src/quote.rs"]
+mod quote;
+#[path = "../../../src/document.rs"]
+mod document;
+#[path = "../handoff.rs"]
+mod handoff;
+
+use std::io::{Read, Write};
+
+struct Reader<'a> {
+    p: &'a [u8],
+}
+
+impl<'a> Reader<'a> {
+    fn u32(&mut self) -> Option<usize> {
+        let h = self.p.get(..4)?;
+        self.p = &self.p[4..];
+        Some(u32::from_le_bytes([h[0], h[1], h[2], h[3]]) as usize)
+    }
+    fn string(&mut self) -> Option<String> {
+        let n = self.u32()?;
+        let b = self.p.get(..n)?;
+        self.p = &self.p[n..];
+        String::from_utf8(b.to_vec()).ok()
+    }
+}
+
+fn transform_op(p: &[u8]) -> Option<Vec<u8>> {
+    let mut r = Reader { p };
+    let t = handoff::Target { provider: r.string()?, api: r.string()?, model: r.string()?, id_style: r.string()? };
+    let mut errored = Vec::new();
+    for _ in 0..r.u32()? {
+        errored.push(r.u32()?);
+    }
+    let doc = match document::parse(r.p, "") {
+        Ok(d) => d,
+        Err(e) => return Some(format!("ERR {}", e).into_bytes()),
+    };
+    let mut msgs = doc.request.messages;
+    for i in errored {
+        if let Some(norm_message::Message::Assistant(a)) = msgs.get_mut(i) {
+            a.error = Some(Box::new(norm::Error { message: "failed".into(), ..norm::Error::default() }));
+        }
+    }
+    let req = norm_message::Request { messages: handoff::transform(msgs, &t), ..norm_message::Request::default() };
+    Some(document::trace_request(&req).into_bytes())
+}
+
+fn main() {
+    let stdin = std::io::stdin();
+    let mut r = stdin.lock();
+    let stdout = std::io::stdout();
+    let mut w = stdout.lock();
+    loop {
+        let mut head = [0u8; 5];
+        if r.read_exact(&mut head).is_err() {
+            return;
+        }
+        let n = u32::from_le_bytes([head[1], head[2], head[3], head[4]]) as usize;
+        let mut payload = vec![0u8; n];
+        if r.read_exact(&mut payload).is_err() {
+            return;
+        }
+        let out = match head[0] {
+            b'h' => transform_op(&payload).unwrap_or_else(|| b"malformed".to_vec()),
+            op => panic!("handoff driver: unknown op {:?}", op as char),
+        };
+        let sent = w
+            .write_all(&(out.len() as u32).to_le_bytes())
+            .and_then(|_| w.write_all(&out))
+            .and_then(|_| w.flush());
+        if sent.is_err() {
+            return;
+        }
+    }
+}
