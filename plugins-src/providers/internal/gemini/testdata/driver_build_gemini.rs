@@ -9,6 +9,11 @@
 //! its bytes), then the body. The reply is norm::append_error's trace of
 //! the classified error.
 //!
+//! Op 'b' builds a request. The payload is the secret reference and the
+//! model (each a u32le length and its bytes), then the request document
+//! (what normtrace.Document writes), which document::parse reads; a
+//! document it refuses is replied to with "document " and its error.
+//!
 //! Op 's' builds a request whose only interesting part is a tool schema:
 //! the payload is the parameters of tool "f" (description "d") in a
 //! request for gemini-2.5-flash with no messages and secret reference
@@ -37,6 +42,8 @@ mod norm_message;
 mod printable;
 #[path = "../../../../tools/src/quote.rs"]
 mod quote;
+#[path = "../../openaichat/quirks.rs"]
+mod quirks;
 #[path = "../../retryhint/retryhint.rs"]
 mod retryhint;
 #[path = "../../sse/sse.rs"]
@@ -45,6 +52,8 @@ mod sse;
 mod gemini;
 #[path = "../build.rs"]
 mod gemini_build;
+#[path = "../../../src/document.rs"]
+mod document;
 
 use std::io::{Read, Write};
 
@@ -125,6 +134,16 @@ fn reply(r: Result<norm_message::HttpRequest, String>) -> Vec<u8> {
     out
 }
 
+fn build(payload: &[u8]) -> Vec<u8> {
+    let mut r = Reader { p: payload };
+    let secret_ref = String::from_utf8_lossy(r.bytes()).into_owned();
+    let model = String::from_utf8_lossy(r.bytes()).into_owned();
+    match document::parse(r.p, &model) {
+        Ok(doc) => reply(gemini_build::build_request(&doc.request, &secret_ref)),
+        Err(e) => format!("document {}", e).into_bytes(),
+    }
+}
+
 fn schema(payload: &[u8]) -> Vec<u8> {
     let r = norm_message::Request {
         model: "gemini-2.5-flash".to_owned(),
@@ -150,6 +169,7 @@ fn main() {
         }
         let reply = match head[0] {
             b'c' => classify(&payload),
+            b'b' => build(&payload),
             b's' => schema(&payload),
             op => format!("unknown op {:?}", op as char).into_bytes(),
         };
