@@ -146,3 +146,63 @@ func FuzzRustSchema(f *testing.F) {
 		compareSchema(t, params)
 	})
 }
+
+// argumentsRequest is the request the driver's op 'a' builds around a
+// tool call's arguments. Empty arguments are nil: the Rust request holds
+// bytes and cannot tell nil from empty (Go refuses an empty non-nil
+// RawMessage, which no decoder or document produces).
+func argumentsRequest(argsError bool, args []byte) *norm.Request {
+	if len(args) == 0 {
+		args = nil
+	}
+	call := norm.ToolCall{ID: "c", Name: "f", Arguments: json.RawMessage(args), Signature: []byte("s")}
+	if argsError {
+		call.ArgumentsError = "not JSON"
+	}
+	return &norm.Request{Model: "gemini-2.5-flash", Messages: []norm.Message{norm.UserText("q"),
+		norm.AssistantMessage{Content: []norm.Content{call}}}}
+}
+
+func compareArguments(t *testing.T, argsError bool, args []byte) {
+	t.Helper()
+	want := goBuild(argumentsRequest(argsError, args), "GEMINI_API_KEY")
+	flag := byte(0)
+	if argsError {
+		flag = 1
+	}
+	if got := string(buildDriver(t).Ask(t, 'a', append([]byte{flag}, args...))); got != want {
+		t.Fatalf("gemini: the Rust request for tool call arguments %q (arguments error %t) differs\n--- go\n%s\n--- rust\n%s", args, argsError, want, got)
+	}
+}
+
+// TestRustArguments holds the Rust builder to Go's on a tool call's
+// arguments the request document cannot carry as they are (invalid
+// UTF-8, an arguments error) and on every syntax error Marshal reports
+// for a RawMessage.
+func TestRustArguments(t *testing.T) {
+	for _, tt := range schemas {
+		if len(tt.params) > 1000 {
+			continue
+		}
+		t.Run(tt.name, func(t *testing.T) {
+			compareArguments(t, false, []byte(tt.params))
+			compareArguments(t, true, []byte(tt.params))
+		})
+	}
+	compareArguments(t, false, []byte("{\"a\":\"\xff\xe2\x82\",\"<\":\"\u2028&\"}"))
+}
+
+// FuzzRustArguments builds a request around arbitrary tool call
+// arguments in Go and in Rust and requires the same request or error.
+func FuzzRustArguments(f *testing.F) {
+	for _, tt := range schemas {
+		if len(tt.params) < 1000 {
+			f.Add(false, []byte(tt.params))
+		}
+	}
+	f.Add(true, []byte(`{"a":`))
+	buildDriver(f)
+	f.Fuzz(func(t *testing.T, argsError bool, args []byte) {
+		compareArguments(t, argsError, args)
+	})
+}

@@ -19,6 +19,13 @@
 //! request for gemini-2.5-flash with no messages and secret reference
 //! "GEMINI_API_KEY". The reply is that of op 'b'.
 //!
+//! Op 'a' builds a request whose only interesting part is a tool call's
+//! arguments, which the document cannot always carry: the payload is a
+//! flag byte (1: the call has an arguments_error) and the arguments. The
+//! request for gemini-2.5-flash holds a user message "q" and an assistant
+//! message with the call (id "c", name "f", signature "s"). The reply is
+//! that of op 'b'.
+//!
 //! Replies of the builder ops are "error " and the builder's error text,
 //! or the request:
 //!
@@ -153,6 +160,30 @@ fn schema(payload: &[u8]) -> Vec<u8> {
     reply(gemini_build::build_request(&r, "GEMINI_API_KEY"))
 }
 
+fn arguments(payload: &[u8]) -> Vec<u8> {
+    let (flag, args) = payload.split_first().map_or((0, &[][..]), |(f, a)| (*f, a));
+    let call = norm_message::ToolCall {
+        id: "c".to_owned(),
+        name: "f".to_owned(),
+        arguments: args.to_vec(),
+        arguments_error: if flag == 1 { "not JSON".to_owned() } else { String::new() },
+        signature: b"s".to_vec(),
+        ..norm_message::ToolCall::default()
+    };
+    let r = norm_message::Request {
+        model: "gemini-2.5-flash".to_owned(),
+        messages: vec![
+            norm_message::Message::User(norm_message::user_text("q")),
+            norm_message::Message::Assistant(norm_message::AssistantMessage {
+                content: vec![norm_message::Content::ToolCall(call)],
+                ..norm_message::AssistantMessage::default()
+            }),
+        ],
+        ..norm_message::Request::default()
+    };
+    reply(gemini_build::build_request(&r, "GEMINI_API_KEY"))
+}
+
 fn main() {
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
@@ -169,6 +200,7 @@ fn main() {
         }
         let reply = match head[0] {
             b'c' => classify(&payload),
+            b'a' => arguments(&payload),
             b'b' => build(&payload),
             b's' => schema(&payload),
             op => format!("unknown op {:?}", op as char).into_bytes(),
