@@ -53,6 +53,8 @@ mod quote;
 mod quirks;
 #[path = "../../retryhint/retryhint.rs"]
 mod retryhint;
+#[path = "../../../../internal/rustdriver/serve.rs"]
+mod serve;
 #[path = "../../sse/sse.rs"]
 mod sse;
 #[path = "../decode.rs"]
@@ -61,8 +63,6 @@ mod gemini;
 mod gemini_build;
 #[path = "../../../src/document.rs"]
 mod document;
-
-use std::io::{Read, Write};
 
 /// Reader takes the fields of a payload in order.
 struct Reader<'a> {
@@ -185,30 +185,11 @@ fn arguments(payload: &[u8]) -> Vec<u8> {
 }
 
 fn main() {
-    let stdin = std::io::stdin();
-    let stdout = std::io::stdout();
-    let (mut input, mut output) = (stdin.lock(), stdout.lock());
-    loop {
-        let mut head = [0u8; 5];
-        if input.read_exact(&mut head).is_err() {
-            return;
-        }
-        let n = u32::from_le_bytes([head[1], head[2], head[3], head[4]]) as usize;
-        let mut payload = vec![0u8; n];
-        if input.read_exact(&mut payload).is_err() {
-            return;
-        }
-        let reply = match head[0] {
-            b'c' => classify(&payload),
-            b'a' => arguments(&payload),
-            b'b' => build(&payload),
-            b's' => schema(&payload),
-            op => format!("unknown op {:?}", op as char).into_bytes(),
-        };
-        let mut frame = (reply.len() as u32).to_le_bytes().to_vec();
-        frame.extend_from_slice(&reply);
-        if output.write_all(&frame).and_then(|_| output.flush()).is_err() {
-            return;
-        }
-    }
+    serve::serve(|op, payload| match op {
+        b'a' => arguments(&payload),
+        b'b' => build(&payload),
+        b'c' => classify(&payload),
+        b's' => schema(&payload),
+        _ => panic!("unknown op {:?}", op as char),
+    })
 }
