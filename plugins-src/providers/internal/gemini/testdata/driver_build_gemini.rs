@@ -26,6 +26,11 @@
 //! message with the call (id "c", name "f", signature "s"). The reply is
 //! that of op 'b'.
 //!
+//! Op 't' times the builder: the payload is the number of runs (u32le),
+//! then what op 'b' takes. The document is parsed once; the reply is the
+//! nanoseconds the runs' builds took (u64le) and the last body's length
+//! (u64le, 0 after an error).
+//!
 //! Replies of the builder ops are "error " and the builder's error text,
 //! or the request:
 //!
@@ -151,6 +156,25 @@ fn build(payload: &[u8]) -> Vec<u8> {
     }
 }
 
+fn time(payload: &[u8]) -> Vec<u8> {
+    let mut r = Reader { p: payload };
+    let runs = r.u32();
+    let secret_ref = String::from_utf8_lossy(r.bytes()).into_owned();
+    let model = String::from_utf8_lossy(r.bytes()).into_owned();
+    let doc = match document::parse(r.p, &model) {
+        Ok(doc) => doc,
+        Err(_) => return vec![0; 16],
+    };
+    let start = std::time::Instant::now();
+    let mut n = 0;
+    for _ in 0..runs {
+        n = gemini_build::build_request(&doc.request, &secret_ref).map_or(0, |hr| hr.body.len());
+    }
+    let mut out = (start.elapsed().as_nanos() as u64).to_le_bytes().to_vec();
+    out.extend_from_slice(&(n as u64).to_le_bytes());
+    out
+}
+
 fn schema(payload: &[u8]) -> Vec<u8> {
     let r = norm_message::Request {
         model: "gemini-2.5-flash".to_owned(),
@@ -190,6 +214,7 @@ fn main() {
         b'b' => build(&payload),
         b'c' => classify(&payload),
         b's' => schema(&payload),
+        b't' => time(&payload),
         _ => panic!("unknown op {:?}", op as char),
     })
 }
