@@ -181,14 +181,13 @@ impl<'a> Decoder<'a> {
     pub fn str(&mut self) -> Str<'a> {
         match self.peek() {
             Kind::Str => {
-                let start = self.pos;
-                let (end, flags) = scan_string(self.data, start);
-                self.pos = end;
-                if flags & STRING_BAD != 0 {
-                    self.syntax("in a string literal");
-                    return Str::default();
+                if let Some((s, end)) = Str::at(self.data, self.pos) {
+                    self.pos = end;
+                    return s;
                 }
-                return Str { raw: Some(&self.data[start..end]), escaped: flags & STRING_ESCAPED != 0 };
+                self.pos = scan_string(self.data, self.pos).0;
+                self.syntax("in a string literal");
+                return Str::default();
             }
             Kind::Null => self.skip_value(),
             _ => self.mismatch(Kind::Str),
@@ -731,6 +730,33 @@ impl<'a> Str<'a> {
         self.raw.map_or(0, |r| r.len()) <= 2
     }
 
+    /// at reads the string literal that starts at data[pos] and returns
+    /// it with the offset after its closing quote; None when no valid
+    /// string literal starts there (a [`Decoder`] tells why). It is the
+    /// scan `Decoder::str` does, for readers of their own.
+    #[inline(always)]
+    pub fn at(data: &'a [u8], pos: usize) -> Option<(Str<'a>, usize)> {
+        if data.get(pos) != Some(&b'"') {
+            return None;
+        }
+        let (end, flags) = scan_string(data, pos);
+        if flags & STRING_BAD != 0 {
+            return None;
+        }
+        Some((Str { raw: Some(data.get(pos..end)?), escaped: flags & STRING_ESCAPED != 0 }, end))
+    }
+
+    /// plain returns the content of s (between the quotes) when it holds
+    /// no escape, so that it needs no unquoting beyond, possibly, invalid
+    /// UTF-8; None when s is nil or escaped.
+    #[inline]
+    pub fn plain(&self) -> Option<&'a [u8]> {
+        match self.raw {
+            Some(q) if q.len() >= 2 && !self.escaped => Some(&q[1..q.len() - 1]),
+            _ => None,
+        }
+    }
+
     /// unquoted returns s unquoted: escapes resolved, each invalid UTF-8
     /// byte and each lone surrogate replaced by U+FFFD as encoding/json
     /// does; "" when s is nil. A string without escapes and with valid
@@ -741,8 +767,8 @@ impl<'a> Str<'a> {
             _ => return Cow::Borrowed(""),
         };
         let content = &q[1..q.len() - 1];
-        if !self.escaped {
-            if let Ok(s) = std::str::from_utf8(content) {
+        if let Some(plain) = self.plain() {
+            if let Ok(s) = std::str::from_utf8(plain) {
                 return Cow::Borrowed(s);
             }
         }

@@ -406,9 +406,16 @@ pub struct Emitter {
 
 impl Emitter {
     /// drain_into moves the events collected so far to the end of `out`
-    /// (the stream state stays).
+    /// (the stream state stays). Into an empty `out` the two vectors are
+    /// swapped rather than the events copied, so each keeps a capacity
+    /// warm (not necessarily its own) and nothing allocates.
+    #[inline]
     pub fn drain_into(&mut self, out: &mut Vec<Event>) {
-        out.append(&mut self.events);
+        if out.is_empty() {
+            std::mem::swap(out, &mut self.events);
+        } else {
+            out.append(&mut self.events);
+        }
     }
 
     /// events returns the events collected since the last drain.
@@ -417,6 +424,7 @@ impl Emitter {
     }
 
     /// open allocates the index of a new content block.
+    #[inline]
     pub fn open(&mut self) -> usize {
         self.blocks += 1;
         self.blocks - 1
@@ -429,6 +437,7 @@ impl Emitter {
 
     /// emit appends a non-terminal event; it is dropped after the terminal
     /// event.
+    #[inline]
     pub fn emit<E: Into<Event>>(&mut self, ev: E) {
         if !self.ended {
             self.events.push(ev.into());
@@ -445,6 +454,7 @@ impl Emitter {
     }
 
     /// ended reports whether the terminal event was emitted.
+    #[inline]
     pub fn ended(&self) -> bool {
         self.ended
     }

@@ -25,6 +25,8 @@
 
 #[path = "classify.rs"]
 mod classify;
+#[path = "fastread.rs"]
+mod fastread;
 #[path = "goquote.rs"]
 mod goquote;
 #[path = "response.rs"]
@@ -342,7 +344,13 @@ impl State {
             calls: recycle(std::mem::take(&mut self.bufs.calls)),
             ..Chunk::default()
         };
-        match c.read(it.data) {
+        // The fast reader reads the usual chunk; what it gives up on is
+        // read again by the general one.
+        let read = match fastread::read(&mut c, it.data) {
+            Some(()) => Ok(()),
+            None => c.read(it.data),
+        };
+        match read {
             Ok(()) => self.chunk(&c),
             Err(e) => {
                 let mut message = format!("openaichat: chunk is not JSON ({}): ", e);
@@ -391,6 +399,7 @@ impl State {
         }
     }
 
+    #[inline]
     fn set_usage(&mut self, raw: Option<&[u8]>) {
         if let Some(raw) = raw {
             if !is_null(raw) {

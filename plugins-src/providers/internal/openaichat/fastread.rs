@@ -1,0 +1,456 @@
+//! fastread reads the chunks servers send nearly always — compact JSON,
+//! unescaped keys, scalar or null values where the decoder skips or keeps
+//! a raw value — into a [`Chunk`] without the general reader's callbacks:
+//! one cursor whose offset stays in a register. It is the decoder's fast
+//! path in wasm, where every call, every loop entered (a fuel charge) and
+//! every load and store of a reader kept in memory (a bounds check) costs.
+//!
+//! It never decides anything the general reader ([`Chunk::read`]) would
+//! decide differently: where a text is not what it expects (a syntax
+//! error, a type the field does not take, an escaped key, a nested value
+//! it would have to skip or keep raw, an integer it would have to think
+//! about) it gives up with None, and the decoder reads the text again
+//! with `Chunk::read`, which accepts or rejects it exactly as Go does. What
+//! it reads it reads as `Chunk::read` does (tested in this file and by the
+//! decoder's differential tests and fuzz targets against Go).
+
+use super::{Choice, Chunk, Delta, Detail, ToolCall};
+use crate::jsonscan::Str;
+
+/// read reads data into c, which must be empty (as `Chunk::read` leaves
+/// it before reading). None means: read it with `Chunk::read`; c then
+/// holds a partial read, which `Chunk::read` discards.
+pub(super) fn read<'a>(c: &mut Chunk<'a>, data: &'a [u8]) -> Option<()> {
+    let mut r = Cursor { data, pos: 0 };
+    let mut more = r.open(b'{', b'}')?;
+    while more {
+        match r.key()? {
+            b"id" => c.id = r.str()?,
+            b"model" => c.model = r.str()?,
+            b"choices" => {
+                c.choices.clear();
+                if r.null()?.is_none() {
+                    let mut more = r.open(b'[', b']')?;
+                    while more {
+                        c.choices.push(Choice::default());
+                        let ch = c.choices.last_mut()?;
+                        choice(&mut r, ch, &mut c.details, &mut c.calls)?;
+                        more = r.next(b']')?;
+                    }
+                }
+            }
+            b"usage" => c.usage = Some(r.null()??),
+            b"x_groq" => return None,
+            b"error" => c.err = Some(r.null()??),
+            _ => r.scalar()?,
+        }
+        more = r.next(b'}')?;
+    }
+    r.space();
+    if r.pos != data.len() {
+        return None;
+    }
+    Some(())
+}
+
+fn choice<'a>(r: &mut Cursor<'a>, ch: &mut Choice<'a>, details: &mut Vec<Detail<'a>>, calls: &mut Vec<ToolCall<'a>>) -> Option<()> {
+    if r.null()?.is_some() {
+        return Some(());
+    }
+    let mut more = r.open(b'{', b'}')?;
+    while more {
+        match r.key()? {
+            b"delta" => delta(r, &mut ch.delta, details, calls)?,
+            b"finish_reason" => ch.finish_reason = r.str()?,
+            b"usage" => ch.usage = Some(r.null()??),
+            _ => r.scalar()?,
+        }
+        more = r.next(b'}')?;
+    }
+    Some(())
+}
+
+fn delta<'a>(r: &mut Cursor<'a>, d: &mut Delta<'a>, details: &mut Vec<Detail<'a>>, calls: &mut Vec<ToolCall<'a>>) -> Option<()> {
+    if r.null()?.is_some() {
+        return Some(());
+    }
+    let mut more = r.open(b'{', b'}')?;
+    while more {
+        match r.key()? {
+            b"content" => {
+                if r.peek()? == b'"' {
+                    d.content_str = r.str()?;
+                    d.content = d.content_str.raw();
+                } else {
+                    d.content_str = Str::default();
+                    d.content = Some(r.null()??);
+                }
+            }
+            b"reasoning_content" => d.reasoning_content = r.str()?,
+            b"reasoning" => d.reasoning = r.str()?,
+            b"reasoning_text" => d.reasoning_text = r.str()?,
+            b"reasoning_details" => {
+                let start = details.len();
+                if r.null()?.is_none() {
+                    let mut more = r.open(b'[', b']')?;
+                    while more {
+                        details.push(Detail::default());
+                        detail(r, details.last_mut()?)?;
+                        more = r.next(b']')?;
+                    }
+                }
+                d.details = (start, details.len());
+            }
+            b"tool_calls" => {
+                let start = calls.len();
+                if r.null()?.is_none() {
+                    let mut more = r.open(b'[', b']')?;
+                    while more {
+                        calls.push(ToolCall::default());
+                        tool_call(r, calls.last_mut()?)?;
+                        more = r.next(b']')?;
+                    }
+                }
+                d.calls = (start, calls.len());
+            }
+            b"refusal" => d.refusal = r.str()?,
+            _ => r.scalar()?,
+        }
+        more = r.next(b'}')?;
+    }
+    Some(())
+}
+
+fn detail<'a>(r: &mut Cursor<'a>, rd: &mut Detail<'a>) -> Option<()> {
+    if r.null()?.is_some() {
+        return Some(());
+    }
+    let mut more = r.open(b'{', b'}')?;
+    while more {
+        match r.key()? {
+            b"type" => rd.typ = r.str()?,
+            b"text" => rd.text = r.str()?,
+            b"summary" => rd.summary = r.str()?,
+            b"signature" => rd.signature = r.str()?,
+            b"data" => rd.data = r.str()?,
+            b"format" => rd.format = r.str()?,
+            _ => r.scalar()?,
+        }
+        more = r.next(b'}')?;
+    }
+    Some(())
+}
+
+fn tool_call<'a>(r: &mut Cursor<'a>, tc: &mut ToolCall<'a>) -> Option<()> {
+    if r.null()?.is_some() {
+        return Some(());
+    }
+    let mut more = r.open(b'{', b'}')?;
+    while more {
+        match r.key()? {
+            b"index" => tc.index = r.int()?,
+            b"id" => tc.id = r.str()?,
+            b"function" => {
+                if r.null()?.is_none() {
+                    let mut more = r.open(b'{', b'}')?;
+                    while more {
+                        match r.key()? {
+                            b"name" => tc.name = r.str()?,
+                            b"arguments" => tc.args = r.str()?,
+                            _ => r.scalar()?,
+                        }
+                        more = r.next(b'}')?;
+                    }
+                }
+            }
+            _ => r.scalar()?,
+        }
+        more = r.next(b'}')?;
+    }
+    Some(())
+}
+
+/// Cursor reads data forward from pos. Every method returns None where
+/// the fast path gives up; its methods are inlined so that the cursor
+/// lives in registers.
+struct Cursor<'a> {
+    data: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Cursor<'a> {
+    /// space skips whitespace, testing the first byte before any loop.
+    #[inline(always)]
+    fn space(&mut self) {
+        if let Some(b' ') | Some(b'\t') | Some(b'\n') | Some(b'\r') = self.data.get(self.pos) {
+            self.pos += 1;
+            while let Some(b' ') | Some(b'\t') | Some(b'\n') | Some(b'\r') = self.data.get(self.pos) {
+                self.pos += 1;
+            }
+        }
+    }
+
+    /// peek returns the next byte after whitespace.
+    #[inline(always)]
+    fn peek(&mut self) -> Option<u8> {
+        self.space();
+        self.data.get(self.pos).copied()
+    }
+
+    /// open consumes the opening byte of a container and reports whether
+    /// a member follows; an empty container is consumed whole (false).
+    #[inline(always)]
+    fn open(&mut self, open: u8, close: u8) -> Option<bool> {
+        if self.peek()? != open {
+            return None;
+        }
+        self.pos += 1;
+        if self.peek()? == close {
+            self.pos += 1;
+            return Some(false);
+        }
+        Some(true)
+    }
+
+    /// next consumes what follows a member or element: a comma (true,
+    /// another follows) or close (false, the container ended).
+    #[inline(always)]
+    fn next(&mut self, close: u8) -> Option<bool> {
+        let c = self.peek()?;
+        self.pos += 1;
+        if c == b',' {
+            Some(true)
+        } else if c == close {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// key reads an object key and its colon; an escaped key gives up
+    /// (the general reader unescapes it before matching). A key with
+    /// bytes above ASCII is returned raw: it matches no field name either
+    /// way.
+    #[inline(always)]
+    fn key(&mut self) -> Option<&'a [u8]> {
+        self.space();
+        let (k, end) = Str::at(self.data, self.pos)?;
+        self.pos = end;
+        if self.peek()? != b':' {
+            return None;
+        }
+        self.pos += 1;
+        k.plain()
+    }
+
+    /// str reads a string, or null as the nil Str.
+    #[inline(always)]
+    fn str(&mut self) -> Option<Str<'a>> {
+        if self.peek()? == b'"' {
+            let (s, end) = Str::at(self.data, self.pos)?;
+            self.pos = end;
+            return Some(s);
+        }
+        self.null()??;
+        Some(Str::default())
+    }
+
+    /// null reads null and returns its text, Some(None) when another
+    /// value follows (left unread), None when the text ends.
+    #[inline(always)]
+    fn null(&mut self) -> Option<Option<&'a [u8]>> {
+        if self.peek()? != b'n' {
+            return Some(None);
+        }
+        let text = self.data.get(self.pos..self.pos + 4)?;
+        if !matches!(text, b"null") {
+            return None;
+        }
+        self.pos += 4;
+        Some(Some(text))
+    }
+
+    /// scalar skips a string, number, true, false or null; a container
+    /// gives up.
+    #[inline(always)]
+    fn scalar(&mut self) -> Option<()> {
+        let c = self.peek()?;
+        let p = self.pos;
+        let n = match c {
+            b'"' => {
+                self.pos = Str::at(self.data, p)?.1;
+                return Some(());
+            }
+            // Slice patterns: byte compares, where == would call memcmp.
+            b't' if matches!(self.data.get(p..p + 4), Some(b"true")) => 4,
+            b'f' if matches!(self.data.get(p..p + 5), Some(b"false")) => 5,
+            b'n' if matches!(self.data.get(p..p + 4), Some(b"null")) => 4,
+            _ => {
+                self.number()?;
+                return Some(());
+            }
+        };
+        self.pos += n;
+        Some(())
+    }
+
+    /// number skips a number in JSON's grammar and returns its text.
+    #[inline(always)]
+    fn number(&mut self) -> Option<&'a [u8]> {
+        let d = self.data;
+        let start = self.pos;
+        let mut p = start;
+        if d.get(p) == Some(&b'-') {
+            p += 1;
+        }
+        match d.get(p) {
+            Some(b'0') => p += 1,
+            Some(b'1'..=b'9') => p = digits(d, p + 1),
+            _ => return None,
+        }
+        if d.get(p) == Some(&b'.') {
+            let q = digits(d, p + 1);
+            if q == p + 1 {
+                return None;
+            }
+            p = q;
+        }
+        if let Some(b'e') | Some(b'E') = d.get(p) {
+            p += 1;
+            if let Some(b'+') | Some(b'-') = d.get(p) {
+                p += 1;
+            }
+            let q = digits(d, p);
+            if q == p {
+                return None;
+            }
+            p = q;
+        }
+        self.pos = p;
+        d.get(start..p)
+    }
+
+    /// int reads an integer of at most 18 digits (null gives None);
+    /// anything else gives up (the general reader decides whether it is a
+    /// type error).
+    #[inline(always)]
+    fn int(&mut self) -> Option<Option<i64>> {
+        if self.null()?.is_some() {
+            return Some(None);
+        }
+        let text = self.number()?;
+        let (neg, digits) = match text.split_first()? {
+            (b'-', rest) => (true, rest),
+            _ => (false, text),
+        };
+        if digits.len() > 18 {
+            return None;
+        }
+        let mut v: i64 = 0;
+        for &c in digits {
+            if !c.is_ascii_digit() {
+                return None;
+            }
+            v = v * 10 + (c - b'0') as i64;
+        }
+        Some(Some(if neg { -v } else { v }))
+    }
+}
+
+/// digits returns the offset of the first non-digit at or after p.
+#[inline(always)]
+fn digits(d: &[u8], mut p: usize) -> usize {
+    while let Some(b'0'..=b'9') = d.get(p) {
+        p += 1;
+    }
+    p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Chunk;
+    use super::read;
+
+    /// text renders what a reader read, field by field.
+    fn text(c: &Chunk) -> String {
+        let mut s = format!("id {:?} model {:?} usage {:?} groq {:?} err {:?}\n", c.id, c.model, c.usage, c.groq_usage, c.err);
+        for ch in &c.choices {
+            let d = &ch.delta;
+            s.push_str(&format!(
+                "choice finish {:?} usage {:?} content {:?} {:?} rc {:?} r {:?} rt {:?} refusal {:?} details {:?} calls {:?}\n",
+                ch.finish_reason, ch.usage, d.content, d.content_str, d.reasoning_content, d.reasoning, d.reasoning_text, d.refusal, d.details, d.calls
+            ));
+        }
+        for rd in &c.details {
+            s.push_str(&format!("detail {:?} {:?} {:?} {:?} {:?} {:?}\n", rd.typ, rd.text, rd.summary, rd.signature, rd.data, rd.format));
+        }
+        for tc in &c.calls {
+            s.push_str(&format!("call {:?} {:?} {:?} {:?}\n", tc.index, tc.id, tc.name, tc.args));
+        }
+        s
+    }
+
+    /// Where the fast reader reads a text, it reads what Chunk::read
+    /// reads; it gives up on what it must not decide.
+    #[test]
+    fn reads_as_the_general_reader() {
+        struct Case {
+            name: &'static str,
+            data: &'static str,
+            fast: bool,
+        }
+        let cases = [
+            Case { name: "deepseek content", data: r#"{"id":"f6117a0b","object":"chat.completion.chunk","created":1764657993,"model":"deepseek-chat","system_fingerprint":"fp_eaab8d114b","choices":[{"index":0,"delta":{"content":" **"},"logprobs":null,"finish_reason":null}],"usage":null}"#, fast: true },
+            Case { name: "spaces everywhere", data: " {\"id\" : \"x\" ,\n\"choices\" : [ { \"delta\" : { \"content\" : null } , \"finish_reason\" : \"stop\" } ] } \r\n", fast: true },
+            Case { name: "escapes and utf-8 in values", data: r#"{"id":"a\"b","choices":[{"delta":{"reasoning_content":"\u00e9t\u00e9 é","refusal":"no\n"}}]}"#, fast: true },
+            Case { name: "utf-8 key matches nothing", data: r#"{"ïd":"x","id":"y"}"#, fast: true },
+            Case { name: "numbers and literals skipped", data: r#"{"a":-0.5e+10,"b":true,"c":false,"d":null,"e":0,"f":12.25E-3,"choices":[]}"#, fast: true },
+            Case { name: "tool calls", data: r#"{"choices":[{"delta":{"tool_calls":[{"index":1,"id":"call_1","type":"function","function":{"name":"read","arguments":"{\"p\":1}"}},{"index":-2,"function":null},null]}}]}"#, fast: true },
+            Case { name: "reasoning details", data: r#"{"choices":[{"delta":{"reasoning_details":[{"type":"reasoning.encrypted","data":"abc","format":"f","x":1},{"type":"reasoning.text","text":"t","signature":"s","summary":null}]}}]}"#, fast: true },
+            Case { name: "null containers", data: r#"{"choices":null,"usage":null,"error":null}"#, fast: true },
+            Case { name: "null choice and delta", data: r#"{"choices":[null,{"delta":null},{"delta":{"tool_calls":null,"reasoning_details":null}}]}"#, fast: true },
+            Case { name: "duplicate fields, last wins", data: r#"{"id":"a","id":"b","choices":[{"delta":{"content":"x","content":null}}],"choices":[{"delta":{"content":"y"}}]}"#, fast: true },
+            Case { name: "empty object", data: "{}", fast: true },
+            Case { name: "usage object", data: r#"{"choices":[],"usage":{"prompt_tokens":1}}"#, fast: false },
+            Case { name: "x_groq", data: r#"{"x_groq":{"usage":{"a":1}}}"#, fast: false },
+            Case { name: "content parts", data: r#"{"choices":[{"delta":{"content":[{"type":"text","text":"x"}]}}]}"#, fast: false },
+            Case { name: "escaped key", data: r#"{"\u0069d":"x"}"#, fast: false },
+            Case { name: "nested unknown", data: r#"{"logprobs":{"a":[1]}}"#, fast: false },
+            Case { name: "wrong type", data: r#"{"id":5}"#, fast: false },
+            Case { name: "fraction index", data: r#"{"choices":[{"delta":{"tool_calls":[{"index":1.5}]}}]}"#, fast: false },
+            Case { name: "huge index", data: r#"{"choices":[{"delta":{"tool_calls":[{"index":9223372036854775807}]}}]}"#, fast: false },
+            Case { name: "leading zero", data: r#"{"a":01}"#, fast: false },
+            Case { name: "trailing comma", data: r#"{"a":1,}"#, fast: false },
+            Case { name: "trailing text", data: r#"{"a":1} x"#, fast: false },
+            Case { name: "truncated", data: r#"{"id":"abc"#, fast: false },
+            Case { name: "bad literal", data: r#"{"a":nul}"#, fast: false },
+            Case { name: "not an object", data: "null", fast: false },
+            Case { name: "control character", data: "{\"id\":\"a\u{1}\"}", fast: false },
+        ];
+        for c in &cases {
+            let data = c.data.as_bytes();
+            let mut general = Chunk::default();
+            let want = general.read(data);
+            let mut fast = Chunk::default();
+            let got = read(&mut fast, data);
+            assert_eq!(got.is_some(), c.fast, "{}: fast path taken", c.name);
+            if got.is_some() {
+                assert!(want.is_ok(), "{}: the fast path read a text the general reader rejects ({:?})", c.name, want);
+                assert_eq!(text(&fast), text(&general), "{}", c.name);
+            }
+            // Every prefix and every one-byte change reads the same or
+            // gives up.
+            for n in 0..data.len() {
+                for variant in [data[..n].to_vec(), [&data[..n], b"\"", &data[n + 1..]].concat(), [&data[..n], b" ", &data[n..]].concat(), [&data[..n], b"1", &data[n + 1..]].concat()] {
+                    let mut general = Chunk::default();
+                    let want = general.read(&variant);
+                    let mut fast = Chunk::default();
+                    if read(&mut fast, &variant).is_some() {
+                        assert!(want.is_ok(), "{}: variant {:?} read fast, rejected by the general reader ({:?})", c.name, String::from_utf8_lossy(&variant), want);
+                        assert_eq!(text(&fast), text(&general), "{}: variant {:?}", c.name, String::from_utf8_lossy(&variant));
+                    }
+                }
+            }
+        }
+    }
+}
