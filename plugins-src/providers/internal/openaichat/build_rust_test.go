@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/smith-agent/smith/plugins-src/internal/rustdriver"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/endpoints"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/norm"
+	"github.com/smith-agent/smith/plugins-src/providers/internal/normtrace"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/openaichat"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/openairesp"
 )
@@ -71,11 +73,95 @@ func rustBuild(tb testing.TB, d *rustdriver.Driver, c bldCase) string {
 	return string(d.Ask(tb, 'b', p))
 }
 
+// rustBuildDoc asks the driver to build c from its request document, as
+// the plugin does: normtrace.Document of the request with c's quirks.
+func rustBuildDoc(tb testing.TB, d *rustdriver.Driver, c bldCase) string {
+	p := bldStr(bldStr([]byte{byte(c.api)}, c.ref), c.req.Model)
+	return string(d.Ask(tb, 'd', append(p, bldDocument(c)...)))
+}
+
+// bldDocument is the request document of c: normtrace.Document of its
+// request with its quirks added.
+func bldDocument(c bldCase) []byte {
+	doc := normtrace.Document(c.req)
+	q, err := json.Marshal(c.quirks)
+	if err != nil {
+		panic(err) // Quirks always marshal
+	}
+	return append(append(append(doc[:len(doc)-1:len(doc)-1], `,"quirks":`...), q...), '}')
+}
+
+// bldDocForm returns r as a request document can carry it (see
+// normtrace.Document): no ArgumentsError, arguments as a JSON string
+// carries them (each byte of invalid UTF-8 as U+FFFD), empty ones as
+// "{}", a
+// kept item's type non-empty and free of NUL, tool parameters without
+// the space around them, or, when they are not JSON, a JSON string
+// holding them.
+func bldDocForm(r *norm.Request) *norm.Request {
+	out := *r
+	out.Messages = make([]norm.Message, len(r.Messages))
+	form := func(cs []norm.Content) []norm.Content {
+		cs = slices.Clone(cs)
+		for i, c := range cs {
+			switch c := c.(type) {
+			case norm.ToolCall:
+				c.ArgumentsError = ""
+				c.Arguments = json.RawMessage(string([]rune(string(c.Arguments))))
+				if len(c.Arguments) == 0 {
+					c.Arguments = json.RawMessage("{}")
+				}
+				cs[i] = c
+			case norm.Other:
+				if c.Type == "" || strings.Contains(c.Type, "\x00") {
+					c.Type = "kept"
+				}
+				cs[i] = c
+			}
+		}
+		return cs
+	}
+	for i, m := range r.Messages {
+		switch m := m.(type) {
+		case norm.UserMessage:
+			m.Content = form(m.Content)
+			out.Messages[i] = m
+		case norm.AssistantMessage:
+			m.Content = form(m.Content)
+			out.Messages[i] = m
+		case norm.ToolResultMessage:
+			m.Content = form(m.Content)
+			out.Messages[i] = m
+		}
+	}
+	out.Tools = slices.Clone(r.Tools)
+	for i, t := range out.Tools {
+		if len(t.Parameters) == 0 {
+			continue
+		}
+		if p := bytes.TrimSpace(t.Parameters); json.Valid(p) {
+			out.Tools[i].Parameters = p
+		} else {
+			q, _ := json.Marshal(string(t.Parameters))
+			out.Tools[i].Parameters = q
+		}
+	}
+	return &out
+}
+
+// bldCompare builds c with both builders twice: the request as it is (in
+// the driver's encoding) and the request as its request document carries
+// it (read by document.rs, as in the plugin).
 func bldCompare(t *testing.T, d *rustdriver.Driver, what string, c bldCase) {
 	t.Helper()
 	want, got := goBuild(c), rustBuild(t, d, c)
 	if got != want {
 		t.Fatalf("%s (api %c, quirks %+v):\nGo   %q\nRust %q\nfirst difference at byte %d", what, c.api, c.quirks, want, got, bldDiffAt(want, got))
+	}
+	c.req = bldDocForm(c.req)
+	want, got = goBuild(c), rustBuildDoc(t, d, c)
+	if got != want {
+		t.Fatalf("%s, from the request document (api %c):\n%s\nGo   %q\nRust %q\nfirst difference at byte %d", what, c.api, bldDocument(c), want, got, bldDiffAt(want, got))
 	}
 }
 
@@ -305,11 +391,11 @@ func bldQuirkSets(t *testing.T) map[string]openaichat.Quirks {
 }
 
 // TestRustBuildFixtures builds, with both builders, requests shaped like
-// every recorded request of the OpenAI wire formats and follow-ups that
-// send every recorded stream of them back (tool results as text and with
-// images, every thinking level), chat requests with every endpoint's
-// Quirks, and compares method, path, headers and body bytes, or the
-// error.
+// every recorded request of the OpenAI wire formats (chat ones with their
+// endpoint's Quirks and every other set) and follow-ups that send every
+// recorded stream of them back (tool results as text and with images,
+// every thinking level; a chat one under every set of Quirks), and
+// compares method, path, headers and body bytes, or the error.
 func TestRustBuildFixtures(t *testing.T) {
 	d := buildDriver(t)
 	root := bldFixtureRoot(t)
@@ -361,17 +447,32 @@ func TestRustBuildFixtures(t *testing.T) {
 			n++
 		}
 		streams, _ := filepath.Glob(filepath.Join(root, folder, "*.sse"))
-		for _, p := range streams {
+		levels := []norm.ThinkingLevel{"", norm.ThinkingOff, norm.ThinkingMinimal, norm.ThinkingLow, norm.ThinkingMedium,
+			norm.ThinkingHigh, norm.ThinkingXHigh}
+		followUp := func(history norm.AssistantMessage, level norm.ThinkingLevel, images bool) *norm.Request {
+			return &norm.Request{Model: "m", System: bldSysPlain, Tools: bldCalcTools, MaxTokens: 1000, Thinking: level,
+				CacheKey: "s", Messages: bldFollowUp(bldAskCalc, history, nil, images)}
+		}
+		for i, p := range streams {
 			rel := folder + "/" + filepath.Base(p)
 			history := bldHistory(t, p)
-			for _, level := range []norm.ThinkingLevel{"", norm.ThinkingOff, norm.ThinkingMinimal, norm.ThinkingLow, norm.ThinkingMedium,
-				norm.ThinkingHigh, norm.ThinkingXHigh} {
-				for _, images := range []bool{false, true} {
-					r := &norm.Request{Model: "m", System: bldSysPlain, Tools: bldCalcTools, MaxTokens: 1000, Thinking: level,
-						CacheKey: "s", Messages: bldFollowUp(bldAskCalc, history, nil, images)}
-					both(fmt.Sprintf("follow-up of %s, thinking %q, images %t", rel, level, images), folder, openaichat.Quirks{}, "KEY", r)
-					n++
+			if apiOf(folder) == bldResp {
+				for _, level := range levels {
+					for _, images := range []bool{false, true} {
+						what := fmt.Sprintf("follow-up of %s, thinking %q, images %t", rel, level, images)
+						bldCompare(t, d, what, bldCase{api: bldResp, ref: "KEY", req: followUp(history, level, images)})
+						n++
+					}
 				}
+				continue
+			}
+			// Each chat history under every set of Quirks, the thinking
+			// levels and images taking turns.
+			for j, name := range names {
+				level, images := levels[(i+j)%len(levels)], (i+j)%2 == 1
+				what := fmt.Sprintf("follow-up of %s, thinking %q, images %t, quirks %s", rel, level, images, name)
+				bldCompare(t, d, what, bldCase{api: bldChat, ref: "KEY", quirks: quirkSets[name], req: followUp(history, level, images)})
+				n++
 			}
 		}
 	}

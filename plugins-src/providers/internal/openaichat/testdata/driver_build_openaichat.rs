@@ -18,6 +18,13 @@
 //! text, or the request: "METHOD PATH\n", a line per header ("header
 //! NAME\0VALUE\0SECRET_REF\n") and "body " then the body bytes.
 //!
+//! Op 'd' builds a request from its request document, as the plugin
+//! does: the payload is the API byte, the secret reference and the model
+//! (u32le length and bytes each), then the document, which
+//! crate::document reads (its quirks, when present, shape a chat
+//! request). The reply is op 'b''s, or "document " and the parser's
+//! error.
+//!
 //! Op 't' times building: the payload is the number of runs (u32le) then
 //! a payload of op 'b'; the request is decoded once and built that many
 //! times. The reply is the elapsed nanoseconds (u64le) and the body
@@ -44,6 +51,9 @@ mod quote;
 mod retryhint;
 #[path = "../../sse/sse.rs"]
 mod sse;
+
+#[path = "../../../src/document.rs"]
+mod document;
 
 #[path = "../decode.rs"]
 mod openaichat;
@@ -212,6 +222,22 @@ fn build(p: &[u8]) -> Vec<u8> {
     request_text(built)
 }
 
+fn build_document(p: &[u8]) -> Vec<u8> {
+    let mut r = Reader(p);
+    let api = r.u8();
+    let secret_ref = r.string();
+    let model = r.string();
+    let doc = match document::parse(r.0, &model) {
+        Ok(doc) => doc,
+        Err(e) => return format!("document {}", e).into_bytes(),
+    };
+    request_text(if api == b'r' {
+        openairesp_build::build_request(&doc.request, &secret_ref)
+    } else {
+        openaichat_build::build_request(&doc.request, &doc.quirks.unwrap_or_default(), &secret_ref)
+    })
+}
+
 fn bench(p: &[u8]) -> Vec<u8> {
     let mut r = Reader(p);
     let runs = r.u32();
@@ -279,6 +305,7 @@ fn main() {
         let reply = match head[0] {
             b'b' => build(&payload),
             b'c' => classify(&payload),
+            b'd' => build_document(&payload),
             b't' => bench(&payload),
             op => format!("unknown op {}", op).into_bytes(),
         };
