@@ -1,8 +1,9 @@
 //go:build wasip1
 
-// Command providers is Smith's provider codec plugin: the anthropic,
+// Command providers is the Go provider codec plugin: the anthropic,
 // openai (Responses), openai-chat, google and openai-compatible providers
-// of the smith:plugin world. Build it with
+// of the smith:plugin world. Smith embeds the Rust port in src/ (see
+// doc.go); this one is its test oracle. Build it with
 //
 //	GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -trimpath -ldflags='-s -w'
 //
