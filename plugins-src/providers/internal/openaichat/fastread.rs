@@ -15,7 +15,7 @@
 //! decoder's differential tests and fuzz targets against Go).
 
 use super::{Choice, Chunk, Delta, Detail, ToolCall};
-use crate::jsonscan::Str;
+use crate::jsonscan::{number_end, Str};
 
 /// read reads data into c, which must be empty (as `Chunk::read` leaves
 /// it before reading). None means: read it with `Chunk::read`; c then
@@ -297,37 +297,9 @@ impl<'a> Cursor<'a> {
     /// number skips a number in JSON's grammar and returns its text.
     #[inline(always)]
     fn number(&mut self) -> Option<&'a [u8]> {
-        let d = self.data;
         let start = self.pos;
-        let mut p = start;
-        if d.get(p) == Some(&b'-') {
-            p += 1;
-        }
-        match d.get(p) {
-            Some(b'0') => p += 1,
-            Some(b'1'..=b'9') => p = digits(d, p + 1),
-            _ => return None,
-        }
-        if d.get(p) == Some(&b'.') {
-            let q = digits(d, p + 1);
-            if q == p + 1 {
-                return None;
-            }
-            p = q;
-        }
-        if let Some(b'e') | Some(b'E') = d.get(p) {
-            p += 1;
-            if let Some(b'+') | Some(b'-') = d.get(p) {
-                p += 1;
-            }
-            let q = digits(d, p);
-            if q == p {
-                return None;
-            }
-            p = q;
-        }
-        self.pos = p;
-        d.get(start..p)
+        self.pos = number_end(self.data, start).ok()?;
+        self.data.get(start..self.pos)
     }
 
     /// int reads an integer of at most 18 digits (null gives None);
@@ -355,15 +327,6 @@ impl<'a> Cursor<'a> {
         }
         Some(Some(if neg { -v } else { v }))
     }
-}
-
-/// digits returns the offset of the first non-digit at or after p.
-#[inline(always)]
-fn digits(d: &[u8], mut p: usize) -> usize {
-    while let Some(b'0'..=b'9') = d.get(p) {
-        p += 1;
-    }
-    p
 }
 
 #[cfg(test)]
