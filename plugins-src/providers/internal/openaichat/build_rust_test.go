@@ -653,3 +653,25 @@ func FuzzRustBuild(f *testing.F) {
 		bldCompare(t, d, "responses", bldCase{api: bldResp, ref: ref, req: r})
 	})
 }
+
+// FuzzRustRawValue compares the builders on a raw JSON value that is the
+// fuzzer's bytes: a chat tool's parameters and a Responses item kept
+// verbatim (which a request document carries exactly) — the compacted
+// value, or json.Marshal's error in the scanner's words.
+func FuzzRustRawValue(f *testing.F) {
+	for _, s := range []string{`{"a": [1, 2]}`, "tru", `{"a" 1}`, `"\u12`, "[1,]", "\xff", "\x00", `{"a":"<\u2028>"}`, "1e+", "  null  ",
+		"-", "0.", `{"a":1}}`, "[" + strings.Repeat("[", 10000) + "]", `"\x"`, "fals", "nulL", `{"a":"b" "c"}`} {
+		f.Add([]byte(s))
+	}
+	d := buildDriver(f)
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if len(raw) == 0 {
+			raw = nil // Go's empty non-nil RawMessage, which Marshal refuses, is Rust's nil one
+		}
+		tools := &norm.Request{Model: "m", Tools: []norm.Tool{{Name: "t", Parameters: raw}}}
+		bldCompare(t, d, "chat tool parameters", bldCase{api: bldChat, req: tools})
+		kept := &norm.Request{Model: "m", Messages: []norm.Message{norm.AssistantMessage{Content: []norm.Content{
+			norm.Text{Text: "a"}, norm.Other{Type: "web_search_call", Raw: raw}}}}}
+		bldCompare(t, d, "responses kept item", bldCase{api: bldResp, req: kept})
+	})
+}
