@@ -136,7 +136,12 @@ pub fn syntax_error(raw: &[u8], e: &OutError) -> String {
         OutError::InvalidRaw { offset, byte, context } => {
             let c = match byte {
                 Some(c) => c,
-                None if context.starts_with("in literal") || context.contains("numeric") || context.contains("escape") => b' ',
+                None if context.starts_with("in literal")
+                    || context.contains("numeric")
+                    || context.contains("escape") =>
+                {
+                    b' '
+                }
                 None => return "unexpected end of JSON input".to_string(),
             };
             let context = match context {
@@ -263,6 +268,9 @@ mod tests {
             assert_eq!(got, format!("{}{}", prefix, want), "raw {:?}", String::from_utf8_lossy(raw));
         }
         let deep = [vec![b'['; 10001], vec![b']'; 10001]].concat();
-        assert_eq!(marshal(&Value::Raw(&deep)).unwrap_err(), format!("{}invalid character '[' exceeded max depth", prefix));
+        assert_eq!(
+            marshal(&Value::Raw(&deep)).unwrap_err(),
+            format!("{}invalid character '[' exceeded max depth", prefix)
+        );
     }
 }

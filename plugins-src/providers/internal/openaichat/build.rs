@@ -88,7 +88,11 @@ fn thinking<'a>(body: &mut Object<'a>, level: &'a str, q: &Quirks) -> Result<(),
     match q.thinking_format.as_str() {
         "" | "openai" => body.set("reasoning_effort", str(if off { "none" } else { level })),
         "openrouter" => {
-            let r = if off { Object::new().with("enabled", Value::Bool(false)) } else { Object::new().with("effort", str(level)) };
+            let r = if off {
+                Object::new().with("enabled", Value::Bool(false))
+            } else {
+                Object::new().with("effort", str(level))
+            };
             body.set("reasoning", r.into());
         }
         "enable_thinking" => body.set("enable_thinking", Value::Bool(!off)),
@@ -215,7 +219,10 @@ fn assistant<'a>(m: &'a AssistantMessage, q: &'a Quirks) -> Result<Option<Object
                             .with("data", Value::Str(&t.encrypted))
                             .with("index", index)
                     } else {
-                        let d = Object::new().with("type", str("reasoning.text")).with("text", str(&t.text)).with("index", index);
+                        let d = Object::new()
+                            .with("type", str("reasoning.text"))
+                            .with("text", str(&t.text))
+                            .with("index", index);
                         if t.signature.is_empty() {
                             d
                         } else {
@@ -296,7 +303,11 @@ mod tests {
             model: "gpt-5".into(),
             system: "sys".into(),
             messages: vec![Message::User(user_text("hi"))],
-            tools: vec![Tool { name: "t".into(), description: "d".into(), parameters: b"{\"type\": \"object\"}".to_vec() }],
+            tools: vec![Tool {
+                name: "t".into(),
+                description: "d".into(),
+                parameters: b"{\"type\": \"object\"}".to_vec(),
+            }],
             max_tokens: 4000,
             thinking: THINKING_OFF.into(),
             cache_key: "s1".into(),
@@ -312,7 +323,10 @@ mod tests {
             )
         );
         assert_eq!((h.method.as_str(), h.path.as_str()), ("POST", "/chat/completions"));
-        assert_eq!(h.headers[2], Header { name: "authorization".into(), value: "Bearer ".into(), secret_ref: "OPENAI_API_KEY".into() });
+        assert_eq!(
+            h.headers[2],
+            Header { name: "authorization".into(), value: "Bearer ".into(), secret_ref: "OPENAI_API_KEY".into() }
+        );
         assert_eq!(build_request(&r, &Quirks::default(), "").unwrap().headers.len(), 2);
     }
 
@@ -331,13 +345,23 @@ mod tests {
             no_prompt_cache_key: true,
             max_tool_call_id_len: 4,
         };
-        let call = ToolCall { id: "call_é1".into(), name: "f".into(), arguments: b"{\"a\":1}".to_vec(), ..ToolCall::default() };
+        let call = ToolCall {
+            id: "call_é1".into(),
+            name: "f".into(),
+            arguments: b"{\"a\":1}".to_vec(),
+            ..ToolCall::default()
+        };
         let r = Request {
             model: "m".into(),
             messages: vec![
                 Message::Assistant(AssistantMessage {
                     content: vec![
-                        Content::Thinking(Thinking { text: "why".into(), signature: b"sig".to_vec(), format: "f1".into(), ..Thinking::default() }),
+                        Content::Thinking(Thinking {
+                            text: "why".into(),
+                            signature: b"sig".to_vec(),
+                            format: "f1".into(),
+                            ..Thinking::default()
+                        }),
                         Content::Thinking(Thinking { encrypted: b"enc".to_vec(), ..Thinking::default() }),
                         Content::ToolCall(call),
                     ],
@@ -346,7 +370,10 @@ mod tests {
                 Message::ToolResult(ToolResultMessage {
                     call_id: "call_é1".into(),
                     name: "f".into(),
-                    content: vec![text("ok"), Content::Image(Image { media_type: "image/png".into(), data: vec![1, 2, 3, 4] })],
+                    content: vec![
+                        text("ok"),
+                        Content::Image(Image { media_type: "image/png".into(), data: vec![1, 2, 3, 4] }),
+                    ],
                     ..ToolResultMessage::default()
                 }),
             ],
@@ -370,7 +397,12 @@ mod tests {
     #[test]
     fn clip_cuts_bytes_and_echo_keys_replace() {
         let q = Quirks { max_tool_call_id_len: 6, echo_reasoning: "content".into(), ..Quirks::default() };
-        let call = ToolCall { id: "call_é1".into(), arguments_error: "bad".into(), arguments: b"\"x\"".to_vec(), ..ToolCall::default() };
+        let call = ToolCall {
+            id: "call_é1".into(),
+            arguments_error: "bad".into(),
+            arguments: b"\"x\"".to_vec(),
+            ..ToolCall::default()
+        };
         let m = AssistantMessage { content: vec![text("t"), Content::ToolCall(call)], ..AssistantMessage::default() };
         let r = Request { messages: vec![Message::Assistant(m)], ..Request::default() };
         assert_eq!(
@@ -382,9 +414,15 @@ mod tests {
         );
         // An empty turn is left out; no messages at all is null.
         let r = Request { messages: vec![Message::Assistant(AssistantMessage::default())], ..Request::default() };
-        assert_eq!(body(&r, &Quirks::default()), r#"{"messages":null,"model":"","stream":true,"stream_options":{"include_usage":true}}"#);
+        assert_eq!(
+            body(&r, &Quirks::default()),
+            r#"{"messages":null,"model":"","stream":true,"stream_options":{"include_usage":true}}"#
+        );
         let q = Quirks { echo_reasoning: "role".into(), ..Quirks::default() };
-        let m = AssistantMessage { content: vec![Content::Thinking(Thinking { text: "r".into(), ..Thinking::default() })], ..AssistantMessage::default() };
+        let m = AssistantMessage {
+            content: vec![Content::Thinking(Thinking { text: "r".into(), ..Thinking::default() })],
+            ..AssistantMessage::default()
+        };
         let r = Request { messages: vec![Message::Assistant(m)], ..Request::default() };
         assert!(body(&r, &q).starts_with(r#"{"messages":null"#));
     }
@@ -393,12 +431,19 @@ mod tests {
     fn user_content_and_thinking_formats() {
         let img = Content::Image(Image { media_type: "image/jpeg".into(), data: vec![0xff, 0xfe] });
         let r = Request {
-            messages: vec![Message::User(UserMessage { content: vec![text("<a>"), img] }), Message::User(UserMessage::default())],
+            messages: vec![
+                Message::User(UserMessage { content: vec![text("<a>"), img] }),
+                Message::User(UserMessage::default()),
+            ],
             thinking: THINKING_OFF.into(),
             max_tokens: 5,
             ..Request::default()
         };
-        let q = Quirks { thinking_format: "enable_thinking".into(), max_tokens_field: "enable_thinking".into(), ..Quirks::default() };
+        let q = Quirks {
+            thinking_format: "enable_thinking".into(),
+            max_tokens_field: "enable_thinking".into(),
+            ..Quirks::default()
+        };
         assert_eq!(
             body(&r, &q),
             concat!(
@@ -425,12 +470,18 @@ mod tests {
         );
         let img = Content::Image(Image::default());
         let r = Request {
-            messages: vec![Message::User(user_text("x")), Message::Assistant(AssistantMessage { content: vec![img], ..AssistantMessage::default() })],
+            messages: vec![
+                Message::User(user_text("x")),
+                Message::Assistant(AssistantMessage { content: vec![img], ..AssistantMessage::default() }),
+            ],
             tools: vec![Tool { parameters: b"{".to_vec(), ..Tool::default() }],
             thinking: THINKING_LOW.into(),
             ..Request::default()
         };
-        assert_eq!(build_request(&r, &bad, "").unwrap_err(), "openaichat: message 1: an assistant message cannot carry an image");
+        assert_eq!(
+            build_request(&r, &bad, "").unwrap_err(),
+            "openaichat: message 1: an assistant message cannot carry an image"
+        );
         let r = Request { tools: vec![Tool { parameters: b"{".to_vec(), ..Tool::default() }], ..Request::default() };
         assert_eq!(
             build_request(&r, &Quirks::default(), "").unwrap_err(),
@@ -438,7 +489,11 @@ mod tests {
         );
         // A tool's parameters replaced by a quirk's field are never written.
         let q = Quirks { max_tokens_field: "tools".into(), ..Quirks::default() };
-        let r = Request { tools: vec![Tool { parameters: b"{".to_vec(), ..Tool::default() }], max_tokens: 1, ..Request::default() };
+        let r = Request {
+            tools: vec![Tool { parameters: b"{".to_vec(), ..Tool::default() }],
+            max_tokens: 1,
+            ..Request::default()
+        };
         assert!(body(&r, &q).ends_with(r#""tool_choice":"auto","tools":1}"#));
     }
 }

@@ -6,10 +6,10 @@
 //! duplicate keys wins, null leaves a field as it was, and a field of the
 //! wrong type makes the whole value fall back to its text.
 
+use super::goquote;
 use crate::jsonscan::{Decoder as Scan, Kind};
 use crate::norm::{Error, ErrorKind};
-use crate::retryhint;
-use super::goquote; // a sibling submodule of decode.rs
+use crate::retryhint; // a sibling submodule of decode.rs
 
 /// Field is a WireError field a key names.
 #[derive(Clone, Copy, PartialEq)]
@@ -130,7 +130,8 @@ fn code_string(code: Option<&[u8]>) -> Vec<u8> {
 /// kept as 0 in the error.
 pub fn classify(status: i64, w: &Wire) -> Error {
     let code = code_string(w.code);
-    let mut kind = kind_by_code(&code).or_else(|| kind_by_code(w.type_.as_bytes())).unwrap_or_else(|| by_status(status, &code));
+    let mut kind =
+        kind_by_code(&code).or_else(|| kind_by_code(w.type_.as_bytes())).unwrap_or_else(|| by_status(status, &code));
     if kind == ErrorKind::InvalidRequest && is_overflow(&w.message) {
         kind = ErrorKind::ContextOverflow;
     }
@@ -154,7 +155,9 @@ pub fn classify(status: i64, w: &Wire) -> Error {
 
 fn kind_by_code(code: &[u8]) -> Option<ErrorKind> {
     Some(match code {
-        b"insufficient_quota" | b"billing_hard_limit_reached" | b"usage_limit_reached" | b"usage_not_included" => ErrorKind::Quota,
+        b"insufficient_quota" | b"billing_hard_limit_reached" | b"usage_limit_reached" | b"usage_not_included" => {
+            ErrorKind::Quota
+        }
         b"invalid_api_key" | b"authentication_error" | b"permission_error" => ErrorKind::Auth,
         b"context_length_exceeded" | b"exceed_context_size_error" => ErrorKind::ContextOverflow,
         b"rate_limit_exceeded" | b"slow_down" => ErrorKind::RateLimit,
@@ -215,8 +218,24 @@ mod tests {
     #[test]
     fn classifies_as_go() {
         let cases: [(&str, &str, ErrorKind, &str, &str, &str, u64); 10] = [
-            ("openrouter numeric code", r#"{"message":"Provider returned error","code":502}"#, ErrorKind::Server, "Provider returned error", "502", "", 0),
-            ("quota by code", r#"{"message":"out","type":"x","code":"insufficient_quota"}"#, ErrorKind::Quota, "out", "x", "insufficient_quota", 0),
+            (
+                "openrouter numeric code",
+                r#"{"message":"Provider returned error","code":502}"#,
+                ErrorKind::Server,
+                "Provider returned error",
+                "502",
+                "",
+                0,
+            ),
+            (
+                "quota by code",
+                r#"{"message":"out","type":"x","code":"insufficient_quota"}"#,
+                ErrorKind::Quota,
+                "out",
+                "x",
+                "insufficient_quota",
+                0,
+            ),
             (
                 "rate limit with a hint",
                 r#"{"message":"Please try again in 1.5s","code":"rate_limit_exceeded"}"#,
@@ -226,13 +245,53 @@ mod tests {
                 "",
                 1_500_000_000,
             ),
-            ("overflow in the message", r#"{"message":"Maximum Context exceeded","code":400}"#, ErrorKind::ContextOverflow, "Maximum Context exceeded", "400", "", 0),
-            ("overflow named in the message, Kelvin sign lowered", "{\"message\":\"Too many to\u{212a}ens\",\"code\":\"4\"}", ErrorKind::ContextOverflow, "Too many to\u{212a}ens", "4", "", 0),
-            ("folded keys", "{\"MESSAGE\":\"m\",\"Type\":\"t\",\"\u{212a}\":1,\"CODE\":\"503\"}", ErrorKind::Overloaded, "m", "t", "503", 0),
+            (
+                "overflow in the message",
+                r#"{"message":"Maximum Context exceeded","code":400}"#,
+                ErrorKind::ContextOverflow,
+                "Maximum Context exceeded",
+                "400",
+                "",
+                0,
+            ),
+            (
+                "overflow named in the message, Kelvin sign lowered",
+                "{\"message\":\"Too many to\u{212a}ens\",\"code\":\"4\"}",
+                ErrorKind::ContextOverflow,
+                "Too many to\u{212a}ens",
+                "4",
+                "",
+                0,
+            ),
+            (
+                "folded keys",
+                "{\"MESSAGE\":\"m\",\"Type\":\"t\",\"\u{212a}\":1,\"CODE\":\"503\"}",
+                ErrorKind::Overloaded,
+                "m",
+                "t",
+                "503",
+                0,
+            ),
             ("a string", r#""boom""#, ErrorKind::Server, "boom", "", "", 0),
             ("an array falls back to its text", r#"[1,"x"]"#, ErrorKind::Server, r#"[1,"x"]"#, "", "", 0),
-            ("a wrong field type keeps the other fields", r#"{"type":"server_is_overloaded","message":5}"#, ErrorKind::Overloaded, r#"{"type":"server_is_overloaded","message":5}"#, "server_is_overloaded", "", 0),
-            ("null message keeps the earlier one", r#"{"message":"a","message":null,"code":null}"#, ErrorKind::Server, "a", "", "", 0),
+            (
+                "a wrong field type keeps the other fields",
+                r#"{"type":"server_is_overloaded","message":5}"#,
+                ErrorKind::Overloaded,
+                r#"{"type":"server_is_overloaded","message":5}"#,
+                "server_is_overloaded",
+                "",
+                0,
+            ),
+            (
+                "null message keeps the earlier one",
+                r#"{"message":"a","message":null,"code":null}"#,
+                ErrorKind::Server,
+                "a",
+                "",
+                "",
+                0,
+            ),
         ];
         for (name, raw, kind, message, ptype, code, after) in cases {
             let e = stream_error(raw.as_bytes());

@@ -97,14 +97,46 @@ mod tests {
                 "insufficient_quota",
                 "",
             ),
-            ("context", 400, r#"{"ERROR":{"message":"This model's maximum context length is 8192","code":"x"}}"#, ErrorKind::ContextOverflow, "This model's maximum context length is 8192", "x", ""),
+            (
+                "context",
+                400,
+                r#"{"ERROR":{"message":"This model's maximum context length is 8192","code":"x"}}"#,
+                ErrorKind::ContextOverflow,
+                "This model's maximum context length is 8192",
+                "x",
+                "",
+            ),
             ("openrouter code", 200, r#"{"error":{"message":"m","code":502}}"#, ErrorKind::Server, "m", "502", ""),
             ("string error", 404, r#"{"error":"no such model"}"#, ErrorKind::NotFound, "no such model", "", ""),
             ("null error", 401, r#"{"error":null}"#, ErrorKind::Auth, "", "", ""),
             ("number error", 418, r#"{"error":1}"#, ErrorKind::InvalidRequest, "", "", ""),
-            ("wrong member type keeps the rest", 500, r#"{"error":{"type":"t","message":[1],"code":"c"}}"#, ErrorKind::Server, "", "t", "c"),
-            ("not JSON", 502, "<html>bad gateway</html>", ErrorKind::Server, r#"openaichat: http 502 with a body that is not an API error: "<html>bad gateway</html>""#, "", ""),
-            ("no error member", 400, r#"{"detail":"x"}"#, ErrorKind::InvalidRequest, r#"openaichat: http 400 with a body that is not an API error: "{\"detail\":\"x\"}""#, "", ""),
+            (
+                "wrong member type keeps the rest",
+                500,
+                r#"{"error":{"type":"t","message":[1],"code":"c"}}"#,
+                ErrorKind::Server,
+                "",
+                "t",
+                "c",
+            ),
+            (
+                "not JSON",
+                502,
+                "<html>bad gateway</html>",
+                ErrorKind::Server,
+                r#"openaichat: http 502 with a body that is not an API error: "<html>bad gateway</html>""#,
+                "",
+                "",
+            ),
+            (
+                "no error member",
+                400,
+                r#"{"detail":"x"}"#,
+                ErrorKind::InvalidRequest,
+                r#"openaichat: http 400 with a body that is not an API error: "{\"detail\":\"x\"}""#,
+                "",
+                "",
+            ),
         ];
         for (name, status, body, kind, message, ptype, code) in cases {
             let e = classify_response(i64::from(status), &NONE, body.as_bytes(), 0, 0);
@@ -131,6 +163,9 @@ mod tests {
         assert_eq!((e.kind, e.retry_after, e.retryable), (ErrorKind::Quota, 5_500_000_000, false));
         let long = [b'\xff'; 130];
         let e = classify_response(500, &NONE, &long, 0, 0);
-        assert_eq!(e.message, format!("openaichat: http 500 with a body that is not an API error: \"{}\"", "\\xff".repeat(120)));
+        assert_eq!(
+            e.message,
+            format!("openaichat: http 500 with a body that is not an API error: \"{}\"", "\\xff".repeat(120))
+        );
     }
 }

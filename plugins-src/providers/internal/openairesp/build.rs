@@ -20,7 +20,8 @@ use crate::openaichat_build::anyjson::{marshal, str, Object, Value};
 /// secret_ref. The errors are Go's: an image in an assistant message, a
 /// tool's parameters or a kept item that is not one JSON value.
 pub fn build_request(r: &Request, secret_ref: &str) -> Result<HttpRequest, String> {
-    let mut body = Object::new().with("model", str(&r.model)).with("stream", Value::Bool(true)).with("store", Value::Bool(false));
+    let mut body =
+        Object::new().with("model", str(&r.model)).with("stream", Value::Bool(true)).with("store", Value::Bool(false));
     let mut input = Vec::with_capacity(r.messages.len() + 1);
     if !r.system.is_empty() {
         input.push(Object::new().with("role", str("developer")).with("content", str(&r.system)).into());
@@ -118,7 +119,9 @@ fn input_parts(cs: &[Content]) -> Value<'_> {
     let mut parts = Vec::with_capacity(cs.len());
     for c in cs {
         match c {
-            Content::Text(t) => parts.push(Object::new().with("type", str("input_text")).with("text", str(&t.text)).into()),
+            Content::Text(t) => {
+                parts.push(Object::new().with("type", str("input_text")).with("text", str(&t.text)).into())
+            }
             Content::Image(img) => parts.push(image_part(img)),
             _ => {}
         }
@@ -165,9 +168,15 @@ mod tests {
             )
         );
         assert_eq!((h.method.as_str(), h.path.as_str(), h.headers.len()), ("POST", "/responses", 3));
-        assert_eq!(h.headers[2], Header { name: "authorization".into(), value: "Bearer ".into(), secret_ref: "OPENAI_API_KEY".into() });
+        assert_eq!(
+            h.headers[2],
+            Header { name: "authorization".into(), value: "Bearer ".into(), secret_ref: "OPENAI_API_KEY".into() }
+        );
         let off = Request { thinking: THINKING_OFF.into(), ..Request::default() };
-        assert_eq!(body(&off), r#"{"input":null,"model":"","reasoning":{"effort":"none"},"store":false,"stream":true}"#);
+        assert_eq!(
+            body(&off),
+            r#"{"input":null,"model":"","reasoning":{"effort":"none"},"store":false,"stream":true}"#
+        );
     }
 
     #[test]
@@ -176,8 +185,16 @@ mod tests {
         let text = |s: &str| Content::Text(Text { text: s.into(), ..Text::default() });
         let r = Request {
             messages: vec![
-                Message::ToolResult(ToolResultMessage { call_id: "c1".into(), content: vec![text("4"), text("0")], ..ToolResultMessage::default() }),
-                Message::ToolResult(ToolResultMessage { call_id: "c2".into(), content: vec![png, text("x")], ..ToolResultMessage::default() }),
+                Message::ToolResult(ToolResultMessage {
+                    call_id: "c1".into(),
+                    content: vec![text("4"), text("0")],
+                    ..ToolResultMessage::default()
+                }),
+                Message::ToolResult(ToolResultMessage {
+                    call_id: "c2".into(),
+                    content: vec![png, text("x")],
+                    ..ToolResultMessage::default()
+                }),
             ],
             ..Request::default()
         };
@@ -196,15 +213,24 @@ mod tests {
         let r = Request {
             messages: vec![
                 Message::User(user_text("x")),
-                Message::Assistant(AssistantMessage { content: vec![Content::Image(Image::default())], ..AssistantMessage::default() }),
+                Message::Assistant(AssistantMessage {
+                    content: vec![Content::Image(Image::default())],
+                    ..AssistantMessage::default()
+                }),
             ],
             ..Request::default()
         };
-        assert_eq!(build_request(&r, "").unwrap_err(), "openairesp: message 1: an assistant message cannot carry an image");
+        assert_eq!(
+            build_request(&r, "").unwrap_err(),
+            "openairesp: message 1: an assistant message cannot carry an image"
+        );
         // The input comes before the tools in the body, so its error wins.
         let other = Content::Other(Other { type_: "x".into(), raw: b"[1,]".to_vec(), ..Other::default() });
         let r = Request {
-            messages: vec![Message::Assistant(AssistantMessage { content: vec![other], ..AssistantMessage::default() })],
+            messages: vec![Message::Assistant(AssistantMessage {
+                content: vec![other],
+                ..AssistantMessage::default()
+            })],
             tools: vec![Tool { parameters: b"nul".to_vec(), ..Tool::default() }],
             ..Request::default()
         };

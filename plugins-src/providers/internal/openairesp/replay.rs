@@ -125,14 +125,31 @@ mod tests {
     }
 
     fn call(id: &str, item: &str) -> Content {
-        Content::ToolCall(ToolCall { id: id.into(), name: "f".into(), arguments: b"{}".to_vec(), item_id: item.into(), ..ToolCall::default() })
+        Content::ToolCall(ToolCall {
+            id: id.into(),
+            name: "f".into(),
+            arguments: b"{}".to_vec(),
+            item_id: item.into(),
+            ..ToolCall::default()
+        })
     }
 
     #[test]
     fn ids_go_with_replayed_reasoning() {
-        let reasoning = Content::Thinking(Thinking { text: "s".into(), encrypted: b"E".to_vec(), item_id: "rs_1".into(), ..Thinking::default() });
+        let reasoning = Content::Thinking(Thinking {
+            text: "s".into(),
+            encrypted: b"E".to_vec(),
+            item_id: "rs_1".into(),
+            ..Thinking::default()
+        });
         let m = AssistantMessage {
-            content: vec![reasoning, text("a", "msg_1", "commentary"), text("b", "msg_1", "commentary"), text("c", "msg_2", ""), call("c1", "fc_1")],
+            content: vec![
+                reasoning,
+                text("a", "msg_1", "commentary"),
+                text("b", "msg_1", "commentary"),
+                text("c", "msg_2", ""),
+                call("c1", "fc_1"),
+            ],
             ..AssistantMessage::default()
         };
         assert_eq!(
@@ -148,11 +165,29 @@ mod tests {
 
     #[test]
     fn without_reasoning_items_stand_alone() {
-        let partial = Content::Thinking(Thinking { text: "lost".into(), item_id: "rs_1".into(), ..Thinking::default() });
-        let bad = Content::ToolCall(ToolCall { id: "c2".into(), arguments: b"\"x".to_vec(), arguments_error: "e".into(), ..ToolCall::default() });
-        let other = Content::Other(Other { type_: "web_search_call".into(), raw: b"{\"type\": \"web_search_call\"}".to_vec(), ..Other::default() });
+        let partial =
+            Content::Thinking(Thinking { text: "lost".into(), item_id: "rs_1".into(), ..Thinking::default() });
+        let bad = Content::ToolCall(ToolCall {
+            id: "c2".into(),
+            arguments: b"\"x".to_vec(),
+            arguments_error: "e".into(),
+            ..ToolCall::default()
+        });
+        let other = Content::Other(Other {
+            type_: "web_search_call".into(),
+            raw: b"{\"type\": \"web_search_call\"}".to_vec(),
+            ..Other::default()
+        });
         let m = AssistantMessage {
-            content: vec![text("a", "msg_1", "final_answer"), partial, text("", "msg_1", "final_answer"), call("c1", "fc_1"), bad, other, text("", "", "")],
+            content: vec![
+                text("a", "msg_1", "final_answer"),
+                partial,
+                text("", "msg_1", "final_answer"),
+                call("c1", "fc_1"),
+                bad,
+                other,
+                text("", "", ""),
+            ],
             ..AssistantMessage::default()
         };
         assert_eq!(
