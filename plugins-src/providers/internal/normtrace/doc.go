@@ -21,4 +21,10 @@
 //
 //	events := dec.Feed(chunk)
 //	fmt.Print(normtrace.Trace(events))
+//
+// The request half does the same for the Rust request document and
+// builders: [RequestTrace] renders a [norm.Request] (the Rust port's
+// document::trace_request writes the same text), and [Document] writes a
+// request as the provider plugin's request document, which the guest's
+// parser (and the Rust port's document::parse) turns back into it.
 package normtrace
