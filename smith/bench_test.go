@@ -1,8 +1,12 @@
 package main
 
 import (
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -89,6 +93,41 @@ func BenchmarkEvalWarmRead(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		peak = max(peak, benchRun(b, e, &cpu, nil, "eval", "--model", m, "--no-session", "What does hello.txt say?"))
+	}
+	report(b, peak, cpu)
+}
+
+// BenchmarkEvalWarmProvider is BenchmarkEvalWarmRead's turn against a
+// real provider codec, as the peers were measured ("a zero-latency
+// loopback model"): anthropic/… through the embedded providers plugin,
+// the HTTP engine and a loopback server answering two recorded-format
+// Messages API streams (a read of hello.txt, then the answer; each
+// exchange a journaled effect), compiled code cached.
+func BenchmarkEvalWarmProvider(b *testing.B) {
+	e := newEnv(b)
+	if err := os.WriteFile(filepath.Join(e.cwd, "hello.txt"), []byte("Hello from the benchmark!\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	replies := []string{
+		messagesStream("Reading it.", "toolu_1", "read", `{"path":"hello.txt"}`),
+		messagesStream("It says: Hello from the benchmark!", "", "", ""),
+	}
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("content-type", "text/event-stream")
+		// A turn asks twice: the first request of a run has no tool result.
+		_, _ = io.WriteString(w, replies[(n.Add(1)-1)%2])
+	}))
+	defer srv.Close()
+	env := []string{"ANTHROPIC_API_KEY=sk-bench", "ANTHROPIC_BASE_URL=" + srv.URL}
+	args := []string{"eval", "--model", "anthropic/claude-loopback", "--no-session", "What does hello.txt say?"}
+	benchRun(b, e, nil, env, args...) // fill the cache
+	var peak int64
+	var cpu time.Duration
+	b.ResetTimer()
+	for range b.N {
+		peak = max(peak, benchRun(b, e, &cpu, env, args...))
 	}
 	report(b, peak, cpu)
 }
