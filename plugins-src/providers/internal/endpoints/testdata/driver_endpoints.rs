@@ -12,6 +12,9 @@
 //! the error.
 #![allow(dead_code)]
 
+#[path = "../../../../internal/rustdriver/serve.rs"]
+mod serve;
+
 #[path = "../../../../tools/src/printable.rs"]
 mod printable;
 #[path = "../../openaichat/quirks.rs"]
@@ -20,8 +23,6 @@ mod quirks;
 mod quote;
 #[path = "../endpoints.rs"]
 mod endpoints;
-
-use std::io::{Read, Write};
 
 /// endpoint_line writes an endpoint as the Go test's endpointLine does:
 /// every field " Name=value" with strings in Go's %q, KeyEnv a list.
@@ -108,42 +109,20 @@ fn resolve_op(p: &[u8]) -> Option<Vec<u8>> {
 }
 
 fn main() {
-    let stdin = std::io::stdin();
-    let mut r = stdin.lock();
-    let stdout = std::io::stdout();
-    let mut w = stdout.lock();
-    loop {
-        let mut head = [0u8; 5];
-        if r.read_exact(&mut head).is_err() {
-            return;
-        }
-        let n = u32::from_le_bytes([head[1], head[2], head[3], head[4]]) as usize;
-        let mut payload = vec![0u8; n];
-        if r.read_exact(&mut payload).is_err() {
-            return;
-        }
-        let out = match head[0] {
-            b'n' => endpoints::names()
-                .iter()
-                .map(|n| endpoints::lookup(n).map(|e| endpoint_line(n, &e)).unwrap_or_else(|m| format!("ERR {}\n", m)))
-                .collect::<String>()
-                .into_bytes(),
-            b'l' => {
-                let name = String::from_utf8_lossy(&payload);
-                match endpoints::lookup(&name) {
-                    Ok(e) => endpoint_line(&name, &e).into_bytes(),
-                    Err(m) => format!("ERR {}", m).into_bytes(),
-                }
+    serve::serve(|op, payload| match op {
+        b'n' => endpoints::names()
+            .iter()
+            .map(|n| endpoints::lookup(n).map(|e| endpoint_line(n, &e)).unwrap_or_else(|m| format!("ERR {}\n", m)))
+            .collect::<String>()
+            .into_bytes(),
+        b'l' => {
+            let name = String::from_utf8_lossy(&payload);
+            match endpoints::lookup(&name) {
+                Ok(e) => endpoint_line(&name, &e).into_bytes(),
+                Err(m) => format!("ERR {}", m).into_bytes(),
             }
-            b'r' => resolve_op(&payload).unwrap_or_else(|| b"malformed".to_vec()),
-            op => panic!("endpoints driver: unknown op {:?}", op as char),
-        };
-        let sent = w
-            .write_all(&(out.len() as u32).to_le_bytes())
-            .and_then(|_| w.write_all(&out))
-            .and_then(|_| w.flush());
-        if sent.is_err() {
-            return;
         }
-    }
+        b'r' => resolve_op(&payload).unwrap_or_else(|| b"malformed".to_vec()),
+        op => panic!("endpoints driver: unknown op {:?}", op as char),
+    })
 }

@@ -8,6 +8,9 @@
 //! or document_trace of the document.
 #![allow(dead_code)]
 
+#[path = "../../../../internal/rustdriver/serve.rs"]
+mod serve;
+
 #[path = "../../../../internal/jsonout/jsonout.rs"]
 mod jsonout;
 #[path = "../../../../internal/jsonscan/jsonscan.rs"]
@@ -24,8 +27,6 @@ mod quirks;
 mod quote;
 #[path = "../../../src/document.rs"]
 mod document;
-
-use std::io::{Read, Write};
 
 /// document_trace writes what the Go test's documentTrace writes: the
 /// request's trace, then a "Doc" line with the base URLs, an "Env" line
@@ -93,30 +94,8 @@ fn parse_op(p: &[u8]) -> Vec<u8> {
 }
 
 fn main() {
-    let stdin = std::io::stdin();
-    let mut r = stdin.lock();
-    let stdout = std::io::stdout();
-    let mut w = stdout.lock();
-    loop {
-        let mut head = [0u8; 5];
-        if r.read_exact(&mut head).is_err() {
-            return;
-        }
-        let n = u32::from_le_bytes([head[1], head[2], head[3], head[4]]) as usize;
-        let mut payload = vec![0u8; n];
-        if r.read_exact(&mut payload).is_err() {
-            return;
-        }
-        let out = match head[0] {
-            b'd' => parse_op(&payload),
-            op => panic!("document driver: unknown op {:?}", op as char),
-        };
-        let sent = w
-            .write_all(&(out.len() as u32).to_le_bytes())
-            .and_then(|_| w.write_all(&out))
-            .and_then(|_| w.flush());
-        if sent.is_err() {
-            return;
-        }
-    }
+    serve::serve(|op, payload| match op {
+        b'd' => parse_op(&payload),
+        op => panic!("document driver: unknown op {:?}", op as char),
+    })
 }

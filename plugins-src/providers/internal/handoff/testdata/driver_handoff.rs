@@ -12,6 +12,9 @@
 //! parse error.
 #![allow(dead_code)]
 
+#[path = "../../../../internal/rustdriver/serve.rs"]
+mod serve;
+
 #[path = "../../../../internal/jsonout/jsonout.rs"]
 mod jsonout;
 #[path = "../../../../internal/jsonscan/jsonscan.rs"]
@@ -30,8 +33,6 @@ mod quote;
 mod document;
 #[path = "../handoff.rs"]
 mod handoff;
-
-use std::io::{Read, Write};
 
 struct Reader<'a> {
     p: &'a [u8],
@@ -73,30 +74,8 @@ fn transform_op(p: &[u8]) -> Option<Vec<u8>> {
 }
 
 fn main() {
-    let stdin = std::io::stdin();
-    let mut r = stdin.lock();
-    let stdout = std::io::stdout();
-    let mut w = stdout.lock();
-    loop {
-        let mut head = [0u8; 5];
-        if r.read_exact(&mut head).is_err() {
-            return;
-        }
-        let n = u32::from_le_bytes([head[1], head[2], head[3], head[4]]) as usize;
-        let mut payload = vec![0u8; n];
-        if r.read_exact(&mut payload).is_err() {
-            return;
-        }
-        let out = match head[0] {
-            b'h' => transform_op(&payload).unwrap_or_else(|| b"malformed".to_vec()),
-            op => panic!("handoff driver: unknown op {:?}", op as char),
-        };
-        let sent = w
-            .write_all(&(out.len() as u32).to_le_bytes())
-            .and_then(|_| w.write_all(&out))
-            .and_then(|_| w.flush());
-        if sent.is_err() {
-            return;
-        }
-    }
+    serve::serve(|op, payload| match op {
+        b'h' => transform_op(&payload).unwrap_or_else(|| b"malformed".to_vec()),
+        op => panic!("handoff driver: unknown op {:?}", op as char),
+    })
 }
