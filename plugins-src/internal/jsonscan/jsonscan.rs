@@ -707,7 +707,7 @@ impl<'a> Str<'a> {
     /// it with the offset after its closing quote; None when no valid
     /// string literal starts there (a [`Decoder`] tells why). It is the
     /// scan `Decoder::str` does, for readers of their own.
-    #[inline(always)]
+    #[inline]
     pub fn at(data: &'a [u8], pos: usize) -> Option<(Str<'a>, usize)> {
         if data.get(pos) != Some(&b'"') {
             return None;
@@ -908,7 +908,7 @@ fn high_before(w: u64, stop: u64) -> u8 {
 /// step per word, not per byte, also in wasm (where a byte loop pays a
 /// bounds check and, in the plugin, a fuel charge per byte); bytes above
 /// ASCII are noted per word without stopping.
-#[inline(always)]
+#[inline]
 fn scan_string(data: &[u8], mut pos: usize) -> (usize, u8) {
     let mut flags = 0;
     pos += 1;

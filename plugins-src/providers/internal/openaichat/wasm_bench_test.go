@@ -23,6 +23,8 @@ type wasmGuest struct {
 	mem                       api.Memory
 	chunk, start, feed, close api.Function
 	frame, scan               api.Function // the first stages of feed alone
+	buf                       uint32       // the guest's chunk buffer (put)
+	bufLen                    int
 	fuel                      api.MutableGlobal
 	stack                     []uint64
 }
@@ -108,25 +110,31 @@ func (g *wasmGuest) run(b *testing.B, feed api.Function, chunks [][]byte) int {
 	g.call(b, g.start, 0)
 	n := 0
 	for _, c := range chunks {
-		ptr := g.call(b, g.chunk, uint64(len(c)))
-		if !g.mem.Write(uint32(ptr), c) {
-			b.Fatalf("openaichat: the guest's chunk buffer at %#x does not hold %d bytes", ptr, len(c))
-		}
+		g.put(b, c)
 		n += int(g.call(b, feed, uint64(len(c))))
 	}
 	return n
 }
 
+// put copies c into the guest's chunk buffer, asking the guest for a
+// larger one (its chunk export) only when c does not fit the one it has,
+// as a host keeping the guest's buffer would.
+func (g *wasmGuest) put(b *testing.B, c []byte) {
+	if len(c) > g.bufLen {
+		g.buf, g.bufLen = uint32(g.call(b, g.chunk, uint64(len(c)))), len(c)
+	}
+	if !g.mem.Write(g.buf, c) {
+		b.Fatalf("openaichat: the guest's chunk buffer at %#x does not hold %d bytes", g.buf, len(c))
+	}
+}
+
 // handoff does what run does per chunk but passes zero bytes to frame:
-// the cost of the calls and the copy into the guest alone. It returns
+// the cost of the call and the copy into the guest alone. It returns
 // the number of chunks.
 func (g *wasmGuest) handoff(b *testing.B, chunks [][]byte) int {
 	g.call(b, g.start, 0)
 	for _, c := range chunks {
-		ptr := g.call(b, g.chunk, uint64(len(c)))
-		if !g.mem.Write(uint32(ptr), c) {
-			b.Fatalf("openaichat: the guest's chunk buffer at %#x does not hold %d bytes", ptr, len(c))
-		}
+		g.put(b, c)
 		g.call(b, g.frame, 0)
 	}
 	return len(chunks)
@@ -137,8 +145,9 @@ func (g *wasmGuest) handoff(b *testing.B, chunks [][]byte) int {
 // optimizing compiler) against the Go decoder natively, in one run, on the
 // recorded DeepSeek stream (the stream issue 6's ratio goal is stated
 // for). Each iteration decodes the stream with both; x-native is wasm
-// time over native time (goal ≤ 2). The events stay in the guest: lowering
-// them to the host, which the plugin boundary adds, is not included.
+// time over native time, of the fastest iterations (goal ≤ 2; see
+// vsGo). The events stay in the guest: lowering them to the host, which
+// the plugin boundary adds, is not included.
 func BenchmarkWasmDecodeRust(b *testing.B) {
 	body := benchBody(b)
 	g := buildWasmGuest(b)
@@ -156,12 +165,14 @@ func BenchmarkWasmDecodeRust(b *testing.B) {
 }
 
 // vsGo times run against the Go decoder natively on the same chunks, in
-// one loop, so that both see the same machine load: each iteration
-// decodes the chunks with Go, then calls run. It reports run's time per
-// chunk (wasm-ns/chunk), Go's (native-ns/chunk) and their ratio
-// (x-native).
+// one loop, so that both see the same machine: each iteration decodes the
+// chunks with Go, then calls run. It reports the fastest iteration of
+// each per chunk (wasm-ns/chunk, native-ns/chunk) and their ratio
+// (x-native): on a shared machine the fastest iteration is the one least
+// disturbed, and other processes slow Go's allocating, collecting
+// decoder more than the wasm guest, which would flatter a ratio of sums.
 func vsGo(b *testing.B, chunks [][]byte, run func()) {
-	var native, wasm time.Duration
+	native, wasm := time.Duration(1<<62), time.Duration(1<<62)
 	for b.Loop() {
 		t0 := time.Now()
 		d := openaichat.NewDecoder("openai-compatible")
@@ -171,10 +182,9 @@ func vsGo(b *testing.B, chunks [][]byte, run func()) {
 		d.Close()
 		t1 := time.Now()
 		run()
-		wasm += time.Since(t1)
-		native += t1.Sub(t0)
+		native, wasm = min(native, t1.Sub(t0)), min(wasm, time.Since(t1))
 	}
-	n := float64(b.N * len(chunks))
+	n := float64(len(chunks))
 	b.ReportMetric(float64(wasm)/float64(native), "x-native")
 	b.ReportMetric(float64(wasm.Nanoseconds())/n, "wasm-ns/chunk")
 	b.ReportMetric(float64(native.Nanoseconds())/n, "native-ns/chunk")

@@ -2,7 +2,8 @@
 //! BenchmarkWasmDecodeRust (wasm_bench_test.go): the benchmark builds it
 //! with tools/pluginbuild's flags, instruments it for fuel as pluginbuild
 //! does, and runs it under wazero. The host writes a chunk at the address
-//! `chunk(len)` returns and calls `feed(len)`, which returns how many
+//! `chunk(len)` returned (asking again only for a longer chunk: the
+//! buffer stays) and calls `feed(len)`, which returns how many
 //! events the decoder made (they stay in the guest: the cost of lowering
 //! them to the host is not part of this figure); `start` begins a new
 //! stream and `close` ends it.
