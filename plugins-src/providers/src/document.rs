@@ -133,7 +133,7 @@ fn folds(key: &[u8], name: &str) -> bool {
             (c.to_ascii_uppercase(), 1)
         } else {
             match &key[i..] {
-                [0xc5, 0xbf, ..] => (b'S', 2),        // U+017F ſ
+                [0xc5, 0xbf, ..] => (b'S', 2),       // U+017F ſ
                 [0xe2, 0x84, 0xaa, ..] => (b'K', 3), // U+212A K
                 _ => return false,
             }
@@ -246,10 +246,7 @@ fn bytes(d: &mut Decoder<'_>, v: &mut Slice<u8>, err: &mut Option<String>) {
                 let text = d.raw().unwrap_or_default();
                 match parse_u8(text) {
                     Some(n) => *c = n,
-                    None => keep(
-                        err,
-                        format!("cannot unmarshal number {} into a byte", String::from_utf8_lossy(text)),
-                    ),
+                    None => keep(err, format!("cannot unmarshal number {} into a byte", String::from_utf8_lossy(text))),
                 }
             }
             // A mismatch: jsonscan records it.
@@ -532,7 +529,8 @@ struct RawBlock {
     arguments_text: String,
 }
 
-const MESSAGE_FIELDS: [&str; 8] = ["role", "content", "provider", "model", "response_id", "call_id", "name", "is_error"];
+const MESSAGE_FIELDS: [&str; 8] =
+    ["role", "content", "provider", "model", "response_id", "call_id", "name", "is_error"];
 
 const BLOCK_FIELDS: [&str; 15] = [
     "type",
@@ -858,7 +856,9 @@ mod tests {
 
     #[test]
     fn keys_fold_as_encoding_json_folds_them() {
-        let d = parsed("{\"SYSTEM\":\"a\",\"ſystem\":\"b\",\"Cache_Key\":\"k\",\"thınkıng\":\"high\",\"base_url_FLAG\":\"f\"}");
+        let d = parsed(
+            "{\"SYSTEM\":\"a\",\"ſystem\":\"b\",\"Cache_Key\":\"k\",\"thınkıng\":\"high\",\"base_url_FLAG\":\"f\"}",
+        );
         assert_eq!((&d.request.system[..], &d.request.cache_key[..], &d.request.thinking[..]), ("b", "k", ""));
         assert_eq!(d.base_url_flag, "f");
         assert_eq!(d.request.model, "m");
@@ -881,7 +881,9 @@ mod tests {
         let env: Vec<(&str, &str)> = d.environment.iter().map(|(k, v)| (&k[..], &v[..])).collect();
         assert_eq!(env, vec![("A", ""), ("B", "b"), ("C", "c")]);
         assert_eq!(d.quirks, Some(Quirks { no_strict: true, usage_include: true, ..Quirks::default() }));
-        let d = parsed(r#"{"quirks":{"no_strict":true},"quirks":null,"environment":{"A":"a"},"environment":null,"tools":[{"name":"a"}],"tools":[]}"#);
+        let d = parsed(
+            r#"{"quirks":{"no_strict":true},"quirks":null,"environment":{"A":"a"},"environment":null,"tools":[{"name":"a"}],"tools":[]}"#,
+        );
         assert_eq!((d.quirks, d.environment.len(), d.request.tools.len()), (None, 0, 0));
     }
 

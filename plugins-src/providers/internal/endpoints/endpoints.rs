@@ -192,7 +192,12 @@ const KNOWN: [Row; 16] = [
         },
     ),
     compat("vllm", "http://localhost:8000/v1", &[], MAX_TOKENS),
-    compat("xai", "https://api.x.ai/v1", &["XAI_API_KEY"], Q { echo_reasoning: "reasoning_content", no_prompt_cache_key: true, ..NONE }),
+    compat(
+        "xai",
+        "https://api.x.ai/v1",
+        &["XAI_API_KEY"],
+        Q { echo_reasoning: "reasoning_content", no_prompt_cache_key: true, ..NONE },
+    ),
     compat("zai", "https://api.z.ai/api/coding/paas/v4", &["ZAI_API_KEY"], ECHO),
 ];
 

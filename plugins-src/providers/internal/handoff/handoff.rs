@@ -212,7 +212,13 @@ impl IdMap {
         } else if let Some(rule) = &self.rule {
             v = id
                 .chars()
-                .map(|c| if c.is_ascii_alphanumeric() || (c.is_ascii() && rule.extra.contains(&(c as u8))) { c } else { '_' })
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || (c.is_ascii() && rule.extra.contains(&(c as u8))) {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
                 .collect();
             if v.is_empty() {
                 v = "call".to_string();
@@ -264,7 +270,12 @@ mod tests {
     use crate::norm_message::{Image, Other, Thinking, ToolCall};
 
     fn call(id: &str, name: &str) -> Content {
-        Content::ToolCall(ToolCall { id: id.into(), name: name.into(), arguments: b"{}".to_vec(), ..ToolCall::default() })
+        Content::ToolCall(ToolCall {
+            id: id.into(),
+            name: name.into(),
+            arguments: b"{}".to_vec(),
+            ..ToolCall::default()
+        })
     }
 
     fn result(id: &str, name: &str, text: &str) -> Message {
@@ -298,10 +309,19 @@ mod tests {
             provider: "anthropic".into(),
             model: "claude".into(),
             content: vec![
-                Content::Thinking(Thinking { text: "let me look".into(), signature: b"sig".to_vec(), ..Thinking::default() }),
+                Content::Thinking(Thinking {
+                    text: "let me look".into(),
+                    signature: b"sig".to_vec(),
+                    ..Thinking::default()
+                }),
                 Content::Thinking(Thinking { redacted: true, encrypted: b"enc".to_vec(), ..Thinking::default() }),
                 Content::Other(Other { type_: "server_tool_use".into(), raw: b"{}".to_vec(), ..Other::default() }),
-                Content::Text(Text { text: "Reading.".into(), signature: b"s".to_vec(), item_id: "m".into(), ..Text::default() }),
+                Content::Text(Text {
+                    text: "Reading.".into(),
+                    signature: b"s".to_vec(),
+                    item_id: "m".into(),
+                    ..Text::default()
+                }),
                 Content::Image(Image::default()),
                 call("toolu_01", "read"),
             ],
@@ -334,10 +354,15 @@ mod tests {
         let turn = AssistantMessage {
             provider: "openai".into(),
             model: "gpt-5".into(),
-            content: vec![Content::Thinking(Thinking { text: "sum".into(), encrypted: b"gA".to_vec(), ..Thinking::default() })],
+            content: vec![Content::Thinking(Thinking {
+                text: "sum".into(),
+                encrypted: b"gA".to_vec(),
+                ..Thinking::default()
+            })],
             ..AssistantMessage::default()
         };
-        let kept = transform(vec![Message::Assistant(turn.clone())], &target("openai", "openai-responses", "gpt-5", ""));
+        let kept =
+            transform(vec![Message::Assistant(turn.clone())], &target("openai", "openai-responses", "gpt-5", ""));
         assert_eq!(kept, vec![Message::Assistant(turn.clone())]);
         let other = transform(vec![Message::Assistant(turn)], &target("openai", "openai-responses", "gpt-5-mini", ""));
         match &other[0] {
