@@ -67,7 +67,7 @@ var fixtureAPIs = map[string]codec.API{
 // assembled answer (its stop, usage and error cleared: a document does
 // not carry them), a result per tool call (text and an image), a tool,
 // and limits.
-func fixtureRequests(t *testing.T) map[string]*norm.Request {
+func fixtureRequests(t testing.TB) map[string]*norm.Request {
 	t.Helper()
 	root := fixtureRoot(t)
 	out := map[string]*norm.Request{}
@@ -450,4 +450,48 @@ func FuzzRustDocument(f *testing.F) {
 	f.Fuzz(func(t *testing.T, doc string) {
 		compareDocument(t, d, "m", []byte(doc))
 	})
+}
+
+// benchDocument is the document of one long conversation: every fixture
+// follow-up's messages in a row (about 150 messages with signatures,
+// tool calls, results and images).
+func benchDocument(b *testing.B) []byte {
+	b.Helper()
+	reqs := fixtureRequests(b)
+	names := make([]string, 0, len(reqs))
+	for name := range reqs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	all := &norm.Request{Model: "m", System: "You are terse."}
+	for _, name := range names {
+		all.Messages = append(all.Messages, reqs[name].Messages...)
+		all.Tools = reqs[name].Tools
+	}
+	return normtrace.Document(all)
+}
+
+// BenchmarkParseDocumentGo parses a long conversation's document as the
+// Go guest does (json.Unmarshal, then request).
+func BenchmarkParseDocumentGo(b *testing.B) {
+	doc := benchDocument(b)
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		if _, _, err := parseDocument(doc, "m"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkParseDocumentRust parses the same document with
+// document::parse, natively, timed inside the driver (op 't').
+func BenchmarkParseDocumentRust(b *testing.B) {
+	doc := benchDocument(b)
+	d := documentDriver(b)
+	b.SetBytes(int64(len(doc)))
+	b.ResetTimer()
+	ns := binary.LittleEndian.Uint64(d.Ask(b, 't', append(binary.LittleEndian.AppendUint32(nil, uint32(b.N)), doc...)))
+	b.ReportMetric(float64(ns)/float64(b.N), "rust-ns/op")
 }

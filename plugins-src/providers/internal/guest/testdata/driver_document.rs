@@ -6,6 +6,9 @@
 //! Op 'd' parses a document. The payload is the model (a u32le length and
 //! its bytes) and then the document. The reply is "ERR " and the error,
 //! or document_trace of the document.
+//!
+//! Op 't' times parse: the payload is a u32le count and a document, which
+//! is parsed count times; the reply is the elapsed nanoseconds (u64le).
 #![allow(dead_code)]
 
 #[path = "../../../../internal/rustdriver/serve.rs"]
@@ -93,9 +96,28 @@ fn parse_op(p: &[u8]) -> Vec<u8> {
     }
 }
 
+fn time_op(p: &[u8]) -> Vec<u8> {
+    let n = match p.get(..4) {
+        Some(h) => u32::from_le_bytes([h[0], h[1], h[2], h[3]]),
+        None => return b"malformed".to_vec(),
+    };
+    let doc = &p[4..];
+    let start = std::time::Instant::now();
+    let mut messages = 0;
+    for _ in 0..n {
+        if let Ok(d) = document::parse(doc, "m") {
+            messages += d.request.messages.len();
+        }
+    }
+    let ns = start.elapsed().as_nanos() as u64;
+    assert!(n == 0 || messages > 0, "the timed document does not parse");
+    ns.to_le_bytes().to_vec()
+}
+
 fn main() {
     serve::serve(|op, payload| match op {
         b'd' => parse_op(&payload),
+        b't' => time_op(&payload),
         op => panic!("document driver: unknown op {:?}", op as char),
     })
 }
