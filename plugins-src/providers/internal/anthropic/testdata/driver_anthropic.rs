@@ -31,7 +31,6 @@ mod retryhint;
 mod sse;
 
 use norm::Decoder as _;
-use std::io::{Read, Write};
 
 fn u32_at(p: &[u8], at: usize) -> Option<usize> {
     let b = p.get(at..at + 4)?;
@@ -99,32 +98,13 @@ fn bench(payload: &[u8]) -> Vec<u8> {
     out
 }
 
+#[path = "../../../../internal/rustdriver/serve.rs"]
+mod serve;
+
 fn main() {
-    let stdin = std::io::stdin();
-    let mut r = stdin.lock();
-    let stdout = std::io::stdout();
-    let mut w = stdout.lock();
-    loop {
-        let mut head = [0u8; 5];
-        if r.read_exact(&mut head).is_err() {
-            return;
-        }
-        let n = u32::from_le_bytes([head[1], head[2], head[3], head[4]]) as usize;
-        let mut payload = vec![0u8; n];
-        if r.read_exact(&mut payload).is_err() {
-            return;
-        }
-        let out = match head[0] {
-            b'd' => decode(&payload),
-            b'b' => bench(&payload),
-            op => panic!("anthropic driver: unknown op {:?}", op as char),
-        };
-        let sent = w
-            .write_all(&(out.len() as u32).to_le_bytes())
-            .and_then(|_| w.write_all(&out))
-            .and_then(|_| w.flush());
-        if sent.is_err() {
-            return;
-        }
-    }
+    serve::serve(|op, payload| match op {
+        b'd' => decode(&payload),
+        b'b' => bench(&payload),
+        op => panic!("anthropic driver: unknown op {:?}", op as char),
+    })
 }

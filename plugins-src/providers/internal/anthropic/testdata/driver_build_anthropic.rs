@@ -42,7 +42,6 @@ mod retryhint;
 #[path = "../../sse/sse.rs"]
 mod sse;
 
-use std::io::{Read, Write};
 
 /// Reader takes the length-prefixed fields of a payload in order.
 struct Reader<'a> {
@@ -126,32 +125,13 @@ fn classify(payload: &[u8]) -> Vec<u8> {
     out.into_bytes()
 }
 
+#[path = "../../../../internal/rustdriver/serve.rs"]
+mod serve;
+
 fn main() {
-    let stdin = std::io::stdin();
-    let mut r = stdin.lock();
-    let stdout = std::io::stdout();
-    let mut w = stdout.lock();
-    loop {
-        let mut head = [0u8; 5];
-        if r.read_exact(&mut head).is_err() {
-            return;
-        }
-        let n = u32::from_le_bytes([head[1], head[2], head[3], head[4]]) as usize;
-        let mut payload = vec![0u8; n];
-        if r.read_exact(&mut payload).is_err() {
-            return;
-        }
-        let out = match head[0] {
-            b'r' => build(&payload),
-            b'c' => classify(&payload),
-            op => panic!("anthropic build driver: unknown op {:?}", op as char),
-        };
-        let sent = w
-            .write_all(&(out.len() as u32).to_le_bytes())
-            .and_then(|_| w.write_all(&out))
-            .and_then(|_| w.flush());
-        if sent.is_err() {
-            return;
-        }
-    }
+    serve::serve(|op, payload| match op {
+        b'r' => build(&payload),
+        b'c' => classify(&payload),
+        op => panic!("anthropic build driver: unknown op {:?}", op as char),
+    })
 }

@@ -31,7 +31,6 @@ mod sse;
 mod gemini;
 
 use norm::Decoder as _;
-use std::io::{Read, Write};
 use std::time::Instant;
 
 fn u32_at(p: &[u8], at: usize) -> Option<usize> {
@@ -106,26 +105,13 @@ fn bench(payload: &[u8]) -> Vec<u8> {
     out
 }
 
+#[path = "../../../../internal/rustdriver/serve.rs"]
+mod serve;
+
 fn main() {
-    let mut stdin = std::io::stdin().lock();
-    let mut stdout = std::io::stdout().lock();
-    let mut head = [0u8; 5];
-    while stdin.read_exact(&mut head).is_ok() {
-        let n = u32::from_le_bytes([head[1], head[2], head[3], head[4]]) as usize;
-        let mut payload = vec![0u8; n];
-        if stdin.read_exact(&mut payload).is_err() {
-            return;
-        }
-        let reply = match head[0] {
-            b'd' => decode(&payload),
-            b'b' => bench(&payload),
-            op => format!("unknown op {}", op).into_bytes(),
-        };
-        let ok = stdout.write_all(&(reply.len() as u32).to_le_bytes()).is_ok()
-            && stdout.write_all(&reply).is_ok()
-            && stdout.flush().is_ok();
-        if !ok {
-            return;
-        }
-    }
+    serve::serve(|op, payload| match op {
+        b'd' => decode(&payload),
+        b'b' => bench(&payload),
+        op => format!("unknown op {}", op).into_bytes(),
+    })
 }
