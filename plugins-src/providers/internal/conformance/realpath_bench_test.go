@@ -18,7 +18,8 @@ import (
 // per chunk (as servers flush) and in 4 KiB reads. Each iteration times
 // both; metrics: x-native is wasm time over native time (goal ≤ 2),
 // added-µs/chunk is the extra time per chunk (goal < 50), and MB/s is the
-// wasm path's throughput. The first stream, the longest recorded, is the
+// wasm path's throughput; x-native-fastest compares the fastest iteration
+// of each, which a loaded machine distorts less. The first stream, the longest recorded, is the
 // one the goals are stated for; the others are the longest of each other
 // wire format.
 func BenchmarkWasmVsNative(b *testing.B) {
@@ -46,6 +47,7 @@ func BenchmarkWasmVsNative(b *testing.B) {
 			b.Run(filepath.Base(bc.fixture)+"/"+split.name, func(b *testing.B) {
 				b.SetBytes(int64(len(body)))
 				var native, wasm time.Duration
+				fastNative, fastWasm := time.Duration(1<<62), time.Duration(1<<62)
 				var evs []model.StreamEvent
 				for b.Loop() {
 					t0 := time.Now()
@@ -71,9 +73,11 @@ func BenchmarkWasmVsNative(b *testing.B) {
 					t2 := time.Now()
 					native += t1.Sub(t0)
 					wasm += t2.Sub(t1)
+					fastNative, fastWasm = min(fastNative, t1.Sub(t0)), min(fastWasm, t2.Sub(t1))
 				}
 				chunks := float64(b.N * len(split.chunks))
 				b.ReportMetric(float64(wasm)/float64(native), "x-native")
+				b.ReportMetric(float64(fastWasm)/float64(fastNative), "x-native-fastest")
 				b.ReportMetric(float64(wasm-native)/chunks/1e3, "added-µs/chunk")
 				b.ReportMetric(float64(wasm)/chunks/1e3, "wasm-µs/chunk")
 				b.ReportMetric(float64(len(body))*float64(b.N)/wasm.Seconds()/1e6, "wasm-MB/s")
