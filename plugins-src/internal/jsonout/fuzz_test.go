@@ -46,13 +46,15 @@ func FuzzFloat64(f *testing.F) {
 
 // FuzzRawMessage: a non-nil json.RawMessage of arbitrary bytes is
 // compacted as Marshal compacts it, and refused exactly when Marshal
-// refuses it.
+// refuses it, with Marshal's and Unmarshal's error texts
+// (marshal_error_text, syntax_error_text).
 func FuzzRawMessage(f *testing.F) {
 	driver(f)
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		want, err := json.Marshal(json.RawMessage(append([]byte{}, raw...)))
 		got, gotErr := rust(t, opRaw, raw)
 		same(t, strconv.Quote(string(raw)), want, err, got, gotErr)
+		sameErrorText(t, raw)
 	})
 }
 

@@ -89,6 +89,102 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// marshal_error_text is the text of the error Go's `json.Marshal` returns
+/// for a value in which this module refused e: for a `json.RawMessage`
+/// holding src (the raw value e came from), the MarshalerError around the
+/// scanner's SyntaxError ("json: error calling MarshalJSON for type
+/// json.RawMessage: invalid character …"); for a float, the
+/// UnsupportedValueError ("json: unsupported value: NaN"). A request
+/// builder wraps it as Go's builder wraps Marshal's error.
+pub fn marshal_error_text(src: &[u8], e: &Error) -> String {
+    let mut s = String::new();
+    if !matches!(e, Error::UnsupportedFloat(_)) {
+        s.push_str("json: error calling MarshalJSON for type json.RawMessage: ");
+    }
+    push_go_text(&mut s, src, e);
+    s
+}
+
+/// syntax_error_text is the text of encoding/json's SyntaxError for the
+/// raw value src that append_raw (or Writer::raw) refused with e, as
+/// json.Unmarshal reports it for the same bytes. At the end of the input
+/// the scanner steps over a space, so a cut literal, number or escape is
+/// "invalid character ' ' …" and anything else "unexpected end of JSON
+/// input". An UnsupportedFloat, which no raw value causes, gives the
+/// UnsupportedValueError text.
+pub fn syntax_error_text(src: &[u8], e: &Error) -> String {
+    let mut s = String::new();
+    push_go_text(&mut s, src, e);
+    s
+}
+
+/// push_go_text appends encoding/json's text for e (see syntax_error_text).
+fn push_go_text(s: &mut String, src: &[u8], e: &Error) {
+    let (c, context) = match *e {
+        Error::UnsupportedFloat(v) => {
+            s.push_str("json: unsupported value: ");
+            s.push_str(if v.is_nan() { "NaN" } else if v > 0.0 { "+Inf" } else { "-Inf" });
+            return;
+        }
+        Error::TooDeep { offset } => (src.get(offset).copied().unwrap_or(b'['), "exceeded max depth"),
+        Error::InvalidRaw { offset: _, byte: Some(c), context } => (c, context),
+        Error::InvalidRaw { offset: _, byte: None, context } => {
+            let in_token = context.starts_with("in literal ")
+                || context.ends_with("numeric literal")
+                || context.ends_with("escape code")
+                || context.ends_with("character escape");
+            if !in_token {
+                s.push_str("unexpected end of JSON input");
+                return;
+            }
+            (b' ', context)
+        }
+    };
+    s.push_str("invalid character ");
+    push_quote_char(s, c);
+    s.push(' ');
+    s.push_str(context);
+    if let (Error::InvalidRaw { offset, .. }, Some(word)) = (e, context.strip_prefix("in literal ")) {
+        // The scanner names the letter the literal needed at offset; the
+        // bytes before it are the part of the word matched so far (each
+        // prefix of true, false and null ends in a different letter).
+        let word = word.as_bytes();
+        let k = (1..word.len()).rev().find(|&k| *offset >= k && src.get(offset - k..*offset) == Some(&word[..k])).unwrap_or(0);
+        s.push_str(" (expecting '");
+        s.push(word[k] as char);
+        s.push_str("')");
+    }
+}
+
+/// push_quote_char appends c as encoding/json's quoteChar writes it:
+/// strconv.Quote of the rune U+00XX between single quotes, with `'\''`
+/// and `'"'` as they are.
+fn push_quote_char(s: &mut String, c: u8) {
+    s.push('\'');
+    match c {
+        b'\'' => s.push_str("\\'"),
+        b'"' => s.push('"'),
+        b'\\' => s.push_str("\\\\"),
+        0x07 => s.push_str("\\a"),
+        0x08 => s.push_str("\\b"),
+        0x0c => s.push_str("\\f"),
+        b'\n' => s.push_str("\\n"),
+        b'\r' => s.push_str("\\r"),
+        b'\t' => s.push_str("\\t"),
+        0x0b => s.push_str("\\v"),
+        0x20..=0x7e => s.push(c as char),
+        // Latin-1 letters and symbols are printable; U+00A0 and the soft
+        // hyphen U+00AD are not, nor the C1 controls.
+        0xa1..=0xff if c != 0xad => s.push(c as char),
+        _ => {
+            s.push_str(if c < 0x80 { "\\x" } else { "\\u00" });
+            s.push(HEX[(c >> 4) as usize] as char);
+            s.push(HEX[(c & 15) as usize] as char);
+        }
+    }
+    s.push('\'');
+}
+
 /// Writer builds one JSON text in a byte buffer and places the commas
 /// between members and elements. The caller writes keys and values in the
 /// order Marshal would; nothing checks that a key precedes each member
@@ -1026,5 +1122,52 @@ mod tests {
         for (name, e, want) in cases {
             assert_eq!(e.to_string(), *want, "{}", name);
         }
+    }
+
+    // The expected texts are json.Marshal's (Go 1.26) for a
+    // json.RawMessage holding the input; TestGoErrorTexts and
+    // FuzzRawMessage compare them with encoding/json itself.
+    #[test]
+    fn go_error_texts() {
+        let prefix = "json: error calling MarshalJSON for type json.RawMessage: ";
+        let cases: &[(&[u8], &str)] = &[
+            (b"", "unexpected end of JSON input"),
+            (b"{\"type\":}", "invalid character '}' looking for beginning of value"),
+            (b"1 2", "invalid character '2' after top-level value"),
+            (b"[1", "unexpected end of JSON input"),
+            (b"tru", "invalid character ' ' in literal true (expecting 'e')"),
+            (b"tx", "invalid character 'x' in literal true (expecting 'r')"),
+            (b"trUe", "invalid character 'U' in literal true (expecting 'u')"),
+            (b"[nul ]", "invalid character ' ' in literal null (expecting 'l')"),
+            (b"falx", "invalid character 'x' in literal false (expecting 's')"),
+            (b"{'a':1}", "invalid character '\\'' looking for beginning of object key string"),
+            (b"[\"\x01\"]", "invalid character '\\x01' in string literal"),
+            (b"\xe9", "invalid character '\u{e9}' looking for beginning of value"),
+            (b"\xa0", "invalid character '\\u00a0' looking for beginning of value"),
+            (b"\xad", "invalid character '\\u00ad' looking for beginning of value"),
+            (b"\x80", "invalid character '\\u0080' looking for beginning of value"),
+            (b"\x7f", "invalid character '\\x7f' looking for beginning of value"),
+            (b"\\", "invalid character '\\\\' looking for beginning of value"),
+            (b"{\"a\" 1}", "invalid character '1' after object key"),
+            (b"{\"a\":1 \"b\"}", "invalid character '\"' after object key:value pair"),
+            (b"[1 2]", "invalid character '2' after array element"),
+            (b"-x", "invalid character 'x' in numeric literal"),
+            (b"1.", "invalid character ' ' after decimal point in numeric literal"),
+            (b"1e+", "invalid character ' ' in exponent of numeric literal"),
+            (b"[\"\\u1", "invalid character ' ' in \\u hexadecimal character escape"),
+            (b"\"\\u12g4\"", "invalid character 'g' in \\u hexadecimal character escape"),
+            (b"[\"\\", "invalid character ' ' in string escape code"),
+            (b"\"\\x\"", "invalid character 'x' in string escape code"),
+        ];
+        for (src, want) in cases {
+            let e = raw(src).expect_err("invalid");
+            assert_eq!(syntax_error_text(src, &e), *want, "{:?}", String::from_utf8_lossy(src));
+            assert_eq!(marshal_error_text(src, &e), format!("{}{}", prefix, want));
+        }
+        let deep = [vec![b'['; MAX_DEPTH + 1], vec![b']'; MAX_DEPTH + 1]].concat();
+        let e = raw(&deep).expect_err("too deep");
+        assert_eq!(marshal_error_text(&deep, &e), format!("{}invalid character '[' exceeded max depth", prefix));
+        let e = Error::UnsupportedFloat(f64::NEG_INFINITY);
+        assert_eq!(marshal_error_text(b"", &e), "json: unsupported value: -Inf");
     }
 }

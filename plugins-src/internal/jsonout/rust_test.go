@@ -28,7 +28,8 @@ func TestMain(m *testing.M) {
 }
 
 // TestRustUnitTests runs jsonout.rs's own tests: escaping, float
-// formatting, raw compaction and its errors, the Writer's commas, sorting
+// formatting, raw compaction and its errors (and encoding/json's texts
+// for them), the Writer's commas, sorting
 // and failure behaviour.
 func TestRustUnitTests(t *testing.T) {
 	rustdriver.RunTests(t, "jsonout.rs")

@@ -10,6 +10,10 @@
 //!       as u32 LE length, bytes   text (the status byte is 0)
 //!   'F' payload: u64 LE bits,     each float64 as u32 LE length and text,
 //!       one after another         an error as length 0xffffffff
+//!   'e' payload: raw bytes        the RawMessage compacted, or the text of
+//!                                 json.Marshal's error (marshal_error_text)
+//!   'x' payload: raw bytes        the same, the error as syntax_error_text
+//!   'g' payload: u64 LE bits      the float64, or marshal_error_text
 //!
 //! A value is encoded (by fuzz_test.go) as a tag byte and its content,
 //! lengths and counts as u32 LE: 'n' null, 't' true, 'F' false, 'd' f64
@@ -164,6 +168,20 @@ fn answer(op: u8, payload: &[u8]) -> Vec<u8> {
             )
         }
         b'r' => reply(jsonout::append_raw(&mut out, payload).map(|_| out).map_err(|e| e.to_string())),
+        b'e' => reply(jsonout::append_raw(&mut out, payload).map(|_| out).map_err(|e| jsonout::marshal_error_text(payload, &e))),
+        b'x' => reply(jsonout::append_raw(&mut out, payload).map(|_| out).map_err(|e| jsonout::syntax_error_text(payload, &e))),
+        b'g' => {
+            let mut bits = [0u8; 8];
+            if payload.len() != 8 {
+                return reply(Err(format!("driver: op g wants 8 bytes, got {}", payload.len())));
+            }
+            bits.copy_from_slice(payload);
+            reply(
+                jsonout::append_float64(&mut out, f64::from_bits(u64::from_le_bytes(bits)))
+                    .map(|_| out)
+                    .map_err(|e| jsonout::marshal_error_text(b"", &e)),
+            )
+        }
         b'v' => {
             let mut r = Reader { data: payload };
             let v = match r.value() {
