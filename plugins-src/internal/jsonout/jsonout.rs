@@ -89,6 +89,35 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// BASE64 is the standard base64 alphabet (Go's base64.StdEncoding).
+const BASE64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/// append_base64 appends src in standard base64 with padding, the text
+/// Marshal writes for a []byte (and base64.StdEncoding.EncodeToString's).
+pub fn append_base64(dst: &mut Vec<u8>, src: &[u8]) {
+    dst.reserve((src.len() + 2) / 3 * 4);
+    let mut chunks = src.chunks_exact(3);
+    for c in &mut chunks {
+        let n = (c[0] as u32) << 16 | (c[1] as u32) << 8 | c[2] as u32;
+        dst.extend_from_slice(&[
+            BASE64[(n >> 18 & 63) as usize],
+            BASE64[(n >> 12 & 63) as usize],
+            BASE64[(n >> 6 & 63) as usize],
+            BASE64[(n & 63) as usize],
+        ]);
+    }
+    match *chunks.remainder() {
+        [a] => dst.extend_from_slice(&[BASE64[(a >> 2) as usize], BASE64[((a & 3) << 4) as usize], b'=', b'=']),
+        [a, b] => dst.extend_from_slice(&[
+            BASE64[(a >> 2) as usize],
+            BASE64[((a & 3) << 4 | b >> 4) as usize],
+            BASE64[((b & 15) << 2) as usize],
+            b'=',
+        ]),
+        _ => {}
+    }
+}
+
 /// marshal_error_text is the text of the error Go's `json.Marshal` returns
 /// for a value in which this module refused e: for a `json.RawMessage`
 /// holding src (the raw value e came from), the MarshalerError around the
@@ -266,6 +295,17 @@ impl Writer {
     pub fn string<S: AsRef<[u8]> + ?Sized>(&mut self, s: &S) {
         self.separate();
         append_string(&mut self.buf, s.as_ref());
+        self.comma = true;
+    }
+
+    /// bytes writes a Go []byte as Marshal writes a non-nil one: a string
+    /// of its standard base64 with padding (a nil slice is [`Writer::null`]).
+    pub fn bytes(&mut self, b: &[u8]) {
+        self.separate();
+        self.buf.reserve((b.len() + 2) / 3 * 4 + 2);
+        self.buf.push(b'"');
+        append_base64(&mut self.buf, b);
+        self.buf.push(b'"');
         self.comma = true;
     }
 
@@ -1169,5 +1209,29 @@ mod tests {
         assert_eq!(marshal_error_text(&deep, &e), format!("{}invalid character '[' exceeded max depth", prefix));
         let e = Error::UnsupportedFloat(f64::NEG_INFINITY);
         assert_eq!(marshal_error_text(b"", &e), "json: unsupported value: -Inf");
+    }
+
+    #[test]
+    fn base64_is_std_encoding() {
+        let cases: &[(&[u8], &str)] = &[
+            (b"", ""),
+            (b"f", "Zg=="),
+            (b"fo", "Zm8="),
+            (b"foo", "Zm9v"),
+            (b"foob", "Zm9vYg=="),
+            (b"\x00\x01\x02\x03\xfa", "AAECA/o="),
+            (b"\xff\xfe", "//4="),
+        ];
+        for (src, want) in cases {
+            let mut out = Vec::new();
+            append_base64(&mut out, src);
+            assert_eq!(String::from_utf8(out).unwrap(), *want);
+        }
+        let mut w = Writer::new();
+        w.begin_array();
+        w.bytes(b"ab");
+        w.bytes(b"");
+        w.end_array();
+        assert_eq!(w.as_bytes(), br#"["YWI=",""]"#);
     }
 }

@@ -14,6 +14,7 @@
 //!                                 json.Marshal's error (marshal_error_text)
 //!   'x' payload: raw bytes        the same, the error as syntax_error_text
 //!   'g' payload: u64 LE bits      the float64, or marshal_error_text
+//!   'b' payload: bytes            a []byte, written by Writer::bytes
 //!
 //! A value is encoded (by fuzz_test.go) as a tag byte and its content,
 //! lengths and counts as u32 LE: 'n' null, 't' true, 'F' false, 'd' f64
@@ -170,6 +171,11 @@ fn answer(op: u8, payload: &[u8]) -> Vec<u8> {
         b'r' => reply(jsonout::append_raw(&mut out, payload).map(|_| out).map_err(|e| e.to_string())),
         b'e' => reply(jsonout::append_raw(&mut out, payload).map(|_| out).map_err(|e| jsonout::marshal_error_text(payload, &e))),
         b'x' => reply(jsonout::append_raw(&mut out, payload).map(|_| out).map_err(|e| jsonout::syntax_error_text(payload, &e))),
+        b'b' => {
+            let mut w = Writer::new();
+            w.bytes(payload);
+            reply(Ok(w.into_bytes()))
+        }
         b'g' => {
             let mut bits = [0u8; 8];
             if payload.len() != 8 {

@@ -298,7 +298,7 @@ fn block(w: &mut Writer, b: &Block, mark: bool) -> Result<(), String> {
             w.key("source");
             w.begin_object();
             w.key("data");
-            w.string(&base64(&im.data));
+            w.bytes(&im.data);
             w.key("media_type");
             w.string(&im.media_type);
             w.key("type");
@@ -351,24 +351,6 @@ fn block(w: &mut Writer, b: &Block, mark: bool) -> Result<(), String> {
     }
     w.end_object();
     Ok(())
-}
-
-/// base64 encodes data as Go's base64.StdEncoding does (padded).
-fn base64(data: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity((data.len() + 2) / 3 * 4);
-    for chunk in data.chunks(3) {
-        let b = [chunk[0], chunk.get(1).copied().unwrap_or(0), chunk.get(2).copied().unwrap_or(0)];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for k in 0..4 {
-            if k <= chunk.len() {
-                out.push(ALPHABET[(n >> (18 - 6 * k) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
 }
 
 /// thinking_budget returns budget_tokens and max_tokens for a request with
@@ -652,15 +634,6 @@ mod tests {
                 (num("\"max_tokens\":"), num("\"budget_tokens\":"))
             });
             assert_eq!(got, want.map_err(|e| e.to_string()), "max_tokens {} level {:?} budget {}", max_tokens, level, budget);
-        }
-    }
-
-    #[test]
-    fn base64_is_std_encoding() {
-        let cases: &[(&[u8], &str)] =
-            &[(b"", ""), (b"f", "Zg=="), (b"fo", "Zm8="), (b"foo", "Zm9v"), (b"foob", "Zm9vYg=="), (&[0xff, 0xfe, 0xfd], "//79")];
-        for (data, want) in cases {
-            assert_eq!(base64(data), *want);
         }
     }
 }

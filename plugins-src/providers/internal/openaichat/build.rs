@@ -184,19 +184,11 @@ fn image_part(c: &Image) -> Value<'static> {
 /// data_url is "data:" + media type + ";base64," + the data in standard
 /// base64 with padding.
 pub fn data_url(c: &Image) -> Vec<u8> {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = Vec::with_capacity(13 + c.media_type.len() + (c.data.len() + 2) / 3 * 4);
     out.extend_from_slice(b"data:");
     out.extend_from_slice(c.media_type.as_bytes());
     out.extend_from_slice(b";base64,");
-    for chunk in c.data.chunks(3) {
-        let b = [chunk[0], chunk.get(1).copied().unwrap_or(0), chunk.get(2).copied().unwrap_or(0)];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        out.push(ALPHABET[(n >> 18) as usize & 63]);
-        out.push(ALPHABET[(n >> 12) as usize & 63]);
-        out.push(if chunk.len() > 1 { ALPHABET[(n >> 6) as usize & 63] } else { b'=' });
-        out.push(if chunk.len() > 2 { ALPHABET[n as usize & 63] } else { b'=' });
-    }
+    crate::jsonout::append_base64(&mut out, &c.data);
     out
 }
 
