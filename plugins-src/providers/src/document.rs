@@ -115,42 +115,9 @@ pub fn fault_text(provider: &str, err: String) -> String {
     }
 }
 
-/// folds reports whether `key` matches the field `name` (lower-case ASCII)
-/// as encoding/json matches them: equal after mapping ASCII letters to
-/// upper case and every other rune to the smallest of its simple case
-/// folding orbit, under which only ſ (to S) and the Kelvin sign (to K)
-/// become ASCII.
-fn folds(key: &[u8], name: &str) -> bool {
-    if key == name.as_bytes() {
-        return true;
-    }
-    let name = name.as_bytes();
-    let mut at = 0;
-    let mut i = 0;
-    while i < key.len() {
-        let c = key[i];
-        let (folded, width) = if c < 0x80 {
-            (c.to_ascii_uppercase(), 1)
-        } else {
-            match &key[i..] {
-                [0xc5, 0xbf, ..] => (b'S', 2),       // U+017F ſ
-                [0xe2, 0x84, 0xaa, ..] => (b'K', 3), // U+212A K
-                _ => return false,
-            }
-        };
-        match name.get(at) {
-            Some(n) if n.to_ascii_uppercase() == folded => {}
-            _ => return false,
-        }
-        at += 1;
-        i += width;
-    }
-    at == name.len()
-}
-
 /// field returns the index of the field of `names` that `key` names.
 fn field(key: &[u8], names: &[&str]) -> Option<usize> {
-    names.iter().position(|n| key == n.as_bytes()).or_else(|| names.iter().position(|n| folds(key, n)))
+    names.iter().position(|n| key == n.as_bytes()).or_else(|| names.iter().position(|n| crate::retryhint::equal_fold(key, n.as_bytes())))
 }
 
 /// Slice is a Go slice being decoded into: `buf` holds every element its
@@ -864,6 +831,7 @@ mod tests {
         assert_eq!(d.request.model, "m");
         let d = parsed("{\"systemx\":\"a\",\"syste\":\"b\",\"\\u212aey\":1}");
         assert_eq!(d.request.system, "");
+        let folds = |key: &[u8], name: &str| crate::retryhint::equal_fold(key, name.as_bytes());
         assert!(folds("K\u{212a}".as_bytes(), "kk"));
         assert!(!folds("k\u{212a}".as_bytes(), "k"));
         assert!(!folds(b"cache-key", "cache_key"));

@@ -123,6 +123,7 @@ func errorBodies(t testing.TB) map[string][]byte {
 		"folded keys":          "{\"ERROR\":{\"TYPE\":\"rate_limit_error\",\"meſſage\":\"folded\"},\"Request_ID\":\"r\"}",
 		"escaped keys":         `{"\u0065rror":{"typ\u0065":"api_error","Mess\u0061ge":"m"},"request\u005fid":"r"}`,
 		"kelvin is not k":      "{\"error\":{\"type\":\"x\",\"\u212aey\":1}}",
+		"dotless i is not i":   "{\"error\":{\"type\":\"api_error\"},\"request_\u0131d\":\"r1\",\"REQUEST_\u0130D\":\"r2\"}",
 		"duplicate error":      `{"error":{"type":"api_error"},"error":{"message":"second"}}`,
 		"later null error":     `{"error":{"type":"api_error"},"error":null}`,
 		"null then object":     `{"error":null,"error":{"message":"m"}}`,

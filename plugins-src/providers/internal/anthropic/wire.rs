@@ -214,30 +214,11 @@ pub fn json_kind(k: Kind) -> &'static str {
     }
 }
 
-/// fold_equal reports whether key (unquoted, valid UTF-8) matches the
-/// upper-case ASCII name as encoding/json matches a struct field's name:
-/// each character mapped to unicode.ToUpper(unicode.ToLower(r)), under
-/// which only 'ſ' (U+017F), 'ı' (U+0131), 'İ' (U+0130) and the Kelvin
-/// sign (U+212A) of all non-ASCII characters become ASCII letters.
-pub fn fold_equal(key: &[u8], upper: &str) -> bool {
-    let key = match std::str::from_utf8(key) {
-        Ok(k) => k,
-        Err(_) => return false, // not reached: jsonscan hands out valid keys
-    };
-    let mut want = upper.chars();
-    for c in key.chars() {
-        let folded = match c {
-            'a'..='z' => c.to_ascii_uppercase(),
-            '\u{17f}' => 'S',
-            '\u{130}' | '\u{131}' => 'I',
-            '\u{212a}' => 'K',
-            _ => c,
-        };
-        if want.next() != Some(folded) {
-            return false;
-        }
-    }
-    want.next().is_none()
+/// fold_equal reports whether key matches the ASCII name as
+/// encoding/json matches a struct field's name (strings.EqualFold; ı and
+/// İ match no ASCII letter).
+pub fn fold_equal(key: &[u8], name: &str) -> bool {
+    crate::retryhint::equal_fold(key, name.as_bytes())
 }
 
 /// other_type returns the "type" of the block raw (an object or null) as
@@ -295,6 +276,8 @@ mod tests {
         assert!(!fold_equal(b"types", "TYPE"));
         assert!(!fold_equal(b"typ", "TYPE"));
         assert!(!fold_equal("typ\u{c9}".as_bytes(), "TYPE"));
+        assert!(!fold_equal("t\u{131}pe".as_bytes(), "TYPE"));
+        assert!(!fold_equal("request_\u{130}d".as_bytes(), "REQUEST_ID"));
     }
 
     #[test]

@@ -78,32 +78,9 @@ struct WireStatus {
 }
 
 /// key_is reports whether the object key matches the field name want (all
-/// ASCII) as encoding/json matches them: ASCII letters in either case,
-/// and the two runes whose simple case folding orbit holds an ASCII
-/// letter, U+017F (ſ) for 'S' and U+212A (Kelvin) for 'K'.
+/// ASCII) as encoding/json matches them (strings.EqualFold).
 fn key_is(key: &[u8], want: &str) -> bool {
-    let want = want.as_bytes();
-    if key.len() == want.len() && key.eq_ignore_ascii_case(want) {
-        return true;
-    }
-    let key = match std::str::from_utf8(key) {
-        Ok(k) => k,
-        Err(_) => return false,
-    };
-    let mut w = want.iter();
-    for c in key.chars() {
-        let f = match c {
-            '\u{17f}' => b'S',
-            '\u{212a}' => b'K',
-            c if c.is_ascii() => (c as u8).to_ascii_uppercase(),
-            _ => return false,
-        };
-        match w.next() {
-            Some(&x) if x.to_ascii_uppercase() == f => {}
-            _ => return false,
-        }
-    }
-    w.next().is_none()
+    retryhint::equal_fold(key, want.as_bytes())
 }
 
 /// set_str stores a string value; null (and a mismatch, which fails the

@@ -23,28 +23,15 @@ enum Field {
 /// field matches key to a WireError field as encoding/json does: ASCII
 /// letters ignore case, and "ſ" (U+017F) and "K" (U+212A) fold to s and k.
 fn field(key: &[u8]) -> Field {
-    let mut folded = [0u8; 8];
-    let mut n = 0;
-    let mut i = 0;
-    while i < key.len() {
-        let (c, w) = match key[i] {
-            c if c < 0x80 => (c.to_ascii_lowercase(), 1),
-            0xc5 if key.get(i + 1) == Some(&0xbf) => (b's', 2),
-            0xe2 if key.get(i + 1..i + 3) == Some(&[0x84, 0xaa][..]) => (b'k', 3),
-            _ => return Field::Other,
-        };
-        if n == folded.len() {
-            return Field::Other;
-        }
-        folded[n] = c;
-        n += 1;
-        i += w;
-    }
-    match &folded[..n] {
-        b"message" => Field::Message,
-        b"type" => Field::Type,
-        b"code" => Field::Code,
-        _ => Field::Other,
+    let is = |name: &str| retryhint::equal_fold(key, name.as_bytes());
+    if is("message") {
+        Field::Message
+    } else if is("type") {
+        Field::Type
+    } else if is("code") {
+        Field::Code
+    } else {
+        Field::Other
     }
 }
 

@@ -684,26 +684,7 @@ fn go_kind(k: Kind) -> &'static str {
 /// these names' letters).
 fn fold_field(key: &[u8]) -> Option<&'static str> {
     const FIELDS: [&str; 4] = ["message", "type", "code", "param"];
-    // Non-ASCII runes map to 0, which no field holds.
-    let mut folded = [0u8; 8];
-    let mut n = 0;
-    let text = match std::str::from_utf8(key) {
-        Ok(t) => t,
-        Err(_) => return None, // only U+FFFD would come of it
-    };
-    for c in text.chars() {
-        if n == folded.len() {
-            return None;
-        }
-        folded[n] = match c {
-            'ſ' => b's',
-            '\u{212a}' => b'k',
-            c if c.is_ascii() => (c as u8).to_ascii_lowercase(),
-            _ => 0,
-        };
-        n += 1;
-    }
-    FIELDS.iter().copied().find(|f| f.as_bytes() == &folded[..n])
+    FIELDS.iter().copied().find(|f| crate::retryhint::equal_fold(key, f.as_bytes()))
 }
 
 /// code_string returns the code as text: a JSON string unquoted, other

@@ -35,7 +35,7 @@ pub fn get<'a, K: AsRef<[u8]>, V: AsRef<[u8]>>(h: &'a [(K, V)], name: &str) -> &
     if let Some((_, v)) = h.iter().find(|(k, _)| k.as_ref() == name) {
         return v.as_ref();
     }
-    match h.iter().find(|(k, _)| fold_eq(k.as_ref(), name)) {
+    match h.iter().find(|(k, _)| equal_fold(k.as_ref(), name)) {
         Some((_, v)) => v.as_ref(),
         None => &[],
     }
@@ -145,21 +145,25 @@ fn clamp(d: i64) -> u64 {
     }
 }
 
-/// fold_eq reports whether key equals name (ASCII lower case, digits and
-/// '-') under Unicode simple case folding, as Go's strings.EqualFold
-/// decides it: besides ASCII case, only U+212A folds to k and U+017F to s.
-fn fold_eq(key: &[u8], name: &[u8]) -> bool {
+/// equal_fold reports whether s equals name (ASCII) under Unicode simple
+/// case folding, as Go's strings.EqualFold(s, name) decides it: besides
+/// ASCII case, only U+212A (Kelvin) folds to k and U+017F (ſ) to s (ı and
+/// İ fold to no ASCII letter), and bytes that are not UTF-8 match nothing.
+/// It is also how encoding/json matches an object key to a field's name
+/// when no key matches exactly, so every JSON reader of the codec uses it.
+pub fn equal_fold(s: &[u8], name: &[u8]) -> bool {
     let mut i = 0;
     for &c in name {
-        let rest = &key[i.min(key.len())..];
+        let rest = s.get(i..).unwrap_or(&[]);
+        let lower = c.to_ascii_lowercase();
         match rest.first() {
-            Some(&b) if b == c || (c.is_ascii_lowercase() && b == c - 32) => i += 1,
-            _ if c == b'k' && rest.starts_with(&[0xE2, 0x84, 0xAA]) => i += 3,
-            _ if c == b's' && rest.starts_with(&[0xC5, 0xBF]) => i += 2,
+            Some(&b) if b == c || (c.is_ascii_alphabetic() && b.to_ascii_lowercase() == lower) => i += 1,
+            _ if lower == b'k' && rest.starts_with(&[0xE2, 0x84, 0xAA]) => i += 3,
+            _ if lower == b's' && rest.starts_with(&[0xC5, 0xBF]) => i += 2,
             _ => return false,
         }
     }
-    i == key.len()
+    i == s.len()
 }
 
 /// fold_lit matches lit (ASCII) at s[at..] with Go regexp's (?i) folding:
@@ -1137,5 +1141,29 @@ mod tests {
         // 10^0 is 2^127 scaled: the high bit alone.
         assert_eq!(POW10[(0 - POW10_MIN) as usize], (1 << 63, 0));
         assert!(POW10.iter().all(|(hi, _)| hi >> 63 == 1));
+    }
+
+    #[test]
+    fn equal_fold_is_strings_equal_fold() {
+        let cases: &[(&str, &str, bool)] = &[
+            ("type", "type", true),
+            ("tYpE", "TYPE", true),
+            ("QUOTAID", "quotaId", true),
+            ("me\u{17f}sage", "message", true),
+            ("\u{212a}ey", "Key", true),
+            ("\u{212a}", "K", true),
+            ("t\u{131}pe", "TYPE", false),
+            ("request_\u{130}d", "request_id", false),
+            ("types", "type", false),
+            ("typ", "type", false),
+            ("typ\u{c9}", "type", false),
+            ("@TYPE", "@type", true),
+            ("_", "-", false),
+            ("", "", true),
+        ];
+        for (s, name, want) in cases {
+            assert_eq!(equal_fold(s.as_bytes(), name.as_bytes()), *want, "{:?} {:?}", s, name);
+        }
+        assert!(!equal_fold(b"typ\xff", b"type"));
     }
 }

@@ -17,5 +17,7 @@ mod printable;
 mod quirks;
 #[path = "../../../../tools/src/quote.rs"]
 mod quote;
+#[path = "../../retryhint/retryhint.rs"]
+mod retryhint;
 #[path = "../../../src/document.rs"]
 mod document;

@@ -29,6 +29,8 @@ mod printable;
 mod quirks;
 #[path = "../../../../tools/src/quote.rs"]
 mod quote;
+#[path = "../../retryhint/retryhint.rs"]
+mod retryhint;
 #[path = "../../../src/document.rs"]
 mod document;
 #[path = "../handoff.rs"]

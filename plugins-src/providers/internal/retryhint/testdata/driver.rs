@@ -10,6 +10,9 @@
 //! Op 'a' reads now (Unix seconds i64le, nanoseconds u32le) and headers
 //! (key and value, each a u32le length and bytes, repeated): the reply is
 //! after (u64le) and should_retry (0 none, 1 false, 2 true).
+//!
+//! Op 'f' reads a name (u32le length and bytes) and a text (the rest): the
+//! reply is equal_fold(text, name) (1 or 0).
 #![allow(dead_code)]
 
 #[path = "../retryhint.rs"]
@@ -88,6 +91,12 @@ fn main() {
     serve::serve(|op, payload| match op {
         b't' => text(&payload),
         b'a' => after(&payload),
+        b'f' => {
+            let n = payload.get(..4).map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize);
+            let name = payload.get(4..4 + n).unwrap_or(&[]);
+            let text = payload.get(4 + n..).unwrap_or(&[]);
+            vec![retryhint::equal_fold(text, name) as u8]
+        }
         op => panic!("retryhint driver: unknown op {:?}", op as char),
     })
 }
