@@ -121,6 +121,10 @@ func FuzzRealPathOracle(f *testing.F) {
 		f.Add(uint8(i), uint64(i), mustRead(f, filepath.Join(root, fx)))
 	}
 	f.Add(uint8(0), uint64(7), []byte("event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"x\"}}\n\n"))
+	// Build both plugins before fuzzing: a worker that built them inside
+	// its first input would be reported as hung.
+	codecInstances(f)
+	oracleInstances(f)
 	f.Fuzz(func(t *testing.T, which uint8, seed uint64, body []byte) {
 		if len(body) > 1<<16 {
 			return
