@@ -62,8 +62,6 @@ mod openaichat_build;
 #[path = "../../openairesp/build.rs"]
 mod openairesp_build;
 
-use std::io::{Read, Write};
-
 /// Reader takes the fields of a payload from its front; a short payload
 /// reads as zeros and empty fields.
 struct Reader<'a>(&'a [u8]);
@@ -292,28 +290,15 @@ fn classify(p: &[u8]) -> Vec<u8> {
     text.into_bytes()
 }
 
+#[path = "../../../../internal/rustdriver/serve.rs"]
+mod serve;
+
 fn main() {
-    let mut stdin = std::io::stdin().lock();
-    let mut stdout = std::io::stdout().lock();
-    let mut head = [0u8; 5];
-    while stdin.read_exact(&mut head).is_ok() {
-        let n = u32::from_le_bytes([head[1], head[2], head[3], head[4]]) as usize;
-        let mut payload = vec![0u8; n];
-        if stdin.read_exact(&mut payload).is_err() {
-            return;
-        }
-        let reply = match head[0] {
-            b'b' => build(&payload),
-            b'c' => classify(&payload),
-            b'd' => build_document(&payload),
-            b't' => bench(&payload),
-            op => format!("unknown op {}", op).into_bytes(),
-        };
-        let ok = stdout.write_all(&(reply.len() as u32).to_le_bytes()).is_ok()
-            && stdout.write_all(&reply).is_ok()
-            && stdout.flush().is_ok();
-        if !ok {
-            return;
-        }
-    }
+    serve::serve(|op, payload| match op {
+        b'b' => build(&payload),
+        b'c' => classify(&payload),
+        b'd' => build_document(&payload),
+        b't' => bench(&payload),
+        op => format!("unknown op {}", op).into_bytes(),
+    })
 }

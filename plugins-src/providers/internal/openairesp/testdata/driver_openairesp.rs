@@ -33,7 +33,6 @@ mod retryhint;
 mod sse;
 
 use norm::Decoder as _;
-use std::io::{Read, Write};
 use std::time::Instant;
 
 fn u32_at(p: &[u8], at: usize) -> Option<usize> {
@@ -108,31 +107,13 @@ fn bench(p: &[u8]) -> Vec<u8> {
     out
 }
 
+#[path = "../../../../internal/rustdriver/serve.rs"]
+mod serve;
+
 fn main() {
-    let stdin = std::io::stdin();
-    let stdout = std::io::stdout();
-    let mut r = stdin.lock();
-    let mut w = stdout.lock();
-    loop {
-        let mut head = [0u8; 5];
-        if r.read_exact(&mut head).is_err() {
-            return;
-        }
-        let n = u32::from_le_bytes([head[1], head[2], head[3], head[4]]) as usize;
-        let mut payload = vec![0u8; n];
-        if r.read_exact(&mut payload).is_err() {
-            return;
-        }
-        let reply = match head[0] {
-            b'd' => decode_body(&payload),
-            b'b' => bench(&payload),
-            op => format!("driver_openairesp: unknown op {}", op).into_bytes(),
-        };
-        let ok = w.write_all(&(reply.len() as u32).to_le_bytes()).is_ok()
-            && w.write_all(&reply).is_ok()
-            && w.flush().is_ok();
-        if !ok {
-            return;
-        }
-    }
+    serve::serve(|op, payload| match op {
+        b'd' => decode_body(&payload),
+        b'b' => bench(&payload),
+        op => format!("driver_openairesp: unknown op {}", op).into_bytes(),
+    })
 }
