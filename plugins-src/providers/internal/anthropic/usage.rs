@@ -28,7 +28,7 @@ impl UsageState {
     /// details member that is not an object), is ignored whole. A count
     /// that is null leaves the earlier value.
     pub fn merge(&mut self, raw: &[u8]) {
-        if raw.is_empty() || raw == b"null" {
+        if raw.is_empty() || matches!(raw, b"null") {
             return;
         }
         let (mut input, mut output, mut cache_read, mut cache_write, mut thinking) = (None, None, None, None, None);
@@ -72,7 +72,7 @@ impl UsageState {
         let merged = self.fields.get_or_insert_with(BTreeMap::new);
         for (i, (v, k)) in fields.iter().enumerate() {
             // A repeated key's last value counts.
-            if *v != b"null" && !fields[i + 1..].iter().any(|(_, later)| later == k) {
+            if !matches!(*v, b"null") && !fields[i + 1..].iter().any(|(_, later)| later == k) {
                 merged.insert(k.clone(), v.to_vec());
             }
         }

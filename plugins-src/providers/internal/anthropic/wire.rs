@@ -98,7 +98,7 @@ impl<'a> Event<'a> {
         s.finish().map_err(ReadError::Scan)?;
         // An error object is rare and has its own shape: Go reads it with
         // encoding/json.
-        if !err_raw.is_empty() && err_raw != b"null" {
+        if !err_raw.is_empty() && !matches!(err_raw, b"null") {
             e.err = Some(WireError::unmarshal(err_raw).map_err(ReadError::Json)?);
         }
         Ok(e)

@@ -379,7 +379,7 @@ impl State {
 
     fn chunk(&mut self, data: &[u8], c: &Chunk, parts: &[(usize, usize)]) {
         if let Some(err) = c.err {
-            if err != b"null" {
+            if !matches!(err, b"null") {
                 let e = status::error_object(0, data);
                 self.fail(e);
                 return;
@@ -502,7 +502,7 @@ impl State {
             let id = self.call_id(&fc.id);
             self.em.emit(norm::ToolCallStart { index, id, name: fc.name.clone(), ..norm::ToolCallStart::default() });
             let arguments = match fc.args {
-                Some(a) if !a.is_empty() && a != b"null" => goquote::go_string(a),
+                Some(a) if !a.is_empty() && !matches!(a, b"null") => goquote::go_string(a),
                 _ => String::from("{}"),
             };
             self.em.emit(norm::ToolCallDelta { index, arguments });

@@ -23,7 +23,7 @@ impl UsageState {
     /// ignored whole.
     pub fn merge(&mut self, raw: Option<&[u8]>) {
         let raw = match raw {
-            Some(r) if !r.is_empty() && r != b"null" => r,
+            Some(r) if !r.is_empty() && !matches!(r, b"null") => r,
             _ => return,
         };
         // null is no count, as encoding/json left a nil *int64.

@@ -328,7 +328,7 @@ impl State {
                 return self.fail(malformed(m), "");
             }
         };
-        if let Some(u) = r.usage.filter(|u| !u.is_empty() && *u != b"null") {
+        if let Some(u) = r.usage.filter(|u| !u.is_empty() && !matches!(*u, b"null")) {
             self.usage_raw.clear();
             self.usage_raw.extend_from_slice(u);
         }
@@ -616,7 +616,7 @@ struct WireError {
 /// value of a text already validated.
 fn wire_error(raw: Option<&[u8]>) -> Result<Option<WireError>, String> {
     let raw = match raw {
-        Some(r) if !r.is_empty() && r != b"null" => r,
+        Some(r) if !r.is_empty() && !matches!(r, b"null") => r,
         _ => return Ok(None),
     };
     let mut w = WireError::default();
