@@ -93,6 +93,7 @@ func FuzzRustDecoder(f *testing.F) {
 		f.Add([]byte(text), []byte{1})  // skip
 		f.Add([]byte(text), []byte{12}) // walk
 	}
+	rustdriver.Start(f, driver, checked...) // built here, not inside the first input
 	f.Fuzz(func(t *testing.T, text, script []byte) {
 		want := goWalk(text, script)
 		if got := rustWalk(t, text, script); !bytes.Equal(got, want) {
@@ -106,6 +107,7 @@ func FuzzRustQuote(f *testing.F) {
 	for _, s := range []string{"abc", "a\"b\\c<>&\x00\b\f\n\r\t\x1f\x7f", "\xff\xc3(\xe2\x80", "\u2028é\u2029世\U0001f600", "\xed\xa0\x80\xf4\x90\x80\x80"} {
 		f.Add([]byte(s))
 	}
+	rustdriver.Start(f, driver, checked...) // built here, not inside the first input
 	f.Fuzz(func(t *testing.T, s []byte) {
 		want := jsonscan.AppendQuote(nil, string(s))
 		if got := rustdriver.Start(t, driver, checked...).Ask(t, 'q', s); !bytes.Equal(got, want) {
@@ -121,6 +123,7 @@ func FuzzRustCompact(f *testing.F) {
 	for _, s := range []string{" { \"a\" :\t[1 ,\n2 ] }\r\n", `{"k":"<&>\u2028"}`, "\"\u2028\u2029\xe2\x80\"", `"a\"b\\"`, "\"a\\"} {
 		f.Add([]byte(s))
 	}
+	rustdriver.Start(f, driver, checked...) // built here, not inside the first input
 	f.Fuzz(func(t *testing.T, src []byte) {
 		got := rustdriver.Start(t, driver, checked...).Ask(t, 'c', src)
 		want, panicked := goCompact(src)
