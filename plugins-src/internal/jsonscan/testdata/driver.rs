@@ -12,7 +12,6 @@
 mod jsonscan;
 
 use jsonscan::{append_compact, append_quote, Decoder, Error, Kind};
-use std::io::{Read, Write};
 
 /// Walker runs a walk script over a decoder, recording a trace.
 struct Walker<'s> {
@@ -254,26 +253,11 @@ fn answer(op: u8, payload: &[u8]) -> Vec<u8> {
     out
 }
 
+#[path = "../../rustdriver/serve.rs"]
+mod frames;
+
 fn serve() {
-    let stdin = std::io::stdin();
-    let mut r = stdin.lock();
-    let stdout = std::io::stdout();
-    let mut w = stdout.lock();
-    loop {
-        let mut head = [0u8; 5];
-        if r.read_exact(&mut head).is_err() {
-            return;
-        }
-        let mut payload = vec![0u8; u32::from_le_bytes([head[1], head[2], head[3], head[4]]) as usize];
-        if r.read_exact(&mut payload).is_err() {
-            return;
-        }
-        let out = answer(head[0], &payload);
-        let sent = w.write_all(&(out.len() as u32).to_le_bytes()).and_then(|_| w.write_all(&out)).and_then(|_| w.flush());
-        if sent.is_err() {
-            return;
-        }
-    }
+    frames::serve(|op, payload| answer(op, &payload))
 }
 
 fn main() {

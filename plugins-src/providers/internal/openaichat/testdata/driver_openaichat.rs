@@ -29,7 +29,6 @@ mod sse;
 mod decode;
 
 use norm::Decoder as _;
-use std::io::{Read, Write};
 
 fn u32_at(p: &[u8], at: usize) -> Option<usize> {
     let b = p.get(at..at + 4)?;
@@ -96,26 +95,15 @@ fn bench(p: &[u8]) -> Vec<u8> {
     out
 }
 
+#[path = "../../../../internal/rustdriver/serve.rs"]
+mod serve;
+
 fn main() {
-    let mut stdin = std::io::stdin().lock();
-    let mut stdout = std::io::stdout().lock();
-    let mut head = [0u8; 5];
-    while stdin.read_exact(&mut head).is_ok() {
-        let n = u32::from_le_bytes([head[1], head[2], head[3], head[4]]) as usize;
-        let mut payload = vec![0u8; n];
-        if stdin.read_exact(&mut payload).is_err() {
-            return;
-        }
-        let reply = match head[0] {
-            b'd' => decode_body(&payload),
-            b'b' => bench(&payload),
-            op => format!("unknown op {}", op).into_bytes(),
-        };
-        let ok = stdout.write_all(&(reply.len() as u32).to_le_bytes()).is_ok() && stdout.write_all(&reply).is_ok() && stdout.flush().is_ok();
-        if !ok {
-            return;
-        }
-    }
+    serve::serve(|op, payload| match op {
+        b'd' => decode_body(&payload),
+        b'b' => bench(&payload),
+        op => format!("unknown op {}", op).into_bytes(),
+    })
 }
 
 /// The allocation tests count the allocations of their own thread (the

@@ -18,7 +18,6 @@
 #[path = "../sse.rs"]
 mod sse;
 
-use std::io::{Read, Write};
 
 fn put_u32(out: &mut Vec<u8>, n: usize) {
     out.extend_from_slice(&(n as u32).to_le_bytes());
@@ -100,32 +99,13 @@ fn bench(payload: &[u8]) -> Vec<u8> {
     out
 }
 
+#[path = "../../../../internal/rustdriver/serve.rs"]
+mod serve;
+
 fn main() {
-    let stdin = std::io::stdin();
-    let mut r = stdin.lock();
-    let stdout = std::io::stdout();
-    let mut w = stdout.lock();
-    loop {
-        let mut head = [0u8; 5];
-        if r.read_exact(&mut head).is_err() {
-            return;
-        }
-        let n = u32::from_le_bytes([head[1], head[2], head[3], head[4]]) as usize;
-        let mut payload = vec![0u8; n];
-        if r.read_exact(&mut payload).is_err() {
-            return;
-        }
-        let out = match head[0] {
-            b'f' => frame(&payload),
-            b'b' => bench(&payload),
-            op => panic!("sse driver: unknown op {:?}", op as char),
-        };
-        let sent = w
-            .write_all(&(out.len() as u32).to_le_bytes())
-            .and_then(|_| w.write_all(&out))
-            .and_then(|_| w.flush());
-        if sent.is_err() {
-            return;
-        }
-    }
+    serve::serve(|op, payload| match op {
+        b'f' => frame(&payload),
+        b'b' => bench(&payload),
+        op => panic!("sse driver: unknown op {:?}", op as char),
+    })
 }
