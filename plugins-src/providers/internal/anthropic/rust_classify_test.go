@@ -1,7 +1,6 @@
 package anthropic_test
 
 import (
-	"encoding/binary"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,27 +60,17 @@ func goClassify(r response) string {
 // rustClassify asks the driver to classify r; it sends the headers
 // deduplicated as goClassify's map holds them.
 func rustClassify(tb testing.TB, d *rustdriver.Driver, r response) string {
-	var h []respHeader
+	var h [][2]string
 	for _, kv := range r.headers {
 		dup := false
 		for _, seen := range h {
-			dup = dup || seen.name == kv.name
+			dup = dup || seen[0] == kv.name
 		}
 		if !dup {
-			h = append(h, kv)
+			h = append(h, [2]string{kv.name, kv.value})
 		}
 	}
-	p := binary.LittleEndian.AppendUint64(nil, uint64(r.status))
-	p = binary.LittleEndian.AppendUint64(p, uint64(r.now.Unix()))
-	p = binary.LittleEndian.AppendUint32(p, uint32(r.now.Nanosecond()))
-	p = binary.LittleEndian.AppendUint32(p, uint32(len(h)))
-	for _, kv := range h {
-		p = binary.LittleEndian.AppendUint32(p, uint32(len(kv.name)))
-		p = append(p, kv.name...)
-		p = binary.LittleEndian.AppendUint32(p, uint32(len(kv.value)))
-		p = append(p, kv.value...)
-	}
-	return string(d.Ask(tb, 'c', append(p, r.body...)))
+	return string(d.Ask(tb, 'c', normtrace.ClassifyPayload(int(r.status), h, r.body, r.now)))
 }
 
 func compareClassify(t *testing.T, d *rustdriver.Driver, what string, r response) {

@@ -43,23 +43,20 @@ func goClassify(status int, h retryhint.Headers, body []byte, now time.Time) str
 // rustClassify traces the Rust classification through op 'c', passing
 // the headers as the plugin glue does: a list, here in name order.
 func rustClassify(tb testing.TB, status int, h retryhint.Headers, body []byte, now time.Time) string {
-	p := binary.LittleEndian.AppendUint64(nil, uint64(int64(status)))
-	p = binary.LittleEndian.AppendUint64(p, uint64(now.Unix()))
-	p = binary.LittleEndian.AppendUint32(p, uint32(now.Nanosecond()))
 	names := make([]string, 0, len(h))
 	for k := range h {
 		names = append(names, k)
 	}
 	sort.Strings(names)
-	p = binary.LittleEndian.AppendUint32(p, uint32(len(names)))
-	for _, k := range names {
-		p = appendField(p, []byte(k))
-		p = appendField(p, []byte(h[k]))
+	list := make([][2]string, len(names))
+	for i, k := range names {
+		list[i] = [2]string{k, h[k]}
 	}
-	p = append(p, body...)
-	return string(buildDriver(tb).Ask(tb, 'c', p))
+	return string(buildDriver(tb).Ask(tb, 'c', normtrace.ClassifyPayload(status, list, body, now)))
 }
 
+// appendField appends b with its u32 LE length, as the driver reads a
+// field.
 func appendField(p, b []byte) []byte {
 	p = binary.LittleEndian.AppendUint32(p, uint32(len(b)))
 	return append(p, b...)

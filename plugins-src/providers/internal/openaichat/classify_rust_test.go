@@ -2,7 +2,6 @@ package openaichat_test
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -64,17 +63,11 @@ func goClassify(c clsCase) string {
 
 // rustClassify asks the driver to classify c.
 func rustClassify(tb testing.TB, d *rustdriver.Driver, c clsCase) string {
-	p := binary.LittleEndian.AppendUint64(nil, uint64(c.status))
-	p = binary.LittleEndian.AppendUint64(p, uint64(c.now.Unix()))
-	p = binary.LittleEndian.AppendUint32(p, uint32(c.now.Nanosecond()))
-	p = binary.LittleEndian.AppendUint32(p, uint32(len(c.headers)))
-	for _, kv := range c.headers {
-		p = binary.LittleEndian.AppendUint32(p, uint32(len(kv.name)))
-		p = append(p, kv.name...)
-		p = binary.LittleEndian.AppendUint32(p, uint32(len(kv.value)))
-		p = append(p, kv.value...)
+	h := make([][2]string, len(c.headers))
+	for i, kv := range c.headers {
+		h[i] = [2]string{kv.name, kv.value}
 	}
-	return string(d.Ask(tb, 'c', append(p, c.body...)))
+	return string(d.Ask(tb, 'c', normtrace.ClassifyPayload(int(c.status), h, c.body, c.now)))
 }
 
 func clsCompare(t *testing.T, d *rustdriver.Driver, what string, c clsCase) {
