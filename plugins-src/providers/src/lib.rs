@@ -23,8 +23,6 @@ mod smith_plugin;
 mod jsonout;
 #[path = "../../internal/jsonscan/jsonscan.rs"]
 mod jsonscan;
-#[path = "../internal/openairesp/goquote.rs"]
-mod goquote;
 #[path = "../internal/norm/norm.rs"]
 mod norm;
 #[path = "../internal/norm/message.rs"]

@@ -82,6 +82,55 @@ pub(crate) fn quote(out: &mut String, s: &[u8]) {
     out.push('"');
 }
 
+/// prefix returns the first n runes of s as fmt's `%.Nq` counts them
+/// (each byte of invalid UTF-8 is one rune), so `quote(out, prefix(s, n))`
+/// writes what `%.Nq` writes. The provider codec crate uses it; the tools
+/// crate quotes whole strings.
+#[allow(dead_code)]
+pub(crate) fn prefix(s: &[u8], n: usize) -> &[u8] {
+    let mut i = 0;
+    for _ in 0..n {
+        if i >= s.len() {
+            break;
+        }
+        let len = match s[i] {
+            0xc2..=0xdf => 2,
+            0xe0..=0xef => 3,
+            0xf0..=0xf4 => 4,
+            _ => 1,
+        };
+        i += match s.get(i..i + len).map(std::str::from_utf8) {
+            Some(Ok(_)) => len,
+            _ => 1,
+        };
+    }
+    &s[..i]
+}
+
+/// lossy returns s as a String with each byte of invalid UTF-8 replaced by
+/// U+FFFD, as Go reads a string rune by rune (and encoding/json writes
+/// it); `String::from_utf8_lossy` would replace a whole invalid sequence
+/// by one. Used by the provider codec crate.
+#[allow(dead_code)]
+pub(crate) fn lossy(s: &[u8]) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    loop {
+        match std::str::from_utf8(rest) {
+            Ok(v) => {
+                out.push_str(v);
+                return out;
+            }
+            Err(e) => {
+                let good = e.valid_up_to();
+                out.push_str(std::str::from_utf8(&rest[..good]).unwrap_or_default());
+                out.push('\u{fffd}');
+                rest = &rest[good + 1..];
+            }
+        }
+    }
+}
+
 /// quote_rune appends r as a Go rune literal (strconv.QuoteRune).
 pub(crate) fn quote_rune(out: &mut String, r: u32) {
     out.push('\'');
@@ -92,6 +141,30 @@ pub(crate) fn quote_rune(out: &mut String, r: u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn prefix_counts_runes_as_fmt_does() {
+        // quote(prefix(s, n)) is what fmt.Sprintf("%.Nq", []byte(s)) returns.
+        let q = |s: &[u8], n| {
+            let mut out = String::new();
+            quote(&mut out, prefix(s, n));
+            out
+        };
+        assert_eq!(q(b"abc", 2), "\"ab\"");
+        assert_eq!(q(b"\xff\xe2\x82z", 3), "\"\\xff\\xe2\\x82\"");
+        assert_eq!(q(b"\xffabcdef", 3), "\"\\xffab\"");
+        assert_eq!(q("ééééé".as_bytes(), 2), "\"éé\"");
+        assert_eq!(q(b"\xed\xa0\x80", 9), "\"\\xed\\xa0\\x80\"");
+        assert_eq!(q(b"", 5), "\"\"");
+    }
+
+    #[test]
+    fn lossy_replaces_each_invalid_byte() {
+        assert_eq!(lossy(b"ok"), "ok");
+        assert_eq!(lossy(b"a\xe2\x82b\xff"), "a\u{fffd}\u{fffd}b\u{fffd}");
+        assert_eq!(lossy(b"\xed\xa0\x80"), "\u{fffd}\u{fffd}\u{fffd}");
+        assert_eq!(lossy("é😀".as_bytes()), "é😀");
+    }
 
     #[test]
     fn quote_like_go() {

@@ -70,18 +70,13 @@ pub fn build_request(r: &Request, secret_ref: &str) -> Result<HttpRequest, Strin
     let mut path = String::from("/v1beta/models/");
     path_escape(&mut path, r.model.as_bytes());
     path.push_str(":streamGenerateContent?alt=sse");
-    let header = |name: &str, value: &str, secret_ref: &str| Header {
-        name: name.to_owned(),
-        value: value.to_owned(),
-        secret_ref: secret_ref.to_owned(),
-    };
     Ok(HttpRequest {
         method: "POST".to_owned(),
         path,
         headers: vec![
-            header("content-type", "application/json", ""),
-            header("accept", "text/event-stream", ""),
-            header("x-goog-api-key", "", secret_ref),
+            Header::new("content-type", "application/json", ""),
+            Header::new("accept", "text/event-stream", ""),
+            Header::new("x-goog-api-key", "", secret_ref),
         ],
         body: w.into_bytes(),
     })

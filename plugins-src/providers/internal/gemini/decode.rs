@@ -5,9 +5,11 @@
 //! event trace (norm's trace) and framing facts.
 //!
 //! A crate root includes it as `#[path = "…/gemini/decode.rs"] mod
-//! gemini;` beside `crate::norm`, `crate::jsonscan`, `crate::sse` and
-//! `crate::retryhint`; the files beside it (wire reading, partial
-//! arguments, usage, the error object, Go quoting) are its submodules.
+//! gemini;` beside `crate::norm`, `crate::jsonscan`, `crate::sse`,
+//! `crate::retryhint` and `crate::quote` (plugins-src/tools/src/quote.rs,
+//! Go's %q, with the `crate::printable` table it reads); the files beside
+//! it (wire reading, partial arguments, usage, the error object) are its
+//! submodules.
 //!
 //! ```ignore
 //! let mut d = gemini::Decoder::new("google");
@@ -26,8 +28,6 @@
 
 #[path = "classify.rs"]
 pub mod classify;
-#[path = "goquote.rs"]
-mod goquote;
 #[path = "partial.rs"]
 mod partial;
 #[path = "status.rs"]
@@ -39,7 +39,6 @@ use crate::jsonscan::{self, Kind, Str};
 use crate::norm::{self, ErrorKind, Event, StopReason};
 use crate::sse;
 
-use goquote::push_quoted_prefix;
 use partial::{PartialArg, StreamCall};
 use usage::UsageState;
 
@@ -348,7 +347,7 @@ impl State {
             self.text.push(b'\n');
             if self.text.len() > MAX_ERROR_TEXT {
                 let mut m = String::from("gemini: more than 65536 bytes of non-SSE text in the body, not a JSON error object: ");
-                push_quoted_prefix(&mut m, &self.text, 120);
+                crate::quote::quote(&mut m, crate::quote::prefix(&self.text, 120));
                 self.fail(malformed(m));
                 return;
             }
@@ -369,7 +368,7 @@ impl State {
                 let mut m = String::from("gemini: chunk is not JSON (");
                 m.push_str(&err.to_string());
                 m.push_str("): ");
-                push_quoted_prefix(&mut m, data, 80);
+                crate::quote::quote(&mut m, crate::quote::prefix(data, 80));
                 self.fail(malformed(m));
             }
             Ok(c) => self.chunk(data, &c, &parts),
@@ -502,7 +501,7 @@ impl State {
             let id = self.call_id(&fc.id);
             self.em.emit(norm::ToolCallStart { index, id, name: fc.name.clone(), ..norm::ToolCallStart::default() });
             let arguments = match fc.args {
-                Some(a) if !a.is_empty() && !matches!(a, b"null") => goquote::go_string(a),
+                Some(a) if !a.is_empty() && !matches!(a, b"null") => crate::quote::lossy(a),
                 _ => String::from("{}"),
             };
             self.em.emit(norm::ToolCallDelta { index, arguments });
@@ -532,7 +531,7 @@ impl State {
         }
         if has_non_space(&self.text) {
             let mut m = String::from("gemini: the body ended with non-SSE text that is not a JSON error object: ");
-            push_quoted_prefix(&mut m, &self.text, 120);
+            crate::quote::quote(&mut m, crate::quote::prefix(&self.text, 120));
             self.fail(malformed(m));
             return;
         }

@@ -152,7 +152,7 @@ impl StreamCall {
 fn into_string(b: Vec<u8>) -> String {
     match String::from_utf8(b) {
         Ok(s) => s,
-        Err(e) => super::goquote::go_string(e.as_bytes()),
+        Err(e) => crate::quote::lossy(e.as_bytes()),
     }
 }
 

@@ -11,7 +11,6 @@ use crate::jsonscan::{self, Kind};
 use crate::norm::{self, ErrorKind};
 use crate::retryhint;
 
-use super::goquote::push_quoted_prefix;
 
 /// Slice models a Go slice decoded into again and again: elements between
 /// len and the backing array's end are stale values Go reuses.
@@ -189,7 +188,7 @@ pub fn error_object(status: i64, body: &[u8]) -> norm::Error {
             let mut message = String::from("gemini: http ");
             message.push_str(&status.to_string());
             message.push_str(" with a body that is not an API error: ");
-            push_quoted_prefix(&mut message, body, 120);
+            crate::quote::quote(&mut message, crate::quote::prefix(body, 120));
             return norm::Error { kind, retryable: kind.retryable(), http_status: http_status(status), message, ..norm::Error::default() };
         }
     };

@@ -63,18 +63,13 @@ pub fn build_request(r: &Request, secret_ref: &str) -> Result<HttpRequest, Strin
         body.set("prompt_cache_key", str(&r.cache_key));
     }
     let b = marshal(&body.into()).map_err(|e| format!("openairesp: encode request body: {}", e))?;
-    let header = |name: &str, value: &str, secret_ref: &str| Header {
-        name: name.to_string(),
-        value: value.to_string(),
-        secret_ref: secret_ref.to_string(),
-    };
     Ok(HttpRequest {
         method: "POST".to_string(),
         path: "/responses".to_string(),
         headers: vec![
-            header("content-type", "application/json", ""),
-            header("accept", "text/event-stream", ""),
-            header("authorization", "Bearer ", secret_ref),
+            Header::new("content-type", "application/json", ""),
+            Header::new("accept", "text/event-stream", ""),
+            Header::new("authorization", "Bearer ", secret_ref),
         ],
         body: b,
     })

@@ -21,13 +21,13 @@
 //! ```
 //!
 //! Inclusion: the crate root provides `crate::norm`, `crate::jsonscan`,
-//! `crate::sse`, `crate::retryhint`, `crate::goquote` (goquote.rs beside
-//! this file) and `crate::printable` (the tools crate's printable.rs).
+//! `crate::sse`, `crate::retryhint` and `crate::quote` (the tools
+//! crate's quote.rs, Go's %q, with the `crate::printable` table it reads).
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-use crate::goquote::quote;
+use crate::quote::{prefix, quote};
 use crate::jsonscan::{Decoder as Json, Kind, Str};
 use crate::norm::{self, Emitter, ErrorKind, Event, Framing, StopReason, Usage};
 use crate::retryhint;
@@ -140,7 +140,7 @@ impl State {
         }
         if it.kind == sse::Kind::Text {
             let mut m = String::from("openairesp: unexpected non-SSE line ");
-            quote(&mut m, it.data, Some(80));
+            quote(&mut m, prefix(it.data, 80));
             m.push_str(" in the event stream");
             return self.fail(malformed(m), "");
         }
@@ -151,11 +151,11 @@ impl State {
             Ok(ev) => ev,
             Err(err) => {
                 let mut m = String::from("openairesp: event ");
-                quote(&mut m, it.name, None);
+                quote(&mut m, it.name);
                 m.push_str(": payload is not JSON (");
                 m.push_str(&err);
                 m.push_str("): ");
-                quote(&mut m, it.data, Some(80));
+                quote(&mut m, prefix(it.data, 80));
                 return self.fail(malformed(m), "");
             }
         };
@@ -358,7 +358,7 @@ impl State {
                     }
                     _ => {
                         let mut m = String::from("openairesp: response incomplete for reason ");
-                        quote(&mut m, why.as_bytes(), None);
+                        quote(&mut m, why.as_bytes());
                         let e = norm::Error {
                             kind: ErrorKind::Server,
                             message: m,

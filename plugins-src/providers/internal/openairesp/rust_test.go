@@ -22,7 +22,7 @@ func TestMain(m *testing.M) {
 }
 
 // driverRoot is the crate root of the Rust decoder's native driver; built
-// with --test it runs the #[test]s of decode.rs and goquote.rs (and of the
+// with --test it runs the #[test]s of decode.rs (and of the
 // modules it includes).
 const driverRoot = "testdata/driver_openairesp.rs"
 

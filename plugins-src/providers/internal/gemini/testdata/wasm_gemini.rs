@@ -11,6 +11,8 @@ mod jsonscan;
 mod norm;
 #[path = "../../../../tools/src/printable.rs"]
 mod printable;
+#[path = "../../../../tools/src/quote.rs"]
+mod quote;
 #[path = "../../retryhint/retryhint.rs"]
 mod retryhint;
 #[path = "../../sse/sse.rs"]

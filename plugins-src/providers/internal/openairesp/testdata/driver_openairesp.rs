@@ -1,7 +1,7 @@
 //! The native driver behind the openairesp differential tests: it serves
 //! plugins-src/internal/rustdriver frames and runs the Rust decoder
 //! (../decode.rs) on what the Go tests send. Built with --test it runs the
-//! #[test]s of decode.rs and goquote.rs.
+//! #[test]s of decode.rs (and of the modules it includes).
 //!
 //! Op 'd' decodes a body: the payload is the number of cuts (u32le), each
 //! cut (u32le, the length of the next chunk), then the body, whose rest
@@ -19,14 +19,14 @@
 
 #[path = "../decode.rs"]
 mod decode;
-#[path = "../goquote.rs"]
-mod goquote;
 #[path = "../../../../internal/jsonscan/jsonscan.rs"]
 mod jsonscan;
 #[path = "../../norm/norm.rs"]
 mod norm;
 #[path = "../../../../tools/src/printable.rs"]
 mod printable;
+#[path = "../../../../tools/src/quote.rs"]
+mod quote;
 #[path = "../../retryhint/retryhint.rs"]
 mod retryhint;
 #[path = "../../sse/sse.rs"]

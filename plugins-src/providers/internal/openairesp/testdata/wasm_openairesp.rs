@@ -5,8 +5,6 @@
 
 #[path = "../decode.rs"]
 mod decode;
-#[path = "../goquote.rs"]
-mod goquote;
 #[path = "../../../../internal/jsonscan/jsonscan.rs"]
 #[allow(dead_code)]
 mod jsonscan;
@@ -15,6 +13,9 @@ mod jsonscan;
 mod norm;
 #[path = "../../../../tools/src/printable.rs"]
 mod printable;
+#[path = "../../../../tools/src/quote.rs"]
+#[allow(dead_code)]
+mod quote;
 #[path = "../../retryhint/retryhint.rs"]
 #[allow(dead_code)]
 mod retryhint;
