@@ -50,19 +50,14 @@ pub fn build_request(r: &Request, secret_ref: &str) -> Result<HttpRequest, Strin
     }
     let cache = !r.cache_key.is_empty();
     let body = body(r, &msgs, max_tokens, thinking, cache).map_err(|e| format!("anthropic: encode request body: {}", e))?;
-    let header = |name: &str, value: &str, secret_ref: &str| Header {
-        name: name.to_string(),
-        value: value.to_string(),
-        secret_ref: secret_ref.to_string(),
-    };
     Ok(HttpRequest {
         method: "POST".to_string(),
         path: "/v1/messages".to_string(),
         headers: vec![
-            header("content-type", "application/json", ""),
-            header("accept", "text/event-stream", ""),
-            header("anthropic-version", "2023-06-01", ""),
-            header("x-api-key", "", secret_ref),
+            Header::new("content-type", "application/json", ""),
+            Header::new("accept", "text/event-stream", ""),
+            Header::new("anthropic-version", "2023-06-01", ""),
+            Header::new("x-api-key", "", secret_ref),
         ],
         body,
     })

@@ -210,6 +210,14 @@ pub struct Header {
     pub secret_ref: String,
 }
 
+impl Header {
+    /// new is the header name: value, with the credential secret_ref ("" for
+    /// none) appended to value by the host.
+    pub fn new(name: &str, value: &str, secret_ref: &str) -> Header {
+        Header { name: name.to_string(), value: value.to_string(), secret_ref: secret_ref.to_string() }
+    }
+}
+
 /// HttpRequest is a request template (Go: `norm.HTTPRequest`): `path` is
 /// relative to the provider's base URL (it may carry a query); `body` is
 /// JSON.

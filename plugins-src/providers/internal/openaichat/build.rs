@@ -68,16 +68,12 @@ pub fn build_request(r: &Request, q: &Quirks, secret_ref: &str) -> Result<HttpRe
     }
     let b = marshal(&body.into()).map_err(|e| format!("openaichat: encode request body: {}", e))?;
     let mut h = Vec::with_capacity(3);
-    h.push(header("content-type", "application/json", ""));
-    h.push(header("accept", "text/event-stream", ""));
+    h.push(Header::new("content-type", "application/json", ""));
+    h.push(Header::new("accept", "text/event-stream", ""));
     if !secret_ref.is_empty() {
-        h.push(header("authorization", "Bearer ", secret_ref));
+        h.push(Header::new("authorization", "Bearer ", secret_ref));
     }
     Ok(HttpRequest { method: "POST".to_string(), path: "/chat/completions".to_string(), headers: h, body: b })
-}
-
-fn header(name: &str, value: &str, secret_ref: &str) -> Header {
-    Header { name: name.to_string(), value: value.to_string(), secret_ref: secret_ref.to_string() }
 }
 
 fn thinking<'a>(body: &mut Object<'a>, level: &'a str, q: &Quirks) -> Result<(), String> {
