@@ -594,30 +594,9 @@ fn parse_message(raw: &[u8]) -> Result<Message, String> {
 /// or returns a, or b when a is empty.
 fn or(a: &str, b: &[u8]) -> String {
     if a.is_empty() {
-        go_string(b)
+        crate::quote::lossy(b)
     } else {
         a.to_string()
-    }
-}
-
-/// go_string is the Go string of arbitrary bytes as a Rust String: each
-/// byte of invalid UTF-8 becomes U+FFFD (Go: `string([]rune(s))`).
-fn go_string(b: &[u8]) -> String {
-    let mut out = String::with_capacity(b.len());
-    let mut rest = b;
-    loop {
-        match std::str::from_utf8(rest) {
-            Ok(s) => {
-                out.push_str(s);
-                return out;
-            }
-            Err(e) => {
-                let (valid, bad) = rest.split_at(e.valid_up_to());
-                out.push_str(std::str::from_utf8(valid).unwrap_or_default());
-                out.push('\u{fffd}');
-                rest = &bad[1..];
-            }
-        }
     }
 }
 
@@ -628,7 +607,7 @@ fn convert_block(b: &RawBlock, provider: &str) -> Result<Content, String> {
     match b.type_.as_str() {
         "text" => {
             if !meta.other.is_empty() {
-                return Ok(Content::Other(Other { type_: go_string(meta.other), raw: sig, producer }));
+                return Ok(Content::Other(Other { type_: crate::quote::lossy(meta.other), raw: sig, producer }));
             }
             Ok(Content::Text(Text {
                 text: b.text.clone(),
@@ -958,7 +937,6 @@ Text Text=\"q\" Signature=\"\" Producer=\"\" ItemID=\"\" Phase=\"\"\n";
             let want = want.map(|b| b.to_vec()).map_err(|at| format!("illegal base64 data at input byte {}", at));
             assert_eq!(got, want, "{:?}", src);
         }
-        assert_eq!(go_string(b"a\xe2\x82b\xff"), "a\u{fffd}\u{fffd}b\u{fffd}");
         assert_eq!(parse_u8(b"255"), Some(255));
         assert_eq!((parse_u8(b"256"), parse_u8(b"-0"), parse_u8(b"1.0"), parse_u8(b"")), (None, None, None, None));
     }

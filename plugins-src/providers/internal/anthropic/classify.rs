@@ -33,7 +33,7 @@ pub fn classify_response<K: AsRef<[u8]>, V: AsRef<[u8]>>(
 ) -> norm::Error {
     let env = Envelope::read(body);
     let req_id = if env.request_id.is_empty() {
-        go_string(retryhint::get(h, "request-id"))
+        crate::quote::lossy(retryhint::get(h, "request-id"))
     } else {
         env.request_id
     };
@@ -80,28 +80,6 @@ pub fn classify_body(status: i64, w: Option<WireError>, req_id: String) -> norm:
         provider_type: w.typ,
         request_id: req_id,
         ..norm::Error::default()
-    }
-}
-
-/// go_string is a header value as a String: each byte that does not start
-/// a valid UTF-8 sequence becomes U+FFFD, as Go's []rune conversion shows
-/// the string (a Rust String cannot hold the bytes Go's keeps).
-fn go_string(b: &[u8]) -> String {
-    let mut out = String::with_capacity(b.len());
-    let mut rest = b;
-    loop {
-        match std::str::from_utf8(rest) {
-            Ok(s) => {
-                out.push_str(s);
-                return out;
-            }
-            Err(e) => {
-                let (valid, bad) = rest.split_at(e.valid_up_to());
-                out.push_str(std::str::from_utf8(valid).unwrap_or_default());
-                out.push('\u{fffd}');
-                rest = &bad[1..];
-            }
-        }
     }
 }
 

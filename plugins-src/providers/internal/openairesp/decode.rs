@@ -707,29 +707,7 @@ fn code_string(code: &Option<Vec<u8>>) -> String {
             return v.string();
         }
     }
-    valid_utf8(raw)
-}
-
-/// valid_utf8 returns s with each byte of invalid UTF-8 replaced by
-/// U+FFFD, one per byte.
-fn valid_utf8(s: &[u8]) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while !rest.is_empty() {
-        match std::str::from_utf8(rest) {
-            Ok(v) => {
-                out.push_str(v);
-                break;
-            }
-            Err(e) => {
-                let (good, bad) = rest.split_at(e.valid_up_to());
-                out.push_str(std::str::from_utf8(good).unwrap_or_default());
-                out.push('\u{fffd}');
-                rest = &bad[1..];
-            }
-        }
-    }
-    out
+    crate::quote::lossy(raw)
 }
 
 /// classify maps an in-stream OpenAI-style error (status 0) to a kind
@@ -917,7 +895,6 @@ mod tests {
 
     #[test]
     fn invalid_utf8_becomes_one_replacement_per_byte() {
-        assert_eq!(valid_utf8(b"a\xe2\x82b\xff"), "a\u{fffd}\u{fffd}b\u{fffd}");
         assert_eq!(code_string(&Some(b"[\"\xf0\x9f\x98\"]".to_vec())), "[\"\u{fffd}\u{fffd}\u{fffd}\"]");
         assert_eq!(code_string(&Some(b"\"x\"".to_vec())), "x");
     }
