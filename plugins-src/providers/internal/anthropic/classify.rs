@@ -41,7 +41,7 @@ pub fn classify_response<K: AsRef<[u8]>, V: AsRef<[u8]>>(
     let mut e = classify_body(status, env.error, req_id);
     if !api_error {
         let mut m = format!("anthropic: http {} with a body that is not an API error: ", status);
-        crate::quote::quote(&mut m, super::runes(body, 120));
+        crate::quote::quote(&mut m, crate::quote::prefix(body, 120));
         e.message = m;
     }
     e.retry_after = retryhint::after(h, now_secs, now_nanos);

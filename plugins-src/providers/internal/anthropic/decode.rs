@@ -140,7 +140,7 @@ impl Stream {
         }
         if it.kind == sse::Kind::Text {
             let mut m = String::from("anthropic: unexpected non-SSE line ");
-            crate::quote::quote(&mut m, runes(it.data, 80));
+            crate::quote::quote(&mut m, crate::quote::prefix(it.data, 80));
             m.push_str(" in the event stream");
             return self.fail(ErrorKind::Malformed, m);
         }
@@ -155,7 +155,7 @@ impl Stream {
                 m.push_str(": payload is not JSON (");
                 m.push_str(&e.to_string());
                 m.push_str("): ");
-                crate::quote::quote(&mut m, runes(it.data, 80));
+                crate::quote::quote(&mut m, crate::quote::prefix(it.data, 80));
                 return self.fail(ErrorKind::Malformed, m);
             }
         };
@@ -332,28 +332,6 @@ fn stop_reason(raw: &str) -> Option<StopReason> {
     })
 }
 
-/// runes returns the first n characters of s as Go's fmt precision counts
-/// them (%.80q): each byte of invalid UTF-8 is one.
-fn runes(s: &[u8], n: usize) -> &[u8] {
-    let mut i = 0;
-    for _ in 0..n {
-        if i >= s.len() {
-            break;
-        }
-        let len = match s[i] {
-            0xc2..=0xdf => 2,
-            0xe0..=0xef => 3,
-            0xf0..=0xf4 => 4,
-            _ => 1,
-        };
-        i += match s.get(i..i + len).map(std::str::from_utf8) {
-            Some(Ok(_)) => len,
-            _ => 1,
-        };
-    }
-    &s[..i]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -436,8 +414,6 @@ mod tests {
         let evs = decode(&[line.as_bytes()]);
         let want = format!("anthropic: unexpected non-SSE line \"{}\" in the event stream", "é".repeat(80));
         assert_eq!(terminal(&evs).message, want);
-        assert_eq!(runes(b"a\xe6\x80b\xff", 3), b"a\xe6\x80");
-        assert_eq!(runes(b"ab", 80), b"ab");
     }
 
     #[test]
