@@ -6,7 +6,6 @@
 //! duplicate keys wins, null leaves a field as it was, and a field of the
 //! wrong type makes the whole value fall back to its text.
 
-use super::goquote;
 use crate::jsonscan::{Decoder as Scan, Kind};
 use crate::norm::{Error, ErrorKind};
 use crate::retryhint; // a sibling submodule of decode.rs
@@ -91,7 +90,7 @@ pub fn stream_error(raw: &[u8]) -> Error {
         if s.peek() == Kind::Str {
             w.message.extend_from_slice(s.str().unquoted().as_bytes());
         } else {
-            w.message.extend_from_slice(goquote::truncate(raw, 200));
+            w.message.extend_from_slice(crate::quote::prefix(raw, 200));
         }
     }
     classify(0, &w)
@@ -125,17 +124,17 @@ pub fn classify(status: i64, w: &Wire) -> Error {
     let ptype: &[u8] = if w.type_.is_empty() { &code } else { w.type_.as_bytes() };
     let mut e = Error {
         kind,
-        message: goquote::lossy(&w.message),
+        message: crate::quote::lossy(&w.message),
         retryable: kind.retryable(),
         http_status: u16::try_from(status).unwrap_or(0),
-        provider_type: goquote::lossy(ptype),
+        provider_type: crate::quote::lossy(ptype),
         ..Error::default()
     };
     if kind == ErrorKind::RateLimit {
         e.retry_after = retryhint::from_message(&w.message);
     }
     if !code.is_empty() && code != ptype {
-        e.code = goquote::lossy(&code);
+        e.code = crate::quote::lossy(&code);
     }
     e
 }
@@ -185,7 +184,7 @@ fn is_overflow(msg: &[u8]) -> bool {
     let mut low = Vec::with_capacity(msg.len());
     let mut i = 0;
     while i < msg.len() {
-        let (r, w) = goquote::decode_rune(&msg[i..]);
+        let (r, w) = decode_rune(&msg[i..]);
         i += w;
         low.push(match r {
             0..=0x7f => (r as u8).to_ascii_lowercase(),
@@ -196,6 +195,27 @@ fn is_overflow(msg: &[u8]) -> bool {
     }
     let has = |needle: &[u8]| low.windows(needle.len()).any(|w| w == needle);
     has(b"context length") || has(b"context window") || has(b"maximum context") || has(b"too many tokens")
+}
+
+/// decode_rune decodes the rune at the start of s as Go's
+/// utf8.DecodeRune does: (U+FFFD, 1) for an invalid or short sequence,
+/// (0, 0) for an empty s.
+fn decode_rune(s: &[u8]) -> (u32, usize) {
+    let c = match s.first() {
+        Some(&c) => c,
+        None => return (0, 0),
+    };
+    let w = match c {
+        0..=0x7f => return (c as u32, 1),
+        0xc2..=0xdf => 2,
+        0xe0..=0xef => 3,
+        0xf0..=0xf4 => 4,
+        _ => return (0xfffd, 1),
+    };
+    match s.get(..w).map(std::str::from_utf8) {
+        Some(Ok(text)) => (text.chars().next().map_or(0xfffd, |r| r as u32), w),
+        _ => (0xfffd, 1),
+    }
 }
 
 #[cfg(test)]

@@ -9,9 +9,10 @@
 //! body and every way of cutting it into chunks.
 //!
 //! Inclusion: a crate root includes it as `#[path = "…/decode.rs"] mod
-//! decode;` beside `crate::norm`, `crate::jsonscan`, `crate::sse` and
-//! `crate::retryhint`; its helpers (usage.rs, classify.rs, goquote.rs)
-//! are its own submodules.
+//! decode;` beside `crate::norm`, `crate::jsonscan`, `crate::sse`,
+//! `crate::retryhint` and `crate::quote` (the tools crate's quote.rs, Go's
+//! %q, with the `crate::printable` table it reads); its helpers (usage.rs,
+//! classify.rs, response.rs, fastread.rs) are its own submodules.
 //!
 //! ```ignore
 //! let mut d = decode::Decoder::new("deepseek");
@@ -27,8 +28,6 @@
 mod classify;
 #[path = "fastread.rs"]
 mod fastread;
-#[path = "goquote.rs"]
-mod goquote;
 #[path = "response.rs"]
 pub mod response;
 #[path = "usage.rs"]
@@ -331,7 +330,7 @@ impl State {
         }
         if it.kind == sse::Kind::Text {
             let mut message = String::from("openaichat: unexpected non-SSE line ");
-            goquote::append_quote(&mut message, goquote::truncate(it.data, 80));
+            crate::quote::quote(&mut message, crate::quote::prefix(it.data, 80));
             message.push_str(" in the event stream");
             return self.fail(error(ErrorKind::Malformed, message));
         }
@@ -354,7 +353,7 @@ impl State {
             Ok(()) => self.chunk(&c),
             Err(e) => {
                 let mut message = format!("openaichat: chunk is not JSON ({}): ", e);
-                goquote::append_quote(&mut message, goquote::truncate(it.data, 80));
+                crate::quote::quote(&mut message, crate::quote::prefix(it.data, 80));
                 self.fail(error(ErrorKind::Malformed, message));
             }
         }
@@ -604,7 +603,7 @@ impl State {
             "content_filter" => StopReason::Refusal,
             _ => {
                 let mut message = String::from("openaichat: unknown finish_reason ");
-                goquote::append_quote(&mut message, self.stop_raw.as_bytes());
+                crate::quote::quote(&mut message, self.stop_raw.as_bytes());
                 return self.fail(error(ErrorKind::Server, message));
             }
         };

@@ -6,7 +6,6 @@
 //! classifies it); the headers are read with crate::retryhint.
 
 use super::classify::{classify, Wire};
-use super::goquote;
 use crate::jsonscan::{Decoder as Scan, Kind};
 use crate::norm::{Error, ErrorKind};
 use crate::retryhint;
@@ -42,12 +41,12 @@ pub fn classify_response<K: AsRef<[u8]>, V: AsRef<[u8]>>(
         }
         None => {
             let mut m = format!("openaichat: http {} with a body that is not an API error: ", status);
-            goquote::append_quote(&mut m, goquote::truncate(body, 120));
+            crate::quote::quote(&mut m, crate::quote::prefix(body, 120));
             w.message = m.into_bytes();
         }
     }
     let mut e = classify(status, &w);
-    e.request_id = goquote::lossy(retryhint::get(h, "x-request-id"));
+    e.request_id = crate::quote::lossy(retryhint::get(h, "x-request-id"));
     let after = retryhint::after(h, now_secs, now_nanos);
     if after > 0 {
         e.retry_after = after;

@@ -24,6 +24,10 @@ mod norm;
 mod retryhint;
 #[path = "../../sse/sse.rs"]
 mod sse;
+#[path = "../../../../tools/src/printable.rs"]
+mod printable;
+#[path = "../../../../tools/src/quote.rs"]
+mod quote;
 
 #[path = "../decode.rs"]
 mod decode;
