@@ -18,6 +18,6 @@ var toolsWasm []byte
 // the toolchains that built them (a rebuild is byte-identical only with
 // the same one).
 var pins = []pin{
-	{name: "providers", file: "providers.wasm", size: 700577, sha256: "286f7b01211ab1902d2c18702624a72fe611035abe88fd123c563bf09bdfcad1", toolchain: "rustc 1.63.0", data: providersWasm},
+	{name: "providers", file: "providers.wasm", size: 609024, sha256: "ec4995eb19d7cc5dbc01bb39680ad656430ef8c3c3d28d8d4263bd2b11eaee28", toolchain: "rustc 1.63.0", data: providersWasm},
 	{name: "tools", file: "tools.wasm", size: 120023, sha256: "45de3daa5d6cb0613c725291556a4e77dcd9a87a2820c7975a4512832f9a8f2c", toolchain: "rustc 1.63.0", data: toolsWasm},
 }
