@@ -121,15 +121,7 @@ impl norm::Decoder for Decoder {
     }
 
     fn framing(&self) -> norm::Framing {
-        let s = self.framer.stats();
-        norm::Framing {
-            line_endings: s.line_endings.as_str(),
-            event_lines: s.event_lines,
-            events: s.events,
-            comment_lines: s.comment_lines,
-            done: s.done,
-            non_sse: s.non_sse,
-        }
+        self.framer.stats().framing()
     }
 }
 

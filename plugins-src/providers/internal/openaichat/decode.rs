@@ -311,15 +311,7 @@ impl norm::Decoder for Decoder {
     }
 
     fn framing(&self) -> Framing {
-        let s = self.framer.stats();
-        Framing {
-            line_endings: s.line_endings.as_str(),
-            event_lines: s.event_lines,
-            events: s.events,
-            comment_lines: s.comment_lines,
-            done: s.done,
-            non_sse: s.non_sse,
-        }
+        self.framer.stats().framing()
     }
 }
 

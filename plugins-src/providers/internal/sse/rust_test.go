@@ -18,9 +18,10 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// TestRustUnit runs the Rust port's own tests (sse.rs, mod tests).
+// TestRustUnit runs the Rust port's own tests (sse.rs, mod tests),
+// through the driver, which includes the crate::norm that sse.rs needs.
 func TestRustUnit(t *testing.T) {
-	rustdriver.RunTests(t, "sse.rs")
+	rustdriver.RunTests(t, "testdata/driver.rs")
 }
 
 // TestRustFramer holds the Rust framer to the Go one on recorded and

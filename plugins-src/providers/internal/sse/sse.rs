@@ -20,6 +20,9 @@
 //! f.close(|it| handle(it));
 //! let stats = f.stats();
 //! ```
+//!
+//! Inclusion: a crate root includes it as `crate::sse` beside
+//! `crate::norm` (for [`Stats::framing`]); std only, rustc 1.63.
 
 /// Kind tells what an [`Item`] is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,6 +96,21 @@ impl Default for Stats {
             done: false,
             non_sse: false,
             bytes: 0,
+        }
+    }
+}
+
+impl Stats {
+    /// framing is what a decoder reports as its framing (Go: each
+    /// decoder's Framing method): the stats without the byte count.
+    pub fn framing(&self) -> crate::norm::Framing {
+        crate::norm::Framing {
+            line_endings: self.line_endings.as_str(),
+            event_lines: self.event_lines,
+            events: self.events,
+            comment_lines: self.comment_lines,
+            done: self.done,
+            non_sse: self.non_sse,
         }
     }
 }

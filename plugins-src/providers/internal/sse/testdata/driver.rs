@@ -15,6 +15,8 @@
 //! the number of items and data bytes seen (u64le each).
 #![allow(dead_code)]
 
+#[path = "../../norm/norm.rs"]
+mod norm;
 #[path = "../sse.rs"]
 mod sse;
 
