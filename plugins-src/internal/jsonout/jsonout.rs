@@ -27,7 +27,10 @@
 //! on (its default): `"` `\` and `\b \f \n \r \t` with a backslash, other
 //! control bytes, `<`, `>` and `&` as `\u00XX`, U+2028 and U+2029 as
 //! `\u2028`/`\u2029`, and each byte that does not start a valid UTF-8
-//! sequence as `\ufffd`. Floats use the shortest digits that round-trip
+//! sequence as `\ufffd` — by the JSON reader's writer,
+//! `crate::jsonscan::append_quote`, so a crate root includes
+//! plugins-src/internal/jsonscan/jsonscan.rs as `crate::jsonscan` beside
+//! this module. Floats use the shortest digits that round-trip
 //! (of two as near, the even one), in plain notation unless the magnitude
 //! is below 1e-6 or at least 1e21.
 //! NaN and the infinities, and a raw value that is not exactly one valid
@@ -285,7 +288,7 @@ impl Writer {
     /// member's value comes next.
     pub fn key<S: AsRef<[u8]> + ?Sized>(&mut self, name: &S) {
         self.separate();
-        append_string(&mut self.buf, name.as_ref());
+        crate::jsonscan::append_quote(&mut self.buf, name.as_ref());
         self.buf.push(b':');
         self.comma = false;
     }
@@ -294,7 +297,7 @@ impl Writer {
     /// not be UTF-8.
     pub fn string<S: AsRef<[u8]> + ?Sized>(&mut self, s: &S) {
         self.separate();
-        append_string(&mut self.buf, s.as_ref());
+        crate::jsonscan::append_quote(&mut self.buf, s.as_ref());
         self.comma = true;
     }
 
@@ -390,96 +393,7 @@ impl Writer {
     }
 }
 
-/// HTML_SAFE marks the ASCII bytes encoding/json writes unescaped with HTML
-/// escaping on (its htmlSafeSet): all but control bytes, `"`, `\`, `<`, `>`
-/// and `&`. Bytes from 0x80 on are false here and handled as UTF-8.
-static HTML_SAFE: [bool; 256] = html_safe();
-
-const fn html_safe() -> [bool; 256] {
-    let mut t = [false; 256];
-    let mut b = 0x20;
-    while b < 0x80 {
-        t[b] = !matches!(b as u8, b'"' | b'\\' | b'<' | b'>' | b'&');
-        b += 1;
-    }
-    t
-}
-
 const HEX: &[u8; 16] = b"0123456789abcdef";
-
-/// append_string appends s as a JSON string, escaped as encoding/json
-/// escapes a Go string with HTML escaping on.
-pub fn append_string(dst: &mut Vec<u8>, s: &[u8]) {
-    dst.reserve(s.len() + 2);
-    dst.push(b'"');
-    let (mut start, mut i) = (0, 0);
-    while i < s.len() {
-        let b = s[i];
-        if b < 0x80 {
-            if HTML_SAFE[b as usize] {
-                i += 1;
-                continue;
-            }
-            dst.extend_from_slice(&s[start..i]);
-            match b {
-                b'\\' | b'"' => dst.extend_from_slice(&[b'\\', b]),
-                0x08 => dst.extend_from_slice(b"\\b"),
-                0x0c => dst.extend_from_slice(b"\\f"),
-                b'\n' => dst.extend_from_slice(b"\\n"),
-                b'\r' => dst.extend_from_slice(b"\\r"),
-                b'\t' => dst.extend_from_slice(b"\\t"),
-                _ => dst.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX[(b >> 4) as usize], HEX[(b & 0xf) as usize]]),
-            }
-            i += 1;
-            start = i;
-            continue;
-        }
-        let size = utf8_len(&s[i..]);
-        if size == 0 {
-            dst.extend_from_slice(&s[start..i]);
-            dst.extend_from_slice(b"\\ufffd");
-            i += 1;
-            start = i;
-            continue;
-        }
-        if b == 0xe2 && s[i + 1] == 0x80 && s[i + 2] & !1 == 0xa8 {
-            dst.extend_from_slice(&s[start..i]);
-            dst.extend_from_slice(&[b'\\', b'u', b'2', b'0', b'2', HEX[(s[i + 2] & 0xf) as usize]]);
-            i += 3;
-            start = i;
-            continue;
-        }
-        i += size;
-    }
-    dst.extend_from_slice(&s[start..]);
-    dst.push(b'"');
-}
-
-/// utf8_len returns the length of the well-formed UTF-8 sequence s starts
-/// with (Unicode's table 3-7, as Go's utf8.DecodeRune reads it), or 0 when
-/// s[0] starts none.
-fn utf8_len(s: &[u8]) -> usize {
-    let cont = |i: usize, lo: u8, hi: u8| i < s.len() && s[i] >= lo && s[i] <= hi;
-    let (n, lo, hi) = match s[0] {
-        0xc2..=0xdf => (2, 0x80, 0xbf),
-        0xe0 => (3, 0xa0, 0xbf),
-        0xe1..=0xec | 0xee..=0xef => (3, 0x80, 0xbf),
-        0xed => (3, 0x80, 0x9f),
-        0xf0 => (4, 0x90, 0xbf),
-        0xf1..=0xf3 => (4, 0x80, 0xbf),
-        0xf4 => (4, 0x80, 0x8f),
-        _ => return 0,
-    };
-    if !cont(1, lo, hi) {
-        return 0;
-    }
-    for i in 2..n {
-        if !cont(i, 0x80, 0xbf) {
-            return 0;
-        }
-    }
-    n
-}
 
 /// append_int appends v in decimal.
 pub fn append_int(dst: &mut Vec<u8>, v: i64) {
@@ -900,8 +814,8 @@ mod tests {
 
     fn quote(s: &[u8]) -> String {
         let mut out = Vec::new();
-        append_string(&mut out, s);
-        String::from_utf8(out).expect("append_string writes UTF-8")
+        crate::jsonscan::append_quote(&mut out, s);
+        String::from_utf8(out).expect("append_quote writes UTF-8")
     }
 
     fn float(v: f64) -> String {

@@ -32,5 +32,5 @@ func TestMain(m *testing.M) {
 // for them), the Writer's commas, sorting
 // and failure behaviour.
 func TestRustUnitTests(t *testing.T) {
-	rustdriver.RunTests(t, "jsonout.rs")
+	rustdriver.RunTests(t, "testdata/driver.rs")
 }

@@ -23,6 +23,9 @@
 //! bytes and value per entry; written sorted) and 'o' struct (the same, the
 //! members written in the order given).
 
+#[path = "../../jsonscan/jsonscan.rs"]
+#[allow(dead_code)]
+mod jsonscan;
 // The driver uses most of the module, not all of it.
 #[allow(dead_code)]
 #[path = "../jsonout.rs"]
@@ -153,7 +156,7 @@ fn answer(op: u8, payload: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
     match op {
         b's' => {
-            jsonout::append_string(&mut out, payload);
+            jsonscan::append_quote(&mut out, payload);
             reply(Ok(out))
         }
         b'f' => {
@@ -207,7 +210,7 @@ fn answer(op: u8, payload: &[u8]) -> Vec<u8> {
                     None => return reply(Err("driver: malformed string batch".to_string())),
                 };
                 text.clear();
-                jsonout::append_string(&mut text, s);
+                jsonscan::append_quote(&mut text, s);
                 out.extend_from_slice(&(text.len() as u32).to_le_bytes());
                 out.extend_from_slice(&text);
             }

@@ -453,12 +453,12 @@ pub fn finish_arguments(raw: &str) -> (Vec<u8>, String) {
     let mut q = Vec::with_capacity(raw.len() + 2);
     if crate::jsonout::append_raw(&mut q, raw.as_bytes()).is_err() {
         q.clear();
-        crate::jsonout::append_string(&mut q, raw.as_bytes());
+        crate::jsonscan::append_quote(&mut q, raw.as_bytes());
         return (q, format!("arguments are not valid JSON ({} bytes; cut off by a length stop?)", raw.len()));
     }
     if !t.starts_with('{') {
         q.clear();
-        crate::jsonout::append_string(&mut q, raw.as_bytes());
+        crate::jsonscan::append_quote(&mut q, raw.as_bytes());
         // A valid JSON value starts with an ASCII byte; %q of it is that
         // byte in quotes, with `"` escaped.
         let first = if t.starts_with('"') { "\\\"" } else { &t[..1] };

@@ -2,6 +2,9 @@
 //! #[test]s of ../handoff.rs, under the plugin crate's module names.
 #![allow(dead_code)]
 
+#[path = "../../../../internal/jsonscan/jsonscan.rs"]
+#[allow(dead_code)]
+mod jsonscan;
 #[path = "../../../../internal/jsonout/jsonout.rs"]
 mod jsonout;
 #[path = "../../norm/norm.rs"]

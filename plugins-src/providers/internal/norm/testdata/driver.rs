@@ -30,6 +30,9 @@
 #[path = "../norm.rs"]
 mod norm;
 
+#[path = "../../../../internal/jsonscan/jsonscan.rs"]
+#[allow(dead_code)]
+mod jsonscan;
 #[path = "../../../../internal/jsonout/jsonout.rs"]
 mod jsonout;
 

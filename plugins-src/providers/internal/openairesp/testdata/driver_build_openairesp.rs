@@ -6,6 +6,9 @@
 
 #![allow(dead_code)]
 
+#[path = "../../../../internal/jsonscan/jsonscan.rs"]
+#[allow(dead_code)]
+mod jsonscan;
 #[path = "../../../../internal/jsonout/jsonout.rs"]
 mod jsonout;
 #[path = "../../norm/norm.rs"]
