@@ -18,6 +18,6 @@ var toolsWasm []byte
 // the toolchains that built them (a rebuild is byte-identical only with
 // the same one).
 var pins = []pin{
-	{name: "providers", file: "providers.wasm", size: 609024, sha256: "ec4995eb19d7cc5dbc01bb39680ad656430ef8c3c3d28d8d4263bd2b11eaee28", toolchain: "rustc 1.63.0", data: providersWasm},
+	{name: "providers", file: "providers.wasm", size: 607554, sha256: "b125d9e0bcfdeeb2c5a63b636f9d4f3d5fe0313db8125c9a26c89e89ee1ff094", toolchain: "rustc 1.63.0", data: providersWasm},
 	{name: "tools", file: "tools.wasm", size: 120023, sha256: "45de3daa5d6cb0613c725291556a4e77dcd9a87a2820c7975a4512832f9a8f2c", toolchain: "rustc 1.63.0", data: toolsWasm},
 }
