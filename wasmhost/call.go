@@ -48,6 +48,17 @@ func errOutput(n, limit int64) error {
 	return fmt.Errorf("read %d bytes out of the guest, over Budgets.OutputBytes %d; raise the budget or return less", n, limit)
 }
 
+// View returns the n bytes at ptr in guest memory without copying them,
+// for decoding in place: a record, a return area or the elements of a
+// list being lifted. The slice aliases the guest's memory, so it is valid
+// only until the guest runs again (Alloc, a call back into the guest, the
+// end of the host function or lift) and must not be kept or modified;
+// copy what outlives that (ReadBytes, ReadString). The bytes count
+// against Budgets.OutputBytes as a copy would.
+func (c *Call) View(ptr, n uint32) ([]byte, error) {
+	return c.view("bytes", ptr, n)
+}
+
 // ReadBytes copies n bytes at ptr out of guest memory.
 func (c *Call) ReadBytes(ptr, n uint32) ([]byte, error) {
 	b, err := c.view("bytes", ptr, n)

@@ -19,7 +19,7 @@ import (
 // concurrent use.
 func InstrumentationVersion() string { return instrumentationVersion() }
 
-var instrumentationVersion = sync.OnceValue(func() string { return "fuel-v3-" + probeFingerprint() })
+var instrumentationVersion = sync.OnceValue(func() string { return "fuel-v4-" + probeFingerprint() })
 
 // instrumentedDir is the directory holding instrumented modules next to
 // wazero's compiled code, so a warm start skips the fuel rewrite as wazero

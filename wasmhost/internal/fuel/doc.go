@@ -13,9 +13,11 @@
 // depth still allowed: each function entry decrements it and calls the
 // import [Module].[DepthName] when it reaches zero, and each body is wrapped
 // in a block so every exit (end, return, a branch to the function's label, a
-// tail call) gives the level back. Leaf functions (no loop, no call) finish
-// in a bounded number of instructions and cannot recurse; their entries are
-// not charged, which keeps the cost of Go's many small helpers down. The host sets both globals per call, so
+// tail call) gives the level back. Leaf functions (no call of any kind)
+// cannot recurse and run a bounded number of instructions between two
+// charges of their loop headers; their entries are not charged and they
+// take no depth, which keeps the cost of small helpers and of scanning
+// loops (Go's and Rust's, memcpy) down. The host sets both globals per call, so
 // the instrumented code does not depend on any budget. This bounds recursion long before
 // wazero's own 400 MB native stack ceiling. Every memory.grow is replaced by a call to a second import
 // ([Module].[GrowName], same signature as memory.grow) so the host decides

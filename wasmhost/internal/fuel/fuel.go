@@ -30,7 +30,7 @@ const InitialDepth = 1 << 16
 // Stats describes what Instrument inserted.
 type Stats struct {
 	Functions   int // function entries charged
-	Leaves      int // functions without loops or calls, left uncharged
+	Leaves      int // functions without calls: entry uncharged, loop headers charged
 	LoopHeaders int // loop headers charged
 	Grows       int // memory.grow instructions redirected
 }

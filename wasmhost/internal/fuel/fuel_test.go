@@ -88,8 +88,8 @@ func run(t *testing.T, code []byte) (api.Module, *counters) {
 
 func TestInstrumentKeepsSemantics(t *testing.T) {
 	code, st := instrument(t, wat2wasm(t, "control"))
-	if st.Functions != 7 || st.Leaves != 2 || st.LoopHeaders != 1 || st.Grows != 1 {
-		t.Fatalf("stats %+v, want 7 charged functions, 2 leaves, 1 loop header, 1 grow", st)
+	if st.Functions != 6 || st.Leaves != 3 || st.LoopHeaders != 1 || st.Grows != 1 {
+		t.Fatalf("stats %+v, want 6 charged functions, 3 leaves (one with the loop), 1 loop header, 1 grow", st)
 	}
 	m, c := run(t, code)
 	depth := m.ExportedGlobal(DepthExport)
@@ -137,7 +137,8 @@ func TestInstrumentKeepsSemantics(t *testing.T) {
 	}
 }
 
-// TestFuelCounting checks one unit per function entry and loop iteration.
+// TestFuelCounting checks one unit per loop iteration and per entry of a
+// function that calls (loops, a leaf, pays no entry).
 func TestFuelCounting(t *testing.T) {
 	code, _ := instrument(t, wat2wasm(t, "control"))
 	m, c := run(t, code)
@@ -146,8 +147,8 @@ func TestFuelCounting(t *testing.T) {
 	if _, err := m.ExportedFunction("loops").Call(context.Background(), 500); err != nil {
 		t.Fatal(err)
 	}
-	if used := 1_000_000 - g.Get(); used != 501 {
-		t.Fatalf("loops(500) used %d units, want 501 (1 entry + 500 iterations)", used)
+	if used := 1_000_000 - g.Get(); used != 500 {
+		t.Fatalf("loops(500) used %d units, want 500 (its iterations; a leaf's entry is free)", used)
 	}
 	g.Set(1_000_000)
 	if _, err := m.ExportedFunction("fact").Call(context.Background(), 5); err != nil {
@@ -162,8 +163,8 @@ func TestFuelCounting(t *testing.T) {
 }
 
 // TestFuelAcrossYields checks the charge that finds the slice spent is
-// paid from the next one: from an empty counter, loops(500) (501 charges)
-// yields once per 100 units and leaves 6*100-501 = 99 of the last refill.
+// paid from the next one: from an empty counter, loops(500) (500 charges)
+// yields once per 100 units and leaves 5*100-500 = 0 of the last refill.
 func TestFuelAcrossYields(t *testing.T) {
 	code, _ := instrument(t, wat2wasm(t, "control"))
 	m, c := run(t, code)
@@ -172,8 +173,8 @@ func TestFuelAcrossYields(t *testing.T) {
 	if _, err := m.ExportedFunction("loops").Call(context.Background(), 500); err != nil {
 		t.Fatal(err)
 	}
-	if c.yields != 6 || g.Get() != 99 {
-		t.Fatalf("%d yields, %d units left; want 6 yields, 99 left", c.yields, g.Get())
+	if c.yields != 5 || g.Get() != 0 {
+		t.Fatalf("%d yields, %d units left; want 5 yields, 0 left", c.yields, g.Get())
 	}
 }
 

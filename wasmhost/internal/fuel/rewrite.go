@@ -25,9 +25,10 @@ type rewriter struct {
 // falling off the end, a branch to the function's label, return (rewritten
 // as a branch to the wrapper) — passes the depth decrement after it.
 //
-// A leaf function — no loop, no call of any kind — runs a bounded number of
-// instructions and cannot recurse, so it is left uncharged and unwrapped;
-// only its ref.func and memory.grow are rewritten.
+// A leaf function — no call of any kind — cannot recurse, and between two
+// charges of its loop headers it runs a bounded number of instructions, so
+// its entry is left uncharged and its body unwrapped; its loop headers are
+// charged and its ref.func and memory.grow rewritten as in any function.
 func (r *rewriter) body(in []byte, bt []byte, st *Stats) ([]byte, error) {
 	leaf, err := isLeaf(in)
 	if err != nil {
@@ -133,7 +134,7 @@ func (r *rewriter) body(in []byte, bt []byte, st *Stats) ([]byte, error) {
 	return nil, errors.New("function body has no final end")
 }
 
-// isLeaf reports whether a body has no loop and no call.
+// isLeaf reports whether a body has no call of any kind (loops allowed).
 func isLeaf(in []byte) (bool, error) {
 	for i := 0; i < len(in); {
 		op := in[i]
@@ -141,9 +142,9 @@ func isLeaf(in []byte) (bool, error) {
 		i++
 		var err error
 		switch op {
-		case wasm.OpcodeLoop, wasm.OpcodeCall, wasm.OpcodeCallIndirect, opReturnCall, opReturnCallIndirect:
+		case wasm.OpcodeCall, wasm.OpcodeCallIndirect, opReturnCall, opReturnCallIndirect:
 			return false, nil
-		case wasm.OpcodeBlock, wasm.OpcodeIf:
+		case wasm.OpcodeBlock, wasm.OpcodeIf, wasm.OpcodeLoop:
 			i, err = skipBlockType(in, i)
 		case wasm.OpcodeRefFunc, wasm.OpcodeMemoryGrow:
 			i, err = skipU32s(in, i, 1)
