@@ -50,8 +50,10 @@ func LoadBytes(c *wasmhost.Call, b []byte, dst *[]byte) error {
 	return LiftBytes(c, uint64(ptr), uint64(n), dst)
 }
 
-// LoadList copies out the elements of the list whose pointer and length are
-// at b: n elements of size bytes aligned to align.
+// LoadList returns the elements of the list whose pointer and length are
+// at b: n elements of size bytes aligned to align, in place in guest
+// memory (see wasmhost.Call.View: decode them before the guest runs
+// again; never keep the slice).
 func LoadList(c *wasmhost.Call, b []byte, size, align int) ([]byte, error) {
 	ptr, n := ptrLen(b)
 	return LiftList(c, uint64(ptr), uint64(n), size, align)
@@ -81,8 +83,9 @@ func LiftBytes(c *wasmhost.Call, ptr, n uint64, dst *[]byte) error {
 	return nil
 }
 
-// LiftList copies out the elements of a list from flat pointer and length
-// values: n elements of size bytes aligned to align.
+// LiftList returns the elements of a list from flat pointer and length
+// values: n elements of size bytes aligned to align, in place in guest
+// memory (see LoadList).
 func LiftList(c *wasmhost.Call, ptr, n uint64, size, align int) ([]byte, error) {
 	p, count := uint32(ptr), uint32(n)
 	if p%uint32(align) != 0 {
@@ -95,16 +98,17 @@ func LiftList(c *wasmhost.Call, ptr, n uint64, size, align int) ([]byte, error) 
 	if total == 0 {
 		return nil, nil
 	}
-	return c.ReadBytes(p, uint32(total))
+	return c.View(p, uint32(total))
 }
 
-// ReadRecord copies out size bytes at ptr, aligned to align: a record,
-// a spilled parameter list or a return area.
+// ReadRecord returns the size bytes at ptr, aligned to align, in place in
+// guest memory: a record, a spilled parameter list or a return area (see
+// LoadList).
 func ReadRecord(c *wasmhost.Call, ptr uint32, size, align int) ([]byte, error) {
 	if ptr%uint32(align) != 0 {
 		return nil, fmt.Errorf("canon: pointer %#x is not aligned to %d bytes; the guest wrote a bad pointer", ptr, align)
 	}
-	return c.ReadBytes(ptr, uint32(size))
+	return c.View(ptr, uint32(size))
 }
 
 // StoreString lowers s into guest memory and writes its pointer and length
