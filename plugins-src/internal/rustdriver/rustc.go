@@ -99,6 +99,7 @@ func RunTests(tb testing.TB, root string, args ...string) {
 // benchmark of a wasm build sees what the plugin will be.
 var WasmFlags = []string{"--crate-type", "cdylib", "--target", "wasm32-wasi",
 	"-C", "opt-level=s", "-C", "panic=abort", "-C", "codegen-units=1", "-C", "lto=fat",
+	"-C", "target-feature=+bulk-memory",
 	"-C", "strip=symbols", "-C", "debuginfo=0"}
 
 // BuildWasm builds root as a wasm32-wasi cdylib with [WasmFlags] (and
