@@ -11,14 +11,22 @@ pub mod rt {
     /// `(old_ptr, old_size, align, new_size) -> ptr`, through the Rust global
     /// allocator, so a value the host placed can be taken over by a `String`
     /// or `Vec<u8>` and freed by Rust. A zero-size request returns `align`
-    /// (a dangling, aligned pointer) and allocates nothing.
+    /// (a dangling, aligned pointer) and allocates nothing. A new byte
+    /// block (align 1) that fits the buffer [`spare`] kept is that buffer,
+    /// with no allocation.
     #[no_mangle]
     pub unsafe extern "C" fn cabi_realloc(old_ptr: *mut u8, old_size: usize, align: usize, new_size: usize) -> *mut u8 {
+        let old_size = if old_size == 0 { 0 } else { block_size(old_ptr as usize, old_size) };
         if new_size == 0 {
             if old_size != 0 {
                 alloc::dealloc(old_ptr, layout(old_size, align));
             }
             return align as *mut u8;
+        }
+        if old_size == 0 && align == 1 && new_size <= SPARE.1 {
+            LENT = SPARE;
+            SPARE = (0, 0);
+            return LENT.0 as *mut u8;
         }
         let p = if old_size == 0 {
             alloc::alloc(layout(new_size, align))
@@ -29,6 +37,45 @@ pub mod rt {
             alloc::handle_alloc_error(layout(new_size, align));
         }
         p
+    }
+
+    /// SPARE is the byte buffer (address, capacity) [`spare`] keeps for the
+    /// host's next byte block; LENT is that buffer once `cabi_realloc` has
+    /// handed it out, until it is taken over or freed. (0, 0) when none.
+    static mut SPARE: (usize, usize) = (0, 0);
+    static mut LENT: (usize, usize) = (0, 0);
+
+    /// SPARE_MAX is the largest buffer [`spare`] keeps (1 MiB).
+    const SPARE_MAX: usize = 1 << 20;
+
+    /// spare keeps v's allocation for the host's next byte block (a chunk
+    /// of a stream, a string) when it is larger than the one kept, so an
+    /// export called over and over with byte lists of similar size
+    /// allocates nothing for them; otherwise v is dropped.
+    pub fn spare(v: Vec<u8>) {
+        let cap = v.capacity();
+        unsafe {
+            if cap == 0 || cap > SPARE_MAX || cap <= SPARE.1 {
+                return;
+            }
+            let mut v = std::mem::ManuallyDrop::new(v);
+            if SPARE.1 != 0 {
+                alloc::dealloc(SPARE.0 as *mut u8, layout(SPARE.1, 1));
+            }
+            SPARE = (v.as_mut_ptr() as usize, cap);
+        }
+    }
+
+    /// block_size returns the size of the block at p that the host knows
+    /// as size bytes: the capacity of the lent spare buffer (which is then
+    /// no longer lent) when p is that buffer, else size.
+    unsafe fn block_size(p: usize, size: usize) -> usize {
+        if LENT.1 != 0 && p == LENT.0 {
+            let cap = LENT.1;
+            LENT = (0, 0);
+            return cap;
+        }
+        size
     }
 
     /// layout returns the layout of size bytes aligned to align, or aborts
@@ -45,7 +92,7 @@ pub mod rt {
     /// allocated.
     pub unsafe fn free(p: usize, size: usize, align: usize) {
         if size != 0 {
-            alloc::dealloc(p as *mut u8, layout(size, align));
+            alloc::dealloc(p as *mut u8, layout(block_size(p, size), align));
         }
     }
 
@@ -164,7 +211,7 @@ pub mod rt {
         if n == 0 {
             return Vec::new();
         }
-        Vec::from_raw_parts(p as *mut u8, n, n)
+        Vec::from_raw_parts(p as *mut u8, n, block_size(p, n))
     }
 
     /// take_string takes over a UTF-8 string of n bytes at p that the host

@@ -102,8 +102,12 @@ impl smith_plugin::provider::GuestDecoder for decoder::StreamDecoder {
         decoder::StreamDecoder::new(&o.provider)
     }
 
+    /// decode_chunk decodes one chunk and keeps its buffer for the next
+    /// (smith_plugin::rt::spare): a stream's chunks are of similar sizes.
     fn decode_chunk(&mut self, chunk: Vec<u8>) -> Result<Vec<StreamEvent>, CodecFault> {
-        decoder::StreamDecoder::decode_chunk(self, &chunk)
+        let events = decoder::StreamDecoder::decode_chunk(self, &chunk);
+        smith_plugin::rt::spare(chunk);
+        events
     }
 
     fn finish(&mut self) -> Result<Vec<StreamEvent>, CodecFault> {
