@@ -681,6 +681,7 @@ impl Stack {
 pub struct Str<'a> {
     raw: Option<&'a [u8]>,
     escaped: bool, // the string holds a backslash escape
+    high: bool,    // the string holds a byte above ASCII
 }
 
 impl<'a> Str<'a> {
@@ -716,7 +717,7 @@ impl<'a> Str<'a> {
         if flags & STRING_BAD != 0 {
             return None;
         }
-        Some((Str { raw: Some(data.get(pos..end)?), escaped: flags & STRING_ESCAPED != 0 }, end))
+        Some((Str { raw: Some(data.get(pos..end)?), escaped: flags & STRING_ESCAPED != 0, high: flags & STRING_HIGH != 0 }, end))
     }
 
     /// plain returns the content of s (between the quotes) when it holds
@@ -741,6 +742,12 @@ impl<'a> Str<'a> {
         };
         let content = &q[1..q.len() - 1];
         if let Some(plain) = self.plain() {
+            if !self.high {
+                // SAFETY: the scan saw no byte above ASCII in the string,
+                // and ASCII is UTF-8. (Validating it again is a byte loop
+                // in wasm.)
+                return Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(plain) });
+            }
             if let Ok(s) = std::str::from_utf8(plain) {
                 return Cow::Borrowed(s);
             }
