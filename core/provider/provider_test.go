@@ -18,11 +18,10 @@ func TestStream(t *testing.T) {
 	srv := newServer(t, sse(body))
 	arts := &artifacts{}
 	p := newBridge(t, "anthropic", arts, func(c *provider.Config) { c.BaseURLFlag = srv.URL })
-	evs := collect(p.Stream(context.Background(), hello()))
+	evs := joined(collect(p.Stream(context.Background(), hello())))
 	want := []model.StreamEvent{
 		model.Start{Provider: "anthropic", Model: "claude-test-1", ResponseID: "msg_1"},
-		model.TextDelta{Index: 0, Text: "Olá"},
-		model.TextDelta{Index: 0, Text: ", mundo"},
+		model.TextDelta{Index: 0, Text: "Olá, mundo"},
 		model.Done{Reason: model.StopEnd, Usage: model.Usage{Input: model.Known(12), Output: model.Known(7),
 			CacheRead: model.Known(3), CacheWrite: model.Known(0)}, RawStop: "end_turn",
 			RawUsage: `{"cache_creation_input_tokens":0,"cache_read_input_tokens":3,"input_tokens":12,"output_tokens":7}`},
@@ -30,7 +29,7 @@ func TestStream(t *testing.T) {
 	if !reflect.DeepEqual(evs, want) {
 		t.Fatalf("events\n got %#v\nwant %#v", evs, want)
 	}
-	if u := evs[3].(model.Done).Usage; u.Reasoning.IsKnown() || u.CostNanoUSD.IsKnown() {
+	if u := evs[2].(model.Done).Usage; u.Reasoning.IsKnown() || u.CostNanoUSD.IsKnown() {
 		t.Errorf("usage %+v: unreported reasoning and cost must stay unknown", u)
 	}
 	r, sent := srv.request(0)
@@ -356,8 +355,56 @@ func TestDecoderReplay(t *testing.T) {
 	if evs, err = d.Finish(ctx, evs); err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(evs, live) {
+	if !reflect.DeepEqual(joined(evs), joined(live)) {
 		t.Errorf("replayed\n%#v\nlive\n%#v", evs, live)
+	}
+}
+
+// TestDecoderJoinsChunkDeltas: the deltas one chunk completes for one
+// block come as one event (one lowering, lifting and model event per
+// block and chunk), and deltas of separate chunks stay separate.
+func TestDecoderJoinsChunkDeltas(t *testing.T) {
+	body := mustRead(t, "testdata/anthropic-text.sse")
+	ctx := context.Background()
+	texts := func(chunks [][]byte) []string {
+		d, err := provider.NewDecoder(ctx, instances(t), "providers", provider.DecodeOptions{Provider: "anthropic", Model: "claude-test-1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer d.Close()
+		var evs []model.StreamEvent
+		for _, c := range chunks {
+			if evs, err = d.Decode(ctx, c, evs); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if evs, err = d.Finish(ctx, evs); err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, e := range evs {
+			if td, ok := e.(model.TextDelta); ok {
+				out = append(out, td.Text)
+			}
+		}
+		return out
+	}
+	var events [][]byte
+	for _, ev := range strings.SplitAfter(string(body), "\n\n") {
+		events = append(events, []byte(ev))
+	}
+	tests := []struct {
+		name   string
+		chunks [][]byte
+		want   []string
+	}{
+		{name: "one chunk", chunks: [][]byte{body}, want: []string{"Olá, mundo"}},
+		{name: "one event per chunk", chunks: events, want: []string{"Olá", ", mundo"}},
+	}
+	for _, tt := range tests {
+		if got := texts(tt.chunks); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: text deltas %q; want %q", tt.name, got, tt.want)
+		}
 	}
 }
 

@@ -174,3 +174,39 @@ func newEngine(t *testing.T) *httpengine.Engine {
 	}
 	return eng
 }
+
+// joined returns evs with each run of text, thinking or tool-call deltas
+// of one block joined into one: how finely a codec splits a block's
+// deltas follows how the body was cut into reads (it joins the deltas one
+// chunk completes), which a live stream over loopback does not fix, so
+// tests of live streams compare joined events.
+func joined(evs []model.StreamEvent) []model.StreamEvent {
+	var out []model.StreamEvent
+	for _, e := range evs {
+		if n := len(out); n > 0 {
+			switch e := e.(type) {
+			case model.TextDelta:
+				if last, ok := out[n-1].(model.TextDelta); ok && last.Index == e.Index && last.Signature == nil && e.Signature == nil {
+					last.Text += e.Text
+					out[n-1] = last
+					continue
+				}
+			case model.ThinkingDelta:
+				if last, ok := out[n-1].(model.ThinkingDelta); ok && last.Index == e.Index && last.Signature == nil && e.Signature == nil &&
+					last.Encrypted == nil && e.Encrypted == nil && last.Redacted == e.Redacted {
+					last.Text += e.Text
+					out[n-1] = last
+					continue
+				}
+			case model.ToolCallDelta:
+				if last, ok := out[n-1].(model.ToolCallDelta); ok && last.Index == e.Index {
+					last.Arguments += e.Arguments
+					out[n-1] = last
+					continue
+				}
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}

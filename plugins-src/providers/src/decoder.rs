@@ -148,7 +148,7 @@ impl StreamDecoder {
                 }
                 if !e.text.is_empty() || e.signature.is_empty() || !b.opened {
                     b.opened = true;
-                    out.push(StreamEvent::TextDelta(delta(e.index, e.text)));
+                    push_delta(out, Delta::Text, e.index, e.text);
                 }
             }
             Event::ThinkingDelta(e) => {
@@ -169,7 +169,7 @@ impl StreamDecoder {
                 let opaque_only = !e.signature.is_empty() || !e.encrypted.is_empty() || e.redacted;
                 if !e.text.is_empty() || !opaque_only || !b.opened {
                     b.opened = true;
-                    out.push(StreamEvent::ThinkingDelta(delta(e.index, e.text)));
+                    push_delta(out, Delta::Thinking, e.index, e.text);
                 }
             }
             Event::ToolCallStart(e) => {
@@ -178,7 +178,7 @@ impl StreamDecoder {
                 b.item = e.item_id;
                 out.push(StreamEvent::ToolCallStart(ToolCallStart { index: e.index as u32, id: e.id, name: e.name }));
             }
-            Event::ToolCallDelta(e) => out.push(StreamEvent::ToolCallDelta(delta(e.index, e.arguments))),
+            Event::ToolCallDelta(e) => push_delta(out, Delta::ToolCall, e.index, e.arguments),
             Event::ToolCallEnd(e) => {
                 let sig = norm::pack_meta(&self.block(e.index).meta(), &e.signature);
                 out.push(StreamEvent::BlockEnd(BlockEnd {
@@ -198,7 +198,7 @@ impl StreamDecoder {
                 b.opened = true;
                 b.signature = e.raw;
                 b.other = if e.type_.is_empty() { "unknown".to_string() } else { e.type_ };
-                out.push(StreamEvent::TextDelta(delta(e.index, String::new())));
+                push_delta(out, Delta::Text, e.index, String::new());
             }
             Event::Done(e) => {
                 self.end_blocks(out);
@@ -240,8 +240,38 @@ impl StreamDecoder {
     }
 }
 
-fn delta(index: usize, text: String) -> ContentDelta {
-    ContentDelta { index: index as u32, text }
+/// Delta is the kind of a content delta.
+#[derive(Clone, Copy)]
+enum Delta {
+    Text,
+    Thinking,
+    ToolCall,
+}
+
+/// push_delta appends a delta of kind to block index, joined to the last
+/// event of out when that is a delta of the same kind and block: the
+/// deltas one chunk completes for one block arrive at the same instant, so
+/// they travel as one event (one lowering, one lifting, one model event)
+/// with the same text.
+fn push_delta(out: &mut Vec<StreamEvent>, kind: Delta, index: usize, text: String) {
+    let index = index as u32;
+    let last = match (kind, out.last_mut()) {
+        (Delta::Text, Some(StreamEvent::TextDelta(d))) => Some(d),
+        (Delta::Thinking, Some(StreamEvent::ThinkingDelta(d))) => Some(d),
+        (Delta::ToolCall, Some(StreamEvent::ToolCallDelta(d))) => Some(d),
+        _ => None,
+    };
+    match last {
+        Some(d) if d.index == index => d.text.push_str(&text),
+        _ => {
+            let d = ContentDelta { index, text };
+            out.push(match kind {
+                Delta::Text => StreamEvent::TextDelta(d),
+                Delta::Thinking => StreamEvent::ThinkingDelta(d),
+                Delta::ToolCall => StreamEvent::ToolCallDelta(d),
+            });
+        }
+    }
 }
 
 /// opt_bytes returns b as an optional string: empty is absent. The world's

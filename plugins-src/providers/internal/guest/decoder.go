@@ -72,6 +72,41 @@ func (d *decoder) block(i int) *blockState {
 	return &d.blocks[i]
 }
 
+// delta appends a content delta of kind (text, thinking or tool call) to
+// block i, joined to the last event when that is a delta of the same kind
+// and block: the deltas one chunk completes for one block arrive at the
+// same instant, so they travel as one event with the same text (the Rust
+// plugin's push_delta).
+func (d *decoder) delta(kind provider.StreamEventCase, i int, text string) {
+	if n := len(d.out); n > 0 && d.out[n-1].Case == kind {
+		last := &d.out[n-1]
+		var cd *provider.ContentDelta
+		switch kind {
+		case provider.StreamEventTextDelta:
+			cd = &last.TextDelta
+		case provider.StreamEventThinkingDelta:
+			cd = &last.ThinkingDelta
+		default:
+			cd = &last.ToolCallDelta
+		}
+		if cd.Index == uint32(i) {
+			cd.Text += text
+			return
+		}
+	}
+	ev := provider.StreamEvent{Case: kind}
+	cd := provider.ContentDelta{Index: uint32(i), Text: text}
+	switch kind {
+	case provider.StreamEventTextDelta:
+		ev.TextDelta = cd
+	case provider.StreamEventThinkingDelta:
+		ev.ThinkingDelta = cd
+	default:
+		ev.ToolCallDelta = cd
+	}
+	d.out = append(d.out, ev)
+}
+
 func (d *decoder) emit(events []norm.Event) []provider.StreamEvent {
 	d.out = d.out[:0]
 	for _, e := range events {
@@ -89,8 +124,7 @@ func (d *decoder) emit(events []norm.Event) []provider.StreamEvent {
 			}
 			if e.Text != "" || e.Signature == nil || !b.opened {
 				b.opened = true
-				d.out = append(d.out, provider.StreamEvent{Case: provider.StreamEventTextDelta,
-					TextDelta: provider.ContentDelta{Index: uint32(e.Index), Text: e.Text}})
+				d.delta(provider.StreamEventTextDelta, e.Index, e.Text)
 			}
 		case norm.ThinkingDelta:
 			b := d.block(e.Index)
@@ -110,8 +144,7 @@ func (d *decoder) emit(events []norm.Event) []provider.StreamEvent {
 			// but the block itself has to exist at its index from now on.
 			if e.Text != "" || (e.Signature == nil && e.Encrypted == nil && !e.Redacted) || !b.opened {
 				b.opened = true
-				d.out = append(d.out, provider.StreamEvent{Case: provider.StreamEventThinkingDelta,
-					ThinkingDelta: provider.ContentDelta{Index: uint32(e.Index), Text: e.Text}})
+				d.delta(provider.StreamEventThinkingDelta, e.Index, e.Text)
 			}
 		case norm.ToolCallStart:
 			b := d.block(e.Index)
@@ -119,8 +152,7 @@ func (d *decoder) emit(events []norm.Event) []provider.StreamEvent {
 			d.out = append(d.out, provider.StreamEvent{Case: provider.StreamEventToolCallStart,
 				ToolCallStart: provider.ToolCallStart{Index: uint32(e.Index), ID: e.ID, Name: e.Name}})
 		case norm.ToolCallDelta:
-			d.out = append(d.out, provider.StreamEvent{Case: provider.StreamEventToolCallDelta,
-				ToolCallDelta: provider.ContentDelta{Index: uint32(e.Index), Text: e.Arguments}})
+			d.delta(provider.StreamEventToolCallDelta, e.Index, e.Arguments)
 		case norm.ToolCallEnd:
 			sig := norm.PackMeta(d.block(e.Index).meta, e.Signature)
 			d.out = append(d.out, provider.StreamEvent{Case: provider.StreamEventBlockEnd,
@@ -138,8 +170,7 @@ func (d *decoder) emit(events []norm.Event) []provider.StreamEvent {
 			if b.meta.Other == "" {
 				b.meta.Other = "unknown"
 			}
-			d.out = append(d.out, provider.StreamEvent{Case: provider.StreamEventTextDelta,
-				TextDelta: provider.ContentDelta{Index: uint32(e.Index)}})
+			d.delta(provider.StreamEventTextDelta, e.Index, "")
 		case norm.Done:
 			d.endBlocks()
 			d.out = append(d.out, usage(e.Usage))
