@@ -76,6 +76,7 @@ struct State {
     usage_raw: Vec<u8>,
     key: Vec<u8>, // the tool-call key being looked up
     bufs: Bufs,
+    prefix: fastread::Prefix, // how the last chunk began (the fast reader's)
 }
 
 /// Bufs are the chunk's vectors, kept between events; they hold nothing
@@ -289,6 +290,7 @@ impl Decoder {
                 usage_raw: Vec::new(),
                 key: Vec::new(),
                 bufs: Bufs::default(),
+                prefix: fastread::Prefix::default(),
             },
         }
     }
@@ -337,7 +339,7 @@ impl State {
         };
         // The fast reader reads the usual chunk; what it gives up on is
         // read again by the general one.
-        let read = match fastread::read(&mut c, it.data) {
+        let read = match fastread::read(&mut c, it.data, &mut self.prefix) {
             Some(()) => Ok(()),
             None => c.read(it.data),
         };

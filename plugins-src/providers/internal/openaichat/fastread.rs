@@ -17,17 +17,69 @@
 use super::{Choice, Chunk, Delta, Detail, ToolCall};
 use crate::jsonscan::{number_end, Str};
 
+/// Prefix remembers how the last chunk read in full began: its members
+/// before the first one that is not an id, a model or a skipped scalar
+/// (`{"id":"…","object":"chat.completion.chunk","created":…,"model":"…",
+/// "system_fingerprint":"…",` — every chunk of a Chat Completions stream
+/// repeats them), as bytes, with where the id and model strings start. A
+/// chunk that begins with the same bytes reads the same up to there, so
+/// [`read`] takes the two strings at the same offsets and goes on after
+/// them instead of reading the members again. Empty at first.
+#[derive(Default)]
+pub(super) struct Prefix {
+    bytes: Vec<u8>,
+    id: Option<usize>,
+    model: Option<usize>,
+}
+
 /// read reads data into c, which must be empty (as `Chunk::read` leaves
-/// it before reading). None means: read it with `Chunk::read`; c then
-/// holds a partial read, which `Chunk::read` discards.
-pub(super) fn read<'a>(c: &mut Chunk<'a>, data: &'a [u8]) -> Option<()> {
+/// it before reading), taking up where `prefix` says a chunk that begins
+/// as the last one did stops differing; a chunk read in full from the
+/// start becomes the new prefix. None means: read it with `Chunk::read`;
+/// c then holds a partial read, which `Chunk::read` discards.
+pub(super) fn read<'a>(c: &mut Chunk<'a>, data: &'a [u8], prefix: &mut Prefix) -> Option<()> {
     let mut r = Cursor { data, pos: 0 };
-    let mut more = r.open(b'{', b'}')?;
+    let mut more = true;
+    // recording: reading from the start and, so far, only members a
+    // prefix may hold; (end, id, model) is the prefix that far, and
+    // (id_now, model_now) where the last id and model read start.
+    let mut recording = false;
+    let (mut end, mut id, mut model) = (0, None, None);
+    let (mut id_now, mut model_now) = (None, None);
+    if !prefix.bytes.is_empty() && data.len() > prefix.bytes.len() && same(&data[..prefix.bytes.len()], &prefix.bytes) {
+        if let Some(at) = prefix.id {
+            c.id = Str::at(data, at)?.0;
+        }
+        if let Some(at) = prefix.model {
+            c.model = Str::at(data, at)?.0;
+        }
+        r.pos = prefix.bytes.len();
+    } else {
+        more = r.open(b'{', b'}')?;
+        recording = true;
+    }
     while more {
-        match r.key()? {
-            b"id" => c.id = r.str()?,
-            b"model" => c.model = r.str()?,
+        let key = r.key()?;
+        r.space();
+        let at = r.pos;
+        let mut plain = recording;
+        match key {
+            b"id" => {
+                c.id = r.str()?;
+                plain = plain && !c.id.is_nil();
+                if plain {
+                    id_now = Some(at);
+                }
+            }
+            b"model" => {
+                c.model = r.str()?;
+                plain = plain && !c.model.is_nil();
+                if plain {
+                    model_now = Some(at);
+                }
+            }
             b"choices" => {
+                plain = false;
                 c.choices.clear();
                 if r.null()?.is_none() {
                     let mut more = r.open(b'[', b']')?;
@@ -39,18 +91,53 @@ pub(super) fn read<'a>(c: &mut Chunk<'a>, data: &'a [u8]) -> Option<()> {
                     }
                 }
             }
-            b"usage" => c.usage = Some(r.null()??),
+            b"usage" => {
+                plain = false;
+                c.usage = Some(r.null()??);
+            }
             b"x_groq" => return None,
-            b"error" => c.err = Some(r.null()??),
+            b"error" => {
+                plain = false;
+                c.err = Some(r.null()??);
+            }
             _ => r.scalar()?,
         }
         more = r.next(b'}')?;
+        recording = plain && more;
+        if recording {
+            (end, id, model) = (r.pos, id_now, model_now);
+        }
     }
     r.space();
     if r.pos != data.len() {
         return None;
     }
+    if end != 0 {
+        // Read in full from the start: its members up to end are the
+        // prefix the next chunk is compared with.
+        prefix.bytes.clear();
+        prefix.bytes.extend_from_slice(&data[..end]);
+        prefix.id = id;
+        prefix.model = model;
+    }
     Some(())
+}
+
+/// same reports whether a and b, of equal length, hold the same bytes,
+/// comparing eight at a time (slice equality calls memcmp, a byte loop in
+/// wasm).
+#[inline]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    let (mut x, mut y) = (a.chunks_exact(8), b.chunks_exact(8));
+    for (p, q) in (&mut x).zip(&mut y) {
+        let (mut u, mut v) = ([0u8; 8], [0u8; 8]);
+        u.copy_from_slice(p);
+        v.copy_from_slice(q);
+        if u64::from_le_bytes(u) != u64::from_le_bytes(v) {
+            return false;
+        }
+    }
+    x.remainder().iter().zip(y.remainder()).all(|(p, q)| p == q)
 }
 
 fn choice<'a>(r: &mut Cursor<'a>, ch: &mut Choice<'a>, details: &mut Vec<Detail<'a>>, calls: &mut Vec<ToolCall<'a>>) -> Option<()> {
@@ -332,7 +419,14 @@ impl<'a> Cursor<'a> {
 #[cfg(test)]
 mod tests {
     use super::super::Chunk;
-    use super::read;
+    use super::{read, Prefix};
+
+    /// primed returns the prefix reading data leaves.
+    fn primed(data: &[u8]) -> Prefix {
+        let mut prefix = Prefix::default();
+        let _ = read(&mut Chunk::default(), data, &mut prefix);
+        prefix
+    }
 
     /// text renders what a reader read, field by field.
     fn text(c: &Chunk) -> String {
@@ -351,6 +445,54 @@ mod tests {
             s.push_str(&format!("call {:?} {:?} {:?} {:?}\n", tc.index, tc.id, tc.name, tc.args));
         }
         s
+    }
+
+    /// A chunk that begins as the last one read in full did is read from
+    /// where their members stop being ids, models and skipped scalars,
+    /// with the same result as a read from the start.
+    #[test]
+    fn prefix_reads_as_from_the_start() {
+        struct Case {
+            name: &'static str,
+            first: &'static str,
+            next: &'static str,
+            prefix: &'static str, // what first leaves as the prefix
+        }
+        let cases = [
+            Case { name: "deepseek", first: r#"{"id":"f6","object":"chat.completion.chunk","created":17,"model":"deepseek-chat","system_fingerprint":"fp_e","choices":[{"index":0,"delta":{"content":"a"}}]}"#, next: r#"{"id":"f6","object":"chat.completion.chunk","created":17,"model":"deepseek-chat","system_fingerprint":"fp_e","choices":[{"index":0,"delta":{"content":"b"}}],"usage":null}"#, prefix: r#"{"id":"f6","object":"chat.completion.chunk","created":17,"model":"deepseek-chat","system_fingerprint":"fp_e","#  },
+            Case { name: "spaces", first: r#"{ "id" : "a" , "model" : "m" , "choices" : [ ] }"#, next: r#"{ "id" : "a" , "model" : "m" , "choices" : [ { "delta" : { "content" : "x" } } ] }"#, prefix: r#"{ "id" : "a" , "model" : "m" ,"#  },
+            Case { name: "id again after choices", first: r#"{"id":"a","choices":[],"id":"b"}"#, next: r#"{"id":"a","choices":[{"delta":{"content":"x"}}]}"#, prefix: r#"{"id":"a","#  },
+            Case { name: "model again", first: r#"{"model":"m","x":1,"model":"n","choices":null}"#, next: r#"{"model":"m","x":1,"model":"n","choices":[]}"#, prefix: r#"{"model":"m","x":1,"model":"n","#  },
+            Case { name: "null id ends the prefix", first: r#"{"object":"o","id":null,"choices":[]}"#, next: r#"{"object":"o","id":"q","choices":[]}"#, prefix: r#"{"object":"o","#  },
+            Case { name: "usage first", first: r#"{"usage":null,"id":"a"}"#, next: r#"{"usage":null,"id":"b"}"#, prefix: "" },
+            Case { name: "only plain members", first: r#"{"id":"a","model":"m"}"#, next: r#"{"id":"a","model":"m","choices":[]}"#, prefix: r#"{"id":"a","#  },
+            Case { name: "same prefix, bad rest", first: r#"{"id":"a","choices":[]}"#, next: r#"{"id":"a","choices":[}"#, prefix: r#"{"id":"a","#  },
+            Case { name: "same prefix, nothing after", first: r#"{"id":"a","choices":[]}"#, next: r#"{"id":"a","#, prefix: r#"{"id":"a","#  },
+            Case { name: "last member not in the prefix", first: r#"{"id":"a","id":"b"}"#, next: r#"{"id":"a","choices":[]}"#, prefix: r#"{"id":"a","#  },
+            Case { name: "another id", first: r#"{"id":"a","choices":[]}"#, next: r#"{"id":"b","choices":[]}"#, prefix: r#"{"id":"a","#  },
+        ];
+        for c in &cases {
+            let mut prefix = Prefix::default();
+            let mut first = Chunk::default();
+            assert!(read(&mut first, c.first.as_bytes(), &mut prefix).is_some(), "{}: first text read slow", c.name);
+            assert_eq!(String::from_utf8_lossy(&prefix.bytes), c.prefix, "{}: prefix", c.name);
+            let next = c.next.as_bytes();
+            let mut general = Chunk::default();
+            let want = general.read(next);
+            let mut fast = Chunk::default();
+            match read(&mut fast, next, &mut prefix) {
+                Some(()) => {
+                    assert!(want.is_ok(), "{}: read fast after the prefix, rejected by the general reader ({:?})", c.name, want);
+                    assert_eq!(text(&fast), text(&general), "{}", c.name);
+                }
+                None => assert!(want.is_err() || c.next.contains("usage\":{"), "{}: gave up on a text the general reader reads", c.name),
+            }
+            // A second chunk with the prefix reads the same again.
+            let mut again = Chunk::default();
+            if read(&mut again, next, &mut prefix).is_some() {
+                assert_eq!(text(&again), text(&general), "{}: second read", c.name);
+            }
+        }
     }
 
     /// Where the fast reader reads a text, it reads what Chunk::read
@@ -395,7 +537,8 @@ mod tests {
             let mut general = Chunk::default();
             let want = general.read(data);
             let mut fast = Chunk::default();
-            let got = read(&mut fast, data);
+            let mut prefix = Prefix::default();
+            let got = read(&mut fast, data, &mut prefix);
             assert_eq!(got.is_some(), c.fast, "{}: fast path taken", c.name);
             if got.is_some() {
                 assert!(want.is_ok(), "{}: the fast path read a text the general reader rejects ({:?})", c.name, want);
@@ -407,10 +550,14 @@ mod tests {
                 for variant in [data[..n].to_vec(), [&data[..n], b"\"", &data[n + 1..]].concat(), [&data[..n], b" ", &data[n..]].concat(), [&data[..n], b"1", &data[n + 1..]].concat()] {
                     let mut general = Chunk::default();
                     let want = general.read(&variant);
-                    let mut fast = Chunk::default();
-                    if read(&mut fast, &variant).is_some() {
-                        assert!(want.is_ok(), "{}: variant {:?} read fast, rejected by the general reader ({:?})", c.name, String::from_utf8_lossy(&variant), want);
-                        assert_eq!(text(&fast), text(&general), "{}: variant {:?}", c.name, String::from_utf8_lossy(&variant));
+                    // Read from the start, and after the original text
+                    // (whose prefix a variant may share).
+                    for mut prefix in [Prefix::default(), primed(data)] {
+                        let mut fast = Chunk::default();
+                        if read(&mut fast, &variant, &mut prefix).is_some() {
+                            assert!(want.is_ok(), "{}: variant {:?} read fast, rejected by the general reader ({:?})", c.name, String::from_utf8_lossy(&variant), want);
+                            assert_eq!(text(&fast), text(&general), "{}: variant {:?}", c.name, String::from_utf8_lossy(&variant));
+                        }
                     }
                 }
             }
