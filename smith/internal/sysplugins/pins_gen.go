@@ -6,7 +6,7 @@ import _ "embed"
 
 // instrumented is the wasmhost.InstrumentationVersion the artifacts were
 // instrumented with at build time.
-const instrumented = "fuel-v3-f96383e430c93cd1"
+const instrumented = "fuel-v4-f96383e430c93cd1"
 
 //go:embed providers.wasm
 var providersWasm []byte
@@ -18,6 +18,6 @@ var toolsWasm []byte
 // the toolchains that built them (a rebuild is byte-identical only with
 // the same one).
 var pins = []pin{
-	{name: "providers", file: "providers.wasm", size: 607554, sha256: "b125d9e0bcfdeeb2c5a63b636f9d4f3d5fe0313db8125c9a26c89e89ee1ff094", toolchain: "rustc 1.63.0", data: providersWasm},
-	{name: "tools", file: "tools.wasm", size: 120023, sha256: "45de3daa5d6cb0613c725291556a4e77dcd9a87a2820c7975a4512832f9a8f2c", toolchain: "rustc 1.63.0", data: toolsWasm},
+	{name: "providers", file: "providers.wasm", size: 606736, sha256: "62a6b967c53733cec501f8ddad61f0befa1563eb0e6c471172ad323cceee86bd", toolchain: "rustc 1.63.0", data: providersWasm},
+	{name: "tools", file: "tools.wasm", size: 119400, sha256: "d9526482987e6704443dfd135d7fc79a4673090d1b0d8a5f2d1399658d09a68f", toolchain: "rustc 1.63.0", data: toolsWasm},
 }
