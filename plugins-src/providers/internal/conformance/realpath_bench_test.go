@@ -8,6 +8,7 @@ import (
 
 	"github.com/smith-agent/smith/core/model"
 	"github.com/smith-agent/smith/core/provider"
+	"github.com/smith-agent/smith/httpengine"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/codec"
 )
 
@@ -15,7 +16,9 @@ import (
 // codec (core/provider's Decoder: the plugin decoder plus the mapping to
 // model events) and through the native Go decoder of the same format (the
 // same codec package, compiled natively), in one run, fed one SSE event
-// per chunk (as servers flush) and in 4 KiB reads. Each iteration times
+// per chunk (as servers flush: the latency-bound case), in 4 KiB reads,
+// and in the 32 KiB reads httpengine makes of a body that arrives faster
+// than it is decoded (the throughput-bound case). Each iteration times
 // both; metrics: x-native is wasm time over native time (goal ≤ 2),
 // added-µs/chunk is the extra time per chunk (goal < 50), and MB/s is the
 // wasm path's throughput; x-native-fastest compares the fastest iteration
@@ -43,6 +46,7 @@ func BenchmarkWasmVsNative(b *testing.B) {
 		}{
 			{"events", eventChunks(body)},
 			{"4KiB", sizes(body, func() int { return 4096 })},
+			{"32KiB", sizes(body, func() int { return httpengine.DefaultReadSize })},
 		} {
 			b.Run(filepath.Base(bc.fixture)+"/"+split.name, func(b *testing.B) {
 				b.SetBytes(int64(len(body)))
