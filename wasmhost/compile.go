@@ -79,7 +79,7 @@ func (e *Engine) Compile(ctx context.Context, a Artifact, cfg PluginConfig) (*Pl
 		case errors.As(err, &ie) && ie.decode:
 			return nil, notCore(err)
 		case err != nil:
-			return nil, refuse("artifact", "cannot be instrumented for fuel: "+err.Error(), "WebAssembly 2.0 without SIMD, threads or exceptions",
+			return nil, refuse("artifact", "cannot be instrumented for fuel: "+err.Error(), "WebAssembly 2.0 (fixed-width SIMD included) without threads, exceptions or relaxed SIMD",
 				"build the plugin without those features")
 		}
 		return out, nil

@@ -36,7 +36,7 @@
 // the world (with a granted host function) nor in the WASI subset, an import
 // or export whose core signature differs from the world's, a missing required
 // export, an unknown export, a missing memory or cabi_realloc, a malformed
-// _initialize or cabi_post_*, initial memory over the budget, or SIMD,
+// _initialize or cabi_post_*, initial memory over the budget, or relaxed SIMD,
 // threads and exception opcodes. The [ValidationError] lists every problem
 // with what was found, what was expected and the fix.
 //

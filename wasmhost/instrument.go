@@ -15,7 +15,7 @@ import (
 // instrument system plugins ahead of time and ships the result with
 // Artifact.Instrumented set, so no start pays for the rewrite or for
 // reading its cached result. It refuses a module that is not a valid core
-// module or that uses features the rewrite does not support (SIMD,
+// module or that uses features the rewrite does not support (relaxed SIMD,
 // threads, exceptions), naming the problem.
 func Instrument(module []byte) ([]byte, error) {
 	out, err := instrument(module)

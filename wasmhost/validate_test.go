@@ -37,7 +37,6 @@ func TestRefusedArtifacts(t *testing.T) {
 		{name: "big-memory", item: "declares 1000 initial pages"},
 		{name: "ungranted", item: "capability this plugin was not granted"},
 		{name: "post-signature", item: `export "cabi_post_test:echo/api@0.1.0#echo"`},
-		{name: "simd", item: "SIMD"},
 		{name: "initialize", item: `export "_initialize"`},
 		{name: "several", item: "problems"},
 		{name: "global-export", item: `export "counter": exports a global`},

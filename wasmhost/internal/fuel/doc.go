@@ -25,7 +25,7 @@
 // index by three; calls, ref.func, exports, the start function, element
 // segments, global initializers and the name section are rewritten to match.
 //
-// Only the opcodes of WebAssembly 2.0 without SIMD are understood; anything
-// else (SIMD, threads, exceptions, GC) is refused with the offset of the
-// opcode.
+// The opcodes of WebAssembly 2.0 are understood, fixed-width SIMD
+// included; anything else (relaxed SIMD, threads, exceptions, GC) is
+// refused with the offset of the opcode.
 package fuel

@@ -205,8 +205,11 @@ func TestInstrumentRefuses(t *testing.T) {
 		{name: "reserved export", want: `already exports "wasmhost.fuel"`, mod: func() *wasm.Module {
 			return &wasm.Module{ExportSection: []*wasm.Export{{Name: GlobalExport, Type: wasm.ExternTypeGlobal}}}
 		}},
-		{name: "SIMD", want: "opcode 0xfd at body offset 0: SIMD", mod: func() *wasm.Module {
-			return body([]byte{0xfd, 0x0c})
+		{name: "relaxed SIMD", want: "opcode 0xfd at body offset 0: unsupported 0xfd sub-opcode 0x100", mod: func() *wasm.Module {
+			return body([]byte{0xfd, 0x80, 0x02})
+		}},
+		{name: "truncated v128.const", want: "opcode 0xfd at body offset 0: truncated immediate", mod: func() *wasm.Module {
+			return body([]byte{0xfd, 0x0c, 1, 2, 3})
 		}},
 		{name: "atomics", want: "opcode 0xfe at body offset 0: unsupported opcode", mod: func() *wasm.Module {
 			return body([]byte{0xfe, 0x00})
@@ -332,4 +335,29 @@ func image(m *wasm.Module) []byte {
 		}
 	}
 	return mem
+}
+
+// TestInstrumentSIMD instruments fixed-width SIMD code of every immediate
+// shape (v128.const, i8x16.shuffle, memargs, lane indexes, load/store lane)
+// and checks it computes as before and is charged per loop turn.
+func TestInstrumentSIMD(t *testing.T) {
+	code, st := instrument(t, wat2wasm(t, "simd"))
+	if st.Leaves != 1 || st.LoopHeaders != 1 {
+		t.Fatalf("stats %+v, want 1 leaf with 1 loop header", st)
+	}
+	m, _ := run(t, code)
+	g := m.ExportedGlobal(GlobalExport).(api.MutableGlobal)
+	g.Set(1_000_000)
+	got, err := m.ExportedFunction("simd").Call(context.Background(), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Lane 0 adds the shuffled lane 15 (16) three times; lane 15 adds the
+	// shuffled lane 0 (1) three times.
+	if got[0] != 3*16+3*1 {
+		t.Fatalf("simd(3) = %d, want %d", got[0], 3*16+3*1)
+	}
+	if used := 1_000_000 - g.Get(); used != 3 {
+		t.Fatalf("simd(3) used %d units, want 3 loop turns", used)
+	}
 }

@@ -230,9 +230,37 @@ func skipImmediates(in []byte, op byte, i int) (int, error) {
 		}
 		return 0, fmt.Errorf("unsupported 0xfc sub-opcode %d", sub)
 	case op == wasm.OpcodeVecPrefix:
-		return 0, errors.New("SIMD instructions are not supported; build the plugin without SIMD")
+		sub, k, err := readU32(in, i)
+		if err != nil {
+			return 0, err
+		}
+		return skipVec(in, sub, i+k)
 	}
 	return 0, errors.New("unsupported opcode (threads, exceptions and GC proposals are not supported)")
+}
+
+// skipVec returns the offset after the immediates of the SIMD instruction
+// 0xfd sub (WebAssembly 2.0's fixed-width SIMD, opcodes 0x00–0xff), whose
+// immediates start at i. The relaxed-SIMD proposal (0x100 and up) is
+// refused.
+func skipVec(in []byte, sub uint32, i int) (int, error) {
+	switch {
+	case sub <= 0x0b, sub == 0x5c, sub == 0x5d: // loads, splat and zero loads, v128.store
+		return skipU32s(in, i, 2) // align, offset
+	case sub == 0x0c, sub == 0x0d: // v128.const, i8x16.shuffle
+		return fixed(in, i, 16)
+	case sub >= 0x15 && sub <= 0x22: // extract_lane, replace_lane
+		return fixed(in, i, 1)
+	case sub >= 0x54 && sub <= 0x5b: // load_lane, store_lane
+		i, err := skipU32s(in, i, 2)
+		if err != nil {
+			return 0, err
+		}
+		return fixed(in, i, 1)
+	case sub <= 0xff:
+		return i, nil
+	}
+	return 0, fmt.Errorf("unsupported 0xfd sub-opcode %#x (relaxed SIMD is not supported)", sub)
 }
 
 func skipBlockType(in []byte, i int) (int, error) {

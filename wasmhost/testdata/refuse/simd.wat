@@ -1,7 +1,0 @@
-;; uses a SIMD instruction
-(module
-  (memory (export "memory") 1)
-  (func (export "cabi_realloc") (param i32 i32 i32 i32) (result i32) (i32.const 0))
-  (func (export "test:echo/api@0.1.0#echo") (param i32 i32) (result i32)
-    (drop (v128.const i64x2 0 0)) (i32.const 0))
-)
