@@ -5,7 +5,7 @@
 //
 //	rustc --edition 2021 --crate-type cdylib --target wasm32-wasi \
 //	-C opt-level=s -C panic=abort -C codegen-units=1 -C lto=fat \
-//	-C target-feature=+bulk-memory \
+//	-C target-feature=+bulk-memory,+simd128 \
 //	-C strip=symbols -C debuginfo=0 --remap-path-prefix=<repo>=. src/lib.rs
 //
 // or a wasip1 Go main package, built with

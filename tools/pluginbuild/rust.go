@@ -26,10 +26,12 @@ const rustTarget = "wasm32-wasi"
 // compiled with beyond the target's MVP default: bulk memory, so memcpy
 // and memset become memory.copy and memory.fill, which wazero runs as
 // native copies instead of a loop of loads and stores, each bounds-checked
-// and fuel-charged. The fuel rewrite (wasmhost) understands it; wazero
-// enables it by default. (rustc 1.63 does not know sign-ext by name and
-// warns.)
-const rustFeatures = "+bulk-memory"
+// and fuel-charged; and fixed-width SIMD, which the scanning hot paths use
+// (16 bytes per loop turn; wazero compiles it to SSE). The fuel rewrite
+// (wasmhost) understands both; wazero enables both by default. (rustc 1.63
+// does not know sign-ext by name and warns.) The tests' wasm builds use the
+// same (plugins-src/internal/rustdriver.WasmFeatures).
+const rustFeatures = "+bulk-memory,+simd128"
 
 // rustCandidates are where rustc is looked for, in order, after
 // $SMITH_RUSTC: Debian's path first, then PATH.

@@ -30,6 +30,13 @@ func TestRustUnitTests(t *testing.T) {
 	rustdriver.RunTests(t, "jsonscan.rs")
 }
 
+// TestRustUnitTestsWasm runs them built for wasm as the plugins are (SIMD
+// scanning included), under wazero; depth_limit, which needs a thread
+// with a large stack, runs natively only.
+func TestRustUnitTestsWasm(t *testing.T) {
+	rustdriver.RunWasmTests(t, "jsonscan.rs", "--skip", "depth_limit")
+}
+
 // rustWalk runs script over text with the Rust Decoder.
 func rustWalk(t *testing.T, text, script []byte) []byte {
 	payload := binary.LittleEndian.AppendUint32(nil, uint32(len(text)))

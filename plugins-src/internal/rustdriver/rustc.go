@@ -94,12 +94,16 @@ func RunTests(tb testing.TB, root string, args ...string) {
 	}
 }
 
+// WasmFeatures are the WebAssembly features the plugins are built with
+// (tools/pluginbuild's rustFeatures): bulk memory and fixed-width SIMD.
+const WasmFeatures = "+bulk-memory,+simd128"
+
 // WasmFlags are the code-generation flags tools/pluginbuild builds a Rust
 // plugin with (its rustArgs): BuildWasm uses the same, so a test or
 // benchmark of a wasm build sees what the plugin will be.
 var WasmFlags = []string{"--crate-type", "cdylib", "--target", "wasm32-wasi",
 	"-C", "opt-level=s", "-C", "panic=abort", "-C", "codegen-units=1", "-C", "lto=fat",
-	"-C", "target-feature=+bulk-memory",
+	"-C", "target-feature=" + WasmFeatures,
 	"-C", "strip=symbols", "-C", "debuginfo=0"}
 
 // BuildWasm builds root as a wasm32-wasi cdylib with [WasmFlags] (and

@@ -24,6 +24,12 @@ func TestRustUnit(t *testing.T) {
 	rustdriver.RunTests(t, "testdata/driver.rs")
 }
 
+// TestRustUnitWasm runs them built for wasm as the plugin is (the SIMD
+// line search included), under wazero.
+func TestRustUnitWasm(t *testing.T) {
+	rustdriver.RunWasmTests(t, "testdata/driver.rs")
+}
+
 // TestRustFramer holds the Rust framer to the Go one on recorded and
 // hand-made bodies, each whole, byte by byte and in uneven chunks.
 func TestRustFramer(t *testing.T) {
