@@ -22,7 +22,11 @@
 //!
 //! Inclusion: the crate root provides `crate::norm`, `crate::jsonscan`,
 //! `crate::sse`, `crate::retryhint` and `crate::quote` (the tools
-//! crate's quote.rs, Go's %q, with the `crate::printable` table it reads).
+//! crate's quote.rs, Go's %q, with the `crate::printable` table it reads);
+//! fastread.rs beside it is its own submodule.
+
+#[path = "fastread.rs"]
+mod fastread;
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -139,7 +143,13 @@ impl State {
         if it.done {
             return;
         }
-        let ev = match WireEvent::read(it.data) {
+        // The fast reader reads the usual event; what it gives up on is
+        // read again by the general one.
+        let read = match fastread::read(it.data) {
+            Some(ev) => Ok(ev),
+            None => WireEvent::read(it.data),
+        };
+        let ev = match read {
             Ok(ev) => ev,
             Err(err) => {
                 let mut m = String::from("openairesp: event ");
