@@ -166,58 +166,54 @@ impl State {
             let r = ev.response.as_ref().map(|r| (r.model.clone(), r.id.clone())).unwrap_or_default();
             self.em.emit(norm::Start { provider: self.provider.clone(), model: r.0, response_id: r.1 });
         }
-        match &*ev.typ {
-            "response.output_item.added" => self.item_added(ev.item),
-            "response.output_text.delta" | "response.refusal.delta" => {
-                self.state(&*ev.item_id, "message");
+        // Byte patterns: a few compares each, where a str pattern calls
+        // memcmp (a byte loop in wasm); one item lookup per delta, for the
+        // same reason (an item id is some 50 bytes).
+        let em = &mut self.em;
+        match ev.typ.as_bytes() {
+            b"response.output_item.added" => self.item_added(ev.item),
+            b"response.output_text.delta" | b"response.refusal.delta" => {
+                let st = item_state(&mut self.items, &ev.item_id, "message");
                 if !ev.delta.is_empty() {
-                    let index = self.index_of(&*ev.item_id);
+                    let index = *st.index.get_or_insert_with(|| em.open());
                     let mut td = norm::TextDelta { index, text: ev.delta, ..norm::TextDelta::default() };
-                    if let Some(st) = self.items.get_mut(&*ev.item_id) {
-                        if !st.item_id_out {
-                            td.item_id = ev.item_id.to_string();
-                            td.phase = st.phase.clone();
-                            st.item_id_out = true;
-                        }
+                    if !st.item_id_out {
+                        td.item_id = ev.item_id.to_string();
+                        td.phase = st.phase.clone();
+                        st.item_id_out = true;
                     }
-                    self.em.emit(td);
+                    em.emit(td);
                 }
             }
-            "response.reasoning_summary_text.delta" | "response.reasoning_text.delta" => {
-                let summary_delta = ev.typ == "response.reasoning_summary_text.delta";
-                let st = self.state(&*ev.item_id, "reasoning");
+            typ @ (b"response.reasoning_summary_text.delta" | b"response.reasoning_text.delta") => {
+                let summary_delta = matches!(typ, b"response.reasoning_summary_text.delta");
+                let st = item_state(&mut self.items, &ev.item_id, "reasoning");
                 let mut text = ev.delta;
                 if summary_delta && ev.summary_index != st.summary {
                     st.summary = ev.summary_index;
                     text.insert_str(0, "\n\n"); // summary parts are paragraphs
                 }
                 if !text.is_empty() {
-                    let index = self.index_of(&*ev.item_id);
+                    let index = *st.index.get_or_insert_with(|| em.open());
                     let mut td = norm::ThinkingDelta { index, text, ..norm::ThinkingDelta::default() };
-                    if let Some(st) = self.items.get_mut(&*ev.item_id) {
-                        if !st.item_id_out {
-                            td.item_id = ev.item_id.to_string();
-                            st.item_id_out = true;
-                        }
+                    if !st.item_id_out {
+                        td.item_id = ev.item_id.to_string();
+                        st.item_id_out = true;
                     }
-                    self.em.emit(td);
+                    em.emit(td);
                 }
             }
-            "response.function_call_arguments.delta" => {
-                let call = match self.items.get_mut(&*ev.item_id) {
-                    Some(st) if st.typ == "function_call" => {
+            b"response.function_call_arguments.delta" => {
+                if let Some(st) = self.items.get_mut(&*ev.item_id) {
+                    if matches!(st.typ.as_bytes(), b"function_call") {
                         st.got_args = true;
-                        true
+                        let index = *st.index.get_or_insert_with(|| em.open());
+                        em.emit(norm::ToolCallDelta { index, arguments: ev.delta });
                     }
-                    _ => false,
-                };
-                if call {
-                    let index = self.index_of(&*ev.item_id);
-                    self.em.emit(norm::ToolCallDelta { index, arguments: ev.delta });
                 }
             }
-            "response.output_item.done" => self.item_done(ev.item),
-            "error" => {
+            b"response.output_item.done" => self.item_done(ev.item),
+            b"error" => {
                 let w = match ev.error {
                     Some(w) => w,
                     None => {
@@ -226,26 +222,14 @@ impl State {
                 };
                 self.pending = Some(classify(&w));
             }
-            "response.completed" | "response.done" | "response.incomplete" | "response.failed" => self.terminal(ev),
+            b"response.completed" | b"response.done" | b"response.incomplete" | b"response.failed" => self.terminal(ev),
             _ => {}
         }
     }
 
     /// state returns the state of item id, made with type typ if new.
     fn state(&mut self, id: &str, typ: &str) -> &mut ItemState {
-        if !self.items.contains_key(id) {
-            let st = ItemState {
-                typ: typ.to_string(),
-                index: None,
-                summary: 0,
-                got_args: false,
-                phase: String::new(),
-                item_id_out: false,
-            };
-            self.items.insert(id.to_string(), st);
-        }
-        // Present: inserted above if it was not.
-        self.items.get_mut(id).expect("openairesp: item state")
+        item_state(&mut self.items, id, typ)
     }
 
     /// index_of returns the block index of item id (which has a state),
@@ -396,6 +380,25 @@ impl State {
             usage_raw: self.usage_raw.clone(),
         });
     }
+}
+
+/// item_state returns the state of item id in items, made with type typ
+/// if new (a function of the map alone, so that the caller may hold it
+/// and the emitter at once).
+fn item_state<'m>(items: &'m mut BTreeMap<String, ItemState>, id: &str, typ: &str) -> &'m mut ItemState {
+    if !items.contains_key(id) {
+        let st = ItemState {
+            typ: typ.to_string(),
+            index: None,
+            summary: 0,
+            got_args: false,
+            phase: String::new(),
+            item_id_out: false,
+        };
+        items.insert(id.to_string(), st);
+    }
+    // Present: inserted above if it was not.
+    items.get_mut(id).expect("openairesp: item state")
 }
 
 /// malformed is a malformed-stream error with message m.
