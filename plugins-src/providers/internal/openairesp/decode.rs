@@ -23,13 +23,14 @@
 //! Inclusion: the crate root provides `crate::norm`, `crate::jsonscan`,
 //! `crate::sse`, `crate::retryhint` and `crate::quote` (the tools
 //! crate's quote.rs, Go's %q, with the `crate::printable` table it reads);
-//! fastread.rs beside it is its own submodule.
+//! fastread.rs and items.rs beside it are its own submodules.
 
 #[path = "fastread.rs"]
 mod fastread;
+#[path = "items.rs"]
+mod items;
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 
 use crate::quote::{prefix, quote};
 use crate::jsonscan::{Decoder as Json, Kind, Str};
@@ -53,9 +54,7 @@ struct State {
     provider: String,
     em: Emitter,
     started: bool,
-    // by item id; a BTreeMap, as a HashMap would ask the host for a random
-    // seed (the WASI import random_get)
-    items: BTreeMap<String, ItemState>,
+    items: items::Items, // by item id
     any_call: bool,
     pending: Option<norm::Error>, // an "error" event, reported when the response ends
     usage_raw: Vec<u8>,
@@ -80,7 +79,7 @@ impl Decoder {
                 provider: provider.to_string(),
                 em: Emitter::default(),
                 started: false,
-                items: BTreeMap::new(),
+                items: items::Items::default(),
                 any_call: false,
                 pending: None,
                 usage_raw: Vec::new(),
@@ -167,13 +166,13 @@ impl State {
             self.em.emit(norm::Start { provider: self.provider.clone(), model: r.0, response_id: r.1 });
         }
         // Byte patterns: a few compares each, where a str pattern calls
-        // memcmp (a byte loop in wasm); one item lookup per delta, for the
-        // same reason (an item id is some 50 bytes).
+        // memcmp (a byte loop in wasm); one item lookup per delta (see
+        // items.rs).
         let em = &mut self.em;
         match ev.typ.as_bytes() {
             b"response.output_item.added" => self.item_added(ev.item),
             b"response.output_text.delta" | b"response.refusal.delta" => {
-                let st = item_state(&mut self.items, &ev.item_id, "message");
+                let st = self.items.state(&ev.item_id, "message");
                 if !ev.delta.is_empty() {
                     let index = *st.index.get_or_insert_with(|| em.open());
                     let mut td = norm::TextDelta { index, text: ev.delta, ..norm::TextDelta::default() };
@@ -187,7 +186,7 @@ impl State {
             }
             typ @ (b"response.reasoning_summary_text.delta" | b"response.reasoning_text.delta") => {
                 let summary_delta = matches!(typ, b"response.reasoning_summary_text.delta");
-                let st = item_state(&mut self.items, &ev.item_id, "reasoning");
+                let st = self.items.state(&ev.item_id, "reasoning");
                 let mut text = ev.delta;
                 if summary_delta && ev.summary_index != st.summary {
                     st.summary = ev.summary_index;
@@ -204,7 +203,7 @@ impl State {
                 }
             }
             b"response.function_call_arguments.delta" => {
-                if let Some(st) = self.items.get_mut(&*ev.item_id) {
+                if let Some(st) = self.items.get(&ev.item_id) {
                     if matches!(st.typ.as_bytes(), b"function_call") {
                         st.got_args = true;
                         let index = *st.index.get_or_insert_with(|| em.open());
@@ -229,14 +228,14 @@ impl State {
 
     /// state returns the state of item id, made with type typ if new.
     fn state(&mut self, id: &str, typ: &str) -> &mut ItemState {
-        item_state(&mut self.items, id, typ)
+        self.items.state(id, typ)
     }
 
     /// index_of returns the block index of item id (which has a state),
     /// opening the block on first use.
     fn index_of(&mut self, id: &str) -> usize {
         let em = &mut self.em;
-        match self.items.get_mut(id) {
+        match self.items.get(id) {
             Some(st) => *st.index.get_or_insert_with(|| em.open()),
             None => em.open(),
         }
@@ -271,7 +270,7 @@ impl State {
                     let index = self.index_of(&it.id);
                     let mut td =
                         norm::ThinkingDelta { index, encrypted: enc.into_bytes(), ..norm::ThinkingDelta::default() };
-                    if let Some(st) = self.items.get_mut(&it.id) {
+                    if let Some(st) = self.items.get(&it.id) {
                         if !st.item_id_out {
                             td.item_id = it.id.clone();
                             st.item_id_out = true;
@@ -380,25 +379,6 @@ impl State {
             usage_raw: self.usage_raw.clone(),
         });
     }
-}
-
-/// item_state returns the state of item id in items, made with type typ
-/// if new (a function of the map alone, so that the caller may hold it
-/// and the emitter at once).
-fn item_state<'m>(items: &'m mut BTreeMap<String, ItemState>, id: &str, typ: &str) -> &'m mut ItemState {
-    if !items.contains_key(id) {
-        let st = ItemState {
-            typ: typ.to_string(),
-            index: None,
-            summary: 0,
-            got_args: false,
-            phase: String::new(),
-            item_id_out: false,
-        };
-        items.insert(id.to_string(), st);
-    }
-    // Present: inserted above if it was not.
-    items.get_mut(id).expect("openairesp: item state")
 }
 
 /// malformed is a malformed-stream error with message m.
