@@ -242,7 +242,7 @@ impl State {
     }
 
     fn item_added(&mut self, raw: Option<&[u8]>) {
-        let it = match WireItem::read(raw.unwrap_or(b"")) {
+        let it = match read_item(raw.unwrap_or(b"")) {
             Ok(it) => it,
             Err(_) => return,
         };
@@ -256,7 +256,7 @@ impl State {
 
     fn item_done(&mut self, raw: Option<&[u8]>) {
         let raw = raw.unwrap_or(b"");
-        let it = match WireItem::read(raw) {
+        let it = match read_item(raw) {
             Ok(it) => it,
             Err(_) => return,
         };
@@ -378,6 +378,15 @@ impl State {
             usage: usage(&self.usage_raw),
             usage_raw: self.usage_raw.clone(),
         });
+    }
+}
+
+/// read_item reads an output item with the fast reader, and what it gives
+/// up on with the general one.
+fn read_item(raw: &[u8]) -> Result<WireItem, ()> {
+    match fastread::item(raw) {
+        Some(it) => Ok(it),
+        None => WireItem::read(raw),
     }
 }
 
