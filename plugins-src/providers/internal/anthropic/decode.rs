@@ -28,6 +28,8 @@
 
 #[path = "classify.rs"]
 pub mod classify;
+#[path = "fastread.rs"]
+mod fastread;
 #[path = "opaque.rs"]
 mod opaque;
 #[path = "usage.rs"]
@@ -139,18 +141,23 @@ impl Stream {
         if it.done {
             return; // not part of the protocol; some proxies append it
         }
-        let ev = match wire::Event::read(it.data) {
-            Ok(ev) => ev,
-            Err(e) => {
-                let mut m = String::from("anthropic: event ");
-                crate::quote::quote(&mut m, it.name);
-                m.push_str(": payload is not JSON (");
-                m.push_str(&e.to_string());
-                m.push_str("): ");
-                crate::quote::quote(&mut m, crate::quote::prefix(it.data, 80));
-                return self.fail(ErrorKind::Malformed, m);
-            }
-        };
+        // The fast reader reads the usual event; what it gives up on is
+        // read again by the general one.
+        let mut ev = wire::Event::default();
+        if fastread::read(&mut ev, it.data).is_none() {
+            ev = match wire::Event::read(it.data) {
+                Ok(ev) => ev,
+                Err(e) => {
+                    let mut m = String::from("anthropic: event ");
+                    crate::quote::quote(&mut m, it.name);
+                    m.push_str(": payload is not JSON (");
+                    m.push_str(&e.to_string());
+                    m.push_str("): ");
+                    crate::quote::quote(&mut m, crate::quote::prefix(it.data, 80));
+                    return self.fail(ErrorKind::Malformed, m);
+                }
+            };
+        }
         match &*ev.typ.unquoted() {
             "message_start" => {
                 if !ev.has_message || self.started {

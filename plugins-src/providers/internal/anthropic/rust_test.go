@@ -23,7 +23,7 @@ func TestMain(m *testing.M) {
 }
 
 // TestRustUnit runs the #[test]s of the Rust decoder (decode.rs, usage.rs,
-// wire.rs, opaque.rs) and of the modules its driver includes.
+// wire.rs, fastread.rs, opaque.rs) and of the modules its driver includes.
 func TestRustUnit(t *testing.T) {
 	rustdriver.RunTests(t, "testdata/driver_anthropic.rs")
 }

@@ -1,0 +1,414 @@
+//! fastread reads the events servers send nearly always — compact JSON
+//! objects with unescaped keys, string fields, an integer index, nested
+//! values kept raw or skipped — into a [`Event`] without the general
+//! reader's callbacks: one cursor whose offset stays in a register. It is
+//! the decoder's fast path in wasm, where every call, every loop entered
+//! (a fuel charge) and every load and store of a reader kept in memory (a
+//! bounds check) costs.
+//!
+//! It never decides anything the general reader ([`Event::read`]) would
+//! decide differently: where a text is not what it expects (a syntax
+//! error, a type a field does not take, an escaped key where a field is
+//! matched, an "error" that is not null, an integer it would have to
+//! think about, values nested deeper than [`DEPTH`]) it gives up with
+//! None, and the decoder reads the text again with `Event::read`, which
+//! accepts or rejects it exactly as Go does. What it reads it reads as
+//! `Event::read` does (tested in this file and by the decoder's
+//! differential tests and fuzz targets against Go).
+//!
+//! The events begin alike (`{"type":"content_block_delta","index":0,…`),
+//! but they are short: the type and the index are read in a few word
+//! compares, so unlike the openai-chat reader this one keeps no memo of
+//! the last event's beginning.
+
+use super::wire::{Delta, Event};
+use crate::jsonscan::{number_end, Str};
+
+/// DEPTH is how deeply [`Cursor::value`] follows containers inside a
+/// value it skips or keeps raw (the general reader's limit is 10,000
+/// levels); deeper gives up.
+const DEPTH: u32 = 64;
+
+/// read reads data into e, which must be empty (`Event::default()`).
+/// None means: read it with `Event::read`; e then holds a partial read,
+/// to be discarded.
+pub(super) fn read<'a>(e: &mut Event<'a>, data: &'a [u8]) -> Option<()> {
+    let mut r = Cursor { data, pos: 0 };
+    let mut more = r.open(b'{', b'}')?;
+    while more {
+        match r.key()? {
+            b"type" => e.typ = r.str()?,
+            b"index" => e.index = r.int()?.unwrap_or(0),
+            b"delta" => {
+                // As the general reader: whether the last "delta" is an
+                // object, the fields of every one accumulating.
+                e.has_delta = r.peek()? == b'{';
+                delta(&mut r, &mut e.delta)?;
+            }
+            b"content_block" => e.content_block = r.value()?,
+            b"message" => {
+                e.has_message = r.peek()? == b'{';
+                if r.null()?.is_none() {
+                    let mut more = r.open(b'{', b'}')?;
+                    while more {
+                        match r.key()? {
+                            b"id" => e.message_id = r.str()?,
+                            b"model" => e.message_model = r.str()?,
+                            b"usage" => e.message_usage = r.value()?,
+                            _ => {
+                                r.value()?;
+                            }
+                        }
+                        more = r.next(b'}')?;
+                    }
+                }
+            }
+            b"usage" => e.usage = r.value()?,
+            // A null error is no error; any other is read by encoding/json's
+            // rules, which the general reader follows.
+            b"error" => {
+                r.null()??;
+            }
+            _ => {
+                r.value()?;
+            }
+        }
+        more = r.next(b'}')?;
+    }
+    r.space();
+    if r.pos != data.len() {
+        return None;
+    }
+    Some(())
+}
+
+/// delta reads a "delta" value, null or an object whose fields it adds to
+/// d.
+#[inline(always)]
+fn delta<'a>(r: &mut Cursor<'a>, d: &mut Delta<'a>) -> Option<()> {
+    if r.null()?.is_some() {
+        return Some(());
+    }
+    let mut more = r.open(b'{', b'}')?;
+    while more {
+        match r.key()? {
+            b"type" => d.typ = r.str()?,
+            b"text" => d.text = r.str()?,
+            b"thinking" => d.thinking = r.str()?,
+            b"partial_json" => d.partial_json = r.str()?,
+            b"signature" => d.signature = r.str()?,
+            b"stop_reason" => d.stop_reason = r.str()?,
+            _ => {
+                r.value()?;
+            }
+        }
+        more = r.next(b'}')?;
+    }
+    Some(())
+}
+
+/// Cursor reads data forward from pos. Every method returns None where
+/// the fast path gives up; its methods are inlined so that the cursor
+/// lives in registers.
+struct Cursor<'a> {
+    data: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Cursor<'a> {
+    /// space skips whitespace, testing the first byte before any loop.
+    #[inline(always)]
+    fn space(&mut self) {
+        if let Some(b' ') | Some(b'\t') | Some(b'\n') | Some(b'\r') = self.data.get(self.pos) {
+            self.pos += 1;
+            while let Some(b' ') | Some(b'\t') | Some(b'\n') | Some(b'\r') = self.data.get(self.pos) {
+                self.pos += 1;
+            }
+        }
+    }
+
+    /// peek returns the next byte after whitespace.
+    #[inline(always)]
+    fn peek(&mut self) -> Option<u8> {
+        self.space();
+        self.data.get(self.pos).copied()
+    }
+
+    /// open consumes the opening byte of a container and reports whether
+    /// a member follows; an empty container is consumed whole (false).
+    #[inline(always)]
+    fn open(&mut self, open: u8, close: u8) -> Option<bool> {
+        if self.peek()? != open {
+            return None;
+        }
+        self.pos += 1;
+        if self.peek()? == close {
+            self.pos += 1;
+            return Some(false);
+        }
+        Some(true)
+    }
+
+    /// next consumes what follows a member or element: a comma (true,
+    /// another follows) or close (false, the container ended).
+    #[inline(always)]
+    fn next(&mut self, close: u8) -> Option<bool> {
+        let c = self.peek()?;
+        self.pos += 1;
+        if c == b',' {
+            Some(true)
+        } else if c == close {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// key reads an object key and its colon and returns the key's
+    /// content; an escaped key gives up (the general reader unescapes it
+    /// before matching). A key with bytes above ASCII is returned raw: it
+    /// matches no field name either way.
+    #[inline(always)]
+    fn key(&mut self) -> Option<&'a [u8]> {
+        let k = self.any_key()?;
+        k.plain()
+    }
+
+    /// any_key reads an object key, escaped or not, and its colon.
+    #[inline(always)]
+    fn any_key(&mut self) -> Option<Str<'a>> {
+        self.space();
+        let (k, end) = Str::at(self.data, self.pos)?;
+        self.pos = end;
+        if self.peek()? != b':' {
+            return None;
+        }
+        self.pos += 1;
+        Some(k)
+    }
+
+    /// str reads a string, or null as the nil Str.
+    #[inline(always)]
+    fn str(&mut self) -> Option<Str<'a>> {
+        if self.peek()? == b'"' {
+            let (s, end) = Str::at(self.data, self.pos)?;
+            self.pos = end;
+            return Some(s);
+        }
+        self.null()??;
+        Some(Str::default())
+    }
+
+    /// null reads null and returns its text, Some(None) when another
+    /// value follows (left unread), None when the text ends.
+    #[inline(always)]
+    fn null(&mut self) -> Option<Option<&'a [u8]>> {
+        if self.peek()? != b'n' {
+            return Some(None);
+        }
+        let text = self.data.get(self.pos..self.pos + 4)?;
+        if !matches!(text, b"null") {
+            return None;
+        }
+        self.pos += 4;
+        Some(Some(text))
+    }
+
+    /// scalar skips a string, number, true, false or null; a container
+    /// gives up.
+    #[inline(always)]
+    fn scalar(&mut self) -> Option<()> {
+        let c = self.peek()?;
+        let p = self.pos;
+        let n = match c {
+            b'"' => {
+                self.pos = Str::at(self.data, p)?.1;
+                return Some(());
+            }
+            // Slice patterns: byte compares, where == would call memcmp.
+            b't' if matches!(self.data.get(p..p + 4), Some(b"true")) => 4,
+            b'f' if matches!(self.data.get(p..p + 5), Some(b"false")) => 5,
+            b'n' if matches!(self.data.get(p..p + 4), Some(b"null")) => 4,
+            _ => {
+                self.pos = number_end(self.data, p).ok()?;
+                return Some(());
+            }
+        };
+        self.pos += n;
+        Some(())
+    }
+
+    /// value reads a value of any kind, validating it as the general
+    /// reader's skip does, and returns its text as json.RawMessage holds
+    /// it. Containers are followed without recursion, a bit per open one
+    /// telling an object from an array; more than DEPTH open ones give
+    /// up.
+    fn value(&mut self) -> Option<&'a [u8]> {
+        self.space();
+        let start = self.pos;
+        let mut objects: u64 = 0; // bit i: the container at depth i is an object
+        let mut depth: u32 = 0;
+        loop {
+            // A value starts here.
+            match self.peek()? {
+                c @ (b'{' | b'[') => {
+                    if depth == DEPTH {
+                        return None;
+                    }
+                    let object = c == b'{';
+                    objects = objects & !(1 << depth) | (object as u64) << depth;
+                    if self.open(c, c + 2)? {
+                        // '}' and ']' follow '{' and '[' by two
+                        depth += 1;
+                        if object {
+                            self.any_key()?;
+                        }
+                        continue;
+                    }
+                }
+                _ => self.scalar()?,
+            }
+            // A value ended; close the containers it completes.
+            loop {
+                if depth == 0 {
+                    return self.data.get(start..self.pos);
+                }
+                let object = objects >> (depth - 1) & 1 != 0;
+                if self.next(if object { b'}' } else { b']' })? {
+                    if object {
+                        self.any_key()?;
+                    }
+                    break;
+                }
+                depth -= 1;
+            }
+        }
+    }
+
+    /// int reads an integer of at most 18 digits (null gives None);
+    /// anything else gives up (the general reader decides whether it is a
+    /// type error).
+    #[inline(always)]
+    fn int(&mut self) -> Option<Option<i64>> {
+        if self.null()?.is_some() {
+            return Some(None);
+        }
+        let start = self.pos;
+        self.pos = number_end(self.data, start).ok()?;
+        let text = self.data.get(start..self.pos)?;
+        let (neg, digits) = match text.split_first()? {
+            (b'-', rest) => (true, rest),
+            _ => (false, text),
+        };
+        if digits.len() > 18 {
+            return None;
+        }
+        let mut v: i64 = 0;
+        for &c in digits {
+            if !c.is_ascii_digit() {
+                return None;
+            }
+            v = v * 10 + (c - b'0') as i64;
+        }
+        Some(Some(if neg { -v } else { v }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::wire::Event;
+    use super::read;
+
+    /// general reads data with the general reader, rendering what it read
+    /// (None when it rejects the text).
+    fn general(data: &[u8]) -> Option<String> {
+        Event::read(data).ok().map(|e| format!("{:?}", e))
+    }
+
+    /// fast reads data with the fast reader, rendering what it read (None
+    /// when it gives up).
+    fn fast(data: &[u8]) -> Option<String> {
+        let mut e = Event::default();
+        read(&mut e, data).map(|()| format!("{:?}", e))
+    }
+
+    /// Where the fast reader reads a text, it reads what Event::read
+    /// reads; it gives up on what it must not decide.
+    #[test]
+    fn reads_as_the_general_reader() {
+        struct Case {
+            name: &'static str,
+            data: &'static str,
+            fast: bool,
+        }
+        let cases = [
+            Case { name: "text delta", data: r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello"}}"#, fast: true },
+            Case { name: "thinking delta, trailing spaces", data: r#"{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":" weather"}       }"#, fast: true },
+            Case { name: "input json delta", data: r#"{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"location\": \"Flo"}}"#, fast: true },
+            Case { name: "signature delta", data: r#"{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"EqQBCkgIAhABGAIiQL+/"}}"#, fast: true },
+            Case { name: "message start", data: r#"{"type":"message_start","message":{"model":"claude-sonnet-4-20250514","id":"msg_01KTBB57","type":"message","role":"assistant","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":424,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0},"output_tokens":5,"service_tier":"standard"}}       }"#, fast: true },
+            Case { name: "content block start", data: r#"{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_01","name":"get_weather","input":{}}}"#, fast: true },
+            Case { name: "server block start", data: r#"{"type":"content_block_start","index":2,"content_block":{"type":"bash_code_execution_tool_result","tool_use_id":"srvtoolu_1","content":{"type":"bash_code_execution_result","stdout":"4\n","stderr":"","return_code":0,"content":[[1,[true,false]],null,-1.5e-3]}}}"#, fast: true },
+            Case { name: "message delta", data: r#"{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":187,"server_tool_use":{"web_search_requests":1}}}"#, fast: true },
+            Case { name: "stop and ping", data: r#"{"type": "ping" , "index" : 3}"#, fast: true },
+            Case { name: "spaces everywhere", data: " {\"type\" : \"content_block_delta\" ,\n\"index\" :\t2 , \"delta\" : { \"type\" : \"text_delta\" , \"text\" : \"x\" } , \"usage\" : { \"a\" : [ 1 , { } , [ ] ] } } \r\n", fast: true },
+            Case { name: "escapes and utf-8 in values", data: r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_\u0064elta","text":"\u00e9t\u00e9 é\n\ud83d\ude00"}}"#, fast: true },
+            Case { name: "utf-8 and escaped keys inside raw values", data: r#"{"usage":{"\u0069nput_tokens":1,"ïd":"x"},"content_block":{"\"":[]}}"#, fast: true },
+            Case { name: "utf-8 key matches nothing", data: r#"{"týpe":"x","type":"y"}"#, fast: true },
+            Case { name: "nulls", data: r#"{"type":null,"index":null,"message":null,"delta":null,"content_block":null,"usage":null,"error":null}"#, fast: true },
+            Case { name: "null fields", data: r#"{"type":"message_start","message":{"id":null,"model":null,"usage":null},"delta":{"type":null,"text":null,"thinking":null,"signature":null,"partial_json":null,"stop_reason":null}}"#, fast: true },
+            Case { name: "scalar raw values", data: r#"{"usage":5,"content_block":"x","message":{"usage":true}}"#, fast: true },
+            Case { name: "repeats: last wins, nested fields accumulate", data: r#"{"type":"a","message":{"id":"x"},"message":{"model":"m"},"index":1,"index":null,"type":"b","delta":{"text":"t"},"delta":null,"usage":{},"usage":[1]}"#, fast: true },
+            Case { name: "negative and zero index", data: r#"{"index":-12,"index":-0,"index":0}"#, fast: true },
+            Case { name: "numbers and literals skipped", data: r#"{"a":-0.5e+10,"b":true,"c":false,"d":null,"e":0,"f":12.25E-3,"g":{"h":[{}]}}"#, fast: true },
+            Case { name: "empty object", data: "{}", fast: true },
+            Case { name: "error object", data: r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#, fast: false },
+            Case { name: "error of the wrong kind", data: r#"{"type":"error","error":"x"}"#, fast: false },
+            Case { name: "escaped key", data: r#"{"\u0074ype":"x"}"#, fast: false },
+            Case { name: "escaped delta key", data: r#"{"delta":{"te\u0078t":"x"}}"#, fast: false },
+            Case { name: "wrong type", data: r#"{"type":5}"#, fast: false },
+            Case { name: "message not an object", data: r#"{"message":"m"}"#, fast: false },
+            Case { name: "delta not an object", data: r#"{"delta":[]}"#, fast: false },
+            Case { name: "fraction index", data: r#"{"index":1.5}"#, fast: false },
+            Case { name: "exponent index", data: r#"{"index":1e2}"#, fast: false },
+            Case { name: "huge index", data: r#"{"index":9223372036854775807}"#, fast: false },
+            Case { name: "string index", data: r#"{"index":"1"}"#, fast: false },
+            Case { name: "deep raw value", data: &*Box::leak(format!("{{\"usage\":{}{}}}", "[".repeat(65), "]".repeat(65)).into_boxed_str()), fast: false },
+            Case { name: "leading zero", data: r#"{"a":01}"#, fast: false },
+            Case { name: "trailing comma", data: r#"{"a":1,}"#, fast: false },
+            Case { name: "trailing comma in a raw value", data: r#"{"usage":{"a":[1,]}}"#, fast: false },
+            Case { name: "mismatched close in a raw value", data: r#"{"usage":{"a":[1}]}"#, fast: false },
+            Case { name: "trailing text", data: r#"{"a":1} x"#, fast: false },
+            Case { name: "truncated", data: r#"{"type":"abc"#, fast: false },
+            Case { name: "bad literal", data: r#"{"a":nul}"#, fast: false },
+            Case { name: "not an object", data: "null", fast: false },
+            Case { name: "control character", data: "{\"type\":\"a\u{1}\"}", fast: false },
+        ];
+        for c in &cases {
+            let data = c.data.as_bytes();
+            let want = general(data);
+            let got = fast(data);
+            assert_eq!(got.is_some(), c.fast, "{}: fast path taken", c.name);
+            if got.is_some() {
+                assert!(want.is_some(), "{}: the fast path read a text the general reader rejects", c.name);
+                assert_eq!(got, want, "{}", c.name);
+            }
+            // Every prefix and every one-byte change reads the same or
+            // gives up.
+            for n in 0..data.len() {
+                let mut variants = vec![data[..n].to_vec(), [&data[..n], b" ", &data[n..]].concat()];
+                for b in [b"\"", b"1", b"{", b"]", b",", b"n", b"\\"] {
+                    variants.push([&data[..n], b, &data[n + 1..]].concat());
+                }
+                for variant in variants {
+                    if let Some(got) = fast(&variant) {
+                        let v = String::from_utf8_lossy(&variant);
+                        let want = general(&variant);
+                        assert!(want.is_some(), "{}: variant {:?} read fast, rejected by the general reader", c.name, v);
+                        assert_eq!(Some(got), want, "{}: variant {:?}", c.name, v);
+                    }
+                }
+            }
+        }
+    }
+}
