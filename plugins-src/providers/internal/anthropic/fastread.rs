@@ -332,6 +332,45 @@ mod tests {
         read(&mut e, data).map(|()| format!("{:?}", e))
     }
 
+    /// Every event of every recorded Anthropic stream (the .sse files of
+    /// shared/fixtures/providers/anthropic beside the repository root,
+    /// found from the working directory as the Go tests find them) is read
+    /// fast, apart from in-stream errors, and as the general reader reads
+    /// it.
+    #[test]
+    fn reads_every_recorded_event_fast() {
+        let mut dir = std::env::current_dir().expect("working directory");
+        while !dir.join("go.work").exists() {
+            assert!(dir.pop(), "no go.work above the working directory; run the tests inside the Smith repository");
+        }
+        let root = dir.join("../shared/fixtures/providers/anthropic");
+        let entries = std::fs::read_dir(&root).unwrap_or_else(|e| panic!("fixtures not found at {}: {}", root.display(), e));
+        let mut events = 0;
+        for entry in entries {
+            let path = entry.expect("directory entry").path();
+            if path.extension().map_or(true, |x| x != "sse") {
+                continue;
+            }
+            let body = std::fs::read(&path).unwrap_or_else(|e| panic!("read {}: {}", path.display(), e));
+            for line in body.split(|&c| c == b'\n') {
+                let line = line.strip_suffix(b"\r").unwrap_or(line);
+                let data = match line.strip_prefix(b"data:") {
+                    Some(d) => d.strip_prefix(b" ").unwrap_or(d),
+                    None => continue,
+                };
+                let text = String::from_utf8_lossy(data);
+                if text.contains(r#""error":{"#) {
+                    assert_eq!(fast(data), None, "{}: error event {} read fast", path.display(), text);
+                    continue;
+                }
+                events += 1;
+                assert!(fast(data).is_some(), "{}: event {} read slow", path.display(), text);
+                assert_eq!(fast(data), general(data), "{}: event {}", path.display(), text);
+            }
+        }
+        assert!(events >= 100, "only {} recorded events under {}", events, root.display());
+    }
+
     /// Where the fast reader reads a text, it reads what Event::read
     /// reads; it gives up on what it must not decide.
     #[test]
