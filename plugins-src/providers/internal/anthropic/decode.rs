@@ -29,13 +29,13 @@
 #[path = "classify.rs"]
 pub mod classify;
 #[path = "fastread.rs"]
-mod fastread;
+pub(crate) mod fastread;
 #[path = "opaque.rs"]
 mod opaque;
 #[path = "usage.rs"]
 mod usage;
 #[path = "wire.rs"]
-mod wire;
+pub(crate) mod wire;
 
 use crate::norm::{self, ErrorKind, Event, Framing, StopReason};
 use crate::sse;
@@ -158,8 +158,10 @@ impl Stream {
                 }
             };
         }
-        match &*ev.typ.unquoted() {
-            "message_start" => {
+        // Byte-string patterns compile to byte compares; str patterns
+        // would call memcmp, a byte loop in wasm.
+        match ev.typ.unquoted().as_bytes() {
+            b"message_start" => {
                 if !ev.has_message || self.started {
                     return; // a proxy may splice a second message_start; the first one names the response
                 }
@@ -171,27 +173,27 @@ impl Stream {
                     response_id: ev.message_id.string(),
                 });
             }
-            "content_block_start" => self.block_start(ev.index, ev.content_block),
-            "content_block_delta" => {
+            b"content_block_start" => self.block_start(ev.index, ev.content_block),
+            b"content_block_delta" => {
                 if ev.has_delta {
                     self.block_delta(ev.index, &ev.delta);
                 }
             }
-            "content_block_stop" => self.block_stop(ev.index),
-            "message_delta" => {
+            b"content_block_stop" => self.block_stop(ev.index),
+            b"message_delta" => {
                 if ev.has_delta && !ev.delta.stop_reason.is_nil() {
                     self.stop_raw = ev.delta.stop_reason.string();
                 }
                 self.usage.merge(ev.usage);
             }
-            "message_stop" => {
+            b"message_stop" => {
                 if self.stop_raw.is_empty() {
                     let m = "anthropic: message_stop without a stop_reason in any message_delta";
                     return self.fail(ErrorKind::Malformed, m.to_string());
                 }
                 self.finish();
             }
-            "error" => {
+            b"error" => {
                 let e = wire::classify_body(ev.err);
                 let (usage, usage_raw) = (self.usage.result(), self.usage.raw());
                 self.em.end(norm::StreamError { err: Box::new(e), raw: String::new(), usage, usage_raw });
@@ -248,24 +250,24 @@ impl Stream {
             }
         };
         let em = &mut self.em;
-        match (&*w.typ.unquoted(), st.kind) {
-            ("text_delta", BlockKind::Text) => {
+        match (w.typ.unquoted().as_bytes(), st.kind) {
+            (b"text_delta", BlockKind::Text) => {
                 let index = index_of(em, st);
                 em.emit(norm::TextDelta { index, text: w.text.string(), ..Default::default() });
             }
-            ("thinking_delta", BlockKind::Thinking) => {
+            (b"thinking_delta", BlockKind::Thinking) => {
                 let index = index_of(em, st);
                 em.emit(norm::ThinkingDelta { index, text: w.thinking.string(), ..Default::default() });
             }
-            ("signature_delta", BlockKind::Thinking) => {
+            (b"signature_delta", BlockKind::Thinking) => {
                 let index = index_of(em, st);
                 em.emit(norm::ThinkingDelta { index, signature: w.signature.string().into_bytes(), ..Default::default() });
             }
-            ("input_json_delta", BlockKind::ToolUse) => {
+            (b"input_json_delta", BlockKind::ToolUse) => {
                 let index = index_of(em, st);
                 em.emit(norm::ToolCallDelta { index, arguments: w.partial_json.string() });
             }
-            ("input_json_delta", BlockKind::Other) => st.input.extend_from_slice(w.partial_json.unquoted().as_bytes()),
+            (b"input_json_delta", BlockKind::Other) => st.input.extend_from_slice(w.partial_json.unquoted().as_bytes()),
             _ => {} // citations_delta and unknown delta types carry nothing we send back
         }
     }

@@ -32,7 +32,7 @@ const DEPTH: u32 = 64;
 /// read reads data into e, which must be empty (`Event::default()`).
 /// None means: read it with `Event::read`; e then holds a partial read,
 /// to be discarded.
-pub(super) fn read<'a>(e: &mut Event<'a>, data: &'a [u8]) -> Option<()> {
+pub(crate) fn read<'a>(e: &mut Event<'a>, data: &'a [u8]) -> Option<()> {
     let mut r = Cursor { data, pos: 0 };
     let mut more = r.open(b'{', b'}')?;
     while more {
