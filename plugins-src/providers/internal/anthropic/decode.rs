@@ -61,6 +61,8 @@ struct Stream {
     blocks: BTreeMap<i64, Block>,
     usage: usage::UsageState,
     stop_raw: String,
+    /// How the last delta began (the fast reader's).
+    prefix: fastread::Prefix,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,6 +96,7 @@ impl Decoder {
                 blocks: BTreeMap::new(),
                 usage: usage::UsageState::default(),
                 stop_raw: String::new(),
+                prefix: fastread::Prefix::default(),
             },
         }
     }
@@ -144,7 +147,7 @@ impl Stream {
         // The fast reader reads the usual event; what it gives up on is
         // read again by the general one.
         let mut ev = wire::Event::default();
-        if fastread::read(&mut ev, it.data).is_none() {
+        if fastread::read(&mut ev, it.data, &mut self.prefix).is_none() {
             ev = match wire::Event::read(it.data) {
                 Ok(ev) => ev,
                 Err(e) => {

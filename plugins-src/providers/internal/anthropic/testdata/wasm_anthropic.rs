@@ -55,6 +55,7 @@ struct State {
     dec: anthropic::Decoder,
     out: Vec<norm::Event>,
     framer: sse::Framer,
+    prefix: anthropic::fastread::Prefix,
 }
 
 thread_local! {
@@ -63,6 +64,7 @@ thread_local! {
         dec: anthropic::Decoder::new("anthropic"),
         out: Vec::new(),
         framer: sse::Framer::default(),
+        prefix: anthropic::fastread::Prefix::default(),
     });
 }
 
@@ -86,6 +88,7 @@ pub extern "C" fn anthropic_start() {
         let mut s = s.borrow_mut();
         s.dec = anthropic::Decoder::new("anthropic");
         s.framer = sse::Framer::default();
+        s.prefix = anthropic::fastread::Prefix::default();
     });
 }
 
@@ -132,9 +135,10 @@ pub extern "C" fn anthropic_read(n: u32) -> u32 {
     STATE.with(|s| {
         let s = &mut *s.borrow_mut();
         let mut items = 0;
+        let prefix = &mut s.prefix;
         s.framer.feed(&s.buf[..n as usize], |it| {
             let mut ev = anthropic::wire::Event::default();
-            if anthropic::fastread::read(&mut ev, it.data).is_some() || anthropic::wire::Event::read(it.data).is_ok() {
+            if anthropic::fastread::read(&mut ev, it.data, prefix).is_some() || anthropic::wire::Event::read(it.data).is_ok() {
                 items += 1;
             }
         });
