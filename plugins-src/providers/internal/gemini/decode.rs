@@ -28,6 +28,8 @@
 
 #[path = "classify.rs"]
 pub mod classify;
+#[path = "fastread.rs"]
+mod fastread;
 #[path = "partial.rs"]
 mod partial;
 #[path = "status.rs"]
@@ -74,6 +76,7 @@ struct State {
     text: Vec<u8>,               // non-SSE text lines, a JSON error object in the making
     parts: Vec<(usize, usize)>, // the first candidate's parts, as ranges of the chunk
     kind: Vec<u8>,               // the type of the part being read
+    fast: Vec<Part<'static>>,    // the fast reader's parts, empty between chunks
 }
 
 impl Decoder {
@@ -97,6 +100,7 @@ impl Decoder {
                 text: Vec::new(),
                 parts: Vec::new(),
                 kind: Vec::new(),
+                fast: Vec::new(),
             },
         }
     }
@@ -135,9 +139,18 @@ struct Chunk<'a> {
     has_feedback: bool, // promptFeedback is an object
     block_reason: Str<'a>,
     usage: Option<&'a [u8]>,
+    counts: Option<[Option<i64>; 5]>, // usage's counts, when the fast reader read them
     model_version: Str<'a>,
     response_id: Str<'a>,
     err: Option<&'a [u8]>,
+}
+
+/// recycle empties parts and returns its buffer for the parts of another
+/// chunk (collecting a vector's own iterator into a vector of the same
+/// layout reuses its allocation).
+fn recycle<'b>(mut parts: Vec<Part<'_>>) -> Vec<Part<'b>> {
+    parts.clear();
+    parts.into_iter().map(|_| Part::default()).collect()
 }
 
 /// offset returns where part, a slice of data, starts in it.
@@ -212,7 +225,7 @@ fn read_chunk<'a>(data: &'a [u8], parts: &mut Vec<(usize, usize)>) -> Result<Chu
 }
 
 /// Part is a content part: text, thought, signature, or a function call.
-#[derive(Default)]
+#[derive(Debug, Default)]
 struct Part<'a> {
     text: Str<'a>,
     thought: bool,
@@ -223,7 +236,7 @@ struct Part<'a> {
 }
 
 /// WireCall is a part's functionCall.
-#[derive(Default)]
+#[derive(Debug, Default)]
 struct WireCall<'a> {
     id: String,
     name: String,
@@ -354,6 +367,21 @@ impl State {
             return;
         }
         let data = it.data;
+        let mut fast = recycle(std::mem::take(&mut self.fast));
+        let mut c = Chunk::default();
+        if fastread::read(&mut c, data, &mut fast).is_some() {
+            if self.chunk_head(data, &c) {
+                if c.candidates > 0 && c.has_content {
+                    for p in &fast {
+                        self.known_part(p);
+                    }
+                }
+                self.chunk_tail(&c);
+            }
+            self.fast = recycle(fast);
+            return;
+        }
+        self.fast = recycle(fast);
         let mut parts = std::mem::take(&mut self.parts);
         match read_chunk(data, &mut parts) {
             Err(err) => {
@@ -369,11 +397,27 @@ impl State {
     }
 
     fn chunk(&mut self, data: &[u8], c: &Chunk, parts: &[(usize, usize)]) {
+        if !self.chunk_head(data, c) {
+            return;
+        }
+        if c.candidates > 0 && c.has_content {
+            for &(a, b) in parts {
+                if let Some(raw) = data.get(a..b) {
+                    self.part(raw);
+                }
+            }
+        }
+        self.chunk_tail(c);
+    }
+
+    /// chunk_head handles what comes before a chunk's parts: an error
+    /// (false: the stream ended), the start, usage and a block reason.
+    fn chunk_head(&mut self, data: &[u8], c: &Chunk) -> bool {
         if let Some(err) = c.err {
             if !matches!(err, b"null") {
                 let e = status::error_object(0, data);
                 self.fail(e);
-                return;
+                return false;
             }
         }
         if !self.started {
@@ -382,21 +426,21 @@ impl State {
             let model = c.model_version.string();
             self.em.emit(norm::Start { provider: self.provider.clone(), model, response_id: self.response_id.clone() });
         }
-        self.usage.merge(c.usage);
+        match (c.counts, c.usage) {
+            (Some(counts), Some(raw)) => self.usage.take(raw, counts),
+            _ => self.usage.merge(c.usage),
+        }
         if c.has_feedback && !c.block_reason.empty() {
             self.block_raw = c.block_reason.string();
         }
-        if c.candidates > 0 {
-            if c.has_content {
-                for &(a, b) in parts {
-                    if let Some(raw) = data.get(a..b) {
-                        self.part(raw);
-                    }
-                }
-            }
-            if !c.finish_reason.empty() {
-                self.stop_raw = c.finish_reason.string();
-            }
+        true
+    }
+
+    /// chunk_tail handles what comes after a chunk's parts: the first
+    /// candidate's finishReason.
+    fn chunk_tail(&mut self, c: &Chunk) {
+        if c.candidates > 0 && !c.finish_reason.empty() {
+            self.stop_raw = c.finish_reason.string();
         }
     }
 
@@ -413,6 +457,17 @@ impl State {
     }
 
     fn handle_part(&mut self, raw: &[u8], p: &Part, kind: &[u8]) {
+        if !self.known_part(p) {
+            let type_ = if p.has_kind { String::from_utf8_lossy(kind).into_owned() } else { String::from("part") };
+            self.cur = None;
+            let index = self.em.open();
+            self.em.emit(norm::OtherBlock { index, type_, raw: raw.to_vec() });
+        }
+    }
+
+    /// known_part handles a function-call or text part and reports
+    /// whether p is one; a part of another kind is left to the caller.
+    fn known_part(&mut self, p: &Part) -> bool {
         let sig = if p.signature.empty() { None } else { p.signature.bytes() };
         if p.call {
             self.function_call(&p.fc, sig);
@@ -439,11 +494,9 @@ impl State {
                 }
             }
         } else {
-            let type_ = if p.has_kind { String::from_utf8_lossy(kind).into_owned() } else { String::from("part") };
-            self.cur = None;
-            let index = self.em.open();
-            self.em.emit(norm::OtherBlock { index, type_, raw: raw.to_vec() });
+            return false;
         }
+        true
     }
 
     fn open(&mut self, kind: BlockKind) -> usize {

@@ -43,6 +43,14 @@ impl UsageState {
         if s.finish().is_err() {
             return;
         }
+        self.take(raw, c);
+    }
+
+    /// take takes the counts read from raw, a valid usage object (in
+    /// the order promptTokenCount, candidatesTokenCount,
+    /// thoughtsTokenCount, cachedContentTokenCount,
+    /// toolUsePromptTokenCount; None for absent or null), as merge does.
+    pub fn take(&mut self, raw: &[u8], c: [Option<i64>; 5]) {
         self.raw.clear();
         self.raw.extend_from_slice(raw);
         let dst = [&mut self.prompt, &mut self.candidates, &mut self.thoughts, &mut self.cached, &mut self.tool_use];
