@@ -145,6 +145,23 @@ struct Chunk<'a> {
     err: Option<&'a [u8]>,
 }
 
+/// push_decimal appends n in decimal, as fmt writes it.
+fn push_decimal(s: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        s.push(d as char);
+    }
+}
+
 /// recycle empties parts and returns its buffer for the parts of another
 /// chunk (collecting a vector's own iterator into a vector of the same
 /// layout reuses its allocation).
@@ -516,7 +533,13 @@ impl State {
             return id.to_owned();
         }
         // Gemini 2.5 gives calls no id; a made-up one pairs the result.
-        format!("gemini_{}_{}", self.response_id, self.calls)
+        // Written by hand: format! is a detour through dyn Write in wasm.
+        let mut id = String::with_capacity(self.response_id.len() + 16);
+        id.push_str("gemini_");
+        id.push_str(&self.response_id);
+        id.push('_');
+        push_decimal(&mut id, self.calls);
+        id
     }
 
     fn function_call(&mut self, fc: &WireCall, sig: Option<Vec<u8>>) {
@@ -632,6 +655,15 @@ mod tests {
     }
 
     const CALLS: &[u8] = b"data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"a\"},{\"text\":\"\",\"thoughtSignature\":\"czE=\"},{\"functionCall\":{\"name\":\"f\",\"args\":{\"x\":1}}}]}}],\"responseId\":\"r\"}\n\ndata: {\"candidates\":[{\"content\":{\"parts\":[{\"functionCall\":{\"name\":\"g\",\"id\":\"c2\"}}]},\"finishReason\":\"STOP\"}],\"usageMetadata\":{\"promptTokenCount\":4,\"candidatesTokenCount\":2}}\n\n";
+
+    #[test]
+    fn push_decimal_writes_as_fmt() {
+        for n in [0, 7, 10, 99, 1234567890, u64::MAX] {
+            let mut s = String::from("x");
+            push_decimal(&mut s, n);
+            assert_eq!(s, format!("x{}", n));
+        }
+    }
 
     #[test]
     fn calls_get_ids_and_stop_is_tool_use() {
