@@ -8,8 +8,8 @@
 //! gemini;` beside `crate::norm`, `crate::jsonscan`, `crate::sse`,
 //! `crate::retryhint` and `crate::quote` (plugins-src/tools/src/quote.rs,
 //! Go's %q, with the `crate::printable` table it reads); the files beside
-//! it (wire reading, partial arguments, usage, the error object) are its
-//! submodules.
+//! it (the fast reader, partial arguments, usage, the error object) are
+//! its submodules.
 //!
 //! ```ignore
 //! let mut d = gemini::Decoder::new("google");
@@ -384,6 +384,9 @@ impl State {
             return;
         }
         let data = it.data;
+        // The usual chunk is read by the fast reader (fastread.rs), its
+        // parts and usage with it; anything else is read again by the
+        // general reader, which decides as Go does.
         let mut fast = recycle(std::mem::take(&mut self.fast));
         let mut c = Chunk::default();
         if fastread::read(&mut c, data, &mut fast).is_some() {
