@@ -18,6 +18,6 @@ var toolsWasm []byte
 // the toolchains that built them (a rebuild is byte-identical only with
 // the same one).
 var pins = []pin{
-	{name: "providers", file: "providers.wasm", size: 606736, sha256: "62a6b967c53733cec501f8ddad61f0befa1563eb0e6c471172ad323cceee86bd", toolchain: "rustc 1.63.0", data: providersWasm},
-	{name: "tools", file: "tools.wasm", size: 119400, sha256: "d9526482987e6704443dfd135d7fc79a4673090d1b0d8a5f2d1399658d09a68f", toolchain: "rustc 1.63.0", data: toolsWasm},
+	{name: "providers", file: "providers.wasm", size: 691646, sha256: "fc2ebc11181279a5ca251a2915bde4aa9a8c363381bc540b57ff6c1fa73067d9", toolchain: "rustc 1.63.0", data: providersWasm},
+	{name: "tools", file: "tools.wasm", size: 118834, sha256: "7b19ccdbb87bdad6c1240954f2c6eb8986ad1d4ba171ecaf396d1a483b73b28e", toolchain: "rustc 1.63.0", data: toolsWasm},
 }
