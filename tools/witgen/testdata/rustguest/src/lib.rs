@@ -272,6 +272,44 @@ mod tests {
         assert_eq!(events, vec![StreamEvent::TextDelta(ContentDelta { index: 0, text: "x".to_string() })]);
     }
 
+    /// A spared buffer is the next byte block the host asks for that fits,
+    /// taken over or freed with its whole capacity; other blocks (aligned,
+    /// larger) are ordinary allocations; a smaller buffer does not replace
+    /// a larger one. (The only test touching the runtime's statics.)
+    #[test]
+    fn spare_buffer_serves_the_next_byte_block() {
+        use smith_plugin::rt;
+        let null = std::ptr::null_mut();
+        unsafe {
+            let v: Vec<u8> = Vec::with_capacity(4096);
+            let kept = v.as_ptr() as usize;
+            rt::spare(v);
+            let p = rt::cabi_realloc(null, 0, 1, 100) as usize;
+            assert_eq!(p, kept, "a block that fits is the spare");
+            let taken = rt::take_bytes(p, 100);
+            assert_eq!((taken.len(), taken.capacity()), (100, 4096));
+            rt::spare(taken);
+            rt::spare(Vec::with_capacity(64)); // smaller: dropped, the 4 KiB one stays
+            let q = rt::cabi_realloc(null, 0, 4, 100) as usize;
+            assert_ne!(q, kept, "an aligned block is not the spare");
+            rt::free(q, 100, 4);
+            let r = rt::cabi_realloc(null, 0, 1, 5000) as usize;
+            assert_ne!(r, kept, "a larger block is not the spare");
+            drop(rt::take_bytes(r, 5000));
+            let s = rt::cabi_realloc(null, 0, 1, 10) as usize;
+            assert_eq!(s, kept, "the spare is still kept");
+            let grown = rt::cabi_realloc(s as *mut u8, 10, 1, 8192) as usize;
+            drop(rt::take_bytes(grown, 8192)); // realloc'd from the lent block with its capacity
+            // Nothing is spared any more, so a smaller buffer is kept now.
+            let v: Vec<u8> = Vec::with_capacity(1024);
+            let small = v.as_ptr() as usize;
+            rt::spare(v);
+            let t = rt::cabi_realloc(null, 0, 1, 10) as usize;
+            assert_eq!(t, small, "the lent spare was given up by the realloc");
+            rt::free(t, 10, 1);
+        }
+    }
+
     #[test]
     #[should_panic(expected = "is a host import")]
     fn imports_panic_natively() {
