@@ -149,10 +149,16 @@ pub mod rt {
     /// the host calls its `cabi_post_…`. Dropping it frees them.
     pub struct Keep(Vec<(usize, Layout)>);
 
+    /// KEEP_SPARE is the emptied list of the last keep-list dropped, for
+    /// the next one: an export's result and each import call need a list,
+    /// so reusing one saves an allocation and a free per call.
+    static mut KEEP_SPARE: Vec<(usize, Layout)> = Vec::new();
+
     impl Keep {
-        /// new returns an empty keep-list; it allocates nothing until used.
-        pub const fn new() -> Keep {
-            Keep(Vec::new())
+        /// new returns an empty keep-list with the storage of the last one
+        /// dropped, if any.
+        pub fn new() -> Keep {
+            Keep(unsafe { std::mem::take(&mut KEEP_SPARE) })
         }
 
         /// alloc allocates size bytes aligned to align, owned by the list.
@@ -176,6 +182,11 @@ pub mod rt {
             for (p, l) in self.0.drain(..) {
                 unsafe { alloc::dealloc(p as *mut u8, l) }
             }
+            unsafe {
+                if self.0.capacity() > KEEP_SPARE.capacity() {
+                    KEEP_SPARE = std::mem::take(&mut self.0);
+                }
+            }
         }
     }
 
@@ -188,12 +199,24 @@ pub mod rt {
 
     static mut RETAINED: Option<Retained> = None;
 
-    /// return_value stores an export's result v into a return area it
-    /// allocates and returns the area's address. v and everything its stored
-    /// form refers to stay alive until `post_return`.
+    /// RET_SIZE is the size of the static return area.
+    const RET_SIZE: usize = 64;
+
+    /// RetArea is the return area of every export result that fits it:
+    /// one result is alive at a time (the host reads it before it calls
+    /// again), so it needs no allocation.
+    #[repr(C, align(8))]
+    struct RetArea([u8; RET_SIZE]);
+
+    static mut RET: RetArea = RetArea([0; RET_SIZE]);
+
+    /// return_value stores an export's result v into a return area (the
+    /// static one when it fits, else one it allocates) and returns the
+    /// area's address. v and everything its stored form refers to stay
+    /// alive until `post_return`.
     pub unsafe fn return_value<T: Canon + 'static>(v: T) -> usize {
         let mut keep = Keep::new();
-        let p = keep.alloc(T::SIZE, T::ALIGN);
+        let p = if T::SIZE <= RET_SIZE && T::ALIGN <= 8 { std::ptr::addr_of_mut!(RET) as usize } else { keep.alloc(T::SIZE, T::ALIGN) };
         v.store(p, &mut keep);
         RETAINED = Some(Retained { _value: Box::new(v), _keep: keep });
         p
