@@ -18,6 +18,6 @@ var toolsWasm []byte
 // the toolchains that built them (a rebuild is byte-identical only with
 // the same one).
 var pins = []pin{
-	{name: "providers", file: "providers.wasm", size: 691646, sha256: "fc2ebc11181279a5ca251a2915bde4aa9a8c363381bc540b57ff6c1fa73067d9", toolchain: "rustc 1.63.0", data: providersWasm},
-	{name: "tools", file: "tools.wasm", size: 118834, sha256: "7b19ccdbb87bdad6c1240954f2c6eb8986ad1d4ba171ecaf396d1a483b73b28e", toolchain: "rustc 1.63.0", data: toolsWasm},
+	{name: "providers", file: "providers.wasm", size: 692023, sha256: "ace4a9c57ed4a2314c953d4b6298e76531139c483ac90d6c573492cf1056a98d", toolchain: "rustc 1.63.0", data: providersWasm},
+	{name: "tools", file: "tools.wasm", size: 119326, sha256: "556782343374f918af58bc3d6b8be3329e990469319e386acf756f5cc0e41457", toolchain: "rustc 1.63.0", data: toolsWasm},
 }
