@@ -1,109 +1,47 @@
 package anthropic_test
 
 import (
-	"context"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/smith-agent/smith/plugins-src/internal/rustdriver"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/anthropic"
-	"github.com/smith-agent/smith/wasmhost"
-	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
-	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 )
 
 // wasmGuest is the Rust decoder as a wasm module under wazero (see the
 // exports of testdata/wasm_anthropic.rs).
 type wasmGuest struct {
-	rt                        wazero.Runtime
-	mem                       api.Memory
-	chunk, start, feed, close api.Function
-	frame, read               api.Function // the first stages of feed alone
-	buf                       uint32       // the guest's chunk buffer
-	bufLen                    int
-	fuel                      api.MutableGlobal
-	stack                     []uint64
+	*rustdriver.WasmGuest
+	start, feed, close api.Function
+	frame, read        api.Function // the first stages of feed alone
 }
 
-// newWasmGuest builds testdata/wasm_anthropic.rs with tools/pluginbuild's
-// rustc flags (rustdriver.BuildWasm), instruments it for fuel as
-// pluginbuild does, and instantiates it under wazero's compiler with a
-// fuel module that only refills the fuel, grows the memory and refuses a
-// call-depth overflow.
+// newWasmGuest builds testdata/wasm_anthropic.rs as pluginbuild builds the
+// plugin (rustdriver.BuildWasmGuest: its rustc flags, fuel-instrumented).
 func newWasmGuest(b *testing.B) *wasmGuest {
 	b.Helper()
-	module, err := wasmhost.Instrument(rustdriver.BuildWasm(b, filepath.Join("testdata", "wasm_anthropic.rs")))
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx := context.Background()
-	g := &wasmGuest{rt: wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler()), stack: make([]uint64, 1)}
-	b.Cleanup(func() { g.rt.Close(ctx) })
-	wasi_snapshot_preview1.MustInstantiate(ctx, g.rt)
-	_, err = g.rt.NewHostModuleBuilder("wasmhost").
-		NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(func(context.Context, api.Module, []uint64) {
-		g.fuel.Set(1 << 62)
-	}), nil, nil).Export("yield").
-		NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(func(_ context.Context, m api.Module, s []uint64) {
-		old, ok := m.Memory().Grow(uint32(s[0]))
-		if !ok {
-			s[0] = uint64(0xffffffff)
-			return
-		}
-		s[0] = uint64(old)
-	}), []api.ValueType{api.ValueTypeI32}, []api.ValueType{api.ValueTypeI32}).Export("grow").
-		NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(func(context.Context, api.Module, []uint64) {
-		panic("anthropic: the wasm decoder nested calls beyond the depth budget")
-	}), nil, nil).Export("depth").
-		Instantiate(ctx)
-	if err != nil {
-		b.Fatal(err)
-	}
-	mod, err := g.rt.InstantiateWithConfig(ctx, module, wazero.NewModuleConfig().WithName("anthropic"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	g.mem = mod.Memory()
-	fn := func(name string) api.Function { return mod.ExportedFunction("anthropic_" + name) }
-	g.chunk, g.start, g.feed, g.close, g.frame, g.read = fn("chunk"), fn("start"), fn("feed"), fn("close"), fn("frame"), fn("read")
-	if fuel, ok := mod.ExportedGlobal("wasmhost.fuel").(api.MutableGlobal); ok {
-		g.fuel = fuel
-		g.fuel.Set(1 << 62)
-		mod.ExportedGlobal("wasmhost.depth").(api.MutableGlobal).Set(1 << 16)
-	}
+	g := &wasmGuest{WasmGuest: rustdriver.BuildWasmGuest(b, "anthropic", filepath.Join("testdata", "wasm_anthropic.rs"), "anthropic_chunk")}
+	fn := func(name string) api.Function { return g.Func(b, "anthropic_"+name) }
+	g.start, g.feed, g.close, g.frame, g.read = fn("start"), fn("feed"), fn("close"), fn("frame"), fn("read")
 	return g
-}
-
-// call runs f with one argument and returns its result, if any.
-func (g *wasmGuest) call(b *testing.B, f api.Function, arg uint64) uint64 {
-	g.stack[0] = arg
-	if err := f.CallWithStack(context.Background(), g.stack); err != nil {
-		b.Fatal(err)
-	}
-	return g.stack[0]
 }
 
 // decode runs one stream through the guest and returns how many events
 // it made.
 func (g *wasmGuest) decode(b *testing.B, chunks [][]byte) int {
-	return g.run(b, g.feed, chunks) + int(g.call(b, g.close, 0))
+	return g.run(b, g.feed, chunks) + int(g.Call(b, g.close, 0))
 }
 
 // run starts a stream and passes each chunk to feed (the guest's feed,
 // frame or read), returning the sum of what it returned.
 func (g *wasmGuest) run(b *testing.B, feed api.Function, chunks [][]byte) int {
-	g.call(b, g.start, 0)
+	g.Call(b, g.start, 0)
 	n := 0
 	for _, c := range chunks {
-		if len(c) > g.bufLen {
-			g.buf, g.bufLen = uint32(g.call(b, g.chunk, uint64(len(c)))), len(c)
-		}
-		if !g.mem.Write(g.buf, c) {
-			b.Fatalf("anthropic: the guest's chunk buffer at %#x does not hold %d bytes", g.buf, len(c))
-		}
-		n += int(g.call(b, feed, uint64(len(c))))
+		g.Put(b, c)
+		n += int(g.Call(b, feed, uint64(len(c))))
 	}
 	return n
 }
@@ -155,8 +93,9 @@ func BenchmarkWasmStages(b *testing.B) {
 					for _, ch := range chunks {
 						want += len(d.Feed(ch))
 					}
-					if got := g.decode(b, chunks); got != want+len(d.Close()) {
-						b.Fatalf("the wasm decoder made %d events; the Go decoder %d", got, want+len(d.Close()))
+					want += len(d.Close())
+					if got := g.decode(b, chunks); got != want {
+						b.Fatalf("the wasm decoder made %d events; the Go decoder %d", got, want)
 					}
 				}
 				b.SetBytes(int64(len(body)))

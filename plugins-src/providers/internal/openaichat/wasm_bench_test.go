@@ -1,7 +1,6 @@
 package openaichat_test
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,22 +10,15 @@ import (
 	"github.com/smith-agent/smith/plugins-src/internal/rustdriver"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/openaichat"
 	"github.com/smith-agent/smith/wasmhost"
-	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
-	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 )
 
 // wasmGuest is the Rust decoder as a wasm module under wazero (see
 // testdata/wasm_openaichat.rs).
 type wasmGuest struct {
-	rt                        wazero.Runtime
-	mem                       api.Memory
-	chunk, start, feed, close api.Function
-	frame, scan               api.Function // the first stages of feed alone
-	buf                       uint32       // the guest's chunk buffer (put)
-	bufLen                    int
-	fuel                      api.MutableGlobal
-	stack                     []uint64
+	*rustdriver.WasmGuest
+	start, feed, close api.Function
+	frame, scan        api.Function // the first stages of feed alone
 }
 
 // buildWasmGuest builds testdata/wasm_openaichat.rs with tools/pluginbuild's
@@ -34,8 +26,7 @@ type wasmGuest struct {
 // does, and instantiates it (newWasmGuest).
 func buildWasmGuest(b *testing.B) *wasmGuest {
 	b.Helper()
-	raw := rustdriver.BuildWasm(b, wasmRoot)
-	module, err := wasmhost.Instrument(raw)
+	module, err := wasmhost.Instrument(rustdriver.BuildWasm(b, wasmRoot))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -45,97 +36,42 @@ func buildWasmGuest(b *testing.B) *wasmGuest {
 // wasmRoot is the crate root of the wasm guest.
 var wasmRoot = filepath.Join("testdata", "wasm_openaichat.rs")
 
-// newWasmGuest instantiates module under wazero's compiler with a fuel
-// module that only refills the fuel, grows the memory and refuses a
-// call-depth overflow. A module that is not instrumented imports none of
-// it and has no fuel to refill.
+// newWasmGuest instantiates module (rustdriver.NewWasmGuest), instrumented
+// for fuel or not.
 func newWasmGuest(b *testing.B, module []byte) *wasmGuest {
 	b.Helper()
-	ctx := context.Background()
-	g := &wasmGuest{rt: wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler()), stack: make([]uint64, 1)}
-	b.Cleanup(func() { g.rt.Close(ctx) })
-	wasi_snapshot_preview1.MustInstantiate(ctx, g.rt)
-	_, err := g.rt.NewHostModuleBuilder("wasmhost").
-		NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(func(_ context.Context, _ api.Module, _ []uint64) {
-		g.fuel.Set(1 << 62)
-	}), nil, nil).Export("yield").
-		NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(func(_ context.Context, m api.Module, s []uint64) {
-		old, ok := m.Memory().Grow(uint32(s[0]))
-		if !ok {
-			s[0] = uint64(0xffffffff)
-			return
-		}
-		s[0] = uint64(old)
-	}), []api.ValueType{api.ValueTypeI32}, []api.ValueType{api.ValueTypeI32}).Export("grow").
-		NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(func(context.Context, api.Module, []uint64) {
-		panic("openaichat: the wasm decoder nested calls beyond the depth budget")
-	}), nil, nil).Export("depth").
-		Instantiate(ctx)
-	if err != nil {
-		b.Fatal(err)
-	}
-	mod, err := g.rt.InstantiateWithConfig(ctx, module, wazero.NewModuleConfig().WithName("openaichat"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	g.mem = mod.Memory()
-	g.chunk, g.start, g.feed, g.close = mod.ExportedFunction("chunk"), mod.ExportedFunction("start"), mod.ExportedFunction("feed"), mod.ExportedFunction("close")
-	g.frame, g.scan = mod.ExportedFunction("frame"), mod.ExportedFunction("scan")
-	if fuel, ok := mod.ExportedGlobal("wasmhost.fuel").(api.MutableGlobal); ok {
-		g.fuel = fuel
-		g.fuel.Set(1 << 62)
-		mod.ExportedGlobal("wasmhost.depth").(api.MutableGlobal).Set(1 << 16)
-	}
+	g := &wasmGuest{WasmGuest: rustdriver.NewWasmGuest(b, "openaichat", module, "chunk")}
+	g.start, g.feed, g.close = g.Func(b, "start"), g.Func(b, "feed"), g.Func(b, "close")
+	g.frame, g.scan = g.Func(b, "frame"), g.Func(b, "scan")
 	return g
-}
-
-// call runs f with one argument and returns its result, if any.
-func (g *wasmGuest) call(b *testing.B, f api.Function, arg uint64) uint64 {
-	g.stack[0] = arg
-	if err := f.CallWithStack(context.Background(), g.stack); err != nil {
-		b.Fatal(err)
-	}
-	return g.stack[0]
 }
 
 // decode runs one stream through the guest and returns how many events
 // it made.
 func (g *wasmGuest) decode(b *testing.B, chunks [][]byte) int {
-	return g.run(b, g.feed, chunks) + int(g.call(b, g.close, 0))
+	return g.run(b, g.feed, chunks) + int(g.Call(b, g.close, 0))
 }
 
 // run starts a stream and passes each chunk to feed (the guest's feed,
 // frame or scan), returning the sum of what it returned.
 func (g *wasmGuest) run(b *testing.B, feed api.Function, chunks [][]byte) int {
-	g.call(b, g.start, 0)
+	g.Call(b, g.start, 0)
 	n := 0
 	for _, c := range chunks {
-		g.put(b, c)
-		n += int(g.call(b, feed, uint64(len(c))))
+		g.Put(b, c)
+		n += int(g.Call(b, feed, uint64(len(c))))
 	}
 	return n
-}
-
-// put copies c into the guest's chunk buffer, asking the guest for a
-// larger one (its chunk export) only when c does not fit the one it has,
-// as a host keeping the guest's buffer would.
-func (g *wasmGuest) put(b *testing.B, c []byte) {
-	if len(c) > g.bufLen {
-		g.buf, g.bufLen = uint32(g.call(b, g.chunk, uint64(len(c)))), len(c)
-	}
-	if !g.mem.Write(g.buf, c) {
-		b.Fatalf("openaichat: the guest's chunk buffer at %#x does not hold %d bytes", g.buf, len(c))
-	}
 }
 
 // handoff does what run does per chunk but passes zero bytes to frame:
 // the cost of the call and the copy into the guest alone. It returns
 // the number of chunks.
 func (g *wasmGuest) handoff(b *testing.B, chunks [][]byte) int {
-	g.call(b, g.start, 0)
+	g.Call(b, g.start, 0)
 	for _, c := range chunks {
-		g.put(b, c)
-		g.call(b, g.frame, 0)
+		g.Put(b, c)
+		g.Call(b, g.frame, 0)
 	}
 	return len(chunks)
 }

@@ -1,17 +1,13 @@
 package openairesp_test
 
 import (
-	"context"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/smith-agent/smith/plugins-src/internal/rustdriver"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/openairesp"
-	"github.com/smith-agent/smith/wasmhost"
-	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
-	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 )
 
 // wasmBenchRoot is the crate root of the wasm guest the benchmarks run.
@@ -20,95 +16,29 @@ var wasmBenchRoot = filepath.Join("testdata", "wasm_bench_openairesp.rs")
 // wasmGuest is the Rust decoder as a wasm module under wazero (see
 // testdata/wasm_bench_openairesp.rs).
 type wasmGuest struct {
-	mem                       api.Memory
-	chunk, start, feed, close api.Function
-	frame, scan               api.Function // the first stages of feed alone
-	buf                       uint32       // the guest's chunk buffer
-	bufLen                    int
-	fuel                      api.MutableGlobal
-	stack                     []uint64
+	*rustdriver.WasmGuest
+	start, feed, close api.Function
+	frame, scan        api.Function // the first stages of feed alone
 }
 
-// buildWasmGuest builds the guest with tools/pluginbuild's rustc flags
-// (rustdriver.BuildWasm), instruments it for fuel as pluginbuild does,
-// and instantiates it under wazero's compiler with a host module that
-// only refills the fuel, grows the memory and refuses a call-depth
-// overflow.
+// buildWasmGuest builds the guest as pluginbuild builds the plugin
+// (rustdriver.BuildWasmGuest: its rustc flags, fuel-instrumented).
 func buildWasmGuest(b *testing.B) *wasmGuest {
 	b.Helper()
-	module, err := wasmhost.Instrument(rustdriver.BuildWasm(b, wasmBenchRoot))
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx := context.Background()
-	rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler())
-	b.Cleanup(func() { rt.Close(ctx) })
-	g := &wasmGuest{stack: make([]uint64, 1)}
-	wasi_snapshot_preview1.MustInstantiate(ctx, rt)
-	_, err = rt.NewHostModuleBuilder("wasmhost").
-		NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(func(context.Context, api.Module, []uint64) {
-		g.fuel.Set(1 << 62)
-	}), nil, nil).Export("yield").
-		NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(func(_ context.Context, m api.Module, s []uint64) {
-		old, ok := m.Memory().Grow(uint32(s[0]))
-		if !ok {
-			s[0] = uint64(0xffffffff)
-			return
-		}
-		s[0] = uint64(old)
-	}), []api.ValueType{api.ValueTypeI32}, []api.ValueType{api.ValueTypeI32}).Export("grow").
-		NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(func(context.Context, api.Module, []uint64) {
-		panic("openairesp: the wasm decoder nested calls beyond the depth budget")
-	}), nil, nil).Export("depth").
-		Instantiate(ctx)
-	if err != nil {
-		b.Fatal(err)
-	}
-	mod, err := rt.InstantiateWithConfig(ctx, module, wazero.NewModuleConfig().WithName("openairesp"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	g.mem = mod.Memory()
-	g.chunk, g.start, g.feed, g.close = mod.ExportedFunction("chunk"), mod.ExportedFunction("start"), mod.ExportedFunction("feed"), mod.ExportedFunction("close")
-	g.frame, g.scan = mod.ExportedFunction("frame"), mod.ExportedFunction("scan")
-	fuel, ok := mod.ExportedGlobal("wasmhost.fuel").(api.MutableGlobal)
-	if !ok {
-		b.Fatal("openairesp: the instrumented guest exports no wasmhost.fuel global")
-	}
-	g.fuel = fuel
-	g.fuel.Set(1 << 62)
-	mod.ExportedGlobal("wasmhost.depth").(api.MutableGlobal).Set(1 << 16)
+	g := &wasmGuest{WasmGuest: rustdriver.BuildWasmGuest(b, "openairesp", wasmBenchRoot, "chunk")}
+	g.start, g.feed, g.close = g.Func(b, "start"), g.Func(b, "feed"), g.Func(b, "close")
+	g.frame, g.scan = g.Func(b, "frame"), g.Func(b, "scan")
 	return g
-}
-
-// call runs f with one argument and returns its result, if any.
-func (g *wasmGuest) call(b *testing.B, f api.Function, arg uint64) uint64 {
-	g.stack[0] = arg
-	if err := f.CallWithStack(context.Background(), g.stack); err != nil {
-		b.Fatal(err)
-	}
-	return g.stack[0]
-}
-
-// put copies c into the guest's chunk buffer, asking the guest for a
-// larger one only when c does not fit the one it has.
-func (g *wasmGuest) put(b *testing.B, c []byte) {
-	if len(c) > g.bufLen {
-		g.buf, g.bufLen = uint32(g.call(b, g.chunk, uint64(len(c)))), len(c)
-	}
-	if !g.mem.Write(g.buf, c) {
-		b.Fatalf("openairesp: the guest's chunk buffer at %#x does not hold %d bytes", g.buf, len(c))
-	}
 }
 
 // run starts a stream and passes each chunk to feed (the guest's feed,
 // frame or scan), returning the sum of what it returned.
 func (g *wasmGuest) run(b *testing.B, feed api.Function, chunks [][]byte) int {
-	g.call(b, g.start, 0)
+	g.Call(b, g.start, 0)
 	n := 0
 	for _, c := range chunks {
-		g.put(b, c)
-		n += int(g.call(b, feed, uint64(len(c))))
+		g.Put(b, c)
+		n += int(g.Call(b, feed, uint64(len(c))))
 	}
 	return n
 }
@@ -116,7 +46,7 @@ func (g *wasmGuest) run(b *testing.B, feed api.Function, chunks [][]byte) int {
 // decode runs one stream through the guest's decoder and returns how
 // many events it made.
 func (g *wasmGuest) decode(b *testing.B, chunks [][]byte) int {
-	return g.run(b, g.feed, chunks) + int(g.call(b, g.close, 0))
+	return g.run(b, g.feed, chunks) + int(g.Call(b, g.close, 0))
 }
 
 // goEvents returns how many events the Go decoder makes of chunks.
