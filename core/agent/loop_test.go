@@ -240,15 +240,27 @@ func TestNewRejectsBadConfig(t *testing.T) {
 }
 
 // TestRunsAreSequentialAndSequenced: one run at a time, sequence numbers
-// continue across runs, the history carries over.
+// continue across runs, the history carries over. The first run waits in
+// a tool until the second Start was refused, so the refusal does not
+// depend on how fast the first run would otherwise end.
 func TestRunsAreSequentialAndSequenced(t *testing.T) {
-	p := script(t, `{"mock_script":1,"responses":[{"text":"one"},{"text":"two"}]}`)
-	a := newAgent(t, p, &memRecorder{})
+	p := script(t, `{"mock_script":1,"responses":[{"tool_calls":[{"id":"c1","name":"read","arguments":{"path":"x"}}]},{"text":"one"},{"text":"two"}]}`)
+	release := make(chan struct{})
+	read := &funcTool{name: "read", run: func(ctx context.Context, _ *Call) (Result, error) {
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return textResult("x"), nil
+	}}
+	a := newAgent(t, p, &memRecorder{}, read)
 	if _, err := a.Start(context.Background()); err == nil {
 		t.Fatal("started with nothing to do")
 	}
 	r1, _ := a.Start(context.Background(), model.UserText("a"))
-	if _, err := a.Start(context.Background(), model.UserText("b")); !errors.Is(err, ErrRunActive) {
+	_, err := a.Start(context.Background(), model.UserText("b"))
+	close(release)
+	if !errors.Is(err, ErrRunActive) {
 		t.Fatalf("second start = %v", err)
 	}
 	e1 := drain(t, r1)
@@ -260,8 +272,14 @@ func TestRunsAreSequentialAndSequenced(t *testing.T) {
 	if e2[0].(AgentStart).Run != 2 || e2[0].Sequence() != e1[len(e1)-1].Sequence()+1 {
 		t.Fatalf("second run starts at %+v after %d", e2[0], e1[len(e1)-1].Sequence())
 	}
-	if n := len(p.Requests()[1].Messages); n != 3 {
-		t.Fatalf("second request has %d messages; want the first run's history + the prompt", n)
+	reqs := p.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests; want 2 in the first run, 1 in the second", len(reqs))
+	}
+	// The first run's last request held its prompt, the tool call and its
+	// result; the second run's adds the first answer and the new prompt.
+	if n, first := len(reqs[2].Messages), len(reqs[1].Messages); n != first+2 {
+		t.Fatalf("second run's request has %d messages; want the first run's %d + its answer + the prompt", n, first)
 	}
 }
 
