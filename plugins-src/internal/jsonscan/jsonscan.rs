@@ -1009,6 +1009,29 @@ fn scan_string(data: &[u8], mut pos: usize) -> (usize, u8) {
     }
 }
 
+/// same_bytes reports whether a and b hold the same bytes, comparing
+/// eight at a time (slice equality calls memcmp, a byte loop in wasm):
+/// the readers' check that a chunk begins as the last one did, and the
+/// Responses decoder's item id lookup. (Not every crate including jsonscan
+/// compares bytes, hence the allow.)
+#[inline]
+#[allow(dead_code)]
+pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let (mut x, mut y) = (a.chunks_exact(8), b.chunks_exact(8));
+    for (p, q) in (&mut x).zip(&mut y) {
+        let (mut u, mut v) = ([0u8; 8], [0u8; 8]);
+        u.copy_from_slice(p);
+        v.copy_from_slice(q);
+        if u64::from_le_bytes(u) != u64::from_le_bytes(v) {
+            return false;
+        }
+    }
+    x.remainder().iter().zip(y.remainder()).all(|(p, q)| p == q)
+}
+
 /// parse_int parses a JSON number (already validated) as an i64; None for
 /// a fraction, an exponent or an overflow.
 fn parse_int(b: &[u8]) -> Option<i64> {
@@ -1798,5 +1821,18 @@ mod tests {
             }
         }
         assert!(n > 10_000, "{} cases", n);
+    }
+
+    #[test]
+    fn same_compares_every_byte() {
+        let a = b"rs_01830d662ab3856501693c321405c88190be3ab04d5782d5f9";
+        assert!(same_bytes(a, a));
+        for i in 0..a.len() {
+            let mut b = *a;
+            b[i] ^= 1;
+            assert!(!same_bytes(a, &b), "byte {}", i);
+        }
+        assert!(!same_bytes(&a[..8], &a[..9]));
+        assert!(same_bytes(b"", b""));
     }
 }

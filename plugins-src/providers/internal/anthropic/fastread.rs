@@ -22,7 +22,7 @@
 //! with the same bytes is read on from its text.
 
 use super::wire::{Delta, Event};
-use crate::jsonscan::{number_end, Str};
+use crate::jsonscan::{number_end, same_bytes, Str};
 
 /// DEPTH is how deeply [`Cursor::value`] follows containers inside a
 /// value it skips or keeps raw (the general reader's limit is 10,000
@@ -106,7 +106,7 @@ pub(crate) fn read<'a>(e: &mut Event<'a>, data: &'a [u8], prefix: &mut Prefix) -
     let mut typ = None;
     let mut mark = None;
     let n = prefix.bytes.len();
-    if n != 0 && data.len() > n && same(&data[..n], &prefix.bytes) {
+    if n != 0 && data.len() > n && same_bytes(&data[..n], &prefix.bytes) {
         if let Some(at) = prefix.typ {
             e.typ = Str::at(data, at)?.0;
         }
@@ -190,22 +190,6 @@ pub(crate) fn read<'a>(e: &mut Event<'a>, data: &'a [u8], prefix: &mut Prefix) -
     Some(())
 }
 
-/// same reports whether a and b, of equal length, hold the same bytes,
-/// comparing eight at a time (slice equality calls memcmp, a byte loop in
-/// wasm).
-#[inline]
-fn same(a: &[u8], b: &[u8]) -> bool {
-    let (mut x, mut y) = (a.chunks_exact(8), b.chunks_exact(8));
-    for (p, q) in (&mut x).zip(&mut y) {
-        let (mut u, mut v) = ([0u8; 8], [0u8; 8]);
-        u.copy_from_slice(p);
-        v.copy_from_slice(q);
-        if u64::from_le_bytes(u) != u64::from_le_bytes(v) {
-            return false;
-        }
-    }
-    x.remainder().iter().zip(y.remainder()).all(|(p, q)| p == q)
-}
 
 /// delta reads a "delta" value, null or an object whose fields it adds to
 /// d. With record, an object whose members before its first text key are

@@ -15,7 +15,7 @@
 //! decoder's differential tests and fuzz targets against Go).
 
 use super::{Choice, Chunk, Delta, Detail, ToolCall};
-use crate::jsonscan::{number_end, Str};
+use crate::jsonscan::{number_end, same_bytes, Str};
 
 /// Prefix remembers how the last chunk read in full began: its members
 /// before the first one that is not an id, a model or a skipped scalar
@@ -46,7 +46,7 @@ pub(super) fn read<'a>(c: &mut Chunk<'a>, data: &'a [u8], prefix: &mut Prefix) -
     let mut recording = false;
     let (mut end, mut id, mut model) = (0, None, None);
     let (mut id_now, mut model_now) = (None, None);
-    if !prefix.bytes.is_empty() && data.len() > prefix.bytes.len() && same(&data[..prefix.bytes.len()], &prefix.bytes) {
+    if !prefix.bytes.is_empty() && data.len() > prefix.bytes.len() && same_bytes(&data[..prefix.bytes.len()], &prefix.bytes) {
         if let Some(at) = prefix.id {
             c.id = Str::at(data, at)?.0;
         }
@@ -123,22 +123,6 @@ pub(super) fn read<'a>(c: &mut Chunk<'a>, data: &'a [u8], prefix: &mut Prefix) -
     Some(())
 }
 
-/// same reports whether a and b, of equal length, hold the same bytes,
-/// comparing eight at a time (slice equality calls memcmp, a byte loop in
-/// wasm).
-#[inline]
-fn same(a: &[u8], b: &[u8]) -> bool {
-    let (mut x, mut y) = (a.chunks_exact(8), b.chunks_exact(8));
-    for (p, q) in (&mut x).zip(&mut y) {
-        let (mut u, mut v) = ([0u8; 8], [0u8; 8]);
-        u.copy_from_slice(p);
-        v.copy_from_slice(q);
-        if u64::from_le_bytes(u) != u64::from_le_bytes(v) {
-            return false;
-        }
-    }
-    x.remainder().iter().zip(y.remainder()).all(|(p, q)| p == q)
-}
 
 fn choice<'a>(r: &mut Cursor<'a>, ch: &mut Choice<'a>, details: &mut Vec<Detail<'a>>, calls: &mut Vec<ToolCall<'a>>) -> Option<()> {
     if r.null()?.is_some() {

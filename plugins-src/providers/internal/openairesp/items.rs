@@ -20,7 +20,7 @@ impl Items {
     /// get returns the state of item id, None when it has none; the item
     /// becomes the last.
     pub(super) fn get(&mut self, id: &str) -> Option<&mut ItemState> {
-        if !matches!(&self.last, Some((k, _)) if same(k.as_bytes(), id.as_bytes())) {
+        if !matches!(&self.last, Some((k, _)) if crate::jsonscan::same_bytes(k.as_bytes(), id.as_bytes())) {
             let (k, st) = self.rest.remove_entry(id)?;
             self.stash();
             self.last = Some((k, st));
@@ -49,7 +49,7 @@ impl Items {
 
     /// remove forgets item id.
     pub(super) fn remove(&mut self, id: &str) {
-        if matches!(&self.last, Some((k, _)) if same(k.as_bytes(), id.as_bytes())) {
+        if matches!(&self.last, Some((k, _)) if crate::jsonscan::same_bytes(k.as_bytes(), id.as_bytes())) {
             self.last = None;
         } else {
             self.rest.remove(id);
@@ -64,28 +64,10 @@ impl Items {
     }
 }
 
-/// same reports whether a and b hold the same bytes, comparing eight at
-/// a time (slice equality calls memcmp, a byte loop in wasm).
-#[inline]
-fn same(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let (mut x, mut y) = (a.chunks_exact(8), b.chunks_exact(8));
-    for (p, q) in (&mut x).zip(&mut y) {
-        let (mut u, mut v) = ([0u8; 8], [0u8; 8]);
-        u.copy_from_slice(p);
-        v.copy_from_slice(q);
-        if u64::from_le_bytes(u) != u64::from_le_bytes(v) {
-            return false;
-        }
-    }
-    x.remainder().iter().zip(y.remainder()).all(|(p, q)| p == q)
-}
 
 #[cfg(test)]
 mod tests {
-    use super::{same, Items};
+    use super::Items;
     use std::collections::BTreeMap;
 
     /// Items answers as a plain map of the same operations does: a state
@@ -131,18 +113,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn same_compares_every_byte() {
-        let a = b"rs_01830d662ab3856501693c321405c88190be3ab04d5782d5f9";
-        assert!(same(a, a));
-        for i in 0..a.len() {
-            let mut b = *a;
-            b[i] ^= 1;
-            assert!(!same(a, &b), "byte {}", i);
-        }
-        assert!(!same(&a[..8], &a[..9]));
-        assert!(same(b"", b""));
     }
 }
