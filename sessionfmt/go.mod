@@ -6,7 +6,6 @@ require (
 	github.com/fxamacker/cbor/v2 v2.10.0
 	github.com/gofrs/flock v0.13.2
 	github.com/klauspost/compress v1.20.4
-	github.com/oklog/ulid/v2 v2.1.2
 )
 
 require (

@@ -3,7 +3,6 @@ package effect
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,9 +10,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/oklog/ulid/v2"
-
 	"github.com/smith-agent/smith/core/model"
+	"github.com/smith-agent/smith/sessionfmt"
 )
 
 // Options configures a [Journal]. The zero Options means the defaults.
@@ -23,7 +21,9 @@ type Options struct {
 	// MaxOutputBytes bounds a completion's output; longer output is cut and
 	// flagged OutputTruncated. Default 1 MiB.
 	MaxOutputBytes int
-	// Now returns the time used for effect ids; default time.Now.
+	// Now returns the time used for effect ids; default time.Now. Ids are
+	// strictly increasing in the process even when Now stands still or steps
+	// back (see sessionfmt.NewIDAt).
 	Now func() time.Time
 }
 
@@ -47,7 +47,6 @@ type Journal struct {
 	mu      sync.Mutex
 	running map[string]Intent
 	failed  error
-	entropy *ulid.MonotonicEntropy
 }
 
 // Open recovers store and returns a journal over it. Every intent in store
@@ -63,8 +62,7 @@ func Open(ctx context.Context, store Store, opts Options) (*Journal, []Completio
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	j := &Journal{store: store, opts: opts, running: make(map[string]Intent),
-		entropy: ulid.Monotonic(rand.Reader, 0)}
+	j := &Journal{store: store, opts: opts, running: make(map[string]Intent)}
 	recs, err := store.Records(ctx)
 	if err != nil {
 		return nil, nil, fmt.Errorf("effect: read journal records for recovery: %w", err)
@@ -127,7 +125,7 @@ func (j *Journal) Begin(ctx context.Context, in Intent) (*Effect, error) {
 		return nil, fmt.Errorf("effect: %s effect not started: %w", in.Kind, j.failed)
 	}
 	if in.ID == "" {
-		in.ID = ulid.MustNew(ulid.Timestamp(j.opts.Now()), j.entropy).String()
+		in.ID = sessionfmt.NewIDAt(j.opts.Now()).String()
 	}
 	if _, dup := j.running[in.ID]; dup {
 		j.mu.Unlock()
