@@ -12,6 +12,15 @@ if ! command -v wat2wasm >/dev/null 2>&1; then
 	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq wabt >/dev/null
 fi
 
+# git answers the gitignore matcher's differential tests
+# (core/internal/gitignore: git check-ignore is the reference).
+if ! command -v git >/dev/null 2>&1; then
+	echo "deps: installing git from Debian"
+	if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq git >/dev/null
+fi
+
 # Debian bookworm's rustc 1.63.0 with the wasm32-wasi standard library
 # builds the Rust system plugins (tools/pluginbuild, whose -check rebuild
 # must be byte-identical, so the version is pinned) and their tests. A

@@ -9,8 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
-
+	"github.com/smith-agent/smith/core/internal/gitignore"
 	"github.com/smith-agent/smith/core/model"
 )
 
@@ -38,8 +37,8 @@ func (e *Error) Unwrap() error { return e.Err }
 type FS struct {
 	roots  []root
 	mu     sync.Mutex
-	seen   map[string]memo     // absolute real path → what is known of the content
-	ignore []gitignore.Pattern // configured ignores
+	seen   map[string]memo    // absolute real path → what is known of the content
+	ignore *gitignore.Matcher // configured ignores; nil for none
 }
 
 // memo is what the FS knows of one file's content.

@@ -15,11 +15,7 @@ import (
 // binary file and a configured-ignore directory, and returns its root.
 func tree(t *testing.T) string {
 	t.Helper()
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string]string{
+	root := writeTree(t, map[string]string{
 		".gitignore":          "*.log\nbuild/\n!keep.log\n",
 		"src/.gitignore":      "gen_*.go\n",
 		"src/main.go":         "package main\n\nfunc main() {\n\tprintln(\"a.b\")\n}\n",
@@ -34,6 +30,21 @@ func tree(t *testing.T) string {
 		"node_modules/x.js":   "func main\n",
 		"docs/readme.md":      "# Readme\n" + strings.Repeat("long ", 200) + "func main\n",
 		"docs/deep/nested.md": "nested\n",
+	})
+	if err := os.Symlink(".", filepath.Join(root, "docs", "loop")); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// writeTree writes files (slash-separated paths relative to the root, with
+// their contents) into a new temporary directory and returns its path,
+// symlinks resolved.
+func writeTree(t testing.TB, files map[string]string) string {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
 	}
 	for p, c := range files {
 		full := filepath.Join(root, filepath.FromSlash(p))
@@ -43,9 +54,6 @@ func tree(t *testing.T) string {
 		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
 			t.Fatal(err)
 		}
-	}
-	if err := os.Symlink(".", filepath.Join(root, "docs", "loop")); err != nil {
-		t.Fatal(err)
 	}
 	return root
 }

@@ -1,28 +1,24 @@
 package hostfs
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"io/fs"
 	"path"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+	"github.com/smith-agent/smith/core/internal/gitignore"
 )
 
 // SetIgnore sets the configured ignore patterns (gitignore syntax, relative
 // to each root), applied by Find, Grep and Ls on top of .gitignore files.
 // Call it before the FS is shared.
 func (h *FS) SetIgnore(patterns ...string) {
-	var ps []gitignore.Pattern
+	m := new(gitignore.Matcher)
 	for _, p := range patterns {
-		if p = strings.TrimSpace(p); p != "" && !strings.HasPrefix(p, "#") {
-			ps = append(ps, gitignore.ParsePattern(p, nil))
-		}
+		m.AddLine("", strings.TrimSpace(p))
 	}
 	h.mu.Lock()
-	h.ignore = ps
+	h.ignore = m
 	h.mu.Unlock()
 }
 
@@ -32,15 +28,18 @@ func (h *FS) SetIgnore(patterns ...string) {
 type ignorer struct {
 	all        bool // only ".git" is ignored
 	t          target
-	configured gitignore.Matcher
-	patterns   []gitignore.Pattern
+	configured *gitignore.Matcher // shared, read-only
+	files      gitignore.Matcher  // the .gitignore files loaded so far
 }
 
 func (h *FS) newIgnorer(t target) *ignorer {
 	h.mu.Lock()
 	conf := h.ignore
 	h.mu.Unlock()
-	ig := &ignorer{t: t, configured: gitignore.NewMatcher(conf)}
+	if conf == nil {
+		conf = new(gitignore.Matcher)
+	}
+	ig := &ignorer{t: t, configured: conf}
 	// .gitignore files of the ancestors of the search root apply too.
 	rel := path.Clean(strings.ReplaceAll(t.rel, "\\", "/"))
 	if rel != "." {
@@ -55,37 +54,37 @@ func (h *FS) newIgnorer(t target) *ignorer {
 // load adds the patterns of dir/.gitignore (dir relative to the root).
 func (ig *ignorer) load(dir string) {
 	name := ".gitignore"
-	var domain []string
 	if dir != "" && dir != "." {
 		name = dir + "/.gitignore"
-		domain = strings.Split(dir, "/")
 	}
 	data, err := ig.t.root.r.ReadFile(name)
 	if err != nil {
 		return
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		line := strings.TrimRight(sc.Text(), "\r")
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		ig.patterns = append(ig.patterns, gitignore.ParsePattern(line, domain))
-	}
+	ig.files.Add(dir, data)
 }
 
+// ignored reports whether p is ignored, its parent directories included.
 func (ig *ignorer) ignored(p string, dir bool) bool {
+	return ig.check(p, dir, false)
+}
+
+// check is ignored; with entry, p's parent directories are known not to be
+// ignored (a walk skipped the ignored ones), so only p itself is judged.
+func (ig *ignorer) check(p string, dir, entry bool) bool {
 	if p == "." {
 		return false
 	}
-	parts := strings.Split(p, "/")
-	if parts[len(parts)-1] == ".git" {
+	if p == ".git" || strings.HasSuffix(p, "/.git") {
 		return true
 	}
 	if ig.all {
 		return false
 	}
-	return ig.configured.Match(parts, dir) || gitignore.NewMatcher(ig.patterns).Match(parts, dir)
+	if entry {
+		return ig.configured.MatchEntry(p, dir) || ig.files.MatchEntry(p, dir)
+	}
+	return ig.configured.Match(p, dir) || ig.files.Match(p, dir)
 }
 
 // walk visits the non-ignored entries beneath t in lexical order (symbolic
@@ -105,7 +104,7 @@ func (h *FS) walk(ctx context.Context, t target, all bool, fn func(p string, d f
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if ig.ignored(p, d.IsDir()) {
+		if ig.check(p, d.IsDir(), p != start) {
 			if d.IsDir() {
 				return fs.SkipDir
 			}
