@@ -1289,6 +1289,286 @@ pub fn append_compact(dst: &mut Vec<u8>, src: &[u8]) {
     }
 }
 
+/// CURSOR_DEPTH is how many containers [`Cursor::skip`] and
+/// [`Cursor::value`] follow open at once (one bit each of a u64); a
+/// deeper one gives up. Far below [`MAX_DEPTH`], so what the cursor
+/// accepts the Decoder accepts.
+#[allow(dead_code)]
+const CURSOR_DEPTH: u32 = 64;
+
+/// Cursor reads data forward from pos without callbacks: the provider
+/// decoders' fast readers, one each, that take the texts servers send
+/// nearly always and give up on anything else. Every method returns None
+/// where the fast path gives up (a syntax error, a kind the method does
+/// not take, an escaped key, an integer the general reader must judge);
+/// it never accepts a text the [`Decoder`] rejects, so the caller reads
+/// the text again with the Decoder after None. The small methods are
+/// inlined so that the cursor lives in registers; the walk of a skipped
+/// container is not. A reader starts one as `Cursor { data, pos: 0 }`.
+/// (Not every crate including jsonscan has a fast reader, nor uses every
+/// method, hence the allows.)
+#[allow(dead_code)]
+pub struct Cursor<'a> {
+    /// data is the whole text read.
+    pub data: &'a [u8],
+    /// pos is the offset of the next byte to read.
+    pub pos: usize,
+}
+
+#[allow(dead_code)]
+impl<'a> Cursor<'a> {
+    /// space skips whitespace, testing the first byte before any loop.
+    #[inline(always)]
+    pub fn space(&mut self) {
+        if let Some(b' ') | Some(b'\t') | Some(b'\n') | Some(b'\r') = self.data.get(self.pos) {
+            self.pos += 1;
+            while let Some(b' ') | Some(b'\t') | Some(b'\n') | Some(b'\r') = self.data.get(self.pos) {
+                self.pos += 1;
+            }
+        }
+    }
+
+    /// peek returns the next byte after whitespace.
+    #[inline(always)]
+    pub fn peek(&mut self) -> Option<u8> {
+        self.space();
+        self.data.get(self.pos).copied()
+    }
+
+    /// open consumes the opening byte of a container and reports whether
+    /// a member follows; an empty container is consumed whole (false).
+    #[inline(always)]
+    pub fn open(&mut self, open: u8, close: u8) -> Option<bool> {
+        if self.peek()? != open {
+            return None;
+        }
+        self.pos += 1;
+        if self.peek()? == close {
+            self.pos += 1;
+            return Some(false);
+        }
+        Some(true)
+    }
+
+    /// next consumes what follows a member or element: a comma (true,
+    /// another follows) or close (false, the container ended).
+    #[inline(always)]
+    pub fn next(&mut self, close: u8) -> Option<bool> {
+        let c = self.peek()?;
+        self.pos += 1;
+        if c == b',' {
+            Some(true)
+        } else if c == close {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// member reads an object key, escaped or not, and its colon, and
+    /// returns the key as it appears in the text; pos is then right after
+    /// the colon.
+    #[inline(always)]
+    pub fn member(&mut self) -> Option<Str<'a>> {
+        self.space();
+        let (k, end) = Str::at(self.data, self.pos)?;
+        self.pos = end;
+        if self.peek()? != b':' {
+            return None;
+        }
+        self.pos += 1;
+        Some(k)
+    }
+
+    /// key reads an object key and its colon and returns the key's
+    /// content; an escaped key gives up (the general reader unescapes it
+    /// before matching). A key with bytes above ASCII is returned raw: it
+    /// matches no field name either way.
+    #[inline(always)]
+    pub fn key(&mut self) -> Option<&'a [u8]> {
+        self.member()?.plain()
+    }
+
+    /// str reads a string, or null as the nil Str; another kind gives up
+    /// (a type error is the general reader's).
+    #[inline(always)]
+    pub fn str(&mut self) -> Option<Str<'a>> {
+        if self.peek()? == b'"' {
+            let (s, end) = Str::at(self.data, self.pos)?;
+            self.pos = end;
+            return Some(s);
+        }
+        self.null()??;
+        Some(Str::default())
+    }
+
+    /// bool reads true or false, null as false.
+    #[inline(always)]
+    pub fn bool(&mut self) -> Option<bool> {
+        match self.peek()? {
+            b't' if matches!(self.data.get(self.pos..self.pos + 4), Some(b"true")) => {
+                self.pos += 4;
+                Some(true)
+            }
+            b'f' if matches!(self.data.get(self.pos..self.pos + 5), Some(b"false")) => {
+                self.pos += 5;
+                Some(false)
+            }
+            _ => {
+                self.null()??;
+                Some(false)
+            }
+        }
+    }
+
+    /// null reads null and returns its text, Some(None) when another
+    /// value follows (left unread), None when the text ends.
+    #[inline(always)]
+    pub fn null(&mut self) -> Option<Option<&'a [u8]>> {
+        if self.peek()? != b'n' {
+            return Some(None);
+        }
+        let text = self.data.get(self.pos..self.pos + 4)?;
+        if !matches!(text, b"null") {
+            return None;
+        }
+        self.pos += 4;
+        Some(Some(text))
+    }
+
+    /// scalar skips a string, number, true, false or null; a container
+    /// gives up.
+    #[inline(always)]
+    pub fn scalar(&mut self) -> Option<()> {
+        let c = self.peek()?;
+        let p = self.pos;
+        let n = match c {
+            b'"' => {
+                self.pos = Str::at(self.data, p)?.1;
+                return Some(());
+            }
+            // Slice patterns: byte compares, where == would call memcmp.
+            b't' if matches!(self.data.get(p..p + 4), Some(b"true")) => 4,
+            b'f' if matches!(self.data.get(p..p + 5), Some(b"false")) => 5,
+            b'n' if matches!(self.data.get(p..p + 4), Some(b"null")) => 4,
+            _ => {
+                self.number()?;
+                return Some(());
+            }
+        };
+        self.pos += n;
+        Some(())
+    }
+
+    /// number skips a number in JSON's grammar and returns its text.
+    #[inline(always)]
+    pub fn number(&mut self) -> Option<&'a [u8]> {
+        let start = self.pos;
+        self.pos = number_end(self.data, start).ok()?;
+        self.data.get(start..self.pos)
+    }
+
+    /// int reads an integer of at most 18 digits (null gives None);
+    /// anything else gives up (the general reader decides whether it is a
+    /// type error).
+    #[inline(always)]
+    pub fn int(&mut self) -> Option<Option<i64>> {
+        if self.null()?.is_some() {
+            return Some(None);
+        }
+        let text = self.number()?;
+        let (neg, digits) = match text.split_first()? {
+            (b'-', rest) => (true, rest),
+            _ => (false, text),
+        };
+        if digits.len() > 18 {
+            return None;
+        }
+        let mut v: i64 = 0;
+        for &c in digits {
+            if !c.is_ascii_digit() {
+                return None;
+            }
+            v = v * 10 + (c - b'0') as i64;
+        }
+        Some(Some(if neg { -v } else { v }))
+    }
+
+    /// value skips a value of any kind, validating it as the Decoder's
+    /// skip does, and returns its text as json.RawMessage holds it: a
+    /// scalar inline, a container with [`Cursor::container`].
+    #[inline(always)]
+    pub fn value(&mut self) -> Option<&'a [u8]> {
+        let c = self.peek()?;
+        let start = self.pos;
+        if c == b'{' || c == b'[' {
+            self.container()?;
+        } else {
+            self.scalar()?;
+        }
+        self.data.get(start..self.pos)
+    }
+
+    /// skip is value without its text, in one call: where a decoder skips
+    /// a value in a dozen places, inlining it there made the plugin larger
+    /// and no faster in wasm.
+    #[inline(never)]
+    pub fn skip(&mut self) -> Option<()> {
+        match self.peek()? {
+            b'{' | b'[' => self.container(),
+            _ => self.scalar(),
+        }
+    }
+
+    /// container skips the array or object at pos, validating it as the
+    /// Decoder does, without recursion: the open containers are bits of a
+    /// u64 (set for an object), so more than [`CURSOR_DEPTH`] open at once
+    /// give up. Not inlined: containers are rarer than scalars in what the
+    /// readers skip.
+    #[inline(never)]
+    fn container(&mut self) -> Option<()> {
+        let (mut objects, mut depth) = (0u64, 0u32);
+        loop {
+            // A value starts here.
+            match self.peek()? {
+                c @ (b'{' | b'[') => {
+                    if depth == CURSOR_DEPTH {
+                        return None;
+                    }
+                    self.pos += 1;
+                    let object = c == b'{';
+                    let close = c + 2; // '}' and ']' follow '{' and '[' by two
+                    if self.peek()? != close {
+                        objects = objects << 1 | object as u64;
+                        depth += 1;
+                        if object {
+                            self.member()?;
+                        }
+                        continue;
+                    }
+                    self.pos += 1;
+                }
+                _ => self.scalar()?,
+            }
+            // A value ended; close the containers it completes.
+            loop {
+                if depth == 0 {
+                    return Some(());
+                }
+                let object = objects & 1 != 0;
+                if self.next(if object { b'}' } else { b']' })? {
+                    if object {
+                        self.member()?;
+                    }
+                    break;
+                }
+                objects >>= 1;
+                depth -= 1;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1834,5 +2114,133 @@ mod tests {
         }
         assert!(!same_bytes(&a[..8], &a[..9]));
         assert!(same_bytes(b"", b""));
+    }
+
+    /// cursor_texts are values the cursor reads whole (true) or gives up
+    /// on (false) at the top level.
+    const CURSOR_TEXTS: &[(&str, &str, bool)] = &[
+        ("string", r#""a\"b\u00e9 é""#, true),
+        ("number", "-0.5e+10", true),
+        ("literals", "[true,false,null]", true),
+        ("spaced object", " { \"a\" : [ 1 , { } , [ ] ] ,\n\"\\u0062\" : \"x\" } ", true),
+        ("nested", r#"{"a":{"b":[{"c":[[{"d":null}]]}]}}"#, true),
+        ("empty containers", r#"[{},[],"",0]"#, true),
+        ("leading zero", "01", false),
+        ("trailing comma", "[1,]", false),
+        ("missing colon", r#"{"a" 1}"#, false),
+        ("mismatched close", r#"{"a":[1}]"#, false),
+        ("bad literal", "nul", false),
+        ("truncated", r#"{"a":"b"#, false),
+        ("control character", "\"a\u{1}\"", false),
+        ("key not a string", "{a:1}", false),
+    ];
+
+    /// The cursor's value and skip read what the Decoder's skip reads,
+    /// and give up on what it rejects: for each text and each truncation
+    /// and one-byte change of it, a value read through to the end of the
+    /// text is one the Decoder accepts, with the same text.
+    #[test]
+    fn cursor_value_reads_as_the_decoder() {
+        for &(name, text, whole) in CURSOR_TEXTS {
+            let data = text.as_bytes();
+            let mut r = Cursor { data, pos: 0 };
+            let got = r.value();
+            r.space();
+            assert_eq!(got.is_some() && r.pos == data.len(), whole, "{}: read whole", name);
+            if whole {
+                assert_eq!(got, Some(text.trim().as_bytes()), "{}: text", name);
+            }
+            for n in 0..data.len() {
+                for variant in [data[..n].to_vec(), [&data[..n], b"\"", &data[n + 1..]].concat(), [&data[..n], b"]", &data[n + 1..]].concat(), [&data[..n], b",", &data[n + 1..]].concat()] {
+                    let mut r = Cursor { data: &variant, pos: 0 };
+                    let value = r.value();
+                    r.space();
+                    let value_end = r.pos;
+                    let mut s = Cursor { data: &variant, pos: 0 };
+                    let skipped = s.skip();
+                    s.space();
+                    assert_eq!((value.is_some(), value_end), (skipped.is_some(), s.pos), "{}: value and skip differ on {:?}", name, String::from_utf8_lossy(&variant));
+                    if value.is_some() && value_end == variant.len() {
+                        assert!(skip_all(&variant).is_ok(), "{}: cursor read {:?}, the Decoder rejects it", name, String::from_utf8_lossy(&variant));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The cursor follows CURSOR_DEPTH open containers and gives up on
+    /// one more, empty or not, anywhere in a value.
+    #[test]
+    fn cursor_depth() {
+        let nest = |n: usize, inner: &str| "[".repeat(n) + inner + &"]".repeat(n);
+        let limit = CURSOR_DEPTH as usize;
+        for (name, text, ok) in [
+            ("at the limit", nest(limit, ""), true),
+            ("at the limit, scalar inside", nest(limit, "1"), true),
+            ("one deeper", nest(limit + 1, ""), false),
+            ("one deeper inside an object", format!(r#"{{"a":{}}}"#, nest(limit, "")), false),
+            ("at the limit inside an object", format!(r#"{{"a":{}}}"#, nest(limit - 1, "")), true),
+        ] {
+            assert!(skip_all(text.as_bytes()).is_ok(), "{}: the Decoder rejects it", name);
+            let mut r = Cursor { data: text.as_bytes(), pos: 0 };
+            assert_eq!(r.value().is_some(), ok, "{}: value", name);
+            let mut r = Cursor { data: text.as_bytes(), pos: 0 };
+            assert_eq!(r.skip().is_some(), ok, "{}: skip", name);
+        }
+    }
+
+    /// The cursor's typed reads take their kind or null and give up on
+    /// anything else.
+    #[test]
+    fn cursor_reads_typed_values() {
+        struct Case {
+            name: &'static str,
+            text: &'static str,
+            read: fn(&mut Cursor) -> Option<String>,
+            want: Option<&'static str>,
+        }
+        let int = |r: &mut Cursor| r.int().map(|v| format!("{:?}", v));
+        let string = |r: &mut Cursor| r.str().map(|s| format!("{:?}", s.raw()));
+        let boolean = |r: &mut Cursor| r.bool().map(|b| b.to_string());
+        let key = |r: &mut Cursor| r.key().map(|k| String::from_utf8_lossy(k).into_owned());
+        let member = |r: &mut Cursor| r.member().map(|k| format!("{:?}", k.raw()));
+        let null = |r: &mut Cursor| r.null().map(|n| format!("{:?}", n));
+        let open = |r: &mut Cursor| r.open(b'{', b'}').map(|m| m.to_string());
+        let next = |r: &mut Cursor| r.next(b']').map(|m| m.to_string());
+        let cases = [
+            Case { name: "int", text: " -123", read: int, want: Some("Some(-123)") },
+            Case { name: "int null", text: "null", read: int, want: Some("None") },
+            Case { name: "int 18 digits", text: "999999999999999999", read: int, want: Some("Some(999999999999999999)") },
+            Case { name: "int 19 digits", text: "1000000000000000000", read: int, want: None },
+            Case { name: "int fraction", text: "1.0", read: int, want: None },
+            Case { name: "int exponent", text: "1e2", read: int, want: None },
+            Case { name: "int string", text: "\"1\"", read: int, want: None },
+            Case { name: "str", text: r#" "a\nb""#, read: string, want: Some(r#"Some([34, 97, 92, 110, 98, 34])"#) },
+            Case { name: "str null", text: "null", read: string, want: Some("None") },
+            Case { name: "str number", text: "1", read: string, want: None },
+            Case { name: "bool true", text: "true", read: boolean, want: Some("true") },
+            Case { name: "bool false", text: "false", read: boolean, want: Some("false") },
+            Case { name: "bool null", text: "null", read: boolean, want: Some("false") },
+            Case { name: "bool string", text: "\"true\"", read: boolean, want: None },
+            Case { name: "bool truncated", text: "tru", read: boolean, want: None },
+            Case { name: "key", text: " \"id\" : 1", read: key, want: Some("id") },
+            Case { name: "key escaped", text: r#""\u0069d":1"#, read: key, want: None },
+            Case { name: "key no colon", text: "\"id\" 1", read: key, want: None },
+            Case { name: "member escaped", text: r#""\u0069d":1"#, read: member, want: Some(r#"Some([34, 92, 117, 48, 48, 54, 57, 100, 34])"#) },
+            Case { name: "null", text: " null", read: null, want: Some("Some([110, 117, 108, 108])") },
+            Case { name: "null other value", text: "1", read: null, want: Some("None") },
+            Case { name: "null bad", text: "nil", read: null, want: None },
+            Case { name: "null at end", text: " ", read: null, want: None },
+            Case { name: "open empty", text: " { } ", read: open, want: Some("false") },
+            Case { name: "open member", text: "{\"a\"", read: open, want: Some("true") },
+            Case { name: "open other", text: "[", read: open, want: None },
+            Case { name: "next comma", text: " ,", read: next, want: Some("true") },
+            Case { name: "next close", text: "]", read: next, want: Some("false") },
+            Case { name: "next other close", text: "}", read: next, want: None },
+        ];
+        for c in &cases {
+            let mut r = Cursor { data: c.text.as_bytes(), pos: 0 };
+            assert_eq!((c.read)(&mut r).as_deref(), c.want, "{}", c.name);
+        }
     }
 }

@@ -1,7 +1,7 @@
 //! fastread reads the events servers send nearly always — compact JSON
 //! objects with unescaped keys, string fields, an integer index, nested
 //! values kept raw or skipped — into a [`Event`] without the general
-//! reader's callbacks: one cursor whose offset stays in a register. It is
+//! reader's callbacks: one [`Cursor`] whose offset stays in a register. It is
 //! the decoder's fast path in wasm, where every call, every loop entered
 //! (a fuel charge) and every load and store of a reader kept in memory (a
 //! bounds check) costs.
@@ -10,7 +10,8 @@
 //! decide differently: where a text is not what it expects (a syntax
 //! error, a type a field does not take, an escaped key where a field is
 //! matched, an "error" that is not null, an integer it would have to
-//! think about, values nested deeper than [`DEPTH`]) it gives up with
+//! think about, containers nested more than 64 deep in a value it skips
+//! or keeps raw) it gives up with
 //! None, and the decoder reads the text again with `Event::read`, which
 //! accepts or rejects it exactly as Go does. What it reads it reads as
 //! `Event::read` does (tested in this file and by the decoder's
@@ -22,12 +23,7 @@
 //! with the same bytes is read on from its text.
 
 use super::wire::{Delta, Event};
-use crate::jsonscan::{number_end, same_bytes, Str};
-
-/// DEPTH is how deeply [`Cursor::value`] follows containers inside a
-/// value it skips or keeps raw (the general reader's limit is 10,000
-/// levels); deeper gives up.
-const DEPTH: u32 = 64;
+use crate::jsonscan::{same_bytes, Cursor, Str};
 
 /// Prefix remembers how the last event read in full from its start began,
 /// when that was a delta's: its bytes up to the colon after the delta's
@@ -253,213 +249,6 @@ fn delta_member<'a>(r: &mut Cursor<'a>, d: &mut Delta<'a>, key: &[u8]) -> Option
         }
     }
     Some(())
-}
-
-/// Cursor reads data forward from pos. Every method returns None where
-/// the fast path gives up; its methods are inlined so that the cursor
-/// lives in registers.
-struct Cursor<'a> {
-    data: &'a [u8],
-    pos: usize,
-}
-
-impl<'a> Cursor<'a> {
-    /// space skips whitespace, testing the first byte before any loop.
-    #[inline(always)]
-    fn space(&mut self) {
-        if let Some(b' ') | Some(b'\t') | Some(b'\n') | Some(b'\r') = self.data.get(self.pos) {
-            self.pos += 1;
-            while let Some(b' ') | Some(b'\t') | Some(b'\n') | Some(b'\r') = self.data.get(self.pos) {
-                self.pos += 1;
-            }
-        }
-    }
-
-    /// peek returns the next byte after whitespace.
-    #[inline(always)]
-    fn peek(&mut self) -> Option<u8> {
-        self.space();
-        self.data.get(self.pos).copied()
-    }
-
-    /// open consumes the opening byte of a container and reports whether
-    /// a member follows; an empty container is consumed whole (false).
-    #[inline(always)]
-    fn open(&mut self, open: u8, close: u8) -> Option<bool> {
-        if self.peek()? != open {
-            return None;
-        }
-        self.pos += 1;
-        if self.peek()? == close {
-            self.pos += 1;
-            return Some(false);
-        }
-        Some(true)
-    }
-
-    /// next consumes what follows a member or element: a comma (true,
-    /// another follows) or close (false, the container ended).
-    #[inline(always)]
-    fn next(&mut self, close: u8) -> Option<bool> {
-        let c = self.peek()?;
-        self.pos += 1;
-        if c == b',' {
-            Some(true)
-        } else if c == close {
-            Some(false)
-        } else {
-            None
-        }
-    }
-
-    /// key reads an object key and its colon and returns the key's
-    /// content; an escaped key gives up (the general reader unescapes it
-    /// before matching). A key with bytes above ASCII is returned raw: it
-    /// matches no field name either way.
-    #[inline(always)]
-    fn key(&mut self) -> Option<&'a [u8]> {
-        let k = self.any_key()?;
-        k.plain()
-    }
-
-    /// any_key reads an object key, escaped or not, and its colon.
-    #[inline(always)]
-    fn any_key(&mut self) -> Option<Str<'a>> {
-        self.space();
-        let (k, end) = Str::at(self.data, self.pos)?;
-        self.pos = end;
-        if self.peek()? != b':' {
-            return None;
-        }
-        self.pos += 1;
-        Some(k)
-    }
-
-    /// str reads a string, or null as the nil Str.
-    #[inline(always)]
-    fn str(&mut self) -> Option<Str<'a>> {
-        if self.peek()? == b'"' {
-            let (s, end) = Str::at(self.data, self.pos)?;
-            self.pos = end;
-            return Some(s);
-        }
-        self.null()??;
-        Some(Str::default())
-    }
-
-    /// null reads null and returns its text, Some(None) when another
-    /// value follows (left unread), None when the text ends.
-    #[inline(always)]
-    fn null(&mut self) -> Option<Option<&'a [u8]>> {
-        if self.peek()? != b'n' {
-            return Some(None);
-        }
-        let text = self.data.get(self.pos..self.pos + 4)?;
-        if !matches!(text, b"null") {
-            return None;
-        }
-        self.pos += 4;
-        Some(Some(text))
-    }
-
-    /// scalar skips a string, number, true, false or null; a container
-    /// gives up.
-    #[inline(always)]
-    fn scalar(&mut self) -> Option<()> {
-        let c = self.peek()?;
-        let p = self.pos;
-        let n = match c {
-            b'"' => {
-                self.pos = Str::at(self.data, p)?.1;
-                return Some(());
-            }
-            // Slice patterns: byte compares, where == would call memcmp.
-            b't' if matches!(self.data.get(p..p + 4), Some(b"true")) => 4,
-            b'f' if matches!(self.data.get(p..p + 5), Some(b"false")) => 5,
-            b'n' if matches!(self.data.get(p..p + 4), Some(b"null")) => 4,
-            _ => {
-                self.pos = number_end(self.data, p).ok()?;
-                return Some(());
-            }
-        };
-        self.pos += n;
-        Some(())
-    }
-
-    /// value reads a value of any kind, validating it as the general
-    /// reader's skip does, and returns its text as json.RawMessage holds
-    /// it. Containers are followed without recursion, a bit per open one
-    /// telling an object from an array; more than DEPTH open ones give
-    /// up.
-    fn value(&mut self) -> Option<&'a [u8]> {
-        self.space();
-        let start = self.pos;
-        let mut objects: u64 = 0; // bit i: the container at depth i is an object
-        let mut depth: u32 = 0;
-        loop {
-            // A value starts here.
-            match self.peek()? {
-                c @ (b'{' | b'[') => {
-                    if depth == DEPTH {
-                        return None;
-                    }
-                    let object = c == b'{';
-                    objects = objects & !(1 << depth) | (object as u64) << depth;
-                    if self.open(c, c + 2)? {
-                        // '}' and ']' follow '{' and '[' by two
-                        depth += 1;
-                        if object {
-                            self.any_key()?;
-                        }
-                        continue;
-                    }
-                }
-                _ => self.scalar()?,
-            }
-            // A value ended; close the containers it completes.
-            loop {
-                if depth == 0 {
-                    return self.data.get(start..self.pos);
-                }
-                let object = objects >> (depth - 1) & 1 != 0;
-                if self.next(if object { b'}' } else { b']' })? {
-                    if object {
-                        self.any_key()?;
-                    }
-                    break;
-                }
-                depth -= 1;
-            }
-        }
-    }
-
-    /// int reads an integer of at most 18 digits (null gives None);
-    /// anything else gives up (the general reader decides whether it is a
-    /// type error).
-    #[inline(always)]
-    fn int(&mut self) -> Option<Option<i64>> {
-        if self.null()?.is_some() {
-            return Some(None);
-        }
-        let start = self.pos;
-        self.pos = number_end(self.data, start).ok()?;
-        let text = self.data.get(start..self.pos)?;
-        let (neg, digits) = match text.split_first()? {
-            (b'-', rest) => (true, rest),
-            _ => (false, text),
-        };
-        if digits.len() > 18 {
-            return None;
-        }
-        let mut v: i64 = 0;
-        for &c in digits {
-            if !c.is_ascii_digit() {
-                return None;
-            }
-            v = v * 10 + (c - b'0') as i64;
-        }
-        Some(Some(if neg { -v } else { v }))
-    }
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! or lightly spaced JSON with unescaped keys, text, thought and
 //! function-call parts, a usageMetadata of counts — into a [`Chunk`] and
 //! its first candidate's [`Part`]s in one pass, without the general
-//! reader's callbacks: one cursor whose offset stays in a register. It is
+//! reader's callbacks: one [`Cursor`] whose offset stays in a register. It is
 //! the decoder's fast path in wasm, where every call, every loop entered (a
 //! fuel charge) and every load and store of a reader kept in memory (a
 //! bounds check) costs; it also reads each part and the usage object once,
@@ -25,7 +25,7 @@
 //! candidates, which change from chunk to chunk.
 
 use super::{Chunk, Part, PartialArg, WireCall};
-use crate::jsonscan::{number_end, Str};
+use crate::jsonscan::{Cursor, Str};
 
 /// read reads data into c and parts, which must be empty (as
 /// `read_chunk` leaves them before reading): the first candidate's parts
@@ -158,7 +158,7 @@ fn call<'a>(r: &mut Cursor<'a>, fc: &mut WireCall<'a>) -> Option<()> {
         match r.key()? {
             b"id" => fc.id = r.str()?.string(),
             b"name" => fc.name = r.str()?.string(),
-            b"args" => fc.args = Some(r.raw()?),
+            b"args" => fc.args = Some(r.value()?),
             b"willContinue" => fc.will_continue = r.bool()?,
             b"partialArgs" => {
                 fc.partial_args.clear();
@@ -192,7 +192,7 @@ fn partial<'a>(r: &mut Cursor<'a>, a: &mut PartialArg<'a>) -> Option<()> {
                 let v = r.str()?;
                 a.string_value = if v.is_nil() { None } else { Some(v.string()) };
             }
-            b"numberValue" => a.number_value = Some(r.raw()?),
+            b"numberValue" => a.number_value = Some(r.value()?),
             b"boolValue" => a.bool_value = if r.null()?.is_some() { None } else { Some(r.bool()?) },
             b"willContinue" => a.will_continue = r.bool()?,
             _ => r.skip()?,
@@ -233,262 +233,6 @@ fn usage<'a>(r: &mut Cursor<'a>, c: &mut Chunk<'a>) -> Option<()> {
     c.usage = Some(r.data.get(start..r.pos)?);
     c.counts = Some(n);
     Some(())
-}
-
-/// MAX_SKIP_DEPTH is how deep [`Cursor::skip`] follows nested containers
-/// (one bit each of a u64); deeper gives up. With the chunk's own levels it
-/// stays far below the general reader's limit of 10,000.
-const MAX_SKIP_DEPTH: u32 = 64;
-
-/// Cursor reads data forward from pos. Every method returns None where
-/// the fast path gives up; its methods are inlined so that the cursor
-/// lives in registers.
-struct Cursor<'a> {
-    data: &'a [u8],
-    pos: usize,
-}
-
-impl<'a> Cursor<'a> {
-    /// space skips whitespace, testing the first byte before any loop.
-    #[inline(always)]
-    fn space(&mut self) {
-        if let Some(b' ') | Some(b'\t') | Some(b'\n') | Some(b'\r') = self.data.get(self.pos) {
-            self.pos += 1;
-            while let Some(b' ') | Some(b'\t') | Some(b'\n') | Some(b'\r') = self.data.get(self.pos) {
-                self.pos += 1;
-            }
-        }
-    }
-
-    /// peek returns the next byte after whitespace.
-    #[inline(always)]
-    fn peek(&mut self) -> Option<u8> {
-        self.space();
-        self.data.get(self.pos).copied()
-    }
-
-    /// open consumes the opening byte of a container and reports whether
-    /// a member follows; an empty container is consumed whole (false).
-    #[inline(always)]
-    fn open(&mut self, open: u8, close: u8) -> Option<bool> {
-        if self.peek()? != open {
-            return None;
-        }
-        self.pos += 1;
-        if self.peek()? == close {
-            self.pos += 1;
-            return Some(false);
-        }
-        Some(true)
-    }
-
-    /// next consumes what follows a member or element: a comma (true,
-    /// another follows) or close (false, the container ended).
-    #[inline(always)]
-    fn next(&mut self, close: u8) -> Option<bool> {
-        let c = self.peek()?;
-        self.pos += 1;
-        if c == b',' {
-            Some(true)
-        } else if c == close {
-            Some(false)
-        } else {
-            None
-        }
-    }
-
-    /// member reads an object key and its colon and returns the key as it
-    /// appears in the input.
-    #[inline(always)]
-    fn member(&mut self) -> Option<Str<'a>> {
-        self.space();
-        let (k, end) = Str::at(self.data, self.pos)?;
-        self.pos = end;
-        if self.peek()? != b':' {
-            return None;
-        }
-        self.pos += 1;
-        Some(k)
-    }
-
-    /// key reads an object key and its colon; an escaped key gives up
-    /// (the general reader unescapes it before matching). A key with
-    /// bytes above ASCII is returned raw: it matches no field name either
-    /// way.
-    #[inline(always)]
-    fn key(&mut self) -> Option<&'a [u8]> {
-        self.member()?.plain()
-    }
-
-    /// str reads a string, or null as the nil Str.
-    #[inline(always)]
-    fn str(&mut self) -> Option<Str<'a>> {
-        if self.peek()? == b'"' {
-            let (s, end) = Str::at(self.data, self.pos)?;
-            self.pos = end;
-            return Some(s);
-        }
-        self.null()??;
-        Some(Str::default())
-    }
-
-    /// bool reads true or false, null as false.
-    #[inline(always)]
-    fn bool(&mut self) -> Option<bool> {
-        match self.peek()? {
-            b't' if matches!(self.data.get(self.pos..self.pos + 4), Some(b"true")) => {
-                self.pos += 4;
-                Some(true)
-            }
-            b'f' if matches!(self.data.get(self.pos..self.pos + 5), Some(b"false")) => {
-                self.pos += 5;
-                Some(false)
-            }
-            _ => {
-                self.null()??;
-                Some(false)
-            }
-        }
-    }
-
-    /// null reads null and returns its text, Some(None) when another
-    /// value follows (left unread), None when the text ends.
-    #[inline(always)]
-    fn null(&mut self) -> Option<Option<&'a [u8]>> {
-        if self.peek()? != b'n' {
-            return Some(None);
-        }
-        let text = self.data.get(self.pos..self.pos + 4)?;
-        if !matches!(text, b"null") {
-            return None;
-        }
-        self.pos += 4;
-        Some(Some(text))
-    }
-
-    /// scalar skips a string, number, true, false or null; a container
-    /// gives up.
-    #[inline(always)]
-    fn scalar(&mut self) -> Option<()> {
-        let c = self.peek()?;
-        let p = self.pos;
-        let n = match c {
-            b'"' => {
-                self.pos = Str::at(self.data, p)?.1;
-                return Some(());
-            }
-            // Slice patterns: byte compares, where == would call memcmp.
-            b't' if matches!(self.data.get(p..p + 4), Some(b"true")) => 4,
-            b'f' if matches!(self.data.get(p..p + 5), Some(b"false")) => 5,
-            b'n' if matches!(self.data.get(p..p + 4), Some(b"null")) => 4,
-            _ => {
-                self.number()?;
-                return Some(());
-            }
-        };
-        self.pos += n;
-        Some(())
-    }
-
-    /// skip skips a value of any kind, validating it as the general
-    /// reader does, without recursion: the open containers are bits of a
-    /// u64 (set for an object), so more than [`MAX_SKIP_DEPTH`] levels
-    /// give up. Not inlined: copied into its dozen callers it made the
-    /// plugin 34 KB larger and the decoder no faster in wasm.
-    #[inline(never)]
-    fn skip(&mut self) -> Option<()> {
-        match self.peek()? {
-            b'{' | b'[' => self.skip_container(),
-            _ => self.scalar(),
-        }
-    }
-
-    /// skip_container is skip's walk of a container, which is rarer in
-    /// what the decoder skips than a scalar and not inlined.
-    fn skip_container(&mut self) -> Option<()> {
-        let (mut objects, mut depth) = (0u64, 0u32);
-        loop {
-            // A value starts here.
-            match self.peek()? {
-                c @ (b'{' | b'[') => {
-                    if depth == MAX_SKIP_DEPTH {
-                        return None;
-                    }
-                    self.pos += 1;
-                    let object = c == b'{';
-                    let close = c + 2; // '}' and ']' follow '{' and '[' by two
-                    if self.peek()? != close {
-                        objects = objects << 1 | object as u64;
-                        depth += 1;
-                        if object {
-                            self.member()?;
-                        }
-                        continue;
-                    }
-                    self.pos += 1;
-                }
-                _ => self.scalar()?,
-            }
-            // A value ended; close the containers it completes.
-            loop {
-                if depth == 0 {
-                    return Some(());
-                }
-                let object = objects & 1 != 0;
-                if self.next(if object { b'}' } else { b']' })? {
-                    if object {
-                        self.member()?;
-                    }
-                    break;
-                }
-                objects >>= 1;
-                depth -= 1;
-            }
-        }
-    }
-
-    /// raw skips a value and returns its text.
-    #[inline(always)]
-    fn raw(&mut self) -> Option<&'a [u8]> {
-        self.space();
-        let start = self.pos;
-        self.skip()?;
-        self.data.get(start..self.pos)
-    }
-
-    /// number skips a number in JSON's grammar and returns its text.
-    #[inline(always)]
-    fn number(&mut self) -> Option<&'a [u8]> {
-        let start = self.pos;
-        self.pos = number_end(self.data, start).ok()?;
-        self.data.get(start..self.pos)
-    }
-
-    /// int reads an integer of at most 18 digits (null gives None);
-    /// anything else gives up (the general reader decides whether it is a
-    /// type error).
-    #[inline(always)]
-    fn int(&mut self) -> Option<Option<i64>> {
-        if self.null()?.is_some() {
-            return Some(None);
-        }
-        let text = self.number()?;
-        let (neg, digits) = match text.split_first()? {
-            (b'-', rest) => (true, rest),
-            _ => (false, text),
-        };
-        if digits.len() > 18 {
-            return None;
-        }
-        let mut v: i64 = 0;
-        for &c in digits {
-            if !c.is_ascii_digit() {
-                return None;
-            }
-            v = v * 10 + (c - b'0') as i64;
-        }
-        Some(Some(if neg { -v } else { v }))
-    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! fastread reads the chunks servers send nearly always — compact JSON,
 //! unescaped keys, scalar or null values where the decoder skips or keeps
 //! a raw value — into a [`Chunk`] without the general reader's callbacks:
-//! one cursor whose offset stays in a register. It is the decoder's fast
+//! one [`Cursor`] whose offset stays in a register. It is the decoder's fast
 //! path in wasm, where every call, every loop entered (a fuel charge) and
 //! every load and store of a reader kept in memory (a bounds check) costs.
 //!
@@ -15,7 +15,7 @@
 //! decoder's differential tests and fuzz targets against Go).
 
 use super::{Choice, Chunk, Delta, Detail, ToolCall};
-use crate::jsonscan::{number_end, same_bytes, Str};
+use crate::jsonscan::{same_bytes, Cursor, Str};
 
 /// Prefix remembers how the last chunk read in full began: its members
 /// before the first one that is not an id, a model or a skipped scalar
@@ -239,165 +239,6 @@ fn tool_call<'a>(r: &mut Cursor<'a>, tc: &mut ToolCall<'a>) -> Option<()> {
         more = r.next(b'}')?;
     }
     Some(())
-}
-
-/// Cursor reads data forward from pos. Every method returns None where
-/// the fast path gives up; its methods are inlined so that the cursor
-/// lives in registers.
-struct Cursor<'a> {
-    data: &'a [u8],
-    pos: usize,
-}
-
-impl<'a> Cursor<'a> {
-    /// space skips whitespace, testing the first byte before any loop.
-    #[inline(always)]
-    fn space(&mut self) {
-        if let Some(b' ') | Some(b'\t') | Some(b'\n') | Some(b'\r') = self.data.get(self.pos) {
-            self.pos += 1;
-            while let Some(b' ') | Some(b'\t') | Some(b'\n') | Some(b'\r') = self.data.get(self.pos) {
-                self.pos += 1;
-            }
-        }
-    }
-
-    /// peek returns the next byte after whitespace.
-    #[inline(always)]
-    fn peek(&mut self) -> Option<u8> {
-        self.space();
-        self.data.get(self.pos).copied()
-    }
-
-    /// open consumes the opening byte of a container and reports whether
-    /// a member follows; an empty container is consumed whole (false).
-    #[inline(always)]
-    fn open(&mut self, open: u8, close: u8) -> Option<bool> {
-        if self.peek()? != open {
-            return None;
-        }
-        self.pos += 1;
-        if self.peek()? == close {
-            self.pos += 1;
-            return Some(false);
-        }
-        Some(true)
-    }
-
-    /// next consumes what follows a member or element: a comma (true,
-    /// another follows) or close (false, the container ended).
-    #[inline(always)]
-    fn next(&mut self, close: u8) -> Option<bool> {
-        let c = self.peek()?;
-        self.pos += 1;
-        if c == b',' {
-            Some(true)
-        } else if c == close {
-            Some(false)
-        } else {
-            None
-        }
-    }
-
-    /// key reads an object key and its colon; an escaped key gives up
-    /// (the general reader unescapes it before matching). A key with
-    /// bytes above ASCII is returned raw: it matches no field name either
-    /// way.
-    #[inline(always)]
-    fn key(&mut self) -> Option<&'a [u8]> {
-        self.space();
-        let (k, end) = Str::at(self.data, self.pos)?;
-        self.pos = end;
-        if self.peek()? != b':' {
-            return None;
-        }
-        self.pos += 1;
-        k.plain()
-    }
-
-    /// str reads a string, or null as the nil Str.
-    #[inline(always)]
-    fn str(&mut self) -> Option<Str<'a>> {
-        if self.peek()? == b'"' {
-            let (s, end) = Str::at(self.data, self.pos)?;
-            self.pos = end;
-            return Some(s);
-        }
-        self.null()??;
-        Some(Str::default())
-    }
-
-    /// null reads null and returns its text, Some(None) when another
-    /// value follows (left unread), None when the text ends.
-    #[inline(always)]
-    fn null(&mut self) -> Option<Option<&'a [u8]>> {
-        if self.peek()? != b'n' {
-            return Some(None);
-        }
-        let text = self.data.get(self.pos..self.pos + 4)?;
-        if !matches!(text, b"null") {
-            return None;
-        }
-        self.pos += 4;
-        Some(Some(text))
-    }
-
-    /// scalar skips a string, number, true, false or null; a container
-    /// gives up.
-    #[inline(always)]
-    fn scalar(&mut self) -> Option<()> {
-        let c = self.peek()?;
-        let p = self.pos;
-        let n = match c {
-            b'"' => {
-                self.pos = Str::at(self.data, p)?.1;
-                return Some(());
-            }
-            // Slice patterns: byte compares, where == would call memcmp.
-            b't' if matches!(self.data.get(p..p + 4), Some(b"true")) => 4,
-            b'f' if matches!(self.data.get(p..p + 5), Some(b"false")) => 5,
-            b'n' if matches!(self.data.get(p..p + 4), Some(b"null")) => 4,
-            _ => {
-                self.number()?;
-                return Some(());
-            }
-        };
-        self.pos += n;
-        Some(())
-    }
-
-    /// number skips a number in JSON's grammar and returns its text.
-    #[inline(always)]
-    fn number(&mut self) -> Option<&'a [u8]> {
-        let start = self.pos;
-        self.pos = number_end(self.data, start).ok()?;
-        self.data.get(start..self.pos)
-    }
-
-    /// int reads an integer of at most 18 digits (null gives None);
-    /// anything else gives up (the general reader decides whether it is a
-    /// type error).
-    #[inline(always)]
-    fn int(&mut self) -> Option<Option<i64>> {
-        if self.null()?.is_some() {
-            return Some(None);
-        }
-        let text = self.number()?;
-        let (neg, digits) = match text.split_first()? {
-            (b'-', rest) => (true, rest),
-            _ => (false, text),
-        };
-        if digits.len() > 18 {
-            return None;
-        }
-        let mut v: i64 = 0;
-        for &c in digits {
-            if !c.is_ascii_digit() {
-                return None;
-            }
-            v = v * 10 + (c - b'0') as i64;
-        }
-        Some(Some(if neg { -v } else { v }))
-    }
 }
 
 #[cfg(test)]
