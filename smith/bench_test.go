@@ -1,58 +1,148 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 )
 
 // The benchmarks run the real binary built by TestMain and report, besides
-// the wall time per run (ns/op), the largest peak RSS of the child
-// processes (peak-RSS-MiB, from getrusage's ru_maxrss). Run them with
+// the wall time per run (ns/op), the CPU time per run (cpu-ms/op), and from
+// three more runs under internal/spawnstat the largest peak RSS
+// (peak-RSS-MiB) and the minor page faults per run (minflt/op). Run them
+// with
 //
 //	cd smith && go test -run '^$' -bench . -benchtime 20x
 //
 // (BenchmarkEvalCold compiles the tools plugin on every iteration; give it
 // -benchtime 3x.)
 
-// benchRun runs smith once in e and returns its peak RSS in KiB. It adds
-// the child's CPU time (user + system) to *cpu, a figure that the load of
-// a shared machine distorts less than wall time.
-func benchRun(b *testing.B, e *env, cpu *time.Duration, env []string, args ...string) int64 {
-	cmd := e.command("", args...)
-	cmd.Env = append(cmd.Env, env...)
+// invocation is one benchmarked command: a binary (smith unless set), its
+// arguments and extra environment, run in e's directories after prepare
+// (if set; untimed).
+type invocation struct {
+	e       *env
+	bin     string
+	env     []string
+	args    []string
+	prepare func()
+}
+
+// command is the invocation's command, started by launcher if it is not
+// "".
+func (in invocation) command(launcher string) *exec.Cmd {
+	cmd := in.e.command("", in.args...)
+	if in.bin != "" {
+		cmd.Path, cmd.Args[0] = in.bin, in.bin
+	}
+	if launcher != "" {
+		cmd.Args = append([]string{launcher, cmd.Path}, cmd.Args[1:]...)
+		cmd.Path = launcher
+	}
+	cmd.Env = append(cmd.Env, in.env...)
+	return cmd
+}
+
+// once runs the invocation and adds the child's CPU time (user + system)
+// to *cpu, a figure that the load of a shared machine distorts less than
+// wall time.
+func (in invocation) once(b *testing.B, cpu *time.Duration) {
+	if in.prepare != nil {
+		b.StopTimer()
+		in.prepare()
+		b.StartTimer()
+	}
+	cmd := in.command("")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		b.Fatalf("smith %v: %v\n%s", args, err, out)
+		b.Fatalf("%s %v: %v\n%s", cmd.Path, in.args, err, out)
 	}
 	if cpu != nil {
 		*cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	}
-	return cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
 }
 
-// report adds the peak RSS and the mean CPU time per run to b's results.
-func report(b *testing.B, peakKiB int64, cpu time.Duration) {
-	b.ReportMetric(float64(peakKiB)/1024, "peak-RSS-MiB")
-	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
-}
-
-func benchCommand(b *testing.B, args ...string) {
-	e := newEnv(b)
-	var peak int64
+// measure runs the invocation b.N times, timed, then reports.
+func (in invocation) measure(b *testing.B) {
 	var cpu time.Duration
 	b.ResetTimer()
 	for range b.N {
-		peak = max(peak, benchRun(b, e, &cpu, nil, args...))
+		in.once(b, &cpu)
 	}
-	report(b, peak, cpu)
+	b.StopTimer()
+	in.report(b, cpu)
 }
 
+// report adds the mean CPU time per run, and the peak RSS and page faults
+// of three runs under spawnstat, to b's results. (ru_maxrss of a child
+// of this test binary would be the test binary's own peak: see
+// internal/spawnstat.)
+func (in invocation) report(b *testing.B, cpu time.Duration) {
+	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
+	launcher := spawnstatBin()
+	var peak, faults int64
+	const runs = 3
+	for range runs {
+		if in.prepare != nil {
+			in.prepare()
+		}
+		cmd := in.command(launcher)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if out, err := cmd.Output(); err != nil {
+			b.Fatalf("spawnstat %s %v: %v\n%s%s", in.bin, in.args, err, out, stderr.Bytes())
+		}
+		var st struct {
+			MaxRSSKiB int64 `json:"maxrss_kib"`
+			MinFlt    int64 `json:"minflt"`
+		}
+		if err := json.Unmarshal(stderr.Bytes(), &st); err != nil {
+			b.Fatalf("spawnstat printed %q: %v", stderr.Bytes(), err)
+		}
+		peak = max(peak, st.MaxRSSKiB)
+		faults += st.MinFlt
+	}
+	b.ReportMetric(float64(peak)/1024, "peak-RSS-MiB")
+	b.ReportMetric(float64(faults)/runs, "minflt/op")
+}
+
+// spawnstatBin builds internal/spawnstat once per test binary.
+var spawnstatBin = sync.OnceValue(func() string {
+	out := filepath.Join(filepath.Dir(smithBin), "spawnstat")
+	build := exec.Command("go", "build", "-o", out, "./internal/spawnstat")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if msg, err := build.CombinedOutput(); err != nil {
+		panic(fmt.Sprintf("build spawnstat: %v\n%s", err, msg))
+	}
+	return out
+})
+
+// benchCommand measures `smith args...`, and the same arguments given to
+// each peer binary named in SMITH_BENCH_PEERS (a list separated by the OS
+// path list separator, e.g. the codex binary of `npm pack
+// @openai/codex@0.171.0-linux-x64`), so that both are timed on the same
+// machine by the same harness (shared/reference/peers.md measured its
+// figures on another one).
+func benchCommand(b *testing.B, args ...string) {
+	b.Run("smith", func(b *testing.B) { invocation{e: newEnv(b), args: args}.measure(b) })
+	for _, peer := range filepath.SplitList(os.Getenv("SMITH_BENCH_PEERS")) {
+		if peer != "" {
+			b.Run("peer="+filepath.Base(peer), func(b *testing.B) { invocation{e: newEnv(b), bin: peer, args: args}.measure(b) })
+		}
+	}
+}
+
+// BenchmarkHelp and BenchmarkVersion are `smith --help` and `smith
+// --version` (answered before the command tree is built, quick.go).
 func BenchmarkHelp(b *testing.B)    { benchCommand(b, "--help") }
 func BenchmarkVersion(b *testing.B) { benchCommand(b, "--version") }
 
@@ -61,18 +151,9 @@ func BenchmarkVersion(b *testing.B) { benchCommand(b, "--version") }
 // plugin's compiled code already cached.
 func BenchmarkEvalWarm(b *testing.B) {
 	e := newEnv(b)
-	e.demo()
-	benchRun(b, e, nil, nil, "eval", "--model", "mock", "--no-session", "fix the bug") // fill the cache
-	var peak int64
-	var cpu time.Duration
-	b.ResetTimer()
-	for range b.N {
-		b.StopTimer()
-		e.demo()
-		b.StartTimer()
-		peak = max(peak, benchRun(b, e, &cpu, nil, "eval", "--model", "mock", "--no-session", "fix the bug"))
-	}
-	report(b, peak, cpu)
+	in := invocation{e: e, args: []string{"eval", "--model", "mock", "--no-session", "fix the bug"}, prepare: e.demo}
+	in.once(b, nil) // fill the cache
+	in.measure(b)
 }
 
 // BenchmarkEvalWarmRead is the turn the peers were measured on
@@ -87,14 +168,9 @@ func BenchmarkEvalWarmRead(b *testing.B) {
 	m := e.script("hello.json", `{"mock_script":1,"responses":[
 		{"text":"Reading it.","tool_calls":[{"id":"call_read","name":"read","arguments":{"path":"hello.txt"}}]},
 		{"text":"It says: Hello from the benchmark!"}]}`)
-	benchRun(b, e, nil, nil, "eval", "--model", m, "--no-session", "What does hello.txt say?") // fill the cache
-	var peak int64
-	var cpu time.Duration
-	b.ResetTimer()
-	for range b.N {
-		peak = max(peak, benchRun(b, e, &cpu, nil, "eval", "--model", m, "--no-session", "What does hello.txt say?"))
-	}
-	report(b, peak, cpu)
+	in := invocation{e: e, args: []string{"eval", "--model", m, "--no-session", "What does hello.txt say?"}}
+	in.once(b, nil) // fill the cache
+	in.measure(b)
 }
 
 // BenchmarkEvalWarmProvider is BenchmarkEvalWarmRead's turn against a
@@ -121,32 +197,24 @@ func BenchmarkEvalWarmProvider(b *testing.B) {
 	}))
 	defer srv.Close()
 	env := []string{"ANTHROPIC_API_KEY=sk-bench", "ANTHROPIC_BASE_URL=" + srv.URL}
-	args := []string{"eval", "--model", "anthropic/claude-loopback", "--no-session", "What does hello.txt say?"}
-	benchRun(b, e, nil, env, args...) // fill the cache
-	var peak int64
-	var cpu time.Duration
-	b.ResetTimer()
-	for range b.N {
-		peak = max(peak, benchRun(b, e, &cpu, env, args...))
-	}
-	report(b, peak, cpu)
+	in := invocation{e: e, env: env, args: []string{"eval", "--model", "anthropic/claude-loopback", "--no-session", "What does hello.txt say?"}}
+	in.once(b, nil) // fill the cache
+	in.measure(b)
 }
 
 // BenchmarkEvalCold is BenchmarkEvalWarm's turn with an empty compilation
 // cache.
 func BenchmarkEvalCold(b *testing.B) {
 	e := newEnv(b)
-	var peak int64
-	var cpu time.Duration
-	for i := range b.N {
-		b.StopTimer()
-		e.demo()
-		cache := filepath.Join(e.tmp, "cache", string(rune('a'+i%26)))
-		_ = os.RemoveAll(cache)
-		b.StartTimer()
-		peak = max(peak, benchRun(b, e, &cpu, []string{"XDG_CACHE_HOME=" + cache}, "eval", "--model", "mock", "--no-session", "fix the bug"))
-	}
-	report(b, peak, cpu)
+	cache := filepath.Join(e.tmp, "cache")
+	in := invocation{e: e, env: []string{"XDG_CACHE_HOME=" + cache}, args: []string{"eval", "--model", "mock", "--no-session", "fix the bug"},
+		prepare: func() {
+			e.demo()
+			if err := os.RemoveAll(cache); err != nil {
+				b.Fatal(err)
+			}
+		}}
+	in.measure(b)
 }
 
 // BenchmarkSessionBytes reports the bytes a turn adds to a session: a
@@ -170,12 +238,12 @@ func BenchmarkSessionBytes(b *testing.B) {
 	var simple, tools int64
 	for i := range b.N {
 		name := "s" + string(rune('a'+i%26)) + string(rune('a'+i/26%26))
-		benchRun(b, e, nil, nil, "eval", "--model", m, "--session", name, "hi")
+		invocation{e: e, args: []string{"eval", "--model", m, "--session", name, "hi"}}.once(b, nil)
 		one := size(name)
-		benchRun(b, e, nil, nil, "eval", "--model", m, "--session", name, "hi again")
+		invocation{e: e, args: []string{"eval", "--model", m, "--session", name, "hi again"}}.once(b, nil)
 		simple = size(name) - one
 		e.demo()
-		benchRun(b, e, nil, nil, "eval", "--model", "mock", "--session", name+"-t", "fix the bug")
+		invocation{e: e, args: []string{"eval", "--model", "mock", "--session", name + "-t", "fix the bug"}}.once(b, nil)
 		tools = size(name + "-t")
 	}
 	b.ReportMetric(float64(simple), "bytes/simple-turn")

@@ -17,6 +17,14 @@ import (
 var errInterrupted = errors.New("interrupted by a signal")
 
 func main() {
+	if text, ok := quickAnswer(os.Args[1:]); ok {
+		// The root help and the version need no command tree (quick.go).
+		if _, err := os.Stdout.WriteString(text); err != nil {
+			fmt.Fprintf(os.Stderr, "smith %s: could not print to standard output: %v; check the file or pipe it goes to\n", strings.Join(os.Args[1:], " "), err)
+			os.Exit(exitFailure)
+		}
+		return
+	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
