@@ -6,7 +6,8 @@ package main
 // them, from quick_gen.go, and false for every other argument list.
 //
 // Building the command tree, its flags and the help template costs about
-// 2 ms of a ~15 ms start on a 2-core VM, so main answers these before it.
+// an eighth of the start (2 of ~15 ms on a slow 2-core VM), so main
+// answers these before it.
 // TestQuickAnswers holds the text to the cli's own output for every listed
 // invocation and regenerates quick_gen.go with -update.
 func quickAnswer(args []string) (string, bool) {
