@@ -47,7 +47,7 @@ func (h *FS) Ls(ctx context.Context, cwd, p string, limit int) (LsResult, error)
 	if err != nil {
 		return fail(err)
 	}
-	ig := h.newIgnorer(t)
+	ig := h.newIgnorer(t, false)
 	dir := path.Clean(strings.ReplaceAll(t.rel, "\\", "/"))
 	ig.load(dir)
 	entries, err := fs.ReadDir(t.root.r.FS(), dir)

@@ -32,14 +32,20 @@ type ignorer struct {
 	files      gitignore.Matcher  // the .gitignore files loaded so far
 }
 
-func (h *FS) newIgnorer(t target) *ignorer {
+// noPatterns is the configured matcher of an FS without SetIgnore; matching
+// only reads it, so every walk shares it.
+var noPatterns gitignore.Matcher
+
+// newIgnorer returns the ignorer of a search beneath t; with all, only
+// ".git" is ignored and no .gitignore file is read.
+func (h *FS) newIgnorer(t target, all bool) *ignorer {
 	h.mu.Lock()
 	conf := h.ignore
 	h.mu.Unlock()
 	if conf == nil {
-		conf = new(gitignore.Matcher)
+		conf = &noPatterns
 	}
-	ig := &ignorer{t: t, configured: conf}
+	ig := &ignorer{all: all, t: t, configured: conf}
 	// .gitignore files of the ancestors of the search root apply too.
 	rel := path.Clean(strings.ReplaceAll(t.rel, "\\", "/"))
 	if rel != "." {
@@ -51,8 +57,12 @@ func (h *FS) newIgnorer(t target) *ignorer {
 	return ig
 }
 
-// load adds the patterns of dir/.gitignore (dir relative to the root).
+// load adds the patterns of dir/.gitignore (dir relative to the root),
+// unless all.
 func (ig *ignorer) load(dir string) {
+	if ig.all {
+		return
+	}
 	name := ".gitignore"
 	if dir != "" && dir != "." {
 		name = dir + "/.gitignore"
@@ -91,8 +101,7 @@ func (ig *ignorer) check(p string, dir, entry bool) bool {
 // links are reported, never followed); with all, only ".git" is skipped. fn
 // returns fs.SkipAll to stop.
 func (h *FS) walk(ctx context.Context, t target, all bool, fn func(p string, d fs.DirEntry) error) error {
-	ig := h.newIgnorer(t)
-	ig.all = all
+	ig := h.newIgnorer(t, all)
 	start := path.Clean(strings.ReplaceAll(t.rel, "\\", "/"))
 	return fs.WalkDir(t.root.r.FS(), start, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
