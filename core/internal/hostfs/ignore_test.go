@@ -10,7 +10,8 @@ import (
 // ignoreTree builds a project whose .gitignore files exercise git's rules
 // that the walk must keep: no re-inclusion below an excluded directory,
 // re-inclusion of a directory's contents, anchoring to the .gitignore's
-// directory, and a nested file overriding the root's.
+// directory, a nested file overriding the root's, and configured patterns
+// that a .gitignore negation cannot undo (*.key).
 func ignoreTree(t *testing.T) *FS {
 	t.Helper()
 	root := writeTree(t, map[string]string{
@@ -21,7 +22,9 @@ func ignoreTree(t *testing.T) *FS {
 		"out/x.txt":        "",
 		"top.txt":          "",
 		"a.tmp":            "",
-		"sub/.gitignore":   "!*.tmp\n/local/\n",
+		"sub/.gitignore":   "!*.tmp\n/local/\n!*.key\n",
+		"a.key":            "",
+		"sub/a.key":        "",
 		"sub/top.txt":      "",
 		"sub/a.tmp":        "",
 		"sub/local/f.go":   "",
@@ -33,7 +36,7 @@ func ignoreTree(t *testing.T) *FS {
 		"sub/docs/a.md":    "",
 	})
 	h := newFS(t, root)
-	h.SetIgnore("gen/", "/docs", "  ")
+	h.SetIgnore("gen/", "/docs", "  ", "*.key")
 	return h
 }
 

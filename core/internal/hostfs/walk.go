@@ -10,8 +10,10 @@ import (
 )
 
 // SetIgnore sets the configured ignore patterns (gitignore syntax, relative
-// to each root), applied by Find, Grep and Ls on top of .gitignore files.
-// Call it before the FS is shared.
+// to each root), applied by Find, Grep and Ls on top of .gitignore files: a
+// path either ignores is ignored, so a negation in a .gitignore file does
+// not re-include what a configured pattern excludes. Call it before the FS
+// is shared.
 func (h *FS) SetIgnore(patterns ...string) {
 	m := new(gitignore.Matcher)
 	for _, p := range patterns {
