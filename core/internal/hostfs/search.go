@@ -54,6 +54,10 @@ func (h *FS) Ls(ctx context.Context, cwd, p string, limit int) (LsResult, error)
 	if err != nil {
 		return fail(err)
 	}
+	// The entries share dir's ancestry: if a pattern excludes dir or a
+	// directory above it, every entry is excluded; otherwise each entry's
+	// own name decides, judged once instead of with its whole path.
+	excluded := ig.excludes(dir)
 	var res LsResult
 	for _, e := range entries { // fs.ReadDir sorts by name
 		if err := ctx.Err(); err != nil {
@@ -63,7 +67,7 @@ func (h *FS) Ls(ctx context.Context, cwd, p string, limit int) (LsResult, error)
 		if dir != "." {
 			full = dir + "/" + e.Name()
 		}
-		if ig.ignored(full, e.IsDir()) {
+		if excluded || ig.check(full, e.IsDir(), true) {
 			continue
 		}
 		res.Total++

@@ -76,13 +76,9 @@ func (ig *ignorer) load(dir string) {
 	ig.files.Add(dir, data)
 }
 
-// ignored reports whether p is ignored, its parent directories included.
-func (ig *ignorer) ignored(p string, dir bool) bool {
-	return ig.check(p, dir, false)
-}
-
-// check is ignored; with entry, p's parent directories are known not to be
-// ignored (a walk skipped the ignored ones), so only p itself is judged.
+// check reports whether p is ignored, its parent directories included;
+// with entry, p's parent directories are known not to be ignored (a walk
+// skipped the ignored ones), so only p itself is judged.
 func (ig *ignorer) check(p string, dir, entry bool) bool {
 	if p == "." {
 		return false
@@ -97,6 +93,16 @@ func (ig *ignorer) check(p string, dir, entry bool) bool {
 		return ig.configured.MatchEntry(p, dir) || ig.files.MatchEntry(p, dir)
 	}
 	return ig.configured.Match(p, dir) || ig.files.Match(p, dir)
+}
+
+// excludes reports whether a pattern excludes the directory d or one above
+// it, and with it everything below d. (The ".git" rule of check judges an
+// entry's own name only, so it does not apply here.)
+func (ig *ignorer) excludes(d string) bool {
+	if ig.all || d == "." {
+		return false
+	}
+	return ig.configured.Match(d, true) || ig.files.Match(d, true)
 }
 
 // walk visits the non-ignored entries beneath t in lexical order (symbolic
