@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -111,6 +112,10 @@ type target struct {
 	rel  string // relative to root.dir, slash-cleaned, "." for the root
 	abs  string
 }
+
+// fsPath returns rel as an io/fs path (slash-separated, "." for the
+// root), the form the walks, the ignore rules and the root's FS take.
+func (t target) fsPath() string { return path.Clean(strings.ReplaceAll(t.rel, "\\", "/")) }
 
 // resolve maps path, relative to the invocation's working directory cwd, to
 // a root and a path beneath it. cwd must be absolute. The check here is

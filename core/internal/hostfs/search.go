@@ -48,7 +48,7 @@ func (h *FS) Ls(ctx context.Context, cwd, p string, limit int) (LsResult, error)
 		return fail(err)
 	}
 	ig := h.newIgnorer(t, false)
-	dir := path.Clean(strings.ReplaceAll(t.rel, "\\", "/"))
+	dir := t.fsPath()
 	ig.load(dir)
 	entries, err := fs.ReadDir(t.root.r.FS(), dir)
 	if err != nil {
@@ -118,7 +118,7 @@ func (h *FS) Find(ctx context.Context, cwd, dir, pattern string, o FindOptions) 
 	if err != nil {
 		return fail(err)
 	}
-	base := path.Clean(strings.ReplaceAll(t.rel, "\\", "/"))
+	base := t.fsPath()
 	var res FindResult
 	err = h.walk(ctx, t, o.IncludeIgnored, func(p string, d fs.DirEntry) error {
 		rel := relTo(base, p)
@@ -223,7 +223,7 @@ func (h *FS) Grep(ctx context.Context, cwd, pattern string, o GrepOptions) (Grep
 	if err != nil {
 		return fail(err)
 	}
-	base := path.Clean(strings.ReplaceAll(t.rel, "\\", "/"))
+	base := t.fsPath()
 	if info, err := t.root.r.Stat(base); err == nil && !info.IsDir() {
 		base = path.Dir(base) // a single file: paths relative to its directory
 	}

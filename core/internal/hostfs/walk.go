@@ -3,7 +3,6 @@ package hostfs
 import (
 	"context"
 	"io/fs"
-	"path"
 	"strings"
 
 	"github.com/smith-agent/smith/core/internal/gitignore"
@@ -49,7 +48,7 @@ func (h *FS) newIgnorer(t target, all bool) *ignorer {
 	}
 	ig := &ignorer{all: all, t: t, configured: conf}
 	// .gitignore files of the ancestors of the search root apply too.
-	rel := path.Clean(strings.ReplaceAll(t.rel, "\\", "/"))
+	rel := t.fsPath()
 	if rel != "." {
 		parts := strings.Split(rel, "/")
 		for i := range parts {
@@ -110,7 +109,7 @@ func (ig *ignorer) excludes(d string) bool {
 // returns fs.SkipAll to stop.
 func (h *FS) walk(ctx context.Context, t target, all bool, fn func(p string, d fs.DirEntry) error) error {
 	ig := h.newIgnorer(t, all)
-	start := path.Clean(strings.ReplaceAll(t.rel, "\\", "/"))
+	start := t.fsPath()
 	return fs.WalkDir(t.root.r.FS(), start, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == start {
