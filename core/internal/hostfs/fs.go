@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -109,13 +108,14 @@ func (h *FS) Roots() []string {
 // target is a resolved path: the root to go through and the path below it.
 type target struct {
 	root *root
-	rel  string // relative to root.dir, slash-cleaned, "." for the root
+	rel  string // relative to root.dir: clean, OS separators, "." for the root
 	abs  string
 }
 
 // fsPath returns rel as an io/fs path (slash-separated, "." for the
-// root), the form the walks, the ignore rules and the root's FS take.
-func (t target) fsPath() string { return path.Clean(strings.ReplaceAll(t.rel, "\\", "/")) }
+// root), the form the walks, the ignore rules and the root's FS take. Only
+// the OS separator becomes "/": on Unix a backslash is part of a name.
+func (t target) fsPath() string { return filepath.ToSlash(t.rel) }
 
 // resolve maps path, relative to the invocation's working directory cwd, to
 // a root and a path beneath it. cwd must be absolute. The check here is
