@@ -18,6 +18,6 @@ var toolsWasm []byte
 // the toolchains that built them (a rebuild is byte-identical only with
 // the same one).
 var pins = []pin{
-	{name: "providers", file: "providers.wasm", size: 696456, sha256: "294f49c73d636b7844b6100cd27dcaf3d5c634af8b04a193e3fa1d9013be52c6", toolchain: "rustc 1.63.0", data: providersWasm},
-	{name: "tools", file: "tools.wasm", size: 119326, sha256: "556782343374f918af58bc3d6b8be3329e990469319e386acf756f5cc0e41457", toolchain: "rustc 1.63.0", data: toolsWasm},
+	{name: "providers", file: "providers.wasm", size: 697206, sha256: "4baa9886204be4c9758d5d988d84cfa08b001d53db1b9790c63679ad919ae489", toolchain: "rustc 1.63.0", data: providersWasm},
+	{name: "tools", file: "tools.wasm", size: 120108, sha256: "e39f18c4957934730b53ef9b30a9fad3fd919f502c93f55da51f4c5435db90a2", toolchain: "rustc 1.63.0", data: toolsWasm},
 }
