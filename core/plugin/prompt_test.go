@@ -41,7 +41,7 @@ type world struct {
 	b     *Binding
 }
 
-func newWorld(t *testing.T) *world {
+func newWorld(t testing.TB) *world {
 	t.Helper()
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -79,7 +79,7 @@ func newWorld(t *testing.T) *world {
 func (w *world) path(rel string) string { return filepath.Join(w.base, filepath.FromSlash(rel)) }
 
 // write creates the file rel with content, and its directories.
-func (w *world) write(t *testing.T, rel, content string) {
+func (w *world) write(t testing.TB, rel, content string) {
 	t.Helper()
 	p := w.path(rel)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -91,7 +91,7 @@ func (w *world) write(t *testing.T, rel, content string) {
 }
 
 // mkdir creates the directory rel.
-func (w *world) mkdir(t *testing.T, rel string) {
+func (w *world) mkdir(t testing.TB, rel string) {
 	t.Helper()
 	if err := os.MkdirAll(w.path(rel), 0o755); err != nil {
 		t.Fatal(err)
