@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/smith-agent/smith/core/protocol"
+
 	"github.com/smith-agent/smith/core/internal/jsonschema"
 	"github.com/smith-agent/smith/core/model"
 )
@@ -18,7 +20,7 @@ import (
 // Recorder receives every completed conversation message, in order, before
 // the agent emits its message_end. Record must have handed the message to
 // durable storage (it survives a crash of the process) before returning
-// nil; an error ends the run with [EndRecordFailed]. The
+// nil; an error ends the run with [protocol.EndRecordFailed]. The
 // context is never cancelled by an abort: the evidence of an aborted run is
 // recorded too.
 type Recorder interface {
@@ -153,7 +155,7 @@ func (a *Agent) Start(ctx context.Context, prompt ...model.UserMessage) (*Run, e
 		a:      a,
 		ctx:    rctx,
 		cancel: cancel,
-		events: make(chan Event, a.cfg.EventBuffer),
+		events: make(chan protocol.Event, a.cfg.EventBuffer),
 		queued: make(chan struct{}, 1),
 		done:   make(chan struct{}),
 		number: a.runs,

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/smith-agent/smith/core/protocol"
+
 	"github.com/smith-agent/smith/core/internal/streamasm"
 	"github.com/smith-agent/smith/core/model"
 )
@@ -18,7 +20,7 @@ func (r *Run) stream() (model.AssistantMessage, error) {
 		Messages: r.a.history[:len(r.a.history):len(r.a.history)], Tools: r.a.defs}
 	r.a.mu.Unlock()
 
-	r.emit(MessageStart{Seq: r.seq(), Message: model.AssistantMessage{Content: []model.Content{}}})
+	r.emit(protocol.MessageStart{Seq: r.seq(), Message: model.AssistantMessage{Content: []model.Content{}}})
 	s := r.a.cfg.Provider.Stream(r.ctx, req)
 	evs := make(chan model.StreamEvent, 16)
 	stop := make(chan struct{})
@@ -64,7 +66,7 @@ read:
 			switch ev.(type) {
 			case model.Done, model.StreamError:
 			default:
-				r.emit(MessageUpdate{Seq: r.seq(), Delta: ev})
+				r.emit(protocol.MessageUpdate{Seq: r.seq(), Delta: ev})
 			}
 		case <-r.queued:
 			r.emitQueue()
