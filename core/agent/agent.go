@@ -166,6 +166,37 @@ func (a *Agent) Start(ctx context.Context, prompt ...model.UserMessage) (*Run, e
 	return r, nil
 }
 
+// Retarget replaces the provider, the model id and the system prompt of
+// the agent's later requests (the history and the queued input stay). It
+// returns [ErrRunActive] while a run is active, before its agent_end; a
+// run that has ended but not yet settled makes it wait, as [Agent.Start]
+// does.
+func (a *Agent) Retarget(p model.Provider, modelID, system string) error {
+	if p == nil {
+		return errors.New("agent: Retarget needs a provider; pass the one that answers model requests")
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for a.active != nil {
+		prev := a.active
+		if !prev.ended.Load() {
+			return ErrRunActive
+		}
+		a.mu.Unlock()
+		<-prev.done
+		a.mu.Lock()
+	}
+	a.cfg.Provider, a.cfg.Model, a.cfg.System = p, modelID, system
+	return nil
+}
+
+// Active reports whether a run is active (started and not yet settled).
+func (a *Agent) Active() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.active != nil
+}
+
 // Steer queues input to be delivered after the current tool batch (or at
 // the start of the next turn). During a run it emits a queue_update.
 func (a *Agent) Steer(m model.UserMessage) { a.enqueue(&a.steer, m) }
