@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/smith-agent/smith/core/protocol"
+
 	"github.com/smith-agent/smith/core/agent"
 	"github.com/smith-agent/smith/core/effect"
 	"github.com/smith-agent/smith/core/model"
@@ -154,39 +156,39 @@ func evalPrompt(cmd *cli.Command) (string, error) {
 }
 
 // runEval runs the prompt in the open session and writes the events.
-func runEval(ctx context.Context, cmd *cli.Command, sess *evalSession, ts toolbox.Tools, m *evalModel, cwd string, ignore []string, prompt, output string) (agent.AgentEnd, error) {
+func runEval(ctx context.Context, cmd *cli.Command, sess *evalSession, ts toolbox.Tools, m *evalModel, cwd string, ignore []string, prompt, output string) (protocol.AgentEnd, error) {
 	store, err := session.New(sess.file)
 	if err != nil {
-		return agent.AgentEnd{}, err
+		return protocol.AgentEnd{}, err
 	}
 	// Recording must not be cut short by an abort.
 	rctx := context.WithoutCancel(ctx)
 	journal, recovered, err := effect.Open(rctx, store, effect.Options{})
 	if err != nil {
-		return agent.AgentEnd{}, fmt.Errorf("eval: recover the effects of session %s: %w", sess, err)
+		return protocol.AgentEnd{}, fmt.Errorf("eval: recover the effects of session %s: %w", sess, err)
 	}
 	for _, c := range recovered {
 		fmt.Fprintf(cmd.ErrWriter, "smith: effect %s of an earlier run was interrupted; recorded as unknown and not retried\n", c.ID)
 	}
 	history, err := session.Messages(sess.file.Session())
 	if err != nil {
-		return agent.AgentEnd{}, fmt.Errorf("eval: read session %s: %w", sess, err)
+		return protocol.AgentEnd{}, fmt.Errorf("eval: read session %s: %w", sess, err)
 	}
 	toolset, err := ts.Bind(journal, cwd, ignore)
 	if err != nil {
-		return agent.AgentEnd{}, err
+		return protocol.AgentEnd{}, err
 	}
 	p, err := m.provider(journal)
 	if err != nil {
-		return agent.AgentEnd{}, err
+		return protocol.AgentEnd{}, err
 	}
 	a, err := agent.New(agent.Config{Provider: p, Model: m.id, Cwd: cwd, Tools: toolset, Recorder: store, History: history})
 	if err != nil {
-		return agent.AgentEnd{}, err
+		return protocol.AgentEnd{}, err
 	}
 	run, err := a.Start(ctx, model.UserText(prompt))
 	if err != nil {
-		return agent.AgentEnd{}, err
+		return protocol.AgentEnd{}, err
 	}
 	out := bufio.NewWriter(cmd.Root().Writer)
 	text := &textout.Writer{W: out}
@@ -196,7 +198,7 @@ func runEval(ctx context.Context, cmd *cli.Command, sess *evalSession, ts toolbo
 			continue // keep draining so the run settles
 		}
 		if output == "json" {
-			b, err := agent.MarshalEvent(ev)
+			b, err := protocol.MarshalEvent(ev)
 			if err == nil {
 				_, err = out.Write(append(b, '\n'))
 			}
@@ -220,8 +222,8 @@ func runEval(ctx context.Context, cmd *cli.Command, sess *evalSession, ts toolbo
 
 // finishEval reports how the run ended, removes a clean --no-session store
 // and returns the command's error (nil for success).
-func finishEval(stderr io.Writer, sess *evalSession, end agent.AgentEnd, err error, output string) error {
-	abnormal := err != nil || end.Reason == agent.EndAborted || end.Reason == agent.EndRecordFailed || end.Reason == ""
+func finishEval(stderr io.Writer, sess *evalSession, end protocol.AgentEnd, err error, output string) error {
+	abnormal := err != nil || end.Reason == protocol.EndAborted || end.Reason == protocol.EndRecordFailed || end.Reason == ""
 	if sess.tempDir != "" {
 		if abnormal {
 			fmt.Fprintf(stderr, "smith: kept the temporary session store %s (the run did not end cleanly); inspect it with 'smith session show %s'\n", sess.tempDir, sess.info.Path)
@@ -234,9 +236,9 @@ func finishEval(stderr io.Writer, sess *evalSession, end agent.AgentEnd, err err
 	switch {
 	case err != nil:
 		return err
-	case end.Reason == agent.EndCompleted:
+	case end.Reason == protocol.EndCompleted:
 		return nil
-	case end.Reason == agent.EndAborted:
+	case end.Reason == protocol.EndAborted:
 		return abortError(fmt.Errorf("eval: aborted; session %s is consistent (every tool call has its result); continue it with 'smith eval --resume %s'", sess, sess.info.ID))
 	default:
 		msg := end.Error

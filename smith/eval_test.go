@@ -6,7 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/smith-agent/smith/core/agent"
+	"github.com/smith-agent/smith/core/protocol"
+
 	"github.com/smith-agent/smith/core/model"
 )
 
@@ -62,7 +63,7 @@ func TestEvalMockJSON(t *testing.T) {
 	var last uint64
 	var tools []string
 	for i, line := range strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n") {
-		ev, err := agent.UnmarshalEvent([]byte(line))
+		ev, err := protocol.UnmarshalEvent([]byte(line))
 		if err != nil {
 			t.Fatalf("line %d %q: %v", i+1, line, err)
 		}
@@ -70,12 +71,12 @@ func TestEvalMockJSON(t *testing.T) {
 			t.Fatalf("line %d: seq %d after %d", i+1, ev.Sequence(), last)
 		}
 		last = ev.Sequence()
-		types = append(types, agent.EventType(ev))
+		types = append(types, protocol.EventType(ev))
 		switch ev := ev.(type) {
-		case agent.ToolExecutionEnd:
+		case protocol.ToolExecutionEnd:
 			tools = append(tools, ev.Name+":"+string(ev.Result.Mutation))
-		case agent.AgentEnd:
-			if ev.Reason != agent.EndCompleted {
+		case protocol.AgentEnd:
+			if ev.Reason != protocol.EndCompleted {
 				t.Fatalf("agent_end = %+v", ev)
 			}
 		}

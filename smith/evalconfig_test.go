@@ -50,6 +50,8 @@ func newModelServer(t *testing.T, refuse map[string]refusal, answer func(model s
 		for _, k := range []string{req.Model + " " + key, req.Model, key} {
 			if f, ok := refuse[k]; ok {
 				w.Header().Set("content-type", "application/json")
+				// Retries come quickly: the policy honours the hint.
+				w.Header().Set("retry-after-ms", "5")
 				w.WriteHeader(f.status)
 				_, _ = io.WriteString(w, f.body)
 				return
@@ -418,7 +420,7 @@ provider "anthropic" {
 }
 
 // TestEvalGroupRetriesThenFailsOver: a server error is retried on the
-// same target with bounded backoff (two retries), then the group fails
+// same target with bounded backoff (four retries), then the group fails
 // over to the next target, which answers.
 func TestEvalGroupRetriesThenFailsOver(t *testing.T) {
 	broken := refusal{500, `{"type":"error","error":{"type":"api_error","message":"Internal server error"}}`}
@@ -437,7 +439,7 @@ provider "anthropic" {
 	if got := answered(t, r.stdout); len(got) != 1 || got[0] != "anthropic/claude-haiku-4-5: Answered by claude-haiku-4-5." {
 		t.Errorf("answered %q", got)
 	}
-	want := "claude-sonnet-4-5 k|claude-sonnet-4-5 k|claude-sonnet-4-5 k|claude-haiku-4-5 k"
+	want := "claude-sonnet-4-5 k|claude-sonnet-4-5 k|claude-sonnet-4-5 k|claude-sonnet-4-5 k|claude-sonnet-4-5 k|claude-haiku-4-5 k"
 	if got := strings.Join(srv.requests(), "|"); got != want {
 		t.Errorf("requests %s, want %s", got, want)
 	}

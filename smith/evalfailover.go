@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 
 	"github.com/smith-agent/smith/core/model"
 	"github.com/smith-agent/smith/core/route"
@@ -24,7 +23,7 @@ type routed struct {
 }
 
 func (r *routed) Stream(ctx context.Context, req *model.Request) model.Stream {
-	s, _, err := route.Open(ctx, r.targets, func(ctx context.Context, t route.Target) model.Stream {
+	return route.Stream(ctx, r.targets, func(ctx context.Context, t route.Target) model.Stream {
 		q := *req
 		q.Model = t.Model
 		if q.MaxOutputTokens == 0 {
@@ -32,30 +31,4 @@ func (r *routed) Stream(ctx context.Context, req *model.Request) model.Stream {
 		}
 		return r.open(t).Stream(ctx, &q)
 	}, r.policy)
-	if err == nil {
-		return s
-	}
-	var me *model.Error
-	if errors.As(err, &me) {
-		e := *me
-		e.Message = err.Error()
-		return &failedStream{ev: model.StreamError{Err: &e}}
-	}
-	return &failedStream{ev: model.StreamError{Err: model.NewError(model.ErrAborted, "%s", err.Error())}}
 }
-
-// failedStream yields one terminal error.
-type failedStream struct {
-	ev   model.StreamEvent
-	done bool
-}
-
-func (f *failedStream) Next() (model.StreamEvent, bool) {
-	if f.done {
-		return nil, false
-	}
-	f.done = true
-	return f.ev, true
-}
-
-func (f *failedStream) Close() error { return nil }

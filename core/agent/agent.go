@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/smith-agent/smith/core/protocol"
+
 	"github.com/smith-agent/smith/core/internal/jsonschema"
 	"github.com/smith-agent/smith/core/model"
 )
@@ -18,7 +20,7 @@ import (
 // Recorder receives every completed conversation message, in order, before
 // the agent emits its message_end. Record must have handed the message to
 // durable storage (it survives a crash of the process) before returning
-// nil; an error ends the run with [EndRecordFailed]. The
+// nil; an error ends the run with [protocol.EndRecordFailed]. The
 // context is never cancelled by an abort: the evidence of an aborted run is
 // recorded too.
 type Recorder interface {
@@ -153,7 +155,7 @@ func (a *Agent) Start(ctx context.Context, prompt ...model.UserMessage) (*Run, e
 		a:      a,
 		ctx:    rctx,
 		cancel: cancel,
-		events: make(chan Event, a.cfg.EventBuffer),
+		events: make(chan protocol.Event, a.cfg.EventBuffer),
 		queued: make(chan struct{}, 1),
 		done:   make(chan struct{}),
 		number: a.runs,
@@ -162,6 +164,37 @@ func (a *Agent) Start(ctx context.Context, prompt ...model.UserMessage) (*Run, e
 	a.active = r
 	go r.loop()
 	return r, nil
+}
+
+// Retarget replaces the provider, the model id and the system prompt of
+// the agent's later requests (the history and the queued input stay). It
+// returns [ErrRunActive] while a run is active, before its agent_end; a
+// run that has ended but not yet settled makes it wait, as [Agent.Start]
+// does.
+func (a *Agent) Retarget(p model.Provider, modelID, system string) error {
+	if p == nil {
+		return errors.New("agent: Retarget needs a provider; pass the one that answers model requests")
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for a.active != nil {
+		prev := a.active
+		if !prev.ended.Load() {
+			return ErrRunActive
+		}
+		a.mu.Unlock()
+		<-prev.done
+		a.mu.Lock()
+	}
+	a.cfg.Provider, a.cfg.Model, a.cfg.System = p, modelID, system
+	return nil
+}
+
+// Active reports whether a run is active (started and not yet settled).
+func (a *Agent) Active() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.active != nil
 }
 
 // Steer queues input to be delivered after the current tool batch (or at

@@ -5,7 +5,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/smith-agent/smith/core/agent"
+	"github.com/smith-agent/smith/core/protocol"
+
 	"github.com/smith-agent/smith/core/model"
 )
 
@@ -19,27 +20,27 @@ type Writer struct {
 }
 
 // Event renders one event.
-func (w *Writer) Event(ev agent.Event) error {
+func (w *Writer) Event(ev protocol.Event) error {
 	var err error
 	switch e := ev.(type) {
-	case agent.MessageUpdate:
+	case protocol.MessageUpdate:
 		if d, ok := e.Delta.(model.TextDelta); ok && d.Text != "" {
 			_, err = io.WriteString(w.W, d.Text)
 			w.midLine = !strings.HasSuffix(d.Text, "\n")
 		}
-	case agent.MessageEnd:
+	case protocol.MessageEnd:
 		if a, ok := e.Message.(model.AssistantMessage); ok && a.Error != nil {
 			w.endLine()
 			_, err = fmt.Fprintf(w.W, "model error (%s): %s\n", a.Error.Kind, a.Error.Message)
 		}
-	case agent.ToolExecutionStart:
+	case protocol.ToolExecutionStart:
 		w.endLine()
 		_, err = fmt.Fprintf(w.W, "→ %s %s\n", e.Name, e.Arguments)
-	case agent.ToolExecutionEnd:
+	case protocol.ToolExecutionEnd:
 		_, err = io.WriteString(w.W, excerpt(e.Result))
-	case agent.AgentEnd:
+	case protocol.AgentEnd:
 		w.endLine()
-		if e.Reason != agent.EndCompleted {
+		if e.Reason != protocol.EndCompleted {
 			_, err = fmt.Fprintf(w.W, "[run ended: %s]\n", e.Reason)
 		}
 	}

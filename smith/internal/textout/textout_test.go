@@ -5,7 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/smith-agent/smith/core/agent"
+	"github.com/smith-agent/smith/core/protocol"
+
 	"github.com/smith-agent/smith/core/model"
 )
 
@@ -13,26 +14,26 @@ func TestWriter(t *testing.T) {
 	long := strings.Repeat("line\n", 20)
 	tests := []struct {
 		name   string
-		events []agent.Event
+		events []protocol.Event
 		want   string
 	}{
-		{name: "streamed text ends its line", events: []agent.Event{
-			agent.MessageUpdate{Delta: model.TextDelta{Text: "Hello "}},
-			agent.MessageUpdate{Delta: model.TextDelta{Text: "there"}},
-			agent.AgentEnd{Reason: agent.EndCompleted},
+		{name: "streamed text ends its line", events: []protocol.Event{
+			protocol.MessageUpdate{Delta: model.TextDelta{Text: "Hello "}},
+			protocol.MessageUpdate{Delta: model.TextDelta{Text: "there"}},
+			protocol.AgentEnd{Reason: protocol.EndCompleted},
 		}, want: "Hello there\n"},
-		{name: "tool call and result", events: []agent.Event{
-			agent.MessageUpdate{Delta: model.TextDelta{Text: "Reading."}},
-			agent.ToolExecutionStart{Name: "read", Arguments: json.RawMessage(`{"path":"a"}`)},
-			agent.ToolExecutionEnd{Result: model.ToolResultMessage{Content: []model.Content{model.Text{Text: "x\ny\n"}}}},
+		{name: "tool call and result", events: []protocol.Event{
+			protocol.MessageUpdate{Delta: model.TextDelta{Text: "Reading."}},
+			protocol.ToolExecutionStart{Name: "read", Arguments: json.RawMessage(`{"path":"a"}`)},
+			protocol.ToolExecutionEnd{Result: model.ToolResultMessage{Content: []model.Content{model.Text{Text: "x\ny\n"}}}},
 		}, want: "Reading.\n→ read {\"path\":\"a\"}\n  x\n  y\n"},
-		{name: "long result is cut", events: []agent.Event{
-			agent.ToolExecutionEnd{Result: model.ToolResultMessage{Content: []model.Content{model.Text{Text: long}}}},
+		{name: "long result is cut", events: []protocol.Event{
+			protocol.ToolExecutionEnd{Result: model.ToolResultMessage{Content: []model.Content{model.Text{Text: long}}}},
 		}, want: strings.Repeat("  line\n", resultLines) + "  … 8 more lines\n"},
-		{name: "error result and abnormal end", events: []agent.Event{
-			agent.ToolExecutionEnd{Result: model.ToolResultMessage{IsError: true, Content: []model.Content{model.Text{Text: "no such file"}}}},
-			agent.MessageEnd{Message: model.AssistantMessage{Error: &model.Error{Kind: model.ErrOverloaded, Message: "busy"}}},
-			agent.AgentEnd{Reason: agent.EndProviderError},
+		{name: "error result and abnormal end", events: []protocol.Event{
+			protocol.ToolExecutionEnd{Result: model.ToolResultMessage{IsError: true, Content: []model.Content{model.Text{Text: "no such file"}}}},
+			protocol.MessageEnd{Message: model.AssistantMessage{Error: &model.Error{Kind: model.ErrOverloaded, Message: "busy"}}},
+			protocol.AgentEnd{Reason: protocol.EndProviderError},
 		}, want: "  error: no such file\nmodel error (overloaded): busy\n[run ended: provider_error]\n"},
 	}
 	for _, tt := range tests {

@@ -1,4 +1,4 @@
-package agent
+package protocol
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 // assembled from the message_update deltas have exactly the content of
 // their authoritative message_end.
 func TestClientsAssembleMessagesFromEvents(t *testing.T) {
-	raw, err := os.ReadFile("testdata/TestEndToEndToolTurn.golden")
+	raw, err := os.ReadFile("testdata/stream.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,12 +72,12 @@ func TestClientsAssembleMessagesFromEvents(t *testing.T) {
 
 func TestUnmarshalEventErrors(t *testing.T) {
 	tests := []struct{ name, in, want string }{
-		{"not json", `{`, "agent: decode event"},
+		{"not json", `{`, "protocol: an event is not a JSON object"},
 		{"unknown type", `{"type":"agent_pause","seq":1}`, `unknown event type "agent_pause"`},
-		{"bad message", `{"type":"message_end","seq":1,"message":{"role":"robot"}}`, `agent: decode message_end event: model: decode message: unknown role "robot"`},
-		{"turn end with user message", `{"type":"turn_end","seq":1,"turn":1,"message":{"role":"user","content":[]},"tool_results":[]}`, "message is a user message, want assistant"},
-		{"tool end with user result", `{"type":"tool_execution_end","seq":1,"result":{"role":"user","content":[]}}`, "result is a user message, want tool_result"},
-		{"queue with assistant", `{"type":"queue_update","seq":1,"steer":[{"role":"assistant","content":[]}],"follow_up":[]}`, "queued message is a assistant message"},
+		{"bad message", `{"type":"message_end","seq":1,"message":{"role":"robot"}}`, `protocol: decode message_end event: model: decode message: unknown role "robot"`},
+		{"turn end with user message", `{"type":"turn_end","seq":1,"turn":1,"message":{"role":"user","content":[]},"tool_results":[]}`, `decode assistant message: the role is "user"`},
+		{"tool end with user result", `{"type":"tool_execution_end","seq":1,"result":{"role":"user","content":[]}}`, `decode tool_result message: the role is "user"`},
+		{"queue with assistant", `{"type":"queue_update","seq":1,"steer":[{"role":"assistant","content":[]}],"follow_up":[]}`, `decode user message: the role is "assistant"`},
 		{"bad delta", `{"type":"message_update","seq":1,"delta":{"type":"done","reason":"halt"}}`, `unknown stop reason "halt"`},
 		{"bad partial", `{"type":"tool_execution_update","seq":1,"partial":[{"type":"video"}]}`, `unknown type "video"`},
 	}
@@ -93,7 +93,7 @@ func TestUnmarshalEventErrors(t *testing.T) {
 
 // FuzzUnmarshalEvent: decoding never panics and what decodes re-encodes.
 func FuzzUnmarshalEvent(f *testing.F) {
-	raw, err := os.ReadFile("testdata/TestEndToEndToolTurn.golden")
+	raw, err := os.ReadFile("testdata/stream.jsonl")
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -114,3 +114,33 @@ func FuzzUnmarshalEvent(f *testing.F) {
 		}
 	})
 }
+
+func TestEventJSONHasTypeFirst(t *testing.T) {
+	evs := []Event{AgentStart{Seq: Seq{N: 1}, Run: 1}, CompactionStart{Seq: Seq{N: 2}, Reason: "threshold"}, CompactionEnd{Seq: Seq{N: 3}},
+		QueueUpdate{Seq: Seq{N: 4}, Steer: []model.UserMessage{model.UserText("x")}, FollowUp: []model.UserMessage{}},
+		AgentEnd{Seq: Seq{N: 5}, Reason: EndAborted, Error: "agent: run aborted"}, Settled{Seq: Seq{N: 6}}}
+	want := []string{
+		`{"type":"agent_start","seq":1,"run":1}`,
+		`{"type":"compaction_start","seq":2,"reason":"threshold"}`,
+		`{"type":"compaction_end","seq":3}`,
+		`{"type":"queue_update","seq":4,"steer":[{"role":"user","content":[{"type":"text","text":"x"}]}],"follow_up":[]}`,
+		`{"type":"agent_end","seq":5,"reason":"aborted","error":"agent: run aborted","cost_nano_usd":null}`,
+		`{"type":"settled","seq":6}`,
+	}
+	for i, ev := range evs {
+		b, err := MarshalEvent(ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(b) != want[i] {
+			t.Fatalf("got  %s\nwant %s", b, want[i])
+		}
+		if !json.Valid(b) {
+			t.Fatalf("invalid JSON %s", b)
+		}
+	}
+}
+
+// TestInterruptedCallsArePairedOnResume: a history that ends with tool
+// calls lacking results (a crash mid-batch) gets results marked unknown
+// before any new input.

@@ -1,4 +1,4 @@
-package agent
+package protocol
 
 import (
 	"encoding/json"
@@ -6,9 +6,10 @@ import (
 	"github.com/smith-agent/smith/core/model"
 )
 
-// Event is one agent lifecycle event. The set is closed. Every event carries
-// a sequence number, strictly increasing across all runs of one [Agent].
-// The *_end event of a message is authoritative over its updates.
+// Event is one lifecycle event. The set is closed: the variants are the
+// types of this file. Every event carries a sequence number that strictly
+// increases across the runs of one session; a gap means deltas were
+// coalesced for a consumer that fell behind (see core/runtime).
 type Event interface {
 	isEvent()
 	// Sequence returns the event's sequence number.
@@ -41,11 +42,12 @@ const (
 	EndAborted EndReason = "aborted"
 	// EndRecordFailed: a conversation event could not be recorded.
 	EndRecordFailed EndReason = "record_failed"
-	// EndMaxTurns: the run reached Config.MaxTurns.
+	// EndMaxTurns: the run reached its turn limit.
 	EndMaxTurns EndReason = "max_turns"
 )
 
-// AgentStart opens a run. Run counts the agent's runs from 1.
+// AgentStart opens a run. Run counts the session's runs in this process
+// from 1.
 type AgentStart struct {
 	Seq
 	Run int `json:"run"`
@@ -115,14 +117,14 @@ type TurnEnd struct {
 	ToolResults []model.ToolResultMessage `json:"tool_results"`
 }
 
-// CompactionStart and CompactionEnd bracket a context compaction. They are
-// part of the vocabulary; this runtime does not compact yet.
+// CompactionStart and CompactionEnd bracket a context compaction. Reason
+// says what started it ("threshold", "overflow" or "manual").
 type CompactionStart struct {
 	Seq
 	Reason string `json:"reason"`
 }
 
-// CompactionEnd closes a compaction; see [CompactionStart].
+// CompactionEnd closes a compaction; Error is set when it failed.
 type CompactionEnd struct {
 	Seq
 	Error string `json:"error,omitempty"`
@@ -136,6 +138,57 @@ type QueueUpdate struct {
 	FollowUp []model.UserMessage `json:"follow_up"`
 }
 
+// ProviderRetry reports that a provider request failed before its answer
+// began and is sent again to the same target after Wait. Attempt counts the
+// failed tries of this request on Target from 1; Error is the classified
+// failure.
+type ProviderRetry struct {
+	Seq
+	Target     string       `json:"target"`
+	Attempt    int          `json:"attempt"`
+	Error      *model.Error `json:"error"`
+	WaitMillis int64        `json:"wait_ms"`
+}
+
+// ProviderFailover reports that a provider request failed on From before
+// its answer began and moves on to To, the next target of the model's
+// failover group.
+type ProviderFailover struct {
+	Seq
+	From  string       `json:"from"`
+	To    string       `json:"to"`
+	Error *model.Error `json:"error"`
+}
+
+// ModelChange reports that the session's model or thinking level changed
+// (and was recorded as a model_change entry). Model is the name as chosen
+// ("fast", "anthropic/claude-sonnet-4-5"); Thinking is "" for the
+// provider's default.
+type ModelChange struct {
+	Seq
+	Model    string `json:"model"`
+	Thinking string `json:"thinking,omitempty"`
+}
+
+// NoticeLevel grades a [Notice].
+type NoticeLevel string
+
+// The notice levels.
+const (
+	NoticeInfo    NoticeLevel = "info"
+	NoticeWarning NoticeLevel = "warning"
+)
+
+// Notice is a message for the user that is not part of the conversation:
+// an instruction file cut to its bound, an unknown model sent anyway, a
+// recovered interrupted effect. Text is one sentence or short paragraph
+// saying what happened, why and what to do.
+type Notice struct {
+	Seq
+	Level NoticeLevel `json:"level"`
+	Text  string      `json:"text"`
+}
+
 // AgentEnd closes a run. It is emitted exactly once per run.
 type AgentEnd struct {
 	Seq
@@ -143,8 +196,8 @@ type AgentEnd struct {
 	Error  string    `json:"error,omitempty"`
 	// Cost is the price of the conversation so far, in billionths of a US
 	// dollar: the sum of the cost of every assistant message in the
-	// agent's history (Config.History and every run's responses). It is
-	// unknown (JSON null) when any message's cost is unknown.
+	// session's history. It is unknown (JSON null) when any message's cost
+	// is unknown.
 	Cost model.Amount `json:"cost_nano_usd"`
 }
 
@@ -166,86 +219,9 @@ func (TurnEnd) isEvent()             {}
 func (CompactionStart) isEvent()     {}
 func (CompactionEnd) isEvent()       {}
 func (QueueUpdate) isEvent()         {}
+func (ProviderRetry) isEvent()       {}
+func (ProviderFailover) isEvent()    {}
+func (ModelChange) isEvent()         {}
+func (Notice) isEvent()              {}
 func (AgentEnd) isEvent()            {}
 func (Settled) isEvent()             {}
-
-// EventType returns the wire discriminator of e ("agent_start", …).
-func EventType(e Event) string {
-	switch e.(type) {
-	case AgentStart:
-		return "agent_start"
-	case TurnStart:
-		return "turn_start"
-	case MessageStart:
-		return "message_start"
-	case MessageUpdate:
-		return "message_update"
-	case MessageEnd:
-		return "message_end"
-	case ToolExecutionStart:
-		return "tool_execution_start"
-	case ToolExecutionUpdate:
-		return "tool_execution_update"
-	case ToolExecutionEnd:
-		return "tool_execution_end"
-	case TurnEnd:
-		return "turn_end"
-	case CompactionStart:
-		return "compaction_start"
-	case CompactionEnd:
-		return "compaction_end"
-	case QueueUpdate:
-		return "queue_update"
-	case AgentEnd:
-		return "agent_end"
-	case Settled:
-		return "settled"
-	}
-	return ""
-}
-
-// MarshalEvent encodes e as one JSON object whose first field is its "type".
-func MarshalEvent(e Event) ([]byte, error) {
-	var body []byte
-	var err error
-	switch v := e.(type) {
-	case AgentStart:
-		body, err = json.Marshal(v)
-	case TurnStart:
-		body, err = json.Marshal(v)
-	case MessageStart:
-		body, err = json.Marshal(v)
-	case MessageUpdate:
-		body, err = json.Marshal(v)
-	case MessageEnd:
-		body, err = json.Marshal(v)
-	case ToolExecutionStart:
-		body, err = json.Marshal(v)
-	case ToolExecutionUpdate:
-		body, err = json.Marshal(v)
-	case ToolExecutionEnd:
-		body, err = json.Marshal(v)
-	case TurnEnd:
-		body, err = json.Marshal(v)
-	case CompactionStart:
-		body, err = json.Marshal(v)
-	case CompactionEnd:
-		body, err = json.Marshal(v)
-	case QueueUpdate:
-		body, err = json.Marshal(v)
-	case AgentEnd:
-		body, err = json.Marshal(v)
-	case Settled:
-		body, err = json.Marshal(v)
-	default:
-		return nil, &json.UnsupportedTypeError{}
-	}
-	if err != nil {
-		return nil, err
-	}
-	out := make([]byte, 0, len(body)+32)
-	out = append(out, `{"type":"`...)
-	out = append(out, EventType(e)...)
-	out = append(out, `",`...)
-	return append(out, body[1:]...), nil
-}
