@@ -75,7 +75,7 @@ func (b *Binding) RunCommand(ctx context.Context, name, args string) (CommandRes
 	if err != nil {
 		return CommandResult{}, fmt.Errorf("plugin: encode the arguments of command %q: %w", name, err)
 	}
-	in, err := l.acquire(ctx)
+	in, err := b.gen.Acquire(ctx, l.art.Name)
 	if err != nil {
 		return CommandResult{}, err
 	}

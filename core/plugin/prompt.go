@@ -96,7 +96,7 @@ func (b *Binding) SystemPrompt(ctx context.Context, f Facts) (string, error) {
 		return "", err
 	}
 	defer s.close()
-	in, err := l.acquire(ctx)
+	in, err := b.gen.Acquire(ctx, l.art.Name)
 	if err != nil {
 		return "", err
 	}
@@ -149,7 +149,7 @@ func (b *Binding) Context(ctx context.Context, f Facts) ([]ContextAddition, erro
 
 // transform runs l's transform name within left bytes.
 func (b *Binding) transform(ctx context.Context, s *readScope, l *loaded, name string, left int) ([]ContextAddition, error) {
-	in, err := l.acquire(ctx)
+	in, err := b.gen.Acquire(ctx, l.art.Name)
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/smith-agent/smith/core/internal/hostfs"
 	"github.com/smith-agent/smith/core/internal/hostops"
 	"github.com/smith-agent/smith/core/internal/pluginabi"
-	"github.com/smith-agent/smith/wasmhost"
 )
 
 // readScope is where prompts and context transforms may read: the
@@ -102,21 +101,4 @@ func contains(dir, p string) bool {
 // readOnlyFault is the fault of a write in a read-only scope.
 func readOnlyFault(path string) error {
 	return pluginabi.FileFault{Case: pluginabi.FileFaultPermissionDenied, PermissionDenied: path}
-}
-
-// acquire returns an instance of l from its pool, waiting for a Prepare
-// warming it; release it when done.
-func (l *loaded) acquire(ctx context.Context) (*wasmhost.Instance, error) {
-	if err := l.awaitWarm(ctx); err != nil {
-		return nil, err
-	}
-	pool, err := l.instances(ctx)
-	if err != nil {
-		return nil, err
-	}
-	in, err := pool.Acquire(ctx, l.art.Name)
-	if err != nil {
-		return nil, fmt.Errorf("plugin: %q: %w", l.art.Name, err)
-	}
-	return in, nil
 }

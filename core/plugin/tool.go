@@ -120,9 +120,16 @@ func (p *pluginTool) Execute(ctx context.Context, call *agent.Call) (agent.Resul
 		return errorResult(fmt.Sprintf("invalid arguments for %s: %v; fix them to match the tool's schema and call it again", p.t.def.Name, err), model.MutationNotApplied), nil
 	}
 	l := p.t.plugin
-	in, err := l.acquire(ctx)
+	if err := l.awaitWarm(ctx); err != nil {
+		return agent.Result{Mutation: model.MutationNotApplied}, err
+	}
+	pool, err := l.instances(ctx)
 	if err != nil {
 		return agent.Result{Mutation: model.MutationNotApplied}, err
+	}
+	in, err := pool.Acquire(ctx, l.art.Name)
+	if err != nil {
+		return agent.Result{Mutation: model.MutationNotApplied}, fmt.Errorf("plugin: %q: %w", l.art.Name, err)
 	}
 	defer in.Release()
 	cwd := call.Cwd

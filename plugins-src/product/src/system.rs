@@ -79,6 +79,9 @@ fn rules(s: &mut String, tools: &[String]) {
         (false, true, _) => line(s, &["Prefer edit for small changes."]),
         (false, false, _) => {}
     }
+    if has("edit") || has("write") {
+        line(s, &["Make the changes yourself with the tools, and keep going until the request is done or you are blocked."]);
+    }
     line(s, &["Follow the project's conventions and AGENTS.md instructions (the nearest file wins; the user's requests win over all)."]);
     line(s, &["Keep changes minimal and focused: no unrelated refactoring, reformatting or features."]);
     if has("bash") {
@@ -92,7 +95,7 @@ fn rules(s: &mut String, tools: &[String]) {
     if tools.len() > 1 {
         line(s, &["Make independent tool calls together, in one turn."]);
     }
-    line(s, &["Be concise; refer to code as path:line. When done, say what changed and how you verified it."]);
+    line(s, &["Be concise, in plain text or light Markdown for a terminal; refer to code as path:line. When done, say what changed and how you verified it."]);
 }
 
 /// line writes "- " and the parts as one line.

@@ -105,8 +105,8 @@ fn system_prompt_mentions_only_active_tools() {
         (&["read", "bash"], &["Prefer edit", "write new", "find", "grep", " ls "], &["Look things up with read instead", "rm -rf"]),
         (&["read", "write"], &["Prefer edit", "rm -rf"], &["Read a file before changing it.\n", "You cannot run commands"]),
         (&["edit"], &["Read a file", "Look things up", "write new"], &["Prefer edit for small changes.\n"]),
-        (&[], &["Look things up", "Prefer edit", "Verify changes", "tool calls together"], &["You cannot run commands"]),
-        (&SEVEN, &[], &["write new files or full rewrites", "Make independent tool calls together"]),
+        (&[], &["Look things up", "Prefer edit", "Verify changes", "tool calls together", "Make the changes"], &["You cannot run commands"]),
+        (&SEVEN, &[], &["write new files or full rewrites", "Make independent tool calls together", "Make the changes yourself"]),
     ];
     for (tools, absent, present) in cases {
         let p = render(&facts(tools));

@@ -16,7 +16,6 @@ import (
 	"github.com/smith-agent/smith/core/plugin"
 	"github.com/smith-agent/smith/core/provider"
 	"github.com/smith-agent/smith/httpengine"
-	"github.com/smith-agent/smith/wasmhost"
 )
 
 // firstRequestBudget bounds the body of a session's first request: the
@@ -38,7 +37,7 @@ func TestFirstRequestBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.Close(ctx)
-	arts, err := Artifacts("tools", "product")
+	arts, err := Artifacts("tools", "product", "providers")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +77,7 @@ func TestFirstRequestBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	body := anthropicBody(t, &model.Request{Model: "claude-sonnet-4-5", System: system, Tools: g.Tools(),
+	body := anthropicBody(t, g, &model.Request{Model: "claude-sonnet-4-5", System: system, Tools: g.Tools(),
 		Messages: []model.Message{model.UserMessage{Content: []model.Content{model.Text{Text: "Fix the failing test in parser_test.go."}}}}})
 	t.Logf("first request: %d bytes (system prompt %d bytes; budget %d)", len(body), len(system), firstRequestBudget)
 	if len(body) > firstRequestBudget {
@@ -86,11 +85,10 @@ func TestFirstRequestBudget(t *testing.T) {
 	}
 }
 
-// anthropicBody returns the body the embedded Anthropic codec sends for
-// req, captured by a loopback server.
-func anthropicBody(t *testing.T, req *model.Request) []byte {
+// anthropicBody returns the body the embedded Anthropic codec of g sends
+// for req, captured by a loopback server.
+func anthropicBody(t *testing.T, g *plugin.Generation, req *model.Request) []byte {
 	t.Helper()
-	ctx := context.Background()
 	var mu sync.Mutex
 	var body []byte
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -101,35 +99,20 @@ func anthropicBody(t *testing.T, req *model.Request) []byte {
 		http.Error(w, `{"type":"error","error":{"type":"invalid_request_error","message":"captured"}}`, http.StatusBadRequest)
 	}))
 	defer srv.Close()
-	codecs, err := Artifacts("providers")
-	if err != nil {
-		t.Fatal(err)
+	p, ok := g.Provider("anthropic")
+	if !ok {
+		t.Fatal("no anthropic provider in the embedded plugins")
 	}
-	eng, err := wasmhost.NewEngine(ctx, wasmhost.Config{CacheDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng.Close(ctx)
-	a := codecs[0]
-	p, err := provider.Compile(ctx, eng, wasmhost.Artifact{Name: a.Name, Bytes: a.Wasm, Size: int64(len(a.Wasm)), SHA256: a.SHA256, Verified: true, Instrumented: a.Instrumented})
-	if err != nil {
-		t.Fatal(err)
-	}
-	gen, err := wasmhost.NewGeneration(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer gen.Close()
 	he, err := httpengine.New(httpengine.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	bridge, err := provider.New(provider.Config{Name: "anthropic", Plugin: a.Name, Instances: gen, Engine: he, Environ: []string{},
+	bridge, err := provider.New(provider.Config{Name: p.Name, Plugin: p.Plugin, Instances: g, Engine: he, Environ: []string{},
 		BaseURLFlag: srv.URL, Secrets: func(string) (string, error) { return "sk-test", nil }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := bridge.Stream(ctx, req)
+	s := bridge.Stream(context.Background(), req)
 	for {
 		if _, ok := s.Next(); !ok {
 			break
