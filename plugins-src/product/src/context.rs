@@ -31,7 +31,11 @@ const NOTE_ROOM: usize = 160;
 const MIN_TAKE: usize = 256;
 
 /// transform returns the additions for facts within limit bytes of text.
-pub(crate) fn transform(h: &mut dyn Files, facts: &RuntimeFacts, limit: usize) -> Result<Vec<ContextAddition>, PromptFault> {
+pub(crate) fn transform(
+    h: &mut dyn Files,
+    facts: &RuntimeFacts,
+    limit: usize,
+) -> Result<Vec<ContextAddition>, PromptFault> {
     if facts.working_directory.is_empty() {
         return Err(PromptFault::InvalidFacts(
             "working-directory is empty; pass the absolute directory the tools work in".to_string(),
@@ -157,7 +161,11 @@ fn read(h: &mut dyn Files, path: &str, user: bool, left: usize, limit: usize) ->
                 if !text.ends_with('\n') {
                     text.push('\n');
                 }
-                let why = if take == FILE_LIMIT { cat(&["Cut at ", &size(FILE_LIMIT)]) } else { cat(&["Cut: ", &bound(limit)]) };
+                let why = if take == FILE_LIMIT {
+                    cat(&["Cut at ", &size(FILE_LIMIT)])
+                } else {
+                    cat(&["Cut: ", &bound(limit)])
+                };
                 text.push_str(&cat(&["[", &why, "; read ", path, " for the rest.]\n"]));
             }
             Found::Text(ContextAddition { source: path.to_string(), text, cut: !whole })

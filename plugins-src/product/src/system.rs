@@ -73,14 +73,20 @@ fn rules(s: &mut String, tools: &[String]) {
     }
     let read_first = has("read") && (has("edit") || has("write"));
     match (read_first, has("edit"), has("write")) {
-        (true, true, true) => line(s, &["Read a file before changing it. Prefer edit for small changes; write new files or full rewrites."]),
+        (true, true, true) => line(
+            s,
+            &["Read a file before changing it. Prefer edit for small changes; write new files or full rewrites."],
+        ),
         (true, true, false) => line(s, &["Read a file before changing it. Prefer edit for small changes."]),
         (true, false, _) => line(s, &["Read a file before changing it."]),
         (false, true, _) => line(s, &["Prefer edit for small changes."]),
         (false, false, _) => {}
     }
     if has("edit") || has("write") {
-        line(s, &["Make the changes yourself with the tools, and keep going until the request is done or you are blocked."]);
+        line(
+            s,
+            &["Make the changes yourself with the tools, and keep going until the request is done or you are blocked."],
+        );
     }
     line(s, &["Follow the project's conventions and AGENTS.md instructions (the nearest file wins; the user's requests win over all)."]);
     line(s, &["Keep changes minimal and focused: no unrelated refactoring, reformatting or features."]);

@@ -102,11 +102,27 @@ fn system_prompt_states_the_rules() {
 fn system_prompt_mentions_only_active_tools() {
     // (active tools, text that must not appear, text that must)
     let cases: [(&[&str], &[&str], &[&str]); 5] = [
-        (&["read", "bash"], &["Prefer edit", "write new", "find", "grep", " ls "], &["Look things up with read instead", "rm -rf"]),
-        (&["read", "write"], &["Prefer edit", "rm -rf"], &["Read a file before changing it.\n", "You cannot run commands"]),
+        (
+            &["read", "bash"],
+            &["Prefer edit", "write new", "find", "grep", " ls "],
+            &["Look things up with read instead", "rm -rf"],
+        ),
+        (
+            &["read", "write"],
+            &["Prefer edit", "rm -rf"],
+            &["Read a file before changing it.\n", "You cannot run commands"],
+        ),
         (&["edit"], &["Read a file", "Look things up", "write new"], &["Prefer edit for small changes.\n"]),
-        (&[], &["Look things up", "Prefer edit", "Verify changes", "tool calls together", "Make the changes"], &["You cannot run commands"]),
-        (&SEVEN, &[], &["write new files or full rewrites", "Make independent tool calls together", "Make the changes yourself"]),
+        (
+            &[],
+            &["Look things up", "Prefer edit", "Verify changes", "tool calls together", "Make the changes"],
+            &["You cannot run commands"],
+        ),
+        (
+            &SEVEN,
+            &[],
+            &["write new files or full rewrites", "Make independent tool calls together", "Make the changes yourself"],
+        ),
     ];
     for (tools, absent, present) in cases {
         let p = render(&facts(tools));
@@ -158,7 +174,9 @@ fn system_prompt_faults() {
     let mut f = facts(&SEVEN);
     let n = render(&f).len();
     match crate::system::render(&f, n - 1) {
-        Err(PromptFault::Unknown(m)) => assert!(m.contains(&format!("{} bytes, over the host's {}-byte limit", n, n - 1)), "{}", m),
+        Err(PromptFault::Unknown(m)) => {
+            assert!(m.contains(&format!("{} bytes, over the host's {}-byte limit", n, n - 1)), "{}", m)
+        }
         other => panic!("render over the limit = {:?}", other),
     }
     assert!(crate::system::render(&f, n).is_ok());
@@ -244,7 +262,10 @@ fn instructions_from_root_to_working_directory_then_the_user() {
     let want = [
         ("/home/ada/src/engine/AGENTS.md", "Instructions from /home/ada/src/engine/AGENTS.md:\n\nroot rules\n"),
         ("/home/ada/src/engine/cmd/CLAUDE.md", "Instructions from /home/ada/src/engine/cmd/CLAUDE.md:\n\ncmd rules\n"),
-        ("/home/ada/.config/smith/AGENTS.md", "The user's own instructions, from /home/ada/.config/smith/AGENTS.md:\n\nmy rules"),
+        (
+            "/home/ada/.config/smith/AGENTS.md",
+            "The user's own instructions, from /home/ada/.config/smith/AGENTS.md:\n\nmy rules",
+        ),
     ];
     assert_eq!(got.len(), want.len(), "{:?}", got);
     for (a, (src, text)) in got.iter().zip(want) {
@@ -316,7 +337,12 @@ fn a_long_file_is_cut_with_a_note() {
         assert_eq!(got.len(), 1, "{}", name);
         let a = &got[0];
         assert!(a.cut, "{}: not flagged cut", name);
-        assert!(a.text.ends_with("\n[Cut at 32 KiB; read /w/AGENTS.md for the rest.]\n"), "{}: {:?}", name, tail(&a.text));
+        assert!(
+            a.text.ends_with("\n[Cut at 32 KiB; read /w/AGENTS.md for the rest.]\n"),
+            "{}: {:?}",
+            name,
+            tail(&a.text)
+        );
         let body_len = a.text.len() - "Instructions from /w/AGENTS.md:\n\n".len();
         assert!(body_len <= FILE_LIMIT + 80 && body_len > FILE_LIMIT / 2, "{}: {} bytes", name, body_len);
     }
@@ -353,7 +379,13 @@ fn the_total_stays_within_the_limit() {
         if limit == 64 << 10 {
             let cut: Vec<(bool, usize)> = got.iter().map(|a| (a.cut, a.text.len())).collect();
             assert_eq!(cut.iter().map(|c| c.0).collect::<Vec<bool>>(), [false, false, true, true, true], "{:?}", cut);
-            assert!(got[2].text.ends_with("\n[Cut: the instructions reached their 64 KiB bound; read /r/a/b/AGENTS.md for the rest.]\n"), "{}", tail(&got[2].text));
+            assert!(
+                got[2].text.ends_with(
+                    "\n[Cut: the instructions reached their 64 KiB bound; read /r/a/b/AGENTS.md for the rest.]\n"
+                ),
+                "{}",
+                tail(&got[2].text)
+            );
             assert_eq!(got[3].text, "Instructions from /r/a/b/c/AGENTS.md:\n\n[Left out: the instructions reached their 64 KiB bound; read /r/a/b/c/AGENTS.md if it matters.]\n");
             assert!(got[4].text.ends_with("[Left out: the instructions reached their 64 KiB bound; read /home/ada/.config/smith/AGENTS.md if it matters.]\n"), "{}", tail(&got[4].text));
         }
@@ -434,7 +466,9 @@ fn cut_cases() {
 
 #[test]
 fn init_asks_for_agents_md() {
-    for (args, focus) in [(r#"{"arguments":""}"#, None), (r#"{"arguments":"  the parser  "}"#, Some("the parser")), ("{}", None)] {
+    for (args, focus) in
+        [(r#"{"arguments":""}"#, None), (r#"{"arguments":"  the parser  "}"#, Some("the parser")), ("{}", None)]
+    {
         let out = crate::commands::run("init", args.as_bytes()).expect("init");
         match &out.content[..] {
             [ContentBlock::Text(t)] => assert!(t.contains("AGENTS.md"), "{}", t),
