@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-
 )
 
 //go:embed scripts/*.mock.json

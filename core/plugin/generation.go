@@ -19,8 +19,8 @@ import (
 // contributions. Calls pin the generation they started on. It is safe for
 // concurrent use; Close releases its instances and compiled plugins.
 type Generation struct {
-	id      uint64
-	host    *Host
+	id        uint64
+	host      *Host
 	plugins   []*loaded
 	tools     []*toolDef
 	providers []ProviderDefinition

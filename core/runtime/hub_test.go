@@ -163,7 +163,9 @@ func TestSubscriptionClose(t *testing.T) {
 }
 
 func TestCoalesce(t *testing.T) {
-	u := func(n uint64, d model.StreamEvent) protocol.Event { return protocol.MessageUpdate{Seq: protocol.Seq{N: n}, Delta: d} }
+	u := func(n uint64, d model.StreamEvent) protocol.Event {
+		return protocol.MessageUpdate{Seq: protocol.Seq{N: n}, Delta: d}
+	}
 	tests := []struct {
 		name string
 		a, b protocol.Event

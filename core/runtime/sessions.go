@@ -317,7 +317,6 @@ func (s *Session) Fork(ctx context.Context, p protocol.ForkParams) (*Session, er
 	return s.rt.attach(ctx, f, info, false)
 }
 
-
 // FreeName returns the name a new session would get from hint (as
 // [NewSessionOptions] NameHint): its first words, numbered when taken.
 func (rt *Runtime) FreeName(hint string) (string, error) {
