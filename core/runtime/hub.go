@@ -75,13 +75,14 @@ func (h *hub) subscribe() *Subscription {
 		return s
 	}
 	s.queue = append(s.queue, h.backlog...)
+	backlog := len(s.queue) > 0
 	h.backlog = nil
 	h.subs = append(h.subs, s)
 	h.mu.Unlock()
-	go s.pump()
-	if len(s.queue) > 0 {
+	if backlog {
 		s.signal()
 	}
+	go s.pump()
 	return s
 }
 
