@@ -110,8 +110,9 @@ func (rt *Runtime) bindModel(ctx context.Context, name string, thinking catalog.
 		var described *catalog.Model
 		if m, err := snap.Lookup(t.Provider, t.Model); err == nil {
 			described = &m
-		} else if i == 0 {
-			bm.notices = append(bm.notices, unknownModelNotice(t, snap, conf.MaxOutputTokens.Value))
+		}
+		if i == 0 && (described == nil || described.Evidence == catalog.EvidenceInferred) {
+			bm.notices = append(bm.notices, unknownModelNotice(t, snap, conf.MaxOutputTokens.Value, described != nil))
 		}
 		p, codec, notes, err := rt.openTarget(ctx, gen, t, described, thinking, j)
 		if err != nil {
@@ -132,7 +133,7 @@ func (rt *Runtime) bindModel(ctx context.Context, name string, thinking catalog.
 		maxOut[t] = maxOutput(conf.MaxOutputTokens.Value, described)
 		if i == 0 {
 			bm.described = described
-			if described != nil {
+			if described != nil && described.Evidence != catalog.EvidenceInferred {
 				bm.state.Known = true
 				bm.state.Context, bm.state.MaxOutput = described.Context, described.MaxOutput
 				bm.cache = described.Cache
@@ -167,18 +168,24 @@ func maxOutput(configured int, m *catalog.Model) int {
 
 // unknownModelNotice warns that t is not in the catalog, naming the
 // nearest models it knows.
-func unknownModelNotice(t route.Target, snap *catalog.Snapshot, configured int) string {
+func unknownModelNotice(t route.Target, snap *catalog.Snapshot, configured int, inferred bool) string {
 	type cand struct {
 		ref string
 		d   int
 	}
 	var cands []cand
 	for _, m := range snap.Models() {
-		d := ident.Distance(t.Model, m.ID)
-		if m.Provider != t.Provider {
-			d += 3
+		// A model is as near as the nearest of its id and aliases.
+		best, name := -1, m.ID
+		for _, n := range append([]string{m.ID}, m.Aliases...) {
+			if d := ident.Distance(t.Model, n); best < 0 || d < best {
+				best, name = d, n
+			}
 		}
-		cands = append(cands, cand{m.Ref(), d})
+		if m.Provider != t.Provider {
+			best += 3
+		}
+		cands = append(cands, cand{m.Provider + "/" + name, best})
 	}
 	slices.SortStableFunc(cands, func(a, b cand) int { return a.d - b.d })
 	var near []string
@@ -189,8 +196,12 @@ func unknownModelNotice(t route.Target, snap *catalog.Snapshot, configured int) 
 	if configured > 0 {
 		bound = fmt.Sprintf("each response is bounded to %d tokens (max-output-tokens)", configured)
 	}
-	return fmt.Sprintf("model %s is not in Smith's catalog, so it is sent as named with unknown limits and prices: %s and its cost stays unknown; the nearest models Smith knows are %s (list them with 'smith models')",
-		t, bound, strings.Join(near, ", "))
+	how := "with unknown limits and prices"
+	if inferred {
+		how = "with its capabilities inferred from its family's name and its limits and prices unknown"
+	}
+	return fmt.Sprintf("model %s is not in Smith's catalog, so it is sent as named %s: %s and its cost stays unknown; the nearest models Smith knows are %s (list them with 'smith models')",
+		t, how, bound, strings.Join(near, ", "))
 }
 
 // openTarget opens the provider serving one target: its codec from the
