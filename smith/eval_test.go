@@ -179,3 +179,22 @@ func TestEvalProviderUnavailable(t *testing.T) {
 		t.Fatalf("sessions created: %v", ms)
 	}
 }
+
+// TestPrintMode: smith -p PROMPT is smith eval PROMPT, as Claude Code and
+// Gemini CLI users type it; flags may come before or after.
+func TestPrintMode(t *testing.T) {
+	e := newEnv(t)
+	for _, args := range [][]string{
+		{"-p", "fix the bug", "--model", "mock", "--no-session"},
+		{"--home", e.home, "--print", "fix the bug", "--model", "mock", "--no-session"},
+	} {
+		e.demo()
+		r := e.mustRun("", args...)
+		if !strings.Contains(r.stdout, "→ edit") || !strings.Contains(r.stdout, "test.sh passes") {
+			t.Errorf("smith %v:\n%s\n%s", args, r.stdout, r.stderr)
+		}
+	}
+	if got := printMode([]string{"smith", "session", "-p"}); strings.Join(got, " ") != "smith session -p" {
+		t.Errorf("a -p after a command is that command's: %v", got)
+	}
+}
