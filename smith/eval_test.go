@@ -81,7 +81,8 @@ func TestEvalMockJSON(t *testing.T) {
 			}
 		}
 	}
-	if types[0] != "agent_start" || types[1] != "turn_start" || types[len(types)-2] != "agent_end" || types[len(types)-1] != "settled" {
+	// A new session records its model first, then the run.
+	if types[0] != "model_change" || types[1] != "agent_start" || types[2] != "turn_start" || types[len(types)-2] != "agent_end" || types[len(types)-1] != "settled" {
 		t.Fatalf("event order: %v", types)
 	}
 	if got := strings.Join(tools, " "); got != "read:applied edit:applied bash:applied" {
@@ -121,8 +122,8 @@ func TestEvalPromptFromStdin(t *testing.T) {
 	}
 }
 
-// TestEvalModelFailure: a failing model run exits 1 and says why; the
-// session keeps the transcript.
+// TestEvalModelFailure: a failing model run exits 1 and says once what
+// failed and what to do; the session keeps the transcript.
 func TestEvalModelFailure(t *testing.T) {
 	e := newEnv(t)
 	m := e.script("fail.json", `{"mock_script":1,"responses":[{"error":{"kind":"overloaded","message":"the mock is busy"}}]}`)
@@ -130,7 +131,8 @@ func TestEvalModelFailure(t *testing.T) {
 	if r.code != exitFailure {
 		t.Fatalf("exit %d, want 1: %s", r.code, r.stderr)
 	}
-	if !strings.Contains(r.stderr, "provider_error") || !strings.Contains(r.stderr, "session f (") {
+	if !strings.Contains(r.stderr, "the model request failed (overloaded): the mock is busy. What to do:") || !strings.Contains(r.stderr, "session f (") ||
+		strings.Count(r.stderr, "the mock is busy") != 1 {
 		t.Fatalf("stderr: %q", r.stderr)
 	}
 	if _, msgs := load(t, e.sessionInfo("f").Path); len(msgs) != 2 {
@@ -175,5 +177,24 @@ func TestEvalProviderUnavailable(t *testing.T) {
 	}
 	if ms, _ := filepath.Glob(filepath.Join(e.home, "sessions", "*.session")); len(ms) != 0 {
 		t.Fatalf("sessions created: %v", ms)
+	}
+}
+
+// TestPrintMode: smith -p PROMPT is smith eval PROMPT, as Claude Code and
+// Gemini CLI users type it; flags may come before or after.
+func TestPrintMode(t *testing.T) {
+	e := newEnv(t)
+	for _, args := range [][]string{
+		{"-p", "fix the bug", "--model", "mock", "--no-session"},
+		{"--home", e.home, "--print", "fix the bug", "--model", "mock", "--no-session"},
+	} {
+		e.demo()
+		r := e.mustRun("", args...)
+		if !strings.Contains(r.stdout, "→ edit") || !strings.Contains(r.stdout, "test.sh passes") {
+			t.Errorf("smith %v:\n%s\n%s", args, r.stdout, r.stderr)
+		}
+	}
+	if got := printMode([]string{"smith", "session", "-p"}); strings.Join(got, " ") != "smith session -p" {
+		t.Errorf("a -p after a command is that command's: %v", got)
 	}
 }

@@ -473,8 +473,9 @@ model-info "local/qwen3" {
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	if !strings.Contains(r.stderr, "local/qwen3 has no thinking level low (it supports off, high); using off") {
-		t.Errorf("stderr lacks the clamp warning:\n%s", r.stderr)
+	// In JSON mode the warning is a notice event, like everything else.
+	if !strings.Contains(r.stdout, `{"type":"notice","seq":1,"level":"warning","text":"local/qwen3 has no thinking level low (it supports off, high); using off`) {
+		t.Errorf("stdout lacks the clamp warning:\n%s", r.stdout)
 	}
 	b := local.bodies()
 	if len(b) != 1 || !strings.Contains(b[0], `"max_tokens":8192`) || !strings.Contains(b[0], `"model":"qwen3"`) {

@@ -48,6 +48,11 @@ type Config struct {
 	MaxTurns int
 	// EventBuffer is the capacity of a run's event channel; default 64.
 	EventBuffer int
+	// Sequence returns the next sequence number for an event; nil means a
+	// counter of the agent's own. A caller that publishes events of its
+	// own between runs passes its counter, so that both share one order.
+	// It must be safe for concurrent use.
+	Sequence func() uint64
 	// AbortGrace is how long an aborted run waits for a tool or provider
 	// stream that ignores cancellation before recording its outcome as
 	// unknown and moving on; default 5s.
@@ -68,7 +73,6 @@ type Agent struct {
 	tools map[string]*toolEntry
 	names []string
 	defs  []model.ToolDefinition
-	seq   atomic.Uint64
 
 	mu       sync.Mutex
 	history  []model.Message
@@ -95,6 +99,10 @@ func New(cfg Config) (*Agent, error) {
 	}
 	if cfg.AbortGrace <= 0 {
 		cfg.AbortGrace = 5 * time.Second
+	}
+	if cfg.Sequence == nil {
+		var n atomic.Uint64
+		cfg.Sequence = func() uint64 { return n.Add(1) }
 	}
 	a := &Agent{cfg: cfg, tools: make(map[string]*toolEntry), history: slices.Clone(cfg.History)}
 	for i, t := range cfg.Tools {

@@ -19,14 +19,16 @@ func (noticeProvider) Stream(context.Context, *model.Request) model.Stream {
 	return &eventStream{evs: []model.StreamEvent{
 		model.Retrying{Target: "p/a", Attempt: 1, Err: busy, Wait: 1500 * time.Millisecond},
 		model.FailingOver{From: "p/a", To: "q/b", Err: busy},
+		model.Note{Text: "the image was replaced: q/b takes no images"},
 		model.Start{Provider: "q", Model: "b"},
 		model.TextDelta{Index: 0, Text: "ok"},
 		model.Done{Reason: model.StopEnd},
 	}}
 }
 
-// TestRoutingNoticesBecomeEvents: retry and failover notices are emitted
-// as provider_retry and provider_failover inside the assistant message,
+// TestRoutingNoticesBecomeEvents: retry, failover and admission notices
+// are emitted as provider_retry, provider_failover and notice inside the
+// assistant message,
 // in stream order, and never reach its content.
 func TestRoutingNoticesBecomeEvents(t *testing.T) {
 	rec := &memRecorder{}
@@ -47,7 +49,7 @@ func TestRoutingNoticesBecomeEvents(t *testing.T) {
 			failover = e
 		}
 	}
-	want := []string{"agent_start", "turn_start", "message_start", "message_end", "message_start", "provider_retry", "provider_failover",
+	want := []string{"agent_start", "turn_start", "message_start", "message_end", "message_start", "provider_retry", "provider_failover", "notice",
 		"message_update", "message_update", "message_end", "turn_end", "agent_end", "settled"}
 	if !reflect.DeepEqual(types, want) {
 		t.Fatalf("events %v\nwant   %v", types, want)

@@ -56,7 +56,7 @@ func (r *Run) emit(ev protocol.Event) {
 	r.events <- ev
 }
 
-func (r *Run) seq() protocol.Seq { return protocol.Seq{N: r.a.seq.Add(1)} }
+func (r *Run) seq() protocol.Seq { return protocol.Seq{N: r.a.cfg.Sequence()} }
 
 // emitQueue emits a queue_update with the current queue.
 func (r *Run) emitQueue() {

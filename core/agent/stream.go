@@ -68,6 +68,9 @@ read:
 			case model.FailingOver:
 				r.emit(protocol.ProviderFailover{Seq: r.seq(), From: n.From, To: n.To, Error: n.Err})
 				continue
+			case model.Note:
+				r.emit(protocol.Notice{Seq: r.seq(), Level: protocol.NoticeWarning, Text: n.Text})
+				continue
 			}
 			if err := asm.Push(ev); err != nil {
 				break read

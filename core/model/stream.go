@@ -116,6 +116,7 @@ func (Done) isStreamEvent()          {}
 func (StreamError) isStreamEvent()   {}
 func (Retrying) isStreamEvent()      {}
 func (FailingOver) isStreamEvent()   {}
+func (Note) isStreamEvent()          {}
 
 // Retrying is a routing notice, not provider output: the request failed on
 // Target before its answer began (Err says how; Attempt counts the failed
@@ -137,11 +138,20 @@ type FailingOver struct {
 	Err  *Error `json:"error"`
 }
 
-// IsNotice reports whether e is a routing notice ([Retrying] or
-// [FailingOver]) rather than provider output.
+// Note is a notice, not provider output: something the host adjusted or
+// noticed about the request before sending it (an image replaced because
+// the model takes none, an output bound lowered to the model's limit),
+// one sentence for the user. Like the routing notices it may precede
+// Start.
+type Note struct {
+	Text string `json:"text"`
+}
+
+// IsNotice reports whether e is a notice ([Retrying], [FailingOver] or
+// [Note]) rather than provider output.
 func IsNotice(e StreamEvent) bool {
 	switch e.(type) {
-	case Retrying, FailingOver:
+	case Retrying, FailingOver, Note:
 		return true
 	}
 	return false
@@ -171,6 +181,8 @@ func StreamEventType(e StreamEvent) string {
 		return "retry"
 	case FailingOver:
 		return "failover"
+	case Note:
+		return "note"
 	}
 	panic(fmt.Sprintf("model: unknown stream event %T", e))
 }
@@ -265,6 +277,15 @@ func (e FailingOver) MarshalJSON() ([]byte, error) {
 	}{"failover", plain(e)})
 }
 
+// MarshalJSON encodes the notice with "type":"note".
+func (e Note) MarshalJSON() ([]byte, error) {
+	type plain Note
+	return json.Marshal(struct {
+		Type string `json:"type"`
+		plain
+	}{"note", plain(e)})
+}
+
 // UnmarshalStreamEvent decodes one stream event by its "type" discriminator.
 // A done event must carry a valid stop reason and an error event a valid
 // error kind.
@@ -296,6 +317,8 @@ func UnmarshalStreamEvent(b []byte) (StreamEvent, error) {
 		return decodeAs[Retrying](b, typ)
 	case "failover":
 		return decodeAs[FailingOver](b, typ)
+	case "note":
+		return decodeAs[Note](b, typ)
 	case "error":
 		e, err := decodeAs[StreamError](b, typ)
 		if err == nil && (e.Err == nil || !e.Err.Kind.Valid()) {
@@ -303,5 +326,5 @@ func UnmarshalStreamEvent(b []byte) (StreamEvent, error) {
 		}
 		return e, err
 	}
-	return nil, fmt.Errorf("model: decode stream event: unknown type %q; want start, text_delta, thinking_delta, toolcall_start, toolcall_delta, toolcall_end, done, error, retry or failover", typ)
+	return nil, fmt.Errorf("model: decode stream event: unknown type %q; want start, text_delta, thinking_delta, toolcall_start, toolcall_delta, toolcall_end, done, error, retry, failover or note", typ)
 }

@@ -91,7 +91,8 @@ func TestUnmarshalEventErrors(t *testing.T) {
 	}
 }
 
-// FuzzUnmarshalEvent: decoding never panics and what decodes re-encodes.
+// FuzzUnmarshalEvent: decoding never panics, what decodes re-encodes as one
+// valid JSON object, and the re-encoding is stable.
 func FuzzUnmarshalEvent(f *testing.F) {
 	raw, err := os.ReadFile("testdata/stream.jsonl")
 	if err != nil {
@@ -111,6 +112,15 @@ func FuzzUnmarshalEvent(f *testing.F) {
 		}
 		if !json.Valid(out) {
 			t.Fatalf("invalid JSON %s", out)
+		}
+		// What was read once reads again to the same event.
+		back, err := UnmarshalEvent(out)
+		if err != nil {
+			t.Fatalf("re-decode %s: %v", out, err)
+		}
+		again, err := MarshalEvent(back)
+		if err != nil || !bytes.Equal(again, out) {
+			t.Fatalf("unstable encoding:\n%s\n%s (%v)", out, again, err)
 		}
 	})
 }

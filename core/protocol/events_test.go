@@ -35,7 +35,7 @@ func samples() []Event {
 		ProviderFailover{Seq: Seq{N: 14}, From: "anthropic/claude", To: "openai/gpt-5", Error: rate},
 		ModelChange{Seq: Seq{N: 15}, Model: "fast", Thinking: "high"},
 		Notice{Seq: Seq{N: 16}, Level: NoticeWarning, Text: "AGENTS.md was cut at 32 KiB"},
-		AgentEnd{Seq: Seq{N: 17}, Reason: EndCompleted, Cost: model.Known(1234)},
+		AgentEnd{Seq: Seq{N: 17}, Reason: EndProviderError, Error: "model: overloaded: busy", Cost: model.Known(1234)},
 		Settled{Seq: Seq{N: 18}},
 	}
 }

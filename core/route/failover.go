@@ -146,6 +146,35 @@ func (e *FailedError) Error() string {
 	return b.String()
 }
 
+// Summary says in a few words what was tried: "1 attempt on p/a", "5
+// attempts on p/a", "4 attempts over 2 targets (p/a ×3, q/b)".
+func (e *FailedError) Summary() string {
+	var order []Target
+	count := map[Target]int{}
+	for _, a := range e.Attempts {
+		if count[a.Target] == 0 {
+			order = append(order, a.Target)
+		}
+		count[a.Target]++
+	}
+	n := len(e.Attempts)
+	attempts := fmt.Sprintf("%d attempts", n)
+	if n == 1 {
+		attempts = "1 attempt"
+	}
+	if len(order) == 1 {
+		return fmt.Sprintf("%s on %s", attempts, order[0])
+	}
+	parts := make([]string, len(order))
+	for i, t := range order {
+		parts[i] = t.String()
+		if c := count[t]; c > 1 {
+			parts[i] += fmt.Sprintf(" ×%d", c)
+		}
+	}
+	return fmt.Sprintf("%s over %d targets (%s)", attempts, len(order), strings.Join(parts, ", "))
+}
+
 // Unwrap returns the last failure.
 func (e *FailedError) Unwrap() error { return e.Attempts[len(e.Attempts)-1].Err }
 

@@ -243,3 +243,27 @@ func TestFailoverUnclassifiedErrorStops(t *testing.T) {
 		t.Fatalf("unclassified error: %v %+v", err, rep)
 	}
 }
+
+func TestFailedErrorSummary(t *testing.T) {
+	a, b := Target{Provider: "p", Model: "a"}, Target{Provider: "q", Model: "b"}
+	tests := []struct {
+		name     string
+		attempts []Target
+		want     string
+	}{
+		{name: "one", attempts: []Target{a}, want: "1 attempt on p/a"},
+		{name: "retried", attempts: []Target{a, a, a}, want: "3 attempts on p/a"},
+		{name: "failed over", attempts: []Target{a, a, b}, want: "3 attempts over 2 targets (p/a ×2, q/b)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var e FailedError
+			for _, x := range tt.attempts {
+				e.Attempts = append(e.Attempts, Attempt{Target: x})
+			}
+			if got := e.Summary(); got != tt.want {
+				t.Fatalf("Summary = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

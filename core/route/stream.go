@@ -112,12 +112,13 @@ func (s *routed) Next() (model.StreamEvent, bool) {
 	case at.Action == ActionFailover && !s.plan.done():
 		return model.FailingOver{From: t.String(), To: s.plan.target().String(), Err: me}, true
 	}
-	// Stopped, or every target failed: one terminal error naming them all.
+	// Stopped, or every target failed: one terminal error, the last
+	// failure's, saying how many attempts there were.
 	fe := &FailedError{Attempts: s.plan.rep.Attempts}
-	e := model.NewError(model.ErrAborted, "%s", fe.Error())
+	e := model.NewError(model.ErrAborted, "%s (%s)", err, fe.Summary())
 	if me != nil {
 		c := *me
-		c.Message = fe.Error()
+		c.Message = fmt.Sprintf("%s (%s)", me.Message, fe.Summary())
 		e = &c
 	}
 	s.finished = true
