@@ -64,6 +64,12 @@ func TestSessionCommands(t *testing.T) {
 	if ls := e.mustRun("", "session", "ls"); !strings.Contains(ls.stdout, "early") || !strings.Contains(ls.stdout, "whole") {
 		t.Fatalf("ls after fork:\n%s", ls.stdout)
 	}
+	// An entry can be labelled; the tree shows it.
+	e.mustRun("", "session", "label", "demo", entryIDs[3], "first answer")
+	if tree := e.mustRun("", "session", "tree", "demo").stdout; !strings.Contains(tree, entryIDs[3]+" assistant: I'll read the script under test first. [first answer]") ||
+		!strings.Contains(tree, "replay_metadata") || !strings.Contains(tree, "model_change: mock") {
+		t.Fatalf("tree:\n%s", tree)
+	}
 	// A session file path works as a reference too.
 	if r := e.mustRun("", "session", "show", e.sessionInfo("early").Path); !strings.Contains(r.stdout, "user: fix the bug") {
 		t.Fatalf("show by path:\n%s", r.stdout)
