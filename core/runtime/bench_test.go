@@ -2,7 +2,9 @@ package runtime
 
 import (
 	"context"
+	"net/http"
 	"testing"
+	"time"
 
 	"github.com/smith-agent/smith/core/protocol"
 )
@@ -79,4 +81,62 @@ func BenchmarkMockTurn(b *testing.B) {
 	for range b.N {
 		turn()
 	}
+}
+
+// BenchmarkFirstRequest is Open to the arrival of the first provider
+// request at a loopback server speaking the Anthropic Messages API, in
+// process, compiled code and registrations cached: configuration, catalog,
+// routing, credentials, the generation, a new ephemeral session, the
+// system prompt and the instruction reads, the codec's request template.
+func BenchmarkFirstRequest(b *testing.B) {
+	t := &testing.T{}
+	srv := newMessagesServer(t, 0)
+	defer srv.Close()
+	arrived := make(chan time.Time, 1)
+	inner := srv.Config.Handler
+	srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case arrived <- time.Now():
+		default:
+		}
+		inner.ServeHTTP(w, r)
+	})
+	w := newWorld(t)
+	w.env["ANTHROPIC_API_KEY"] = "sk-bench"
+	w.config(`provider "anthropic" {
+    base-url "` + srv.URL + `"
+}
+`)
+	cfg := Config{Cwd: w.project, Home: w.home, Plugins: systemPlugins(b), Ephemeral: true, Flags: map[string]string{"model": "anthropic/claude-sonnet-4-5"},
+		LookupEnv: func(k string) (string, bool) { v, ok := w.env[k]; return v, ok }}
+	turn := func() time.Duration {
+		start := time.Now()
+		rt, err := Open(context.Background(), cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s, err := rt.NewSession(context.Background(), NewSessionOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		sub := s.Subscribe()
+		if err := s.Submit(context.Background(), promptText("hi")); err != nil {
+			b.Fatal(err)
+		}
+		at := <-arrived
+		for ev := range sub.Events() {
+			if _, ok := ev.(protocol.Settled); ok {
+				break
+			}
+		}
+		_ = rt.Close(context.Background())
+		return at.Sub(start)
+	}
+	turn()
+	var total time.Duration
+	b.ResetTimer()
+	for range b.N {
+		total += turn()
+	}
+	b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms-to-first-request")
 }

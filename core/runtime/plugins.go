@@ -4,13 +4,15 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/smith-agent/smith/core/plugin"
 )
 
-// toolsPlugin is the system plugin whose tools every session binds first:
-// it is compiled in the background as soon as the generation is loaded.
-const toolsPlugin = "tools"
+// eager are the system plugins every session calls before its first
+// request (the tools, and the product plugin's prompt and instructions):
+// they are compiled in the background as soon as the generation is loaded.
+var eager = []string{"tools", "product"}
 
 // plugins is the runtime's one plugin host and generation, loaded in the
 // background by loadPlugins so that loading overlaps whatever the frontend
@@ -22,6 +24,9 @@ type plugins struct {
 	gen      *plugin.Generation
 	err      error
 	cancel   context.CancelFunc
+	// warming counts the background compiles prepare started; close
+	// waits for them before it releases the generation.
+	warming sync.WaitGroup
 }
 
 // loadPlugins starts loading arts into one generation on a host whose
@@ -41,9 +46,18 @@ func loadPlugins(ctx context.Context, cacheDir string, arts []plugin.Artifact) *
 			}
 		}
 		close(p.loaded)
-		if p.err == nil && slices.ContainsFunc(arts, func(a plugin.Artifact) bool { return a.Name == toolsPlugin }) {
+		if p.err != nil {
+			return
+		}
+		var names []string
+		for _, n := range eager {
+			if slices.ContainsFunc(arts, func(a plugin.Artifact) bool { return a.Name == n }) {
+				names = append(names, n)
+			}
+		}
+		if len(names) > 0 {
 			// A failure shows again, with its context, at the first call.
-			_ = p.gen.Prepare(ctx, toolsPlugin)
+			_ = p.gen.Prepare(ctx, names...)
 		}
 	}()
 	return p
@@ -61,7 +75,9 @@ func (p *plugins) generation(ctx context.Context) (*plugin.Generation, error) {
 
 // prepare compiles the named plugins of the generation in the background.
 func (p *plugins) prepare(names ...string) {
+	p.warming.Add(1)
 	go func() {
+		defer p.warming.Done()
 		<-p.loaded
 		if p.err == nil {
 			_ = p.gen.Prepare(context.Background(), names...)
@@ -73,6 +89,7 @@ func (p *plugins) prepare(names ...string) {
 // the host.
 func (p *plugins) close(ctx context.Context) error {
 	<-p.prepared
+	p.warming.Wait()
 	p.cancel()
 	if p.gen != nil {
 		p.gen.Close()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -13,6 +14,8 @@ import (
 	"github.com/smith-agent/smith/core/catalog"
 	"github.com/smith-agent/smith/core/catalog/runcatalog"
 	"github.com/smith-agent/smith/core/config"
+	"github.com/smith-agent/smith/core/mockprovider"
+	"github.com/smith-agent/smith/core/route"
 	"github.com/smith-agent/smith/core/plugin"
 	"github.com/smith-agent/smith/core/session"
 	"github.com/smith-agent/smith/httpengine"
@@ -132,7 +135,43 @@ func Open(ctx context.Context, cfg Config) (*Runtime, error) {
 	rt := &Runtime{cfg: cfg, getenv: getenv, paths: paths, conf: conf, sessions: map[*Session]bool{},
 		engine: sync.OnceValues(func() (*httpengine.Engine, error) { return httpengine.New(httpengine.Config{}) })}
 	rt.plugins = loadPlugins(ctx, paths.Cache, cfg.Plugins)
+	rt.plugins.warming.Add(1)
+	go func() {
+		defer rt.plugins.warming.Done()
+		rt.warmModel(conf.Model.Value)
+	}()
 	return rt, nil
+}
+
+// warmModel compiles, in the background, the codec plugins serving the
+// configured model, so that the compile overlaps opening the session and
+// rendering the prompt instead of delaying the first request. A model that
+// does not resolve is left for the session to report.
+func (rt *Runtime) warmModel(name string) {
+	if name == "" || mockprovider.Is(name) {
+		return
+	}
+	cat, err := rt.Catalog()
+	if err != nil {
+		return
+	}
+	targets, err := route.Resolve(rt.conf.Route(), cat.Snapshot(), name)
+	if err != nil {
+		return
+	}
+	gen, err := rt.plugins.generation(context.Background())
+	if err != nil {
+		return
+	}
+	var codecs []string
+	for _, t := range targets {
+		if d, ok := gen.Provider(rt.conf.Provider(t.Provider).Codec()); ok && !slices.Contains(codecs, d.Plugin) {
+			codecs = append(codecs, d.Plugin)
+		}
+	}
+	if len(codecs) > 0 {
+		rt.plugins.prepare(codecs...)
+	}
 }
 
 // StartCatalogRefresh starts a background catalog refresh, for the next

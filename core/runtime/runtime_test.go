@@ -353,3 +353,47 @@ func TestCatalogOpensOnce(t *testing.T) {
 		t.Fatalf("the unreadable cache was reported %d times: %q", n, notes)
 	}
 }
+
+// TestReadsDuringARun: the session's views (Info, State, Tree, Stats) and
+// a fork are consistent while a run appends to the session (run under
+// -race).
+func TestReadsDuringARun(t *testing.T) {
+	w := newWorld(t)
+	w.write("slow.mock.json", `{"mock_script":1,"responses":[
+		{"tool_calls":[{"id":"c1","name":"bash","arguments":{"command":"echo a"}}]},
+		{"tool_calls":[{"id":"c2","name":"bash","arguments":{"command":"echo b"}}]},
+		{"text":"done"}]}`)
+	rt := w.open(map[string]string{"model": "mock/slow.mock.json"}, nil)
+	s, _ := rt.NewSession(context.Background(), NewSessionOptions{Name: "busy"})
+	sub := s.Subscribe()
+	defer sub.Close()
+	if err := s.Submit(context.Background(), protocol.PromptParams{Text: "go"}); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		untilSettled(t, context.Background(), sub)
+	}()
+	forks := 0
+	for running := true; running; {
+		select {
+		case <-done:
+			running = false
+		default:
+		}
+		_ = s.Info()
+		_ = s.State()
+		_ = s.Tree()
+		_ = s.Stats()
+		if forks < 3 && len(s.Tree()) > 3 {
+			if _, err := s.Fork(context.Background(), protocol.ForkParams{}); err != nil {
+				t.Fatal(err)
+			}
+			forks++
+		}
+	}
+	if end, _ := s.Wait(context.Background()); end.Reason != protocol.EndCompleted {
+		t.Fatalf("end %+v", end)
+	}
+}

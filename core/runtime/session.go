@@ -223,7 +223,9 @@ func (rt *Runtime) attach(ctx context.Context, f *sessionfmt.File, info session.
 func (s *Session) Info() protocol.SessionInfo {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.rt.describe(s.info, s.file.Session(), s.file.Path())
+	var si protocol.SessionInfo
+	s.store.View(func(sess *sessionfmt.Session) { si = s.rt.describe(s.info, sess, s.file.Path()) })
+	return si
 }
 
 // Subscribe returns a new subscription to the session's events. The first

@@ -154,7 +154,13 @@ func removeEmpty(path string) error {
 func (s *Session) Tree() []protocol.TreeNode {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sess := s.file.Session()
+	var out []protocol.TreeNode
+	s.store.View(func(sess *sessionfmt.Session) { out = tree(sess) })
+	return out
+}
+
+// tree lists the entries of sess (see [Session.Tree]).
+func tree(sess *sessionfmt.Session) []protocol.TreeNode {
 	labels := map[sessionfmt.ID]string{}
 	hasChild := make([]bool, sess.Len())
 	for i := range sess.Len() {
@@ -214,18 +220,29 @@ func summary(m model.Message) string {
 // entry resolves ref, an entry id or an unambiguous id prefix of at least
 // 4 characters, to its index. Called with s.mu held.
 func (s *Session) entry(ref string) (int, error) {
-	sess := s.file.Session()
-	up := strings.ToUpper(ref)
 	var hits []int
-	for i := range sess.Len() {
-		id := sess.ID(i).String()
-		if id == up {
-			return i, nil
+	exact := -1
+	up := strings.ToUpper(ref)
+	s.store.View(func(sess *sessionfmt.Session) {
+		for i := range sess.Len() {
+			id := sess.ID(i).String()
+			if id == up {
+				exact = i
+				return
+			}
+			if len(up) >= 4 && strings.HasPrefix(id, up) {
+				hits = append(hits, i)
+			}
 		}
-		if len(up) >= 4 && strings.HasPrefix(id, up) {
-			hits = append(hits, i)
-		}
+	})
+	if exact >= 0 {
+		return exact, nil
 	}
+	return s.pick(ref, hits)
+}
+
+// pick reports the one entry of hits, or why there is not one.
+func (s *Session) pick(ref string, hits []int) (int, error) {
 	switch len(hits) {
 	case 1:
 		return hits[0], nil
@@ -252,7 +269,8 @@ func (s *Session) Select(ctx context.Context, ref string) error {
 	if err != nil {
 		return err
 	}
-	if err := s.file.Select(s.file.Session().ID(i), sessionfmt.Durable); err != nil {
+	err = s.store.Do(func(f *sessionfmt.File) error { return f.Select(f.Session().ID(i), sessionfmt.Durable) })
+	if err != nil {
 		return fmt.Errorf("runtime: select entry %s of session %s: %w", ref, display(s.info), err)
 	}
 	s.resetAgent()
@@ -279,38 +297,39 @@ func (s *Session) resetAgent() {
 // session stays open and unchanged.
 func (s *Session) Fork(ctx context.Context, p protocol.ForkParams) (*Session, error) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.closed {
-		s.mu.Unlock()
 		return nil, errClosed
 	}
-	sess := s.file.Session()
-	at := sess.Selected()
+	at := -1
+	s.store.View(func(sess *sessionfmt.Session) { at = sess.Selected() })
 	if p.At != "" {
 		i, err := s.entry(p.At)
 		if err != nil {
-			s.mu.Unlock()
 			return nil, err
 		}
 		at = i
 	}
 	if at < 0 {
-		s.mu.Unlock()
 		return nil, usagef("runtime: session %s has no entry to fork at yet; submit input first", display(s.info))
 	}
 	d, err := s.rt.sessionDir()
 	if err != nil {
-		s.mu.Unlock()
 		return nil, err
 	}
 	name := p.Name
 	if name == "" && s.info.Name != "" {
 		if name, err = autoName(d, s.info.Name+" fork"); err != nil {
-			s.mu.Unlock()
 			return nil, err
 		}
 	}
-	f, info, err := d.ForkOpen(s.file, sess.ID(at), name)
-	s.mu.Unlock()
+	var f *sessionfmt.File
+	var info session.Info
+	err = s.store.Do(func(src *sessionfmt.File) error {
+		var err error
+		f, info, err = d.ForkOpen(src, src.Session().ID(at), name)
+		return err
+	})
 	if err != nil {
 		return nil, usagef("%w", err)
 	}
@@ -347,7 +366,9 @@ func (s *Session) Label(ctx context.Context, ref, label string) error {
 	if err != nil {
 		return err
 	}
-	if err := s.store.RecordLabel(s.file.Session().ID(i), label); err != nil {
+	var id sessionfmt.ID
+	s.store.View(func(sess *sessionfmt.Session) { id = sess.ID(i) })
+	if err := s.store.RecordLabel(id, label); err != nil {
 		return fmt.Errorf("runtime: label entry %s of session %s: %w", ref, display(s.info), err)
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"github.com/smith-agent/smith/core/model"
 	"github.com/smith-agent/smith/core/protocol"
 	"github.com/smith-agent/smith/core/session"
+	"github.com/smith-agent/smith/sessionfmt"
 )
 
 // Model returns the session's model: as resolved when a run has prepared
@@ -97,8 +98,12 @@ func (s *Session) stats() protocol.Stats {
 	var msgs []model.Message
 	if s.agent != nil {
 		msgs = s.agent.Messages()
-	} else if h, err := session.Messages(s.file.Session()); err == nil {
-		msgs = h
+	} else {
+		s.store.View(func(sess *sessionfmt.Session) {
+			if h, err := session.Messages(sess); err == nil {
+				msgs = h
+			}
+		})
 	}
 	st := protocol.Stats{ContextTokens: model.Unknown(), ContextPercent: -1}
 	first := true
@@ -133,7 +138,9 @@ func (s *Session) stats() protocol.Stats {
 func (s *Session) State() protocol.State {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st := protocol.State{Session: s.rt.describe(s.info, s.file.Session(), s.file.Path()), Model: s.modelState(), Running: s.running(),
+	var si protocol.SessionInfo
+	s.store.View(func(sess *sessionfmt.Session) { si = s.rt.describe(s.info, sess, s.file.Path()) })
+	st := protocol.State{Session: si, Model: s.modelState(), Running: s.running(),
 		Steer: []model.UserMessage{}, FollowUp: []model.UserMessage{}, Stats: s.stats()}
 	if s.agent != nil {
 		steer, follow := s.agent.Queued()

@@ -196,3 +196,21 @@ func Messages(sess *sessionfmt.Session) ([]model.Message, error) {
 	}
 	return out, nil
 }
+
+// View calls fn with the file's in-memory session while no record is
+// being appended, so fn sees a consistent session. fn must not append
+// through the Store (it would deadlock) and must not keep the session.
+func (s *Store) View(fn func(*sessionfmt.Session)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fn(s.f.Session())
+}
+
+// Do calls fn with the open file while no record is being appended, for
+// operations that read it as a whole (a fork). The same rules as View
+// apply.
+func (s *Store) Do(fn func(*sessionfmt.File) error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return fn(s.f)
+}
