@@ -15,8 +15,8 @@ import (
 	"github.com/smith-agent/smith/core/catalog/runcatalog"
 	"github.com/smith-agent/smith/core/config"
 	"github.com/smith-agent/smith/core/mockprovider"
-	"github.com/smith-agent/smith/core/route"
 	"github.com/smith-agent/smith/core/plugin"
+	"github.com/smith-agent/smith/core/route"
 	"github.com/smith-agent/smith/core/session"
 	"github.com/smith-agent/smith/httpengine"
 )
