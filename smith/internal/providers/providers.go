@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -48,8 +50,8 @@ type Options struct {
 	// Environ is the environment the codec takes its base URL variable
 	// from; nil means os.Environ().
 	Environ []string
-	// CacheDir holds compiled plugin code; empty means the user cache
-	// directory (see wasmhost.Config).
+	// CacheDir holds compiled plugin code; empty means
+	// os.UserCacheDir()/smith/wazero, or memory only if that is unknown.
 	CacheDir string
 	// Catalog describes the model; nil means the catalog knows nothing of
 	// it: requests are not checked and costs stay unknown. With it, every
@@ -194,6 +196,11 @@ const plugin = "providers"
 // declares, with their secret names. The returned function releases what
 // load made.
 func load(ctx context.Context, art codecArtifact, cacheDir string) (*wasmhost.Generation, map[string][]string, func(context.Context) error, error) {
+	if cacheDir == "" {
+		if base, err := os.UserCacheDir(); err == nil {
+			cacheDir = filepath.Join(base, "smith", "wazero")
+		}
+	}
 	eng, err := wasmhost.NewEngine(ctx, wasmhost.Config{CacheDir: cacheDir})
 	if err != nil {
 		return nil, nil, nil, err
