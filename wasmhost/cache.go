@@ -68,18 +68,13 @@ func (e *Engine) writeInstrumented(key moduleKey, b []byte) {
 }
 
 // openCache opens wazero's compilation cache in dir, creating dir if
-// needed, after checking that a file can be written there: wazero fails
-// every compile whose code it cannot write.
+// needed, after checking that it is writable: wazero fails every compile
+// whose code it cannot write.
 func openCache(dir string) (wazero.CompilationCache, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	f, err := os.CreateTemp(dir, ".wasmhost-probe-*")
-	if err != nil {
-		return nil, err
-	}
-	f.Close()
-	if err := os.Remove(f.Name()); err != nil {
+	if err := writable(dir); err != nil {
 		return nil, err
 	}
 	return wazero.NewCompilationCacheWithDir(dir)

@@ -107,6 +107,9 @@ func TestMain(m *testing.M) {
 	if dir := os.Getenv(childDirEnv); dir != "" {
 		exitMidCompile(dir)
 	}
+	if dir := os.Getenv(unwritableEnv); dir != "" {
+		printCacheNote(dir)
+	}
 	code := m.Run()
 	if testDir != "" {
 		os.RemoveAll(testDir)

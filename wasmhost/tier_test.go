@@ -79,6 +79,77 @@ func TestUnusableCacheDirDegrades(t *testing.T) {
 	}
 }
 
+// unwritableEnv names the cache directory of TestMain's child mode that
+// prints the engine's CacheNote for a directory it may not write.
+const unwritableEnv = "WASMHOST_TEST_UNWRITABLE_DIR"
+
+// printCacheNote is that child.
+func printCacheNote(dir string) {
+	e, err := NewEngine(context.Background(), Config{CacheDir: dir})
+	if err != nil {
+		os.Stderr.WriteString(err.Error() + "\n")
+		os.Exit(1)
+	}
+	os.Stdout.WriteString(e.CacheNote())
+	os.Exit(0)
+}
+
+// TestReadOnlyCacheDirDegrades checks a cache directory the process may
+// not write (mode 0555, with wazero's directory already in it, so only
+// the writability check can tell) degrades to in-memory compilation with
+// a note. Root may write anywhere, so as root the check runs in a child
+// process of user nobody.
+func TestReadOnlyCacheDirDegrades(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "cache")
+	newEngineAt(t, Config{CacheDir: dir}).Close(context.Background())
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil {
+			err = os.Chmod(path, 0o555)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(dir, 0o755) }) // for non-root: let t.TempDir remove it
+	var note string
+	if os.Geteuid() != 0 {
+		e := newEngineAt(t, Config{CacheDir: dir})
+		note = e.CacheNote()
+	} else {
+		// The child needs a copy of the test binary it may execute.
+		bin := filepath.Join(base, "wasmhost.test")
+		b, err := os.ReadFile(os.Args[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(bin, b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range []string{filepath.Dir(base), base} { // t.TempDir makes them 0700
+			if err := os.Chmod(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, bin, "-test.run=^$")
+		cmd.Env = append(os.Environ(), unwritableEnv+"="+dir)
+		cmd.SysProcAttr = nobody()
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("child as nobody: %v", err)
+		}
+		note = string(out)
+	}
+	for _, want := range []string{"wasmhost: compilation cache " + dir + " is unusable", "permission denied", "compiled in memory", "set Config.CacheDir"} {
+		if !strings.Contains(note, want) {
+			t.Fatalf("CacheNote() = %q; it does not say %q", note, want)
+		}
+	}
+}
+
 // TestColdCacheInterpretsWhileCompiling checks the tiers on a cache miss:
 // the first instances run interpreted at once; once the background compile
 // is done, an interpreted instance is not pooled again and new instances
