@@ -86,9 +86,9 @@
 // Config.CacheDir (the caller's choice; empty means memory only), so a
 // later start only loads it. Compiling takes that compiler about a second
 // of CPU per megabyte of module, so on a cache miss Compile compiles the
-// module with wazero's interpreter instead, which takes about a tenth of
-// that (and runs calls 10–50 times slower), and starts the optimizing
-// compile in the background. Instances created before it is done run
+// module with wazero's interpreter instead, which takes a fifth to a
+// tenth of that (and runs calls 30–50 times slower), and starts the
+// optimizing compile in the background. Instances created before it is done run
 // interpreted; once it is done, new instances run compiled code, and an
 // interpreted instance is destroyed rather than pooled when released (the
 // interpreter's code, ~30 bytes of heap per byte of function bodies, is

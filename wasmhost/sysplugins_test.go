@@ -393,13 +393,14 @@ func toolTurn(ctx context.Context, in *Instance) error {
 	}, resultOK("invoke-tool", 4))
 }
 
-// TestSystemPluginTurns runs each system plugin's turn, so the harness
-// the benchmarks time is known to work.
+// TestSystemPluginTurns runs each system plugin's turn (interpreted: the
+// optimizing compile of providers.wasm takes seconds under -race), so the
+// harness the benchmarks time is known to work.
 func TestSystemPluginTurns(t *testing.T) {
 	for _, name := range []string{"providers", "tools"} {
 		t.Run(name, func(t *testing.T) {
 			sp := loadSysPlugin(t, name)
-			e := newEngine(t, Config{})
+			e := newEngine(t, Config{tiers: tiersInterpreter})
 			p, err := e.Compile(context.Background(), sp.artifact(), sp.config())
 			if err != nil {
 				t.Fatal(err)

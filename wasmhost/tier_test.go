@@ -249,7 +249,7 @@ func TestCloseWaitsForBackgroundCompile(t *testing.T) {
 // cache), and the engine is released after it.
 func TestCloseAbandonsBackgroundCompile(t *testing.T) {
 	dir := t.TempDir()
-	sp := loadSysPlugin(t, "providers")
+	sp := loadSysPlugin(t, "tools")
 	e := newEngineAt(t, Config{CacheDir: dir})
 	gate := make(chan struct{})
 	e.bgHook = func() { <-gate }
@@ -289,9 +289,9 @@ func TestCloseAbandonsBackgroundCompile(t *testing.T) {
 // exits in the middle of a background compile.
 const childDirEnv = "WASMHOST_TEST_EXIT_MID_COMPILE"
 
-// exitMidCompile is the child: it compiles the providers plugin on an
-// empty cache, runs a turn interpreted and exits while the optimizing
-// compile runs, as a short-lived process does.
+// exitMidCompile is the child: it compiles the tools plugin on an empty
+// cache, runs a turn interpreted and exits while the optimizing compile
+// runs (it takes ~0.1 s, the turn ~2 ms), as a short-lived process does.
 func exitMidCompile(dir string) {
 	fail := func(err error) {
 		os.Stderr.WriteString(err.Error() + "\n")
@@ -302,7 +302,7 @@ func exitMidCompile(dir string) {
 	if err != nil {
 		fail(err)
 	}
-	sp, err := readSysPlugin("providers")
+	sp, err := readSysPlugin("tools")
 	if err != nil {
 		fail(err)
 	}
@@ -314,7 +314,7 @@ func exitMidCompile(dir string) {
 	if err != nil {
 		fail(err)
 	}
-	in, err := g.Acquire(ctx, "providers")
+	in, err := g.Acquire(ctx, "tools")
 	if err != nil {
 		fail(err)
 	}
@@ -351,7 +351,7 @@ func TestProcessEndingMidCompileLeavesCacheCold(t *testing.T) {
 			t.Fatalf("the child, ended mid-compile, left the cache entry %s", f)
 		}
 	}
-	sp := loadSysPlugin(t, "providers")
+	sp := loadSysPlugin(t, "tools")
 	for _, want := range []bool{true, false} {
 		e := newEngineAt(t, Config{CacheDir: dir})
 		p, err := e.Compile(context.Background(), sp.artifact(), sp.config())
@@ -374,7 +374,7 @@ func TestProcessEndingMidCompileLeavesCacheCold(t *testing.T) {
 // background compile lands (it starts once the first turn is done): every
 // turn succeeds, on either tier, and the pool moves to compiled instances.
 func TestTierSwitchUnderLoad(t *testing.T) {
-	sp := loadSysPlugin(t, "providers")
+	sp := loadSysPlugin(t, "tools")
 	e := newEngineAt(t, Config{CacheDir: t.TempDir()})
 	gate := make(chan struct{})
 	var opened sync.Once
@@ -405,7 +405,7 @@ func TestTierSwitchUnderLoad(t *testing.T) {
 					errs <- errors.New("the compiled code did not arrive within two minutes")
 					return
 				}
-				in, err := g.Acquire(ctx, "providers")
+				in, err := g.Acquire(ctx, "tools")
 				if err != nil {
 					errs <- err
 					return
