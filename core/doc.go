@@ -20,7 +20,7 @@
 //	a, _ := agent.New(agent.Config{Provider: p, Tools: []agent.Tool{read}, Recorder: rec})
 //	run, _ := a.Start(ctx, model.UserText("What does hello.txt say?"))
 //	for ev := range run.Events() {
-//		b, _ := agent.MarshalEvent(ev)
+//		b, _ := protocol.MarshalEvent(ev)
 //		fmt.Println(string(b))
 //	}
 //

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/smith-agent/smith/core/protocol"
+
 	"github.com/smith-agent/smith/core/agent"
 	"github.com/smith-agent/smith/core/mockprovider"
 	"github.com/smith-agent/smith/core/model"
@@ -52,9 +54,9 @@ func Example() {
 	}
 	for ev := range run.Events() {
 		switch e := ev.(type) {
-		case agent.ToolExecutionEnd:
+		case protocol.ToolExecutionEnd:
 			fmt.Println("tool", e.Name, "->", e.Result.Mutation)
-		case agent.AgentEnd:
+		case protocol.AgentEnd:
 			fmt.Println("end:", e.Reason)
 		}
 	}

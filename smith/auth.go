@@ -7,14 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/smith-agent/smith/core/auth"
 	"github.com/smith-agent/smith/core/config"
-	"github.com/smith-agent/smith/smith/internal/providers"
 	"github.com/urfave/cli/v3"
 )
 
@@ -32,78 +30,25 @@ func authCommand() *cli.Command {
 	}
 }
 
-// providerSpecs returns the credential declarations of the providers the
-// embedded provider codec plugin declares, sorted by name: vendor names and
-// their variables are the plugin's data, never Smith's.
-func providerSpecs(ctx context.Context) ([]auth.Spec, error) {
-	declared, err := providers.Declared(ctx, "")
+// providerNames returns the providers the embedded codec plugin
+// declares, sorted.
+func providerNames(ctx context.Context, cmd *cli.Command) ([]string, error) {
+	rt, err := openRuntime(ctx, cmd, runtimeOptions{plugins: true, quiet: true})
 	if err != nil {
-		return nil, fmt.Errorf("auth: read the providers the provider plugin declares: %w", err)
+		return nil, err
 	}
-	specs := make([]auth.Spec, 0, len(declared))
-	for name, env := range declared {
-		specs = append(specs, auth.Spec{Provider: name, Env: env})
-	}
-	slices.SortFunc(specs, func(a, b auth.Spec) int { return strings.Compare(a.Provider, b.Provider) })
-	return specs, nil
-}
-
-// configSpecs adds the credential specs smith.kdl implies to the declared
-// ones: a provider block of a new name (such as an OpenAI-compatible
-// server) takes the secrets of the codec provider serving it, and each
-// account bucket is checked on its own. The result is sorted by key.
-func configSpecs(declared []auth.Spec, cfg *config.Config) []auth.Spec {
-	env := map[string][]string{}
-	for _, s := range declared {
-		env[s.Provider] = s.Env
-	}
-	out := slices.Clone(declared)
-	for _, name := range cfg.ProviderNames() {
-		p := cfg.Providers[name]
-		secrets := env[p.Codec()]
-		if secrets == nil {
-			secrets = []string{}
-		}
-		if _, isDeclared := env[name]; !isDeclared {
-			out = append(out, auth.Spec{Provider: name, Env: secrets})
-		}
-		for _, acct := range p.Accounts.Value {
-			out = append(out, auth.Spec{Provider: name, Env: secrets, Account: acct})
-		}
-	}
-	slices.SortFunc(out, func(a, b auth.Spec) int { return strings.Compare(specKey(a), specKey(b)) })
-	return out
-}
-
-// checkProviders fails, as a usage error, when a provider block of the
-// configuration names no declared provider (see config.CheckProviders).
-func checkProviders(cmd *cli.Command, cfg *config.Config, declared []auth.Spec) error {
-	names := make([]string, len(declared))
-	for i, s := range declared {
-		names[i] = s.Provider
-	}
-	if err := cfg.CheckProviders(names); err != nil {
-		return usageErrorf("%s: %w", cmdName(cmd), err)
-	}
-	return nil
-}
-
-// specKey is the name a spec's credential is stored under:
-// "provider" or "provider@account".
-func specKey(s auth.Spec) string {
-	if s.Account != "" {
-		return s.Provider + "@" + s.Account
-	}
-	return s.Provider
+	defer rt.Close(ctx)
+	names, err := rt.Providers(ctx)
+	return names, cmdError(cmd, err)
 }
 
 // authFile is Smith's auth file in the data directory.
 func authFile(cmd *cli.Command) (*auth.File, error) {
-	dir, err := dataDir(cmd)
+	p, err := paths(cmd)
 	if err != nil {
 		return nil, err
 	}
-	return auth.OpenFile(filepath.Join(dir, "auth.json")), nil
+	return auth.OpenFile(p.AuthFile()), nil
 }
 
 func authStatus(ctx context.Context, cmd *cli.Command) error {
@@ -111,40 +56,15 @@ func authStatus(ctx context.Context, cmd *cli.Command) error {
 	if output != "table" && output != "json" {
 		return usageErrorf("auth status: --output %q is not a format; use --output table or --output json", output)
 	}
-	f, err := authFile(cmd)
+	rt, err := openRuntime(ctx, cmd, runtimeOptions{plugins: true})
 	if err != nil {
 		return err
 	}
-	wd, err := os.Getwd()
+	defer rt.Close(ctx)
+	statuses, err := rt.CredentialStatus(ctx)
 	if err != nil {
-		return fmt.Errorf("auth status: cannot read the current directory: %w", err)
+		return cmdError(cmd, err)
 	}
-	cfg, err := loadConfig(cmd, wd, cmd.ErrWriter)
-	if err != nil {
-		return err
-	}
-	specs, err := providerSpecs(ctx)
-	if err != nil {
-		return err
-	}
-	if err := checkProviders(cmd, cfg, specs); err != nil {
-		return err
-	}
-	specs = configSpecs(specs, cfg)
-	known := map[string]bool{}
-	for _, s := range specs {
-		known[specKey(s)] = true
-	}
-	// Providers stored in the file but not declared are shown too.
-	if stored, err := f.Providers(); err == nil {
-		for _, p := range stored {
-			if !known[p] {
-				specs = append(specs, auth.Spec{Provider: p, Env: []string{}})
-			}
-		}
-	}
-	r := auth.Resolver{File: f, Config: cfg.Credentials()}
-	statuses := r.Check(specs)
 	w := cmd.Root().Writer
 	if output == "json" {
 		enc := json.NewEncoder(w)
@@ -188,13 +108,9 @@ func writeAuthTable(w io.Writer, statuses []auth.Status) error {
 func oneProvider(ctx context.Context, cmd *cli.Command) (string, error) {
 	args := cmd.Args().Slice()
 	if len(args) != 1 || args[0] == "" {
-		specs, err := providerSpecs(ctx)
+		names, err := providerNames(ctx, cmd)
 		if err != nil {
 			return "", err
-		}
-		var names []string
-		for _, s := range specs {
-			names = append(names, s.Provider)
 		}
 		return "", usageErrorf("%s: expected one provider name, got %d arguments; providers: %s", cmdName(cmd), len(args), strings.Join(names, ", "))
 	}

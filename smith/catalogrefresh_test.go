@@ -17,9 +17,7 @@ import (
 	"time"
 
 	"github.com/smith-agent/smith/core/catalog"
-	"github.com/smith-agent/smith/core/config"
-	"github.com/smith-agent/smith/smith/internal/catalogrefresh"
-	"github.com/urfave/cli/v3"
+	"github.com/smith-agent/smith/core/catalog/runcatalog"
 )
 
 // catalogServer serves catalog documents on loopback at /catalog.json:
@@ -199,7 +197,7 @@ func TestCatalogRefreshNeverDelaysStartup(t *testing.T) {
 			if strings.Contains(r.stderr, "catalog") {
 				t.Errorf("stderr mentions the catalog:\n%s", r.stderr)
 			}
-			attempt := filepath.Join(catalogrefresh.NewCache(e.home, srv.url(), nil).Dir(), "attempt")
+			attempt := filepath.Join(runcatalog.NewCache(e.home, srv.url(), nil).Dir(), "attempt")
 			if _, err := os.Stat(attempt); err != nil {
 				t.Errorf("no background refresh was started: %v", err)
 			}
@@ -280,40 +278,5 @@ func TestModelsRefreshUsage(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want exit 2 and %q", r.code, r.stderr, tt.want)
 			}
 		})
-	}
-}
-
-// TestRunCatalogOpensOnce: eval's model resolution and its background
-// refresh share one opening of the catalog — one read of the cache, one
-// notice about a cache that cannot be read, one snapshot.
-func TestRunCatalogOpensOnce(t *testing.T) {
-	xdg := t.TempDir()
-	t.Setenv("XDG_DATA_HOME", xdg) // a bare command has no --home flag
-	home := filepath.Join(xdg, "smith")
-	url := "http://127.0.0.1:9/catalog.json"
-	dir := catalogrefresh.NewCache(home, url, nil).Dir()
-	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(dir, []byte("a file where the cache directory belongs"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg := &config.Config{}
-	cfg.CatalogRefresh.Value = url
-	var warn bytes.Buffer
-	rc := newRunCatalog(&cli.Command{}, cfg, &warn)
-	first, err := rc.open()
-	if err != nil {
-		t.Fatal(err)
-	}
-	second, err := rc.open()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if first != second {
-		t.Error("the second open made another catalog")
-	}
-	if n := strings.Count(warn.String(), "cannot list the catalog cache"); n != 1 {
-		t.Errorf("the unreadable cache was reported %d times; want once:\n%s", n, warn.String())
 	}
 }

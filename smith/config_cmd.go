@@ -11,7 +11,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/smith-agent/smith/core/config"
-	"github.com/smith-agent/smith/smith/internal/home"
 	"github.com/urfave/cli/v3"
 )
 
@@ -57,20 +56,22 @@ func configShow(ctx context.Context, cmd *cli.Command) error {
 	if output != "text" && output != "json" {
 		return usageErrorf("config show: --output %q is not a format; use --output text or --output json", output)
 	}
-	dir, err := evalCwd(cmd.String("cwd"))
+	dir, err := workDir(cmd, cmd.String("cwd"))
 	if err != nil {
 		return err
 	}
-	cfg, err := loadConfig(cmd, dir, nil)
+	rt, err := openRuntime(ctx, cmd, runtimeOptions{cwd: dir, plugins: true, quiet: true})
 	if err != nil {
 		return err
 	}
-	specs, err := providerSpecs(ctx)
+	defer rt.Close(ctx)
+	cfg := rt.Configuration()
+	names, err := rt.Providers(ctx)
 	if err != nil {
-		return err
+		return cmdError(cmd, err)
 	}
-	if err := checkProviders(cmd, cfg, specs); err != nil {
-		return err
+	if err := cfg.CheckProviders(names); err != nil {
+		return usageErrorf("%s: %w", cmdName(cmd), err)
 	}
 	l := configListing{Values: cfg.Entries(), BaseURL: baseURLVariables(os.Environ()), Notes: append([]string{}, cfg.Notes...)}
 	for _, f := range cfg.Files {
@@ -148,10 +149,11 @@ func configTrust(_ context.Context, cmd *cli.Command) error {
 			dir = wd
 		}
 	}
-	user, _, err := home.ConfigFile(cmd.String("home"), os.Getenv)
+	p, err := paths(cmd)
 	if err != nil {
 		return err
 	}
+	user := p.ConfigFile
 	id, already, err := config.Trust(user, dir)
 	if err != nil {
 		return usageErrorf("config trust: %w", err)

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/smith-agent/smith/core/session"
 	"github.com/smith-agent/smith/smith/internal/demoproject"
-	"github.com/smith-agent/smith/smith/internal/home"
 	"github.com/urfave/cli/v3"
 )
 
@@ -40,17 +38,14 @@ func demoAction(ctx context.Context, cmd *cli.Command) error {
 	if err := demoproject.Write(dir); err != nil {
 		return err
 	}
-	homeDir, err := dataDir(cmd)
+	rt, err := openRuntime(ctx, cmd, runtimeOptions{cwd: dir, quiet: true})
 	if err != nil {
 		return err
 	}
-	sessions, err := session.OpenDir(home.Sessions(homeDir))
+	name, err := rt.FreeName(demoproject.Prompt)
+	_ = rt.Close(ctx)
 	if err != nil {
-		return err
-	}
-	name, err := autoName(sessions, demoproject.Prompt)
-	if err != nil {
-		return err
+		return cmdError(cmd, err)
 	}
 	stderr := cmd.Root().ErrWriter
 	fmt.Fprintf(stderr, "demo project: %s (greet.sh has a bug; sh test.sh fails)\n", dir)

@@ -7,21 +7,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
-	"github.com/smith-agent/smith/core/agent"
-	"github.com/smith-agent/smith/core/effect"
-	"github.com/smith-agent/smith/core/model"
-	"github.com/smith-agent/smith/core/session"
+	"github.com/smith-agent/smith/core/protocol"
+	"github.com/smith-agent/smith/core/runtime"
 	"github.com/smith-agent/smith/smith/internal/textout"
-	"github.com/smith-agent/smith/smith/internal/toolbox"
 	"github.com/urfave/cli/v3"
 )
-
-// tools is where eval's tools come from; the one place to swap their
-// implementation.
-var tools toolbox.Source = toolbox.Plugins
 
 // maxPromptBytes bounds a prompt read from standard input.
 const maxPromptBytes = 1 << 20
@@ -29,7 +21,7 @@ const maxPromptBytes = 1 << 20
 func evalCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "eval",
-		Usage:     "run one prompt without the TUI, recording it in a session",
+		Usage:     "run one prompt without the TUI, recording it in a session (also: smith -p PROMPT)",
 		ArgsUsage: "[PROMPT | -]",
 		Description: "Runs the agent on PROMPT (read from standard input when PROMPT is - or absent\n" +
 			"and input is not a terminal) and prints its work. Every run is recorded in a named\n" +
@@ -37,15 +29,44 @@ func evalCommand() *cli.Command {
 			"Exit status: 0 success, 1 model or tool failure, 2 usage error, 130 aborted (SIGINT).\n\n" +
 			"Try it without any key: smith demo, or smith eval --model mock \"fix the bug\" in a demo project.",
 		Flags: append(configFlags(),
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "text", Usage: "output `FORMAT`: text, or json (one agent event per line)", Sources: cli.EnvVars("SMITH_OUTPUT")},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "text", Usage: "output `FORMAT`: text, or json (one event per line)", Sources: cli.EnvVars("SMITH_OUTPUT")},
 			&cli.StringFlag{Name: "cwd", Aliases: []string{"C"}, Usage: "working `DIR` the tools act in (default: the current directory)"},
 			&cli.StringFlag{Name: "session", Aliases: []string{"s"}, Usage: "continue the session called `NAME`, or create it"},
-			&cli.BoolFlag{Name: "continue", Aliases: []string{"c"}, Usage: "continue the most recently used session"},
+			&cli.BoolFlag{Name: "continue", Aliases: []string{"c"}, Usage: "continue the most recently used session of this working directory"},
 			&cli.StringFlag{Name: "resume", Aliases: []string{"r"}, Usage: "resume the session with this `ID|NAME` (an id prefix of 4+ characters works)"},
 			&cli.BoolFlag{Name: "no-session", Usage: "record into a temporary store, removed after a clean run and kept (its path printed) after an abort"},
 		),
 		Action: evalAction,
 	}
+}
+
+// sessionChoice is how eval picks its session: exactly one of these is set,
+// or none (auto-create a named session).
+type sessionChoice struct {
+	name      string // --session
+	resume    string // --resume
+	cont      bool   // --continue
+	noSession bool   // --no-session
+}
+
+func (c sessionChoice) validate() error {
+	var set []string
+	if c.name != "" {
+		set = append(set, "--session")
+	}
+	if c.resume != "" {
+		set = append(set, "--resume")
+	}
+	if c.cont {
+		set = append(set, "--continue")
+	}
+	if c.noSession {
+		set = append(set, "--no-session")
+	}
+	if len(set) > 1 {
+		return usageErrorf("eval: %s cannot be combined; pick one way to choose the session", strings.Join(set, " and "))
+	}
+	return nil
 }
 
 func evalAction(ctx context.Context, cmd *cli.Command) error {
@@ -57,67 +78,56 @@ func evalAction(ctx context.Context, cmd *cli.Command) error {
 	if err := choice.validate(); err != nil {
 		return err
 	}
-	cwd, err := evalCwd(cmd.String("cwd"))
+	cwd, err := workDir(cmd, cmd.String("cwd"))
 	if err != nil {
 		return err
 	}
-	cfg, err := loadConfig(cmd, cwd, cmd.ErrWriter)
+	rt, err := openRuntime(ctx, cmd, runtimeOptions{cwd: cwd, plugins: true, ephemeral: choice.noSession, quiet: output == "json"})
 	if err != nil {
 		return err
 	}
-	rc := newRunCatalog(cmd, cfg, cmd.ErrWriter)
-	defer startCatalogRefresh(ctx, cmd, rc)()
-	if cfg.Model.Value == "" {
-		return usageErrorf("eval: no model selected; pass --model PROVIDER/MODEL, set SMITH_MODEL, or write model \"…\" in smith.kdl (try --model mock for the offline demo; list models with 'smith models')")
-	}
+	rt.StartCatalogRefresh(ctx)
 	prompt, err := evalPrompt(cmd)
 	if err != nil {
+		_ = rt.Close(ctx)
 		return err
 	}
-	homeDir := ""
-	if !choice.noSession {
-		if homeDir, err = dataDir(cmd); err != nil {
-			return err
-		}
-	}
-	// The tools load (and compile, in the background) while the model and
-	// the session are opened.
-	ts, err := tools(ctx)
+	sess, err := openEvalSession(ctx, rt, choice, prompt)
 	if err != nil {
-		return err
+		_ = rt.Close(ctx)
+		return cmdError(cmd, err)
 	}
-	defer func() { _ = ts.Close(context.WithoutCancel(ctx)) }()
-	m, err := openModel(ctx, cmd, cfg, rc, cwd, cmd.ErrWriter)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = m.close(context.WithoutCancel(ctx)) }()
-	sess, err := openEvalSession(choice, homeDir, prompt)
-	if err != nil {
-		return err
-	}
-	end, runErr := runEval(ctx, cmd, sess, ts, m, cwd, cfg.IgnorePatterns(), prompt, output)
-	closeErr := sess.file.Close()
-	return finishEval(cmd.ErrWriter, sess, end, errors.Join(runErr, closeErr), output)
+	out := bufio.NewWriter(cmd.Root().Writer)
+	r := &evalRun{cmd: cmd, sess: sess, prompt: prompt, out: out, json: output == "json", text: &textout.Writer{W: out, Diag: cmd.Root().ErrWriter}}
+	runErr := r.run(ctx)
+	info := sess.Info()
+	closeErr := rt.Close(context.WithoutCancel(ctx))
+	return r.finish(info, rt.Kept(), choice.noSession, errors.Join(runErr, closeErr))
 }
 
-// evalCwd resolves --cwd to an absolute directory.
-func evalCwd(flag string) (string, error) {
-	if flag == "" {
-		wd, err := os.Getwd()
+// openEvalSession opens or creates the session chosen by c.
+func openEvalSession(ctx context.Context, rt *runtime.Runtime, c sessionChoice, prompt string) (*runtime.Session, error) {
+	switch {
+	case c.resume != "":
+		s, err := rt.OpenSession(ctx, c.resume)
 		if err != nil {
-			return "", fmt.Errorf("eval: cannot read the current directory: %w; pass --cwd DIR", err)
+			return nil, fmt.Errorf("--resume %q: %w", c.resume, err)
 		}
-		return wd, nil
+		return s, nil
+	case c.cont:
+		s, err := rt.ContinueSession(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("--continue: %w; or drop --continue to start a new session", err)
+		}
+		return s, nil
+	case c.name != "":
+		s, err := rt.OpenOrCreateSession(ctx, c.name)
+		if err != nil {
+			return nil, fmt.Errorf("--session: %w", err)
+		}
+		return s, nil
 	}
-	abs, err := filepath.Abs(flag)
-	if err != nil {
-		return "", usageErrorf("eval: --cwd %q: %w", flag, err)
-	}
-	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
-		return "", usageErrorf("eval: --cwd %q is not a directory; pass an existing directory for the tools to work in", flag)
-	}
-	return abs, nil
+	return rt.NewSession(ctx, runtime.NewSessionOptions{NameHint: prompt})
 }
 
 // evalPrompt returns the prompt argument, or standard input for "-" or
@@ -153,96 +163,116 @@ func evalPrompt(cmd *cli.Command) (string, error) {
 	return string(b), nil
 }
 
-// runEval runs the prompt in the open session and writes the events.
-func runEval(ctx context.Context, cmd *cli.Command, sess *evalSession, ts toolbox.Tools, m *evalModel, cwd string, ignore []string, prompt, output string) (agent.AgentEnd, error) {
-	store, err := session.New(sess.file)
-	if err != nil {
-		return agent.AgentEnd{}, err
-	}
-	// Recording must not be cut short by an abort.
-	rctx := context.WithoutCancel(ctx)
-	journal, recovered, err := effect.Open(rctx, store, effect.Options{})
-	if err != nil {
-		return agent.AgentEnd{}, fmt.Errorf("eval: recover the effects of session %s: %w", sess, err)
-	}
-	for _, c := range recovered {
-		fmt.Fprintf(cmd.ErrWriter, "smith: effect %s of an earlier run was interrupted; recorded as unknown and not retried\n", c.ID)
-	}
-	history, err := session.Messages(sess.file.Session())
-	if err != nil {
-		return agent.AgentEnd{}, fmt.Errorf("eval: read session %s: %w", sess, err)
-	}
-	toolset, err := ts.Bind(journal, cwd, ignore)
-	if err != nil {
-		return agent.AgentEnd{}, err
-	}
-	p, err := m.provider(journal)
-	if err != nil {
-		return agent.AgentEnd{}, err
-	}
-	a, err := agent.New(agent.Config{Provider: p, Model: m.id, Cwd: cwd, Tools: toolset, Recorder: store, History: history})
-	if err != nil {
-		return agent.AgentEnd{}, err
-	}
-	run, err := a.Start(ctx, model.UserText(prompt))
-	if err != nil {
-		return agent.AgentEnd{}, err
-	}
-	out := bufio.NewWriter(cmd.Root().Writer)
-	text := &textout.Writer{W: out}
-	var writeErr error
-	for ev := range run.Events() {
-		if writeErr != nil {
-			continue // keep draining so the run settles
-		}
-		if output == "json" {
-			b, err := agent.MarshalEvent(ev)
-			if err == nil {
-				_, err = out.Write(append(b, '\n'))
-			}
-			writeErr = err
-		} else {
-			writeErr = text.Event(ev)
-		}
-		if writeErr == nil {
-			writeErr = out.Flush()
-		}
-		if writeErr != nil {
-			run.Abort()
-		}
-	}
-	end := run.Wait()
-	if writeErr != nil {
-		return end, fmt.Errorf("eval: write the output: %w", writeErr)
-	}
-	return end, nil
+// evalRun is one eval run: it submits the prompt and prints the events.
+type evalRun struct {
+	cmd    *cli.Command
+	sess   *runtime.Session
+	prompt string
+	out    *bufio.Writer
+	json   bool
+	text   *textout.Writer // renders and tallies the text output
+	tally  textout.Tally   // tallies the JSON output
+	end    protocol.AgentEnd
 }
 
-// finishEval reports how the run ended, removes a clean --no-session store
-// and returns the command's error (nil for success).
-func finishEval(stderr io.Writer, sess *evalSession, end agent.AgentEnd, err error, output string) error {
-	abnormal := err != nil || end.Reason == agent.EndAborted || end.Reason == agent.EndRecordFailed || end.Reason == ""
-	if sess.tempDir != "" {
-		if abnormal {
-			fmt.Fprintf(stderr, "smith: kept the temporary session store %s (the run did not end cleanly); inspect it with 'smith session show %s'\n", sess.tempDir, sess.info.Path)
-		} else if rmErr := os.RemoveAll(sess.tempDir); rmErr != nil {
-			fmt.Fprintf(stderr, "smith: could not remove the temporary session store %s: %v; delete it by hand\n", sess.tempDir, rmErr)
+// run prepares the session (a misconfigured model fails here, before
+// anything is recorded), submits the prompt and prints the run's events
+// until it settles. A cancelled ctx (SIGINT) aborts the run.
+func (r *evalRun) run(ctx context.Context) error {
+	if err := r.sess.Prepare(ctx); err != nil {
+		return cmdError(r.cmd, err)
+	}
+	sub := r.sess.Subscribe()
+	defer sub.Close()
+	if err := r.sess.Submit(context.WithoutCancel(ctx), protocol.PromptParams{Text: r.prompt}); err != nil {
+		return cmdError(r.cmd, err)
+	}
+	stop := context.AfterFunc(ctx, r.sess.Abort)
+	defer stop()
+	var writeErr error
+	for ev := range sub.Events() {
+		if writeErr == nil {
+			writeErr = r.print(ev)
+			if writeErr != nil {
+				r.sess.Abort() // keep draining so the run settles
+			}
 		}
-	} else if output == "text" {
-		fmt.Fprintf(stderr, "session: %s\n", sess)
+		if e, ok := ev.(protocol.AgentEnd); ok {
+			r.end = e
+		}
+		if _, ok := ev.(protocol.Settled); ok {
+			break
+		}
+	}
+	if writeErr != nil {
+		return fmt.Errorf("eval: write the output: %w", writeErr)
+	}
+	end, err := r.sess.Wait(context.WithoutCancel(ctx))
+	if err == nil && end.Reason != "" {
+		r.end = end
+	}
+	return err
+}
+
+// print writes one event: a JSON line, or its text rendering.
+func (r *evalRun) print(ev protocol.Event) error {
+	if r.json {
+		r.tally.Observe(ev)
+		b, err := protocol.MarshalEvent(ev)
+		if err != nil {
+			return err
+		}
+		if _, err := r.out.Write(append(b, '\n')); err != nil {
+			return err
+		}
+	} else if err := r.text.Event(ev); err != nil {
+		return err
+	}
+	return r.out.Flush()
+}
+
+// finish reports how the run ended and returns the command's error (nil
+// for success): the session it was recorded in, and for a failed run one
+// paragraph saying what failed, why and what to do.
+func (r *evalRun) finish(info protocol.SessionInfo, kept string, ephemeral bool, err error) error {
+	stderr := r.cmd.Root().ErrWriter
+	name := info.ID
+	if info.Name != "" {
+		name = info.Name + " (" + info.ID + ")"
 	}
 	switch {
-	case err != nil:
-		return err
-	case end.Reason == agent.EndCompleted:
-		return nil
-	case end.Reason == agent.EndAborted:
-		return abortError(fmt.Errorf("eval: aborted; session %s is consistent (every tool call has its result); continue it with 'smith eval --resume %s'", sess, sess.info.ID))
-	default:
-		msg := end.Error
-		if msg == "" {
-			msg = string(end.Reason)
-		}
-		return fmt.Errorf("eval: the run ended with %s: %s; the session %s keeps the transcript", end.Reason, msg, sess)
+	case kept != "":
+		fmt.Fprintf(stderr, "smith: kept the temporary session store %s (the run did not end cleanly); inspect it with 'smith session show %s'\n", kept, info.Path)
+	case !ephemeral && !r.json && info.Entries > 0:
+		fmt.Fprintf(stderr, "session: %s\n", name)
 	}
+	if err != nil {
+		return err
+	}
+	resume := "the session " + name + " keeps the transcript; continue it with 'smith eval --resume " + info.ID + " \"…\"'"
+	if ephemeral {
+		resume = "the run was not kept (--no-session); run it again, or without --no-session to keep it"
+		if kept != "" {
+			resume = "its transcript is in " + info.Path
+		}
+	}
+	switch r.end.Reason {
+	case protocol.EndCompleted:
+		return nil
+	case protocol.EndAborted:
+		return abortError(fmt.Errorf("eval: aborted; every tool call has its result; %s", resume))
+	case protocol.EndProviderError:
+		tally := r.text.Tally
+		if r.json {
+			tally = r.tally
+		}
+		return errors.New(tally.Failure(r.end.Error, resume))
+	case "":
+		return fmt.Errorf("eval: the run ended without reporting how; %s", resume)
+	}
+	msg := r.end.Error
+	if msg == "" {
+		msg = textout.EndReason(r.end.Reason)
+	}
+	return fmt.Errorf("eval: the run ended: %s; %s", msg, resume)
 }

@@ -6,7 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/smith-agent/smith/core/agent"
+	"github.com/smith-agent/smith/core/protocol"
+
 	"github.com/smith-agent/smith/core/model"
 )
 
@@ -62,7 +63,7 @@ func TestEvalMockJSON(t *testing.T) {
 	var last uint64
 	var tools []string
 	for i, line := range strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n") {
-		ev, err := agent.UnmarshalEvent([]byte(line))
+		ev, err := protocol.UnmarshalEvent([]byte(line))
 		if err != nil {
 			t.Fatalf("line %d %q: %v", i+1, line, err)
 		}
@@ -70,17 +71,18 @@ func TestEvalMockJSON(t *testing.T) {
 			t.Fatalf("line %d: seq %d after %d", i+1, ev.Sequence(), last)
 		}
 		last = ev.Sequence()
-		types = append(types, agent.EventType(ev))
+		types = append(types, protocol.EventType(ev))
 		switch ev := ev.(type) {
-		case agent.ToolExecutionEnd:
+		case protocol.ToolExecutionEnd:
 			tools = append(tools, ev.Name+":"+string(ev.Result.Mutation))
-		case agent.AgentEnd:
-			if ev.Reason != agent.EndCompleted {
+		case protocol.AgentEnd:
+			if ev.Reason != protocol.EndCompleted {
 				t.Fatalf("agent_end = %+v", ev)
 			}
 		}
 	}
-	if types[0] != "agent_start" || types[1] != "turn_start" || types[len(types)-2] != "agent_end" || types[len(types)-1] != "settled" {
+	// A new session records its model first, then the run.
+	if types[0] != "model_change" || types[1] != "agent_start" || types[2] != "turn_start" || types[len(types)-2] != "agent_end" || types[len(types)-1] != "settled" {
 		t.Fatalf("event order: %v", types)
 	}
 	if got := strings.Join(tools, " "); got != "read:applied edit:applied bash:applied" {
@@ -120,8 +122,8 @@ func TestEvalPromptFromStdin(t *testing.T) {
 	}
 }
 
-// TestEvalModelFailure: a failing model run exits 1 and says why; the
-// session keeps the transcript.
+// TestEvalModelFailure: a failing model run exits 1 and says once what
+// failed and what to do; the session keeps the transcript.
 func TestEvalModelFailure(t *testing.T) {
 	e := newEnv(t)
 	m := e.script("fail.json", `{"mock_script":1,"responses":[{"error":{"kind":"overloaded","message":"the mock is busy"}}]}`)
@@ -129,7 +131,8 @@ func TestEvalModelFailure(t *testing.T) {
 	if r.code != exitFailure {
 		t.Fatalf("exit %d, want 1: %s", r.code, r.stderr)
 	}
-	if !strings.Contains(r.stderr, "provider_error") || !strings.Contains(r.stderr, "session f (") {
+	if !strings.Contains(r.stderr, "the model request failed (overloaded): the mock is busy. What to do:") || !strings.Contains(r.stderr, "session f (") ||
+		strings.Count(r.stderr, "the mock is busy") != 1 {
 		t.Fatalf("stderr: %q", r.stderr)
 	}
 	if _, msgs := load(t, e.sessionInfo("f").Path); len(msgs) != 2 {

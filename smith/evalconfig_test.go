@@ -50,6 +50,8 @@ func newModelServer(t *testing.T, refuse map[string]refusal, answer func(model s
 		for _, k := range []string{req.Model + " " + key, req.Model, key} {
 			if f, ok := refuse[k]; ok {
 				w.Header().Set("content-type", "application/json")
+				// Retries come quickly: the policy honours the hint.
+				w.Header().Set("retry-after-ms", "5")
 				w.WriteHeader(f.status)
 				_, _ = io.WriteString(w, f.body)
 				return
@@ -418,7 +420,7 @@ provider "anthropic" {
 }
 
 // TestEvalGroupRetriesThenFailsOver: a server error is retried on the
-// same target with bounded backoff (two retries), then the group fails
+// same target with bounded backoff (four retries), then the group fails
 // over to the next target, which answers.
 func TestEvalGroupRetriesThenFailsOver(t *testing.T) {
 	broken := refusal{500, `{"type":"error","error":{"type":"api_error","message":"Internal server error"}}`}
@@ -437,7 +439,7 @@ provider "anthropic" {
 	if got := answered(t, r.stdout); len(got) != 1 || got[0] != "anthropic/claude-haiku-4-5: Answered by claude-haiku-4-5." {
 		t.Errorf("answered %q", got)
 	}
-	want := "claude-sonnet-4-5 k|claude-sonnet-4-5 k|claude-sonnet-4-5 k|claude-haiku-4-5 k"
+	want := "claude-sonnet-4-5 k|claude-sonnet-4-5 k|claude-sonnet-4-5 k|claude-sonnet-4-5 k|claude-sonnet-4-5 k|claude-haiku-4-5 k"
 	if got := strings.Join(srv.requests(), "|"); got != want {
 		t.Errorf("requests %s, want %s", got, want)
 	}
@@ -471,8 +473,9 @@ model-info "local/qwen3" {
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	if !strings.Contains(r.stderr, "local/qwen3 has no thinking level low (it supports off, high); using off") {
-		t.Errorf("stderr lacks the clamp warning:\n%s", r.stderr)
+	// In JSON mode the warning is a notice event, like everything else.
+	if !strings.Contains(r.stdout, `{"type":"notice","seq":1,"level":"warning","text":"local/qwen3 has no thinking level low (it supports off, high); using off`) {
+		t.Errorf("stdout lacks the clamp warning:\n%s", r.stdout)
 	}
 	b := local.bodies()
 	if len(b) != 1 || !strings.Contains(b[0], `"max_tokens":8192`) || !strings.Contains(b[0], `"model":"qwen3"`) {

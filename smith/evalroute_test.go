@@ -9,7 +9,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/smith-agent/smith/core/agent"
+	"github.com/smith-agent/smith/core/protocol"
+
 	"github.com/smith-agent/smith/core/model"
 )
 
@@ -80,12 +81,12 @@ func TestEvalCostJSON(t *testing.T) {
 	var costs []int64
 	var total *int64
 	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
-		ev, err := agent.UnmarshalEvent([]byte(line))
+		ev, err := protocol.UnmarshalEvent([]byte(line))
 		if err != nil {
 			t.Fatalf("%q: %v", line, err)
 		}
 		switch ev := ev.(type) {
-		case agent.MessageEnd:
+		case protocol.MessageEnd:
 			am, ok := ev.Message.(model.AssistantMessage)
 			if !ok {
 				continue
@@ -105,7 +106,7 @@ func TestEvalCostJSON(t *testing.T) {
 			}
 			stops = append(stops, string(am.Stop)+"/"+raw.Message.Stop)
 			costs = append(costs, *u.Cost)
-		case agent.AgentEnd:
+		case protocol.AgentEnd:
 			var raw struct {
 				Cost *int64 `json:"cost_nano_usd"`
 			}

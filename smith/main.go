@@ -42,6 +42,7 @@ func main() {
 
 // run executes the smith command line and returns the process exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	args = printMode(args)
 	root := rootCommand()
 	root.Reader = stdin
 	root.Writer = stdout
@@ -50,10 +51,38 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.ExitErrHandler = func(context.Context, *cli.Command, error) {}
 	markUsageErrors(root)
 	if err := root.Run(ctx, args); err != nil {
+		if errors.Is(err, syscall.EPIPE) {
+			// The reader went away (smith models | head): nothing more to
+			// say, and nobody to say it to.
+			return exitOK
+		}
 		fmt.Fprintf(stderr, "smith: %v\n", err)
 		return exitCode(err)
 	}
 	return exitOK
+}
+
+// printMode rewrites "smith -p PROMPT …" (or --print), as Claude Code and
+// Gemini CLI users type it, into "smith eval PROMPT …". Only a -p before
+// any command name counts; flags before it stay where they are.
+func printMode(args []string) []string {
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-p" || a == "--print":
+			out := append([]string{args[0], "eval"}, args[1:i]...)
+			return append(out, args[i+1:]...)
+		case a == "--":
+			return args
+		case strings.HasPrefix(a, "-"):
+			if (a == "--home") && i+1 < len(args) {
+				i++ // the root flag's value
+			}
+		default:
+			return args // a command name or an argument
+		}
+	}
+	return args
 }
 
 // markUsageErrors makes flag and argument parse errors of every command

@@ -192,12 +192,3 @@ func checkPaired(t *testing.T, msgs []model.Message) {
 		t.Fatalf("calls %v have no result", pending)
 	}
 }
-
-func sessionsDir(t *testing.T) *session.Dir {
-	t.Helper()
-	d, err := session.OpenDir(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}

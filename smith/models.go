@@ -6,16 +6,15 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/smith-agent/smith/core/catalog"
+	"github.com/smith-agent/smith/core/catalog/runcatalog"
 	"github.com/smith-agent/smith/core/config"
 	"github.com/smith-agent/smith/core/route"
-	"github.com/smith-agent/smith/smith/internal/catalogrefresh"
 	"github.com/urfave/cli/v3"
 )
 
@@ -47,7 +46,7 @@ type modelsListing struct {
 type modelEntry struct {
 	catalog.Model
 	// From is "bundled", "refreshed DATE from URL" or "config
-	// FILE:LINE:COL" (see catalogrefresh.Catalog.Provenance).
+	// FILE:LINE:COL" (see runcatalog.Catalog.Provenance).
 	From string `json:"from"`
 }
 
@@ -58,75 +57,6 @@ type routeListing struct {
 	Source  string   `json:"source"`
 	Targets []string `json:"targets,omitempty"`
 	Error   string   `json:"error,omitempty"`
-}
-
-// openCatalog opens the run's catalog: the bundled one, the newest cached
-// refresh when catalog-refresh is on (read from disk, never waited for on
-// the network), and the configuration's model-info blocks, which beat
-// both. A cache that cannot be read is reported to warn (nil: not at all)
-// and ignored.
-func openCatalog(cmd *cli.Command, cfg *config.Config, warn io.Writer) (*catalogrefresh.Catalog, error) {
-	o := catalogrefresh.Options{URL: cfg.CatalogRefresh.Value}
-	if len(cfg.Models) > 0 {
-		o.Layers = []catalog.Layer{cfg.CatalogLayer()}
-	}
-	if warn != nil {
-		o.Warn = func(s string) { fmt.Fprintf(warn, "smith: %s\n", s) }
-	}
-	if o.URL != "" {
-		dir, err := dataDir(cmd)
-		if err != nil {
-			return nil, err
-		}
-		o.DataDir = dir
-	}
-	return catalogrefresh.Open(o)
-}
-
-// runCatalog is one command's catalog, opened at most once (see
-// openCatalog) however many parts of the command need it: eval's model
-// resolution and its background refresh share one read of the cache.
-// Not safe for concurrent use.
-type runCatalog struct {
-	cmd    *cli.Command
-	cfg    *config.Config
-	warn   io.Writer
-	opened bool
-	cat    *catalogrefresh.Catalog
-	err    error
-}
-
-// newRunCatalog returns the command's catalog, not yet opened; warn
-// receives the notices of opening it (nil: none).
-func newRunCatalog(cmd *cli.Command, cfg *config.Config, warn io.Writer) *runCatalog {
-	return &runCatalog{cmd: cmd, cfg: cfg, warn: warn}
-}
-
-// open opens the catalog the first time and returns it every time.
-func (r *runCatalog) open() (*catalogrefresh.Catalog, error) {
-	if !r.opened {
-		r.opened = true
-		r.cat, r.err = openCatalog(r.cmd, r.cfg, r.warn)
-	}
-	return r.cat, r.err
-}
-
-// startCatalogRefresh starts a background catalog refresh when
-// catalog-refresh is on and one is due, for the next run; it returns at
-// once. The returned func abandons the refresh without waiting and leaves
-// a one-line notice on stderr if it failed; call it when the command
-// ends.
-func startCatalogRefresh(ctx context.Context, cmd *cli.Command, rc *runCatalog) func() {
-	if rc.cfg.CatalogRefresh.Value == "" {
-		return func() {}
-	}
-	c, err := rc.open()
-	if err != nil {
-		fmt.Fprintf(cmd.ErrWriter, "smith: catalog refresh not started: %v\n", err)
-		return func() {}
-	}
-	bg := c.Start(ctx)
-	return func() { bg.Stop(cmd.ErrWriter) }
 }
 
 // configRoutes resolves every alias and group of cfg against snap, with
@@ -161,22 +91,20 @@ func modelsAction(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Bool("refresh") && cmd.IsSet("provider") {
 		return usageErrorf("models: --refresh reports on the whole catalog; drop --provider, or list one provider's models afterwards with smith models --provider NAME")
 	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return fmt.Errorf("models: cannot read the current directory: %w", err)
-	}
-	cfg, err := loadConfig(cmd, wd, cmd.ErrWriter)
+	rt, err := openRuntime(ctx, cmd, runtimeOptions{})
 	if err != nil {
 		return err
 	}
-	cat, err := openCatalog(cmd, cfg, cmd.ErrWriter)
+	defer rt.Close(ctx)
+	cfg := rt.Configuration()
+	cat, err := rt.Catalog()
 	if err != nil {
-		return fmt.Errorf("models: %w", err)
+		return cmdError(cmd, err)
 	}
 	if cmd.Bool("refresh") {
 		return refreshCatalog(ctx, cmd, cat, output)
 	}
-	defer cat.Start(ctx).Stop(cmd.ErrWriter)
+	rt.StartCatalogRefresh(ctx)
 	snap := cat.Snapshot()
 	l := modelsListing{Generated: snap.Generated(), Origins: snap.Origins(), Conflicts: snap.Conflicts(), Models: []modelEntry{},
 		Routes: configRoutes(cfg, snap)}
@@ -275,10 +203,10 @@ func tokens(n int) string {
 	return strconv.Itoa(n)
 }
 
-// refreshCatalog refreshes the catalog now (see catalogrefresh.Timeout)
+// refreshCatalog refreshes the catalog now (see runcatalog.Timeout)
 // and reports what changed: models added, updated or removed, and the
 // refreshed figures the configuration or the reviewed catalog kept.
-func refreshCatalog(ctx context.Context, cmd *cli.Command, cat *catalogrefresh.Catalog, output string) error {
+func refreshCatalog(ctx context.Context, cmd *cli.Command, cat *runcatalog.Catalog, output string) error {
 	if !cat.Enabled() {
 		return usageErrorf("models: --refresh needs a catalog URL; set catalog-refresh \"https://…\" in smith.kdl, SMITH_CATALOG_REFRESH=URL, or pass --catalog-refresh URL")
 	}

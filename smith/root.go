@@ -5,7 +5,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/smith-agent/smith/smith/internal/home"
+	"github.com/smith-agent/smith/core/runtime"
 	"github.com/urfave/cli/v3"
 )
 
@@ -26,11 +26,14 @@ func rootAction(ctx context.Context, cmd *cli.Command) error {
 	return cli.ShowRootCommandHelp(cmd)
 }
 
-// dataDir resolves Smith's data directory from --home / SMITH_HOME and the
-// XDG environment.
-func dataDir(cmd *cli.Command) (string, error) {
-	dir, _, err := home.Dir(cmd.String("home"), os.Getenv)
-	return dir, err
+// paths resolves Smith's paths from --home / SMITH_HOME and the XDG
+// environment.
+func paths(cmd *cli.Command) (runtime.Paths, error) {
+	p, err := runtime.LocatePaths(cmd.String("home"), os.Getenv)
+	if err != nil {
+		return runtime.Paths{}, usageErrorf("%s: %v", cmdName(cmd), strings.TrimPrefix(err.Error(), "runtime: "))
+	}
+	return p, nil
 }
 
 // cmdName is the command's name as errors print it after "smith: ", such

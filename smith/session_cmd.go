@@ -2,32 +2,39 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/smith-agent/smith/core/model"
+	"github.com/smith-agent/smith/core/protocol"
+	"github.com/smith-agent/smith/core/runtime"
 	"github.com/smith-agent/smith/core/session"
 	"github.com/smith-agent/smith/sessionfmt"
-	"github.com/smith-agent/smith/smith/internal/home"
 	"github.com/urfave/cli/v3"
 )
 
 func sessionCommand() *cli.Command {
+	ref := "ID|NAME|PATH"
 	return &cli.Command{
 		Name:  "session",
 		Usage: "list, inspect, dump and fork sessions",
 		Commands: []*cli.Command{
-			{Name: "ls", Usage: "list the sessions, oldest first", Action: sessionLs},
-			{Name: "show", Usage: "print the conversation of a session's selected branch", ArgsUsage: "ID|NAME|PATH", Action: sessionShow},
-			{Name: "dump", Usage: "write a session as JSONL, one line per frame (the interchange format)", ArgsUsage: "ID|NAME|PATH", Action: sessionDump},
-			{Name: "fork", Usage: "copy a session's history up to an entry into a new session", ArgsUsage: "ID|NAME|PATH",
+			{Name: "ls", Usage: "list the sessions, most recently active first, with their directory, model and first prompt",
+				Flags: []cli.Flag{&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "table", Usage: "output `FORMAT`: table, or json"},
+					&cli.BoolFlag{Name: "here", Usage: "only the sessions of the current directory"}},
+				Action: sessionLs},
+			{Name: "show", Usage: "print a session's details and the conversation of its selected branch", ArgsUsage: ref, Action: sessionShow},
+			{Name: "tree", Usage: "print every entry of a session, every branch, with ids to fork or continue from", ArgsUsage: ref, Action: sessionTree},
+			{Name: "dump", Usage: "write a session as JSONL, one line per frame (the interchange format)", ArgsUsage: ref, Action: sessionDump},
+			{Name: "fork", Usage: "copy a session's history up to an entry into a new session", ArgsUsage: ref,
 				Flags: []cli.Flag{
-					&cli.StringFlag{Name: "at", Usage: "fork at the entry with this `ENTRY_ID` (default: the selected leaf); see 'smith session dump' for ids"},
+					&cli.StringFlag{Name: "at", Usage: "fork at the entry with this `ENTRY_ID` or a unique prefix of 4+ characters (default: the selected entry); see 'smith session tree'"},
 					&cli.StringFlag{Name: "name", Usage: "name the new session `NAME`"},
 				},
 				Action: sessionFork},
@@ -35,58 +42,153 @@ func sessionCommand() *cli.Command {
 	}
 }
 
-func sessionDir(cmd *cli.Command) (*session.Dir, error) {
-	dir, err := dataDir(cmd)
-	if err != nil {
-		return nil, err
-	}
-	return session.OpenDir(home.Sessions(dir))
-}
-
-// sessionRef resolves the one ID|NAME|PATH argument of a session command.
-func sessionRef(cmd *cli.Command) (session.Info, error) {
+// sessionArg returns the one ID|NAME|PATH argument of a session command.
+func sessionArg(cmd *cli.Command) (string, error) {
 	args := cmd.Args().Slice()
 	if len(args) != 1 {
-		return session.Info{}, usageErrorf("%s: expected one session (ID, NAME or PATH), got %d arguments; list sessions with 'smith session ls'", cmdName(cmd), len(args))
+		return "", usageErrorf("%s: expected one session (ID, NAME or PATH), got %d arguments; list sessions with 'smith session ls'", cmdName(cmd), len(args))
 	}
-	ref := args[0]
-	if strings.HasSuffix(ref, ".session") || strings.ContainsRune(ref, filepath.Separator) {
-		st, err := os.Stat(ref)
-		if err != nil {
-			return session.Info{}, usageErrorf("%s: session file %q: %v", cmdName(cmd), ref, err)
-		}
-		return session.Info{Name: filepath.Base(ref), Path: ref, ModTime: st.ModTime()}, nil
-	}
-	d, err := sessionDir(cmd)
-	if err != nil {
-		return session.Info{}, err
-	}
-	info, err := d.Find(ref)
-	if err != nil {
-		return session.Info{}, usageErrorf("%s: %w", cmdName(cmd), err)
-	}
-	return info, nil
+	return args[0], nil
 }
 
-func sessionLs(_ context.Context, cmd *cli.Command) error {
-	d, err := sessionDir(cmd)
+// isPath reports whether a session reference is a file path.
+func isPath(ref string) bool {
+	return strings.HasSuffix(ref, ".session") || strings.ContainsRune(ref, filepath.Separator)
+}
+
+// sessionRef resolves the one ID|NAME|PATH argument to a session file.
+func sessionRef(ctx context.Context, cmd *cli.Command) (protocol.SessionInfo, error) {
+	ref, err := sessionArg(cmd)
+	if err != nil {
+		return protocol.SessionInfo{}, err
+	}
+	if isPath(ref) {
+		st, err := os.Stat(ref)
+		if err != nil {
+			return protocol.SessionInfo{}, usageErrorf("%s: session file %q: %v", cmdName(cmd), ref, err)
+		}
+		return protocol.SessionInfo{Name: filepath.Base(ref), Path: ref, Size: st.Size(), LastActivity: st.ModTime()}, nil
+	}
+	rt, err := openRuntime(ctx, cmd, runtimeOptions{quiet: true})
+	if err != nil {
+		return protocol.SessionInfo{}, err
+	}
+	defer rt.Close(ctx)
+	infos, err := rt.Sessions(ctx)
+	if err != nil {
+		return protocol.SessionInfo{}, cmdError(cmd, err)
+	}
+	return findInfo(cmd, infos, ref, rt.Paths().Sessions())
+}
+
+// findInfo picks ref (a name, an id or a unique id prefix of 4+
+// characters) from infos.
+func findInfo(cmd *cli.Command, infos []protocol.SessionInfo, ref, dir string) (protocol.SessionInfo, error) {
+	for _, in := range infos {
+		if in.Name == ref {
+			return in, nil
+		}
+	}
+	up := strings.ToUpper(ref)
+	var hits []protocol.SessionInfo
+	for _, in := range infos {
+		if in.ID == up || (len(up) >= 4 && strings.HasPrefix(in.ID, up)) {
+			hits = append(hits, in)
+		}
+	}
+	switch len(hits) {
+	case 1:
+		return hits[0], nil
+	case 0:
+		return protocol.SessionInfo{}, usageErrorf("%s: no session is named %q or has an id starting with it in %s; list them with 'smith session ls'", cmdName(cmd), ref, dir)
+	}
+	ids := make([]string, len(hits))
+	for i, h := range hits {
+		ids[i] = h.ID
+	}
+	return protocol.SessionInfo{}, usageErrorf("%s: %q matches %d sessions (%s); give more of the id", cmdName(cmd), ref, len(hits), strings.Join(ids, ", "))
+}
+
+func sessionLs(ctx context.Context, cmd *cli.Command) error {
+	output := cmd.String("output")
+	if output != "table" && output != "json" {
+		return usageErrorf("session ls: --output %q is not a format; use --output table or --output json", output)
+	}
+	rt, err := openRuntime(ctx, cmd, runtimeOptions{quiet: true})
 	if err != nil {
 		return err
 	}
-	all, err := d.List()
+	defer rt.Close(ctx)
+	infos, err := rt.Sessions(ctx)
 	if err != nil {
+		return cmdError(cmd, err)
+	}
+	if cmd.Bool("here") {
+		infos = slices.DeleteFunc(infos, func(in protocol.SessionInfo) bool { return in.Cwd != rt.Cwd() })
+	}
+	w := cmd.Root().Writer
+	if output == "json" {
+		if infos == nil {
+			infos = []protocol.SessionInfo{}
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(infos)
+	}
+	if len(infos) == 0 {
+		_, err := fmt.Fprintf(w, "no sessions yet in %s; start one with smith eval \"…\" (or smith demo)\n", rt.Paths().Sessions())
 		return err
 	}
-	tw := tabwriter.NewWriter(cmd.Root().Writer, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tNAME\tMODIFIED")
-	for _, s := range all {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", s.ID, s.Name, s.ModTime.Local().Format(time.DateTime))
+	home, _ := os.UserHomeDir()
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tNAME\tLAST ACTIVE\tSIZE\tMODEL\tDIRECTORY\tFIRST PROMPT")
+	for _, s := range infos {
+		prompt := s.FirstPrompt
+		if s.Damaged != "" {
+			prompt = "(damaged: see smith session show " + s.ID + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s.ID, dash(s.Name), s.LastActivity.Local().Format("2006-01-02 15:04"),
+			size(s.Size), dash(s.Model), dash(tilde(s.Cwd, home)), cut(prompt, 50))
 	}
 	return tw.Flush()
 }
 
-func sessionShow(_ context.Context, cmd *cli.Command) error {
-	info, err := sessionRef(cmd)
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// tilde shortens a path under the home directory.
+func tilde(p, home string) string {
+	if home != "" && (p == home || strings.HasPrefix(p, home+string(filepath.Separator))) {
+		return "~" + p[len(home):]
+	}
+	return p
+}
+
+// cut shortens s to n runes with "…".
+func cut(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// size renders a byte count: "940 B", "12.3 KB", "4.1 MB".
+func size(n int64) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d B", n)
+	case n < 1000*1000:
+		return fmt.Sprintf("%.1f KB", float64(n)/1000)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+}
+
+func sessionShow(ctx context.Context, cmd *cli.Command) error {
+	info, err := sessionRef(ctx, cmd)
 	if err != nil {
 		return err
 	}
@@ -96,6 +198,19 @@ func sessionShow(_ context.Context, cmd *cli.Command) error {
 	}
 	w := cmd.Root().Writer
 	fmt.Fprintf(w, "session %s  %s\n", displayName(info), info.Path)
+	if m, ok := session.SessionMetadata(s); ok {
+		fmt.Fprintf(w, "directory: %s\n", m.Cwd)
+	}
+	if mc, ok := session.LastModelChange(s); ok {
+		model := mc.Model
+		if mc.Thinking != "" {
+			model += " (thinking " + mc.Thinking + ")"
+		}
+		fmt.Fprintf(w, "model: %s\n", model)
+	}
+	if id, err := sessionfmt.ParseID(info.ID); err == nil {
+		fmt.Fprintf(w, "created: %s, last active: %s, size: %s\n", id.Time().Local().Format("2006-01-02 15:04"), info.LastActivity.Local().Format("2006-01-02 15:04"), size(info.Size))
+	}
 	counts := map[sessionfmt.Kind]int{}
 	for i := range s.Len() {
 		counts[s.Kind(i)]++
@@ -115,7 +230,7 @@ func sessionShow(_ context.Context, cmd *cli.Command) error {
 	return nil
 }
 
-func displayName(info session.Info) string {
+func displayName(info protocol.SessionInfo) string {
 	if info.Name == "" {
 		return info.ID
 	}
@@ -123,6 +238,74 @@ func displayName(info session.Info) string {
 		return info.Name
 	}
 	return info.Name + " (" + info.ID + ")"
+}
+
+func sessionTree(ctx context.Context, cmd *cli.Command) error {
+	s, rt, err := openSessionArg(ctx, cmd)
+	if err != nil {
+		return err
+	}
+	defer rt.Close(ctx)
+	nodes := s.Tree()
+	w := cmd.Root().Writer
+	// An entry is indented one step more than its parent when it is not
+	// the parent's first child: each branch after the first is a level.
+	depth := map[string]int{}
+	firstChild := map[string]string{}
+	for _, n := range nodes {
+		d := 0
+		if n.Parent != "" {
+			d = depth[n.Parent]
+			if first, ok := firstChild[n.Parent]; ok && first != n.ID {
+				d++
+			} else {
+				firstChild[n.Parent] = n.ID
+			}
+		}
+		depth[n.ID] = d
+		mark := " "
+		if n.Selected {
+			mark = "*"
+		}
+		what := n.Kind
+		if n.Role != "" {
+			what = n.Role
+		}
+		line := fmt.Sprintf("%s %s%s %s", mark, strings.Repeat("  ", min(d, 20)), n.ID, what)
+		if n.Summary != "" {
+			line += ": " + cut(n.Summary, 80)
+		}
+		if n.Label != "" {
+			line += " [" + n.Label + "]"
+		}
+		if _, err := fmt.Fprintln(w, line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// openSessionArg opens the session of the one ID|NAME argument through the
+// runtime; close the runtime when done.
+func openSessionArg(ctx context.Context, cmd *cli.Command) (*runtime.Session, *runtime.Runtime, error) {
+	ref, err := sessionArg(cmd)
+	if err != nil {
+		return nil, nil, err
+	}
+	rt, err := openRuntime(ctx, cmd, runtimeOptions{quiet: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	open := rt.OpenSession
+	if isPath(ref) {
+		open = rt.OpenSessionFile
+	}
+	s, err := open(ctx, ref)
+	if err != nil {
+		_ = rt.Close(ctx)
+		return nil, nil, cmdError(cmd, err)
+	}
+	return s, rt, nil
 }
 
 func showMessage(w io.Writer, m model.Message) {
@@ -157,8 +340,8 @@ func contentText(cs []model.Content) string {
 	return b.String()
 }
 
-func sessionDump(_ context.Context, cmd *cli.Command) error {
-	info, err := sessionRef(cmd)
+func sessionDump(ctx context.Context, cmd *cli.Command) error {
+	info, err := sessionRef(ctx, cmd)
 	if err != nil {
 		return err
 	}
@@ -172,37 +355,21 @@ func sessionDump(_ context.Context, cmd *cli.Command) error {
 	return nil
 }
 
-func sessionFork(_ context.Context, cmd *cli.Command) error {
-	info, err := sessionRef(cmd)
+func sessionFork(ctx context.Context, cmd *cli.Command) error {
+	s, rt, err := openSessionArg(ctx, cmd)
 	if err != nil {
 		return err
 	}
-	var at sessionfmt.ID
-	if ref := cmd.String("at"); ref != "" {
-		if at, err = sessionfmt.ParseID(strings.ToUpper(ref)); err != nil {
-			return usageErrorf("session fork: --at %q is not an entry id (26 base32 characters, see 'smith session dump'): %v", ref, err)
-		}
-	} else {
-		s, _, err := sessionfmt.Load(info.Path, nil)
-		if err != nil {
-			return fmt.Errorf("session fork: %w", err)
-		}
-		if s.Len() == 0 {
-			return usageErrorf("session fork: session %s has no entries to fork", displayName(info))
-		}
-		at = s.ID(s.Selected())
-	}
-	d, err := sessionDir(cmd)
+	defer rt.Close(ctx)
+	src := s.Info()
+	f, err := s.Fork(ctx, protocol.ForkParams{At: cmd.String("at"), Name: cmd.String("name")})
 	if err != nil {
-		return err
+		return cmdError(cmd, err)
 	}
-	f, nf, err := d.Fork(info, at, cmd.String("name"))
-	if err != nil {
-		return fmt.Errorf("session fork: %w", err)
+	at := cmd.String("at")
+	if at == "" {
+		at = "its selected entry"
 	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("session fork: %w", err)
-	}
-	fmt.Fprintf(cmd.Root().Writer, "forked %s at %s into %s\n", displayName(info), at, displayName(nf))
-	return nil
+	_, err = fmt.Fprintf(cmd.Root().Writer, "forked %s at %s into %s\n", displayName(src), at, displayName(f.Info()))
+	return err
 }

@@ -98,7 +98,7 @@ func TestSIGINTMidTool(t *testing.T) {
 	if code := m.wait(t); code != exitAbort {
 		t.Fatalf("exit %d, want 130; stderr: %s", code, m.stderr)
 	}
-	if !strings.Contains(m.stderr.String(), "aborted; session int (") {
+	if !strings.Contains(m.stderr.String(), "aborted; every tool call has its result; the session int (") {
 		t.Fatalf("stderr: %s", m.stderr)
 	}
 	if err := syscall.Kill(m.pid, 0); !errors.Is(err, syscall.ESRCH) {
@@ -132,20 +132,20 @@ func TestSIGKILLMidToolRecoversUnknown(t *testing.T) {
 		t.Fatalf("exit %d, want killed", code)
 	}
 	path := e.sessionInfo("kill").Path
-	if kinds, _ := load(t, path); strings.Join(kinds, " ") != "message message effect_intent" {
+	if kinds, _ := load(t, path); strings.Join(kinds, " ") != "replay_metadata model_change message message effect_intent" {
 		t.Fatalf("after the kill: %v", kinds)
 	}
 
 	e.script("after.json", `{"mock_script":1,"responses":[{"text":"I cannot tell whether it finished."}]}`)
 	r := e.mustRun("", "eval", "--model", "mock/after.json", "--resume", "kill", "did it work?")
-	if !strings.Contains(r.stderr, "was interrupted; recorded as unknown and not retried") {
+	if !strings.Contains(r.stderr, "was interrupted; it is recorded as unknown (it may or may not have happened) and was not retried") {
 		t.Fatalf("stderr: %s", r.stderr)
 	}
 	if b, _ := os.ReadFile(filepath.Join(e.cwd, "ran.txt")); string(b) != "ran\n" {
 		t.Fatalf("ran.txt = %q: the effect was retried", b)
 	}
 	kinds, msgs := load(t, path)
-	if got := strings.Join(kinds, " "); got != "message message effect_intent effect_completion message message message" {
+	if got := strings.Join(kinds, " "); got != "replay_metadata model_change message message effect_intent effect_completion model_change message message message" {
 		t.Fatalf("after resume: %s", got)
 	}
 	checkPaired(t, msgs)
@@ -160,7 +160,7 @@ func TestSIGKILLMidToolRecoversUnknown(t *testing.T) {
 // says where).
 func TestNoSession(t *testing.T) {
 	stores := func(e *env) []string {
-		got, _ := filepath.Glob(filepath.Join(e.tmp, "smith-eval-*", "*.session"))
+		got, _ := filepath.Glob(filepath.Join(e.tmp, "smith-session-*", "*.session"))
 		return got
 	}
 	t.Run("clean", func(t *testing.T) {

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/smith-agent/smith/core/protocol"
+
 	"github.com/smith-agent/smith/core/model"
 )
 
@@ -23,10 +25,10 @@ func TestAbortWhileStreaming(t *testing.T) {
 	rec := &memRecorder{}
 	a := newAgent(t, p, rec, tool)
 	run, _ := a.Start(context.Background(), model.UserText("go"))
-	var evs []Event
+	var evs []protocol.Event
 	for ev := range run.Events() {
 		evs = append(evs, ev)
-		if u, ok := ev.(MessageUpdate); ok {
+		if u, ok := ev.(protocol.MessageUpdate); ok {
 			if _, ok := u.Delta.(model.ToolCallDelta); ok {
 				run.Abort()
 			}
@@ -46,7 +48,7 @@ func TestAbortWhileStreaming(t *testing.T) {
 	if !res.IsError || resultText(res) != "not executed: the run was aborted before the call ran" {
 		t.Fatalf("result = %+v", res)
 	}
-	if run.Wait().Reason != EndAborted {
+	if run.Wait().Reason != protocol.EndAborted {
 		t.Fatal("not aborted")
 	}
 }
@@ -84,10 +86,10 @@ func TestAbortWhileToolRuns(t *testing.T) {
 			}}
 			rec := &memRecorder{}
 			run, _ := newAgent(t, p, rec, tool).Start(context.Background(), model.UserText("go"))
-			var evs []Event
+			var evs []protocol.Event
 			for ev := range run.Events() {
 				evs = append(evs, ev)
-				if s, ok := ev.(ToolExecutionStart); ok && s.CallID == "c1" {
+				if s, ok := ev.(protocol.ToolExecutionStart); ok && s.CallID == "c1" {
 					run.Abort()
 				}
 			}
@@ -131,10 +133,10 @@ func TestAbortWithAToolThatIgnoresIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	run, _ := a.Start(context.Background(), model.UserText("go"))
-	var evs []Event
+	var evs []protocol.Event
 	for ev := range run.Events() {
 		evs = append(evs, ev)
-		if _, ok := ev.(ToolExecutionStart); ok {
+		if _, ok := ev.(protocol.ToolExecutionStart); ok {
 			run.Abort()
 		}
 	}
@@ -154,16 +156,16 @@ func TestContextCancelAborts(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	run, _ := newAgent(t, p, &memRecorder{}).Start(ctx, model.UserText("go"))
-	var evs []Event
+	var evs []protocol.Event
 	for ev := range run.Events() {
 		evs = append(evs, ev)
-		if _, ok := ev.(MessageUpdate); ok {
+		if _, ok := ev.(protocol.MessageUpdate); ok {
 			cancel(errors.New("user pressed ctrl-c"))
 		}
 	}
 	checkRunInvariants(t, evs)
 	end := run.Wait()
-	if end.Reason != EndAborted || end.Error != "agent: run aborted: user pressed ctrl-c" {
+	if end.Reason != protocol.EndAborted || end.Error != "agent: run aborted: user pressed ctrl-c" {
 		t.Fatalf("end = %+v", end)
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/smith-agent/smith/core/protocol"
+
 	"github.com/smith-agent/smith/core/internal/jsonschema"
 	"github.com/smith-agent/smith/core/model"
 )
@@ -18,7 +20,7 @@ import (
 // Recorder receives every completed conversation message, in order, before
 // the agent emits its message_end. Record must have handed the message to
 // durable storage (it survives a crash of the process) before returning
-// nil; an error ends the run with [EndRecordFailed]. The
+// nil; an error ends the run with [protocol.EndRecordFailed]. The
 // context is never cancelled by an abort: the evidence of an aborted run is
 // recorded too.
 type Recorder interface {
@@ -46,6 +48,11 @@ type Config struct {
 	MaxTurns int
 	// EventBuffer is the capacity of a run's event channel; default 64.
 	EventBuffer int
+	// Sequence returns the next sequence number for an event; nil means a
+	// counter of the agent's own. A caller that publishes events of its
+	// own between runs passes its counter, so that both share one order.
+	// It must be safe for concurrent use.
+	Sequence func() uint64
 	// AbortGrace is how long an aborted run waits for a tool or provider
 	// stream that ignores cancellation before recording its outcome as
 	// unknown and moving on; default 5s.
@@ -66,7 +73,6 @@ type Agent struct {
 	tools map[string]*toolEntry
 	names []string
 	defs  []model.ToolDefinition
-	seq   atomic.Uint64
 
 	mu       sync.Mutex
 	history  []model.Message
@@ -93,6 +99,10 @@ func New(cfg Config) (*Agent, error) {
 	}
 	if cfg.AbortGrace <= 0 {
 		cfg.AbortGrace = 5 * time.Second
+	}
+	if cfg.Sequence == nil {
+		var n atomic.Uint64
+		cfg.Sequence = func() uint64 { return n.Add(1) }
 	}
 	a := &Agent{cfg: cfg, tools: make(map[string]*toolEntry), history: slices.Clone(cfg.History)}
 	for i, t := range cfg.Tools {
@@ -153,7 +163,7 @@ func (a *Agent) Start(ctx context.Context, prompt ...model.UserMessage) (*Run, e
 		a:      a,
 		ctx:    rctx,
 		cancel: cancel,
-		events: make(chan Event, a.cfg.EventBuffer),
+		events: make(chan protocol.Event, a.cfg.EventBuffer),
 		queued: make(chan struct{}, 1),
 		done:   make(chan struct{}),
 		number: a.runs,
@@ -162,6 +172,37 @@ func (a *Agent) Start(ctx context.Context, prompt ...model.UserMessage) (*Run, e
 	a.active = r
 	go r.loop()
 	return r, nil
+}
+
+// Retarget replaces the provider, the model id and the system prompt of
+// the agent's later requests (the history and the queued input stay). It
+// returns [ErrRunActive] while a run is active, before its agent_end; a
+// run that has ended but not yet settled makes it wait, as [Agent.Start]
+// does.
+func (a *Agent) Retarget(p model.Provider, modelID, system string) error {
+	if p == nil {
+		return errors.New("agent: Retarget needs a provider; pass the one that answers model requests")
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for a.active != nil {
+		prev := a.active
+		if !prev.ended.Load() {
+			return ErrRunActive
+		}
+		a.mu.Unlock()
+		<-prev.done
+		a.mu.Lock()
+	}
+	a.cfg.Provider, a.cfg.Model, a.cfg.System = p, modelID, system
+	return nil
+}
+
+// Active reports whether a run is active (started and not yet settled).
+func (a *Agent) Active() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.active != nil
 }
 
 // Steer queues input to be delivered after the current tool batch (or at

@@ -2,7 +2,7 @@
 // [model.Provider], streams the normalized answer, validates the tool calls
 // against each tool's JSON Schema, runs them, records every completed
 // message through a [Recorder], and repeats until an explicit stop
-// condition, emitting an ordered, sequenced [Event] stream.
+// condition, emitting an ordered, sequenced [protocol.Event] stream.
 //
 // # Runs
 //
@@ -39,7 +39,7 @@
 //	a, err := agent.New(agent.Config{Provider: p, Model: "m", Tools: tools, Recorder: rec})
 //	run, err := a.Start(ctx, model.UserText("What does hello.txt say?"))
 //	for ev := range run.Events() {
-//		b, _ := agent.MarshalEvent(ev)
+//		b, _ := protocol.MarshalEvent(ev)
 //		fmt.Println(string(b))
 //	}
 package agent

@@ -5,6 +5,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/smith-agent/smith/core/protocol"
+
 	"github.com/smith-agent/smith/core/mockprovider"
 	"github.com/smith-agent/smith/core/model"
 )
@@ -41,12 +43,12 @@ func TestEndToEndToolTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	evs := drain(t, run)
-	if end := run.Wait(); end.Reason != EndCompleted {
+	if end := run.Wait(); end.Reason != protocol.EndCompleted {
 		t.Fatalf("end = %+v", end)
 	}
 	var out bytes.Buffer
 	for _, ev := range evs {
-		b, err := MarshalEvent(ev)
+		b, err := protocol.MarshalEvent(ev)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/smith-agent/smith/core/protocol"
+
 	"github.com/smith-agent/smith/core/internal/jsonschema"
 	"github.com/smith-agent/smith/core/model"
 )
@@ -20,10 +22,10 @@ func (r *Run) execute(calls []model.ToolCall) ([]model.ToolResultMessage, error)
 			rest, err := r.skip(calls[i:], "the run was aborted before the call ran")
 			return append(results, rest...), err
 		}
-		r.emit(ToolExecutionStart{Seq: r.seq(), CallID: c.ID, Name: c.Name, Arguments: c.Arguments})
+		r.emit(protocol.ToolExecutionStart{Seq: r.seq(), CallID: c.ID, Name: c.Name, Arguments: c.Arguments})
 		res := r.runTool(c)
-		r.emit(ToolExecutionEnd{Seq: r.seq(), CallID: c.ID, Name: c.Name, Result: res})
-		r.emit(MessageStart{Seq: r.seq(), Message: res})
+		r.emit(protocol.ToolExecutionEnd{Seq: r.seq(), CallID: c.ID, Name: c.Name, Result: res})
+		r.emit(protocol.MessageStart{Seq: r.seq(), Message: res})
 		if err := r.record(res); err != nil {
 			return results, err
 		}
@@ -85,14 +87,14 @@ func (r *Run) runTool(c model.ToolCall) model.ToolResultMessage {
 	for {
 		select {
 		case p := <-updates:
-			r.emit(ToolExecutionUpdate{Seq: r.seq(), CallID: c.ID, Name: c.Name, Partial: p})
+			r.emit(protocol.ToolExecutionUpdate{Seq: r.seq(), CallID: c.ID, Name: c.Name, Partial: p})
 		case <-r.queued:
 			r.emitQueue()
 		case o := <-finished:
 			for flushed := false; !flushed; {
 				select {
 				case p := <-updates:
-					r.emit(ToolExecutionUpdate{Seq: r.seq(), CallID: c.ID, Name: c.Name, Partial: p})
+					r.emit(protocol.ToolExecutionUpdate{Seq: r.seq(), CallID: c.ID, Name: c.Name, Partial: p})
 				default:
 					flushed = true
 				}

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/smith-agent/smith/core/protocol"
+
 	"github.com/smith-agent/smith/core/model"
 )
 
@@ -22,7 +24,7 @@ func TestProviderPanicFailsTheStream(t *testing.T) {
 	run, _ := newAgent(t, panicProvider{}, &memRecorder{}).Start(context.Background(), model.UserText("go"))
 	drain(t, run)
 	end := run.Wait()
-	if end.Reason != EndProviderError || end.Error != "model: malformed: the provider panicked: codec bug" {
+	if end.Reason != protocol.EndProviderError || end.Error != "model: malformed: the provider panicked: codec bug" {
 		t.Fatalf("end = %+v", end)
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/smith-agent/smith/core/protocol"
+
 	"github.com/smith-agent/smith/core/mockprovider"
 	"github.com/smith-agent/smith/core/model"
 )
@@ -86,9 +88,9 @@ func newAgent(t *testing.T, p model.Provider, rec Recorder, tools ...Tool) *Agen
 // drain collects a run's events and checks the invariants every run has:
 // strictly increasing sequence numbers, agent_start first, exactly one
 // agent_end and one settled, as the last two events.
-func drain(t *testing.T, r *Run) []Event {
+func drain(t *testing.T, r *Run) []protocol.Event {
 	t.Helper()
-	var evs []Event
+	var evs []protocol.Event
 	for ev := range r.Events() {
 		evs = append(evs, ev)
 	}
@@ -96,12 +98,12 @@ func drain(t *testing.T, r *Run) []Event {
 	return evs
 }
 
-func checkRunInvariants(t *testing.T, evs []Event) {
+func checkRunInvariants(t *testing.T, evs []protocol.Event) {
 	t.Helper()
 	if len(evs) < 3 {
 		t.Fatalf("run has %d events", len(evs))
 	}
-	if _, ok := evs[0].(AgentStart); !ok {
+	if _, ok := evs[0].(protocol.AgentStart); !ok {
 		t.Fatalf("first event %T", evs[0])
 	}
 	ends, settles := 0, 0
@@ -110,19 +112,19 @@ func checkRunInvariants(t *testing.T, evs []Event) {
 			t.Fatalf("sequence not increasing at %d: %d after %d", i, ev.Sequence(), evs[i-1].Sequence())
 		}
 		switch ev.(type) {
-		case AgentEnd:
+		case protocol.AgentEnd:
 			ends++
-		case Settled:
+		case protocol.Settled:
 			settles++
 		}
 	}
 	if ends != 1 || settles != 1 {
 		t.Fatalf("agent_end x%d, settled x%d; want one each", ends, settles)
 	}
-	if _, ok := evs[len(evs)-2].(AgentEnd); !ok {
+	if _, ok := evs[len(evs)-2].(protocol.AgentEnd); !ok {
 		t.Fatalf("second to last event %T", evs[len(evs)-2])
 	}
-	if _, ok := evs[len(evs)-1].(Settled); !ok {
+	if _, ok := evs[len(evs)-1].(protocol.Settled); !ok {
 		t.Fatalf("last event %T", evs[len(evs)-1])
 	}
 }
@@ -153,34 +155,34 @@ func checkPairing(t *testing.T, msgs []model.Message) {
 }
 
 // brief renders an event as one short line for order assertions.
-func brief(ev Event) string {
+func brief(ev protocol.Event) string {
 	switch e := ev.(type) {
-	case AgentStart:
+	case protocol.AgentStart:
 		return fmt.Sprintf("agent_start %d", e.Run)
-	case TurnStart:
+	case protocol.TurnStart:
 		return fmt.Sprintf("turn_start %d", e.Turn)
-	case MessageStart:
+	case protocol.MessageStart:
 		return "message_start " + describe(e.Message)
-	case MessageUpdate:
+	case protocol.MessageUpdate:
 		return "message_update " + model.StreamEventType(e.Delta)
-	case MessageEnd:
+	case protocol.MessageEnd:
 		return "message_end " + describe(e.Message)
-	case ToolExecutionStart:
+	case protocol.ToolExecutionStart:
 		return "tool_execution_start " + e.CallID
-	case ToolExecutionUpdate:
+	case protocol.ToolExecutionUpdate:
 		return "tool_execution_update " + e.CallID
-	case ToolExecutionEnd:
+	case protocol.ToolExecutionEnd:
 		return fmt.Sprintf("tool_execution_end %s %s", e.CallID, e.Result.Mutation)
-	case TurnEnd:
+	case protocol.TurnEnd:
 		return fmt.Sprintf("turn_end %d results=%d", e.Turn, len(e.ToolResults))
-	case QueueUpdate:
+	case protocol.QueueUpdate:
 		return fmt.Sprintf("queue_update steer=%d follow_up=%d", len(e.Steer), len(e.FollowUp))
-	case AgentEnd:
+	case protocol.AgentEnd:
 		return "agent_end " + string(e.Reason)
-	case Settled:
+	case protocol.Settled:
 		return "settled"
 	}
-	return EventType(ev)
+	return protocol.EventType(ev)
 }
 
 func describe(m model.Message) string {
@@ -208,10 +210,10 @@ func describe(m model.Message) string {
 
 // briefs drops message_update lines (their count depends on chunking) unless
 // keep is set.
-func briefs(evs []Event, keepUpdates bool) []string {
+func briefs(evs []protocol.Event, keepUpdates bool) []string {
 	var out []string
 	for _, ev := range evs {
-		if _, ok := ev.(MessageUpdate); ok && !keepUpdates {
+		if _, ok := ev.(protocol.MessageUpdate); ok && !keepUpdates {
 			continue
 		}
 		out = append(out, brief(ev))

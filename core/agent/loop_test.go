@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smith-agent/smith/core/protocol"
+
 	"github.com/smith-agent/smith/core/model"
 )
 
@@ -20,10 +22,10 @@ func resultText(m model.ToolResultMessage) string {
 	return b.String()
 }
 
-func lastResults(t *testing.T, evs []Event) []model.ToolResultMessage {
+func lastResults(t *testing.T, evs []protocol.Event) []model.ToolResultMessage {
 	t.Helper()
 	for i := len(evs) - 1; i >= 0; i-- {
-		if te, ok := evs[i].(TurnEnd); ok && len(te.ToolResults) > 0 {
+		if te, ok := evs[i].(protocol.TurnEnd); ok && len(te.ToolResults) > 0 {
 			return te.ToolResults
 		}
 	}
@@ -70,7 +72,7 @@ func TestToolCallsAreValidatedBeforeExecution(t *testing.T) {
 			if !res.IsError || res.Mutation != model.MutationNotApplied || !strings.Contains(resultText(res), tt.want) {
 				t.Fatalf("result = %+v\nwant text containing %q", res, tt.want)
 			}
-			if end := run.Wait(); end.Reason != EndCompleted {
+			if end := run.Wait(); end.Reason != protocol.EndCompleted {
 				t.Fatalf("end = %+v", end)
 			}
 			checkPairing(t, rec.messages())
@@ -132,17 +134,17 @@ func TestStreamFailuresEndTheRun(t *testing.T) {
 	tests := []struct {
 		name     string
 		response string
-		reason   EndReason
+		reason   protocol.EndReason
 		kind     model.ErrorKind
 		results  int
 	}{
-		{"provider error", `{"error":{"kind":"rate_limit","message":"slow down","retryable":true,"retry_after_ms":2000}}`, EndProviderError, model.ErrRateLimit, 0},
-		{"truncated stream", `{"events":[{"type":"start"},{"type":"text_delta","index":0,"text":"hal"}]}`, EndProviderError, model.ErrTruncated, 0},
-		{"malformed stream", `{"events":[{"type":"start"},{"type":"toolcall_delta","index":0,"arguments":"{}"}]}`, EndProviderError, model.ErrMalformed, 0},
-		{"two terminals", `{"events":[{"type":"start"},{"type":"done","reason":"end"},{"type":"done","reason":"end"}]}`, EndProviderError, model.ErrMalformed, 0},
-		{"error after a complete call", `{"events":[{"type":"start"},{"type":"toolcall_start","index":0,"id":"c1","name":"read"},{"type":"toolcall_end","index":0},{"type":"error","error":{"kind":"server","message":"oops"}}]}`, EndProviderError, model.ErrServer, 1},
-		{"length cuts a call", `{"events":[{"type":"start"},{"type":"toolcall_start","index":0,"id":"c1","name":"read"},{"type":"toolcall_delta","index":0,"arguments":"{\"pa"},{"type":"done","reason":"length"}]}`, EndLength, "", 1},
-		{"refusal", `{"text":"no","stop":"refusal"}`, EndRefusal, "", 0},
+		{"provider error", `{"error":{"kind":"rate_limit","message":"slow down","retryable":true,"retry_after_ms":2000}}`, protocol.EndProviderError, model.ErrRateLimit, 0},
+		{"truncated stream", `{"events":[{"type":"start"},{"type":"text_delta","index":0,"text":"hal"}]}`, protocol.EndProviderError, model.ErrTruncated, 0},
+		{"malformed stream", `{"events":[{"type":"start"},{"type":"toolcall_delta","index":0,"arguments":"{}"}]}`, protocol.EndProviderError, model.ErrMalformed, 0},
+		{"two terminals", `{"events":[{"type":"start"},{"type":"done","reason":"end"},{"type":"done","reason":"end"}]}`, protocol.EndProviderError, model.ErrMalformed, 0},
+		{"error after a complete call", `{"events":[{"type":"start"},{"type":"toolcall_start","index":0,"id":"c1","name":"read"},{"type":"toolcall_end","index":0},{"type":"error","error":{"kind":"server","message":"oops"}}]}`, protocol.EndProviderError, model.ErrServer, 1},
+		{"length cuts a call", `{"events":[{"type":"start"},{"type":"toolcall_start","index":0,"id":"c1","name":"read"},{"type":"toolcall_delta","index":0,"arguments":"{\"pa"},{"type":"done","reason":"length"}]}`, protocol.EndLength, "", 1},
+		{"refusal", `{"text":"no","stop":"refusal"}`, protocol.EndRefusal, "", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -168,7 +170,7 @@ func TestStreamFailuresEndTheRun(t *testing.T) {
 				t.Fatalf("%d tool results recorded; want %d", got, tt.results)
 			}
 			for _, ev := range evs {
-				if _, ok := ev.(ToolExecutionStart); ok {
+				if _, ok := ev.(protocol.ToolExecutionStart); ok {
 					t.Fatal("a tool execution started")
 				}
 			}
@@ -186,7 +188,7 @@ func TestRecordFailureStopsBeforeTools(t *testing.T) {
 	run, _ := newAgent(t, p, rec, tool).Start(context.Background(), model.UserText("go"))
 	evs := drain(t, run)
 	end := run.Wait()
-	if end.Reason != EndRecordFailed || !strings.Contains(end.Error, "agent: record assistant message: disk full") {
+	if end.Reason != protocol.EndRecordFailed || !strings.Contains(end.Error, "agent: record assistant message: disk full") {
 		t.Fatalf("end = %+v", end)
 	}
 	wantLines(t, briefs(evs, false),
@@ -205,7 +207,7 @@ func TestMaxTurns(t *testing.T) {
 	}
 	run, _ := a.Start(context.Background(), model.UserText("go"))
 	drain(t, run)
-	if end := run.Wait(); end.Reason != EndMaxTurns || !strings.Contains(end.Error, "limit of 1 turns") {
+	if end := run.Wait(); end.Reason != protocol.EndMaxTurns || !strings.Contains(end.Error, "limit of 1 turns") {
 		t.Fatalf("end = %+v", end)
 	}
 	if n := len(p.Requests()); n != 1 {
@@ -269,7 +271,7 @@ func TestRunsAreSequentialAndSequenced(t *testing.T) {
 		t.Fatal(err)
 	}
 	e2 := drain(t, r2)
-	if e2[0].(AgentStart).Run != 2 || e2[0].Sequence() != e1[len(e1)-1].Sequence()+1 {
+	if e2[0].(protocol.AgentStart).Run != 2 || e2[0].Sequence() != e1[len(e1)-1].Sequence()+1 {
 		t.Fatalf("second run starts at %+v after %d", e2[0], e1[len(e1)-1].Sequence())
 	}
 	reqs := p.Requests()
@@ -283,35 +285,6 @@ func TestRunsAreSequentialAndSequenced(t *testing.T) {
 	}
 }
 
-func TestEventJSONHasTypeFirst(t *testing.T) {
-	evs := []Event{AgentStart{Seq{1}, 1}, CompactionStart{Seq{2}, "threshold"}, CompactionEnd{Seq: Seq{3}},
-		QueueUpdate{Seq: Seq{4}, Steer: []model.UserMessage{model.UserText("x")}, FollowUp: []model.UserMessage{}},
-		AgentEnd{Seq: Seq{5}, Reason: EndAborted, Error: "agent: run aborted"}, Settled{Seq{6}}}
-	want := []string{
-		`{"type":"agent_start","seq":1,"run":1}`,
-		`{"type":"compaction_start","seq":2,"reason":"threshold"}`,
-		`{"type":"compaction_end","seq":3}`,
-		`{"type":"queue_update","seq":4,"steer":[{"role":"user","content":[{"type":"text","text":"x"}]}],"follow_up":[]}`,
-		`{"type":"agent_end","seq":5,"reason":"aborted","error":"agent: run aborted","cost_nano_usd":null}`,
-		`{"type":"settled","seq":6}`,
-	}
-	for i, ev := range evs {
-		b, err := MarshalEvent(ev)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(b) != want[i] {
-			t.Fatalf("got  %s\nwant %s", b, want[i])
-		}
-		if !json.Valid(b) {
-			t.Fatalf("invalid JSON %s", b)
-		}
-	}
-}
-
-// TestInterruptedCallsArePairedOnResume: a history that ends with tool
-// calls lacking results (a crash mid-batch) gets results marked unknown
-// before any new input.
 func TestInterruptedCallsArePairedOnResume(t *testing.T) {
 	history := []model.Message{
 		model.UserText("go"),
@@ -353,7 +326,7 @@ func TestStartAfterAgentEndWaitsForSettled(t *testing.T) {
 	var last uint64
 	for ev := range r1.Events() {
 		last = ev.Sequence()
-		if _, ok := ev.(AgentEnd); ok {
+		if _, ok := ev.(protocol.AgentEnd); ok {
 			var err error
 			if r2, err = a.Start(context.Background(), model.UserText("b")); err != nil {
 				t.Fatalf("start after agent_end: %v", err)

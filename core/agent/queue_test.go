@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/smith-agent/smith/core/protocol"
+
 	"github.com/smith-agent/smith/core/model"
 )
 
@@ -137,17 +139,17 @@ func TestQueueUpdateWhileStreaming(t *testing.T) {
 	p := script(t, `{"mock_script":1,"responses":[{"text":"a b c","hang_after":2}]}`)
 	a := newAgent(t, p, &memRecorder{})
 	run, _ := a.Start(context.Background(), model.UserText("go"))
-	var evs []Event
+	var evs []protocol.Event
 	queued := false
 	for ev := range run.Events() {
 		evs = append(evs, ev)
-		if u, ok := ev.(MessageUpdate); ok && !queued {
+		if u, ok := ev.(protocol.MessageUpdate); ok && !queued {
 			if _, isText := u.Delta.(model.TextDelta); isText {
 				queued = true
 				a.FollowUp(model.UserText("later"))
 			}
 		}
-		if q, ok := ev.(QueueUpdate); ok && len(q.FollowUp) == 1 {
+		if q, ok := ev.(protocol.QueueUpdate); ok && len(q.FollowUp) == 1 {
 			run.Abort() // the provider is hanging: the update came mid-stream
 		}
 	}
@@ -185,7 +187,7 @@ func TestQueuedInputSurvivesTheTurnLimit(t *testing.T) {
 	}
 	run, _ := a.Start(context.Background(), model.UserText("go"))
 	drain(t, run)
-	if end := run.Wait(); end.Reason != EndMaxTurns {
+	if end := run.Wait(); end.Reason != protocol.EndMaxTurns {
 		t.Fatalf("end = %+v", end)
 	}
 	steer, follow := a.Queued()

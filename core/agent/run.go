@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"github.com/smith-agent/smith/core/protocol"
+
 	"github.com/smith-agent/smith/core/model"
 )
 
@@ -17,12 +19,12 @@ type Run struct {
 	a      *Agent
 	ctx    context.Context
 	cancel context.CancelCauseFunc
-	events chan Event
+	events chan protocol.Event
 	queued chan struct{}
 	done   chan struct{}
 	number int
 	prompt []model.UserMessage
-	end    AgentEnd
+	end    protocol.AgentEnd
 	turn   int
 	ended  atomic.Bool // agent_end was emitted
 }
@@ -30,19 +32,19 @@ type Run struct {
 // errAborted is the cause of an abort requested through [Run.Abort].
 var errAborted = errors.New("agent: run aborted")
 
-// Events returns the run's events, in order, ending with [AgentEnd] and
-// [Settled], after which the channel is closed. The consumer must drain it:
+// Events returns the run's events, in order, ending with [protocol.AgentEnd] and
+// [protocol.Settled], after which the channel is closed. The consumer must drain it:
 // the run blocks while the channel (of capacity Config.EventBuffer) is full.
-func (r *Run) Events() <-chan Event { return r.events }
+func (r *Run) Events() <-chan protocol.Event { return r.events }
 
 // Abort cancels the run at once: the provider stream and any running tool
 // see their context cancelled. It is safe to call any number of times, from
 // any goroutine.
 func (r *Run) Abort() { r.cancel(errAborted) }
 
-// Wait blocks until the run has settled and returns its AgentEnd. The
+// Wait blocks until the run has settled and returns its protocol.AgentEnd. The
 // events must be drained concurrently.
-func (r *Run) Wait() AgentEnd {
+func (r *Run) Wait() protocol.AgentEnd {
 	<-r.done
 	return r.end
 }
@@ -50,11 +52,11 @@ func (r *Run) Wait() AgentEnd {
 // Done is closed when the run has settled.
 func (r *Run) Done() <-chan struct{} { return r.done }
 
-func (r *Run) emit(ev Event) {
+func (r *Run) emit(ev protocol.Event) {
 	r.events <- ev
 }
 
-func (r *Run) seq() Seq { return Seq{N: r.a.seq.Add(1)} }
+func (r *Run) seq() protocol.Seq { return protocol.Seq{N: r.a.cfg.Sequence()} }
 
 // emitQueue emits a queue_update with the current queue.
 func (r *Run) emitQueue() {
@@ -65,7 +67,7 @@ func (r *Run) emitQueue() {
 	if follow == nil {
 		follow = []model.UserMessage{}
 	}
-	r.emit(QueueUpdate{Seq: r.seq(), Steer: steer, FollowUp: follow})
+	r.emit(protocol.QueueUpdate{Seq: r.seq(), Steer: steer, FollowUp: follow})
 }
 
 // drainQueued emits a queue_update if input was queued since the last one.
@@ -109,14 +111,14 @@ func (r *Run) record(m model.Message) error {
 		r.a.history = append(r.a.history, m)
 		r.a.mu.Unlock()
 	}
-	r.emit(MessageEnd{Seq: r.seq(), Message: m})
+	r.emit(protocol.MessageEnd{Seq: r.seq(), Message: m})
 	return err
 }
 
 // deliver emits and records complete input messages.
 func (r *Run) deliver(msgs []model.UserMessage) error {
 	for _, m := range msgs {
-		r.emit(MessageStart{Seq: r.seq(), Message: m})
+		r.emit(protocol.MessageStart{Seq: r.seq(), Message: m})
 		if err := r.record(m); err != nil {
 			return err
 		}
@@ -127,7 +129,7 @@ func (r *Run) deliver(msgs []model.UserMessage) error {
 func (r *Run) aborted() bool { return r.ctx.Err() != nil }
 
 func (r *Run) loop() {
-	r.emit(AgentStart{Seq: r.seq(), Run: r.number})
+	r.emit(protocol.AgentStart{Seq: r.seq(), Run: r.number})
 	r.end = r.turns()
 	r.end.Cost = r.a.cost()
 	r.end.Seq = r.seq()
@@ -135,7 +137,7 @@ func (r *Run) loop() {
 	r.ended.Store(true)
 	// Every stream and tool goroutine of the run has finished or been
 	// abandoned after its grace period by now.
-	r.emit(Settled{Seq: r.seq()})
+	r.emit(protocol.Settled{Seq: r.seq()})
 	r.a.mu.Lock()
 	r.a.active = nil
 	r.a.mu.Unlock()
@@ -145,10 +147,10 @@ func (r *Run) loop() {
 }
 
 // turns runs turns until a stop condition and returns the (unsequenced)
-// AgentEnd.
-func (r *Run) turns() AgentEnd {
+// protocol.AgentEnd.
+func (r *Run) turns() protocol.AgentEnd {
 	if err := r.closeInterrupted(); err != nil {
-		return AgentEnd{Reason: EndRecordFailed, Error: err.Error()}
+		return protocol.AgentEnd{Reason: protocol.EndRecordFailed, Error: err.Error()}
 	}
 	// source is the queue to deliver from at the next turn's start. It is
 	// only taken once the turn really starts, so input queued when the run
@@ -166,7 +168,7 @@ func (r *Run) turns() AgentEnd {
 			return r.abortEnd()
 		}
 		if max := r.a.cfg.MaxTurns; max > 0 && r.turn >= max {
-			return AgentEnd{Reason: EndMaxTurns, Error: fmt.Sprintf("agent: the run reached its limit of %d turns (Config.MaxTurns)", max)}
+			return protocol.AgentEnd{Reason: protocol.EndMaxTurns, Error: fmt.Sprintf("agent: the run reached its limit of %d turns (Config.MaxTurns)", max)}
 		}
 		var pending []model.UserMessage
 		if first {
@@ -177,16 +179,16 @@ func (r *Run) turns() AgentEnd {
 			source = nil
 		}
 		r.turn++
-		r.emit(TurnStart{Seq: r.seq(), Turn: r.turn})
+		r.emit(protocol.TurnStart{Seq: r.seq(), Turn: r.turn})
 		if err := r.deliver(pending); err != nil {
-			r.emit(TurnEnd{Seq: r.seq(), Turn: r.turn, Message: model.AssistantMessage{Content: []model.Content{}}, ToolResults: []model.ToolResultMessage{}})
-			return AgentEnd{Reason: EndRecordFailed, Error: err.Error()}
+			r.emit(protocol.TurnEnd{Seq: r.seq(), Turn: r.turn, Message: model.AssistantMessage{Content: []model.Content{}}, ToolResults: []model.ToolResultMessage{}})
+			return protocol.AgentEnd{Reason: protocol.EndRecordFailed, Error: err.Error()}
 		}
 
 		msg, err := r.stream()
 		if err != nil {
-			r.emit(TurnEnd{Seq: r.seq(), Turn: r.turn, Message: msg, ToolResults: []model.ToolResultMessage{}})
-			return AgentEnd{Reason: EndRecordFailed, Error: err.Error()}
+			r.emit(protocol.TurnEnd{Seq: r.seq(), Turn: r.turn, Message: msg, ToolResults: []model.ToolResultMessage{}})
+			return protocol.AgentEnd{Reason: protocol.EndRecordFailed, Error: err.Error()}
 		}
 		calls := msg.ToolCalls()
 		var results []model.ToolResultMessage
@@ -203,18 +205,18 @@ func (r *Run) turns() AgentEnd {
 		default:
 			results, err = r.execute(calls)
 		}
-		r.emit(TurnEnd{Seq: r.seq(), Turn: r.turn, Message: msg, ToolResults: nonNil(results)})
+		r.emit(protocol.TurnEnd{Seq: r.seq(), Turn: r.turn, Message: msg, ToolResults: nonNil(results)})
 		switch {
 		case err != nil:
-			return AgentEnd{Reason: EndRecordFailed, Error: err.Error()}
+			return protocol.AgentEnd{Reason: protocol.EndRecordFailed, Error: err.Error()}
 		case r.aborted() || (msg.Error != nil && msg.Error.Kind == model.ErrAborted):
 			return r.abortEnd()
 		case msg.Error != nil:
-			return AgentEnd{Reason: EndProviderError, Error: msg.Error.Error()}
+			return protocol.AgentEnd{Reason: protocol.EndProviderError, Error: msg.Error.Error()}
 		case msg.Stop == model.StopLength:
-			return AgentEnd{Reason: EndLength}
+			return protocol.AgentEnd{Reason: protocol.EndLength}
 		case msg.Stop == model.StopRefusal:
-			return AgentEnd{Reason: EndRefusal}
+			return protocol.AgentEnd{Reason: protocol.EndRefusal}
 		}
 		// Boundary after the complete tool batch: steering input first.
 		r.drainQueued()
@@ -226,17 +228,17 @@ func (r *Run) turns() AgentEnd {
 			// The agent would stop: follow-up input.
 			source = &r.a.followUp
 		default:
-			return AgentEnd{Reason: EndCompleted}
+			return protocol.AgentEnd{Reason: protocol.EndCompleted}
 		}
 	}
 }
 
-func (r *Run) abortEnd() AgentEnd {
+func (r *Run) abortEnd() protocol.AgentEnd {
 	msg := "agent: run aborted"
 	if c := context.Cause(r.ctx); c != nil && !errors.Is(c, errAborted) {
 		msg = "agent: run aborted: " + c.Error()
 	}
-	return AgentEnd{Reason: EndAborted, Error: msg}
+	return protocol.AgentEnd{Reason: protocol.EndAborted, Error: msg}
 }
 
 // skip answers every call with an error result without running it, so that
@@ -246,7 +248,7 @@ func (r *Run) skip(calls []model.ToolCall, why string) ([]model.ToolResultMessag
 	for _, c := range calls {
 		res := model.ToolResultMessage{CallID: c.ID, Name: c.Name, IsError: true, Mutation: model.MutationNotApplied,
 			Content: []model.Content{model.Text{Text: "not executed: " + why}}}
-		r.emit(MessageStart{Seq: r.seq(), Message: res})
+		r.emit(protocol.MessageStart{Seq: r.seq(), Message: res})
 		if err := r.record(res); err != nil {
 			return results, err
 		}
@@ -294,7 +296,7 @@ func (r *Run) closeInterrupted() error {
 	r.a.mu.Unlock()
 	for _, c := range open {
 		res := failed(c, model.MutationUnknown, "interrupted: the previous session ended before this call completed; whether its effects happened is unknown (see the session's effect records)")
-		r.emit(MessageStart{Seq: r.seq(), Message: res})
+		r.emit(protocol.MessageStart{Seq: r.seq(), Message: res})
 		if err := r.record(res); err != nil {
 			return err
 		}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/smith-agent/smith/core/protocol"
+
 	"github.com/smith-agent/smith/core/internal/streamasm"
 	"github.com/smith-agent/smith/core/model"
 )
@@ -16,10 +18,11 @@ func (r *Run) stream() (model.AssistantMessage, error) {
 	r.a.mu.Lock()
 	req := &model.Request{Model: r.a.cfg.Model, System: r.a.cfg.System,
 		Messages: r.a.history[:len(r.a.history):len(r.a.history)], Tools: r.a.defs}
+	provider := r.a.cfg.Provider
 	r.a.mu.Unlock()
 
-	r.emit(MessageStart{Seq: r.seq(), Message: model.AssistantMessage{Content: []model.Content{}}})
-	s := r.a.cfg.Provider.Stream(r.ctx, req)
+	r.emit(protocol.MessageStart{Seq: r.seq(), Message: model.AssistantMessage{Content: []model.Content{}}})
+	s := provider.Stream(r.ctx, req)
 	evs := make(chan model.StreamEvent, 16)
 	stop := make(chan struct{})
 	exited := make(chan struct{})
@@ -58,13 +61,24 @@ read:
 				}
 				break read
 			}
+			switch n := ev.(type) {
+			case model.Retrying:
+				r.emit(protocol.ProviderRetry{Seq: r.seq(), Target: n.Target, Attempt: n.Attempt, Error: n.Err, WaitMillis: n.Wait.Milliseconds()})
+				continue
+			case model.FailingOver:
+				r.emit(protocol.ProviderFailover{Seq: r.seq(), From: n.From, To: n.To, Error: n.Err})
+				continue
+			case model.Note:
+				r.emit(protocol.Notice{Seq: r.seq(), Level: protocol.NoticeWarning, Text: n.Text})
+				continue
+			}
 			if err := asm.Push(ev); err != nil {
 				break read
 			}
 			switch ev.(type) {
 			case model.Done, model.StreamError:
 			default:
-				r.emit(MessageUpdate{Seq: r.seq(), Delta: ev})
+				r.emit(protocol.MessageUpdate{Seq: r.seq(), Delta: ev})
 			}
 		case <-r.queued:
 			r.emitQueue()

@@ -11,18 +11,17 @@ import (
 // reaches inner — its stream fails at once with an invalid_request error
 // carrying the [CapabilityError] message — and an adjusted request (images
 // replaced, output bound lowered) is what inner receives. The thinking level
-// is a per-provider setting and is admitted separately (see [Admit]); warn,
-// when not nil, receives each adjustment note. Guard is safe for concurrent
-// use when inner and warn are.
-func Guard(inner model.Provider, m Model, p Policy, warn func(string)) model.Provider {
-	return &guard{inner: inner, m: m, p: p, warn: warn}
+// is a per-provider setting and is admitted separately (see [Admit]). Each
+// adjustment is reported in the stream, before the provider's events, as a
+// [model.Note]. Guard is safe for concurrent use when inner is.
+func Guard(inner model.Provider, m Model, p Policy) model.Provider {
+	return &guard{inner: inner, m: m, p: p}
 }
 
 type guard struct {
 	inner model.Provider
 	m     Model
 	p     Policy
-	warn  func(string)
 }
 
 func (g *guard) Stream(ctx context.Context, req *model.Request) model.Stream {
@@ -40,12 +39,30 @@ func (g *guard) Stream(ctx context.Context, req *model.Request) model.Stream {
 		r.MaxOutputTokens = grant.MaxOutput
 		req = &r
 	}
-	if g.warn != nil {
-		for _, n := range grant.Notes {
-			g.warn(n)
-		}
+	s := g.inner.Stream(ctx, req)
+	if len(grant.Notes) == 0 {
+		return s
 	}
-	return g.inner.Stream(ctx, req)
+	notes := make([]model.StreamEvent, len(grant.Notes))
+	for i, n := range grant.Notes {
+		notes[i] = model.Note{Text: n}
+	}
+	return &noted{notes: notes, Stream: s}
+}
+
+// noted yields its notes, then the stream.
+type noted struct {
+	notes []model.StreamEvent
+	model.Stream
+}
+
+func (n *noted) Next() (model.StreamEvent, bool) {
+	if len(n.notes) > 0 {
+		ev := n.notes[0]
+		n.notes = n.notes[1:]
+		return ev, true
+	}
+	return n.Stream.Next()
 }
 
 // failed is a stream that fails before dispatch.

@@ -29,7 +29,7 @@ func TestGuardFailsBeforeDispatch(t *testing.T) {
 		model.UserMessage{Content: []model.Content{model.Text{Text: "see"}, model.Image{MediaType: "image/png", Data: []byte{1}}}}}}
 
 	inner := &recorder{}
-	st := Guard(inner, text, Policy{}, nil).Stream(context.Background(), img)
+	st := Guard(inner, text, Policy{}).Stream(context.Background(), img)
 	ev, ok := st.Next()
 	se, isErr := ev.(model.StreamError)
 	if !ok || !isErr || se.Err.Kind != model.ErrInvalidRequest ||
@@ -44,8 +44,12 @@ func TestGuardFailsBeforeDispatch(t *testing.T) {
 	}
 
 	var notes []string
-	st = Guard(inner, text, Policy{Images: DegradeAdjust}, func(n string) { notes = append(notes, n) }).Stream(context.Background(), img)
-	if ev, _ := st.Next(); model.StreamEventType(ev) != "done" {
+	st = Guard(inner, text, Policy{Images: DegradeAdjust}).Stream(context.Background(), img)
+	ev, _ = st.Next()
+	for ; model.IsNotice(ev); ev, _ = st.Next() {
+		notes = append(notes, ev.(model.Note).Text)
+	}
+	if model.StreamEventType(ev) != "done" {
 		t.Fatalf("adjusted request: %#v", ev)
 	}
 	if len(inner.reqs) != 1 {

@@ -30,6 +30,11 @@ type Config struct {
 	TrustProject Setting[bool]
 	// BaseURLFlag is --base-url, which applies to the model's provider.
 	BaseURLFlag Setting[string]
+	// SystemPrompt replaces the product plugin's system prompt when set:
+	// inline text (smith.kdl system-prompt "…") or a file
+	// (system-prompt file="…", --system-prompt-file,
+	// SMITH_SYSTEM_PROMPT_FILE). The zero value keeps the plugin's prompt.
+	SystemPrompt Setting[Prompt]
 	// CatalogRefresh is the URL the model catalog is refreshed from; ""
 	// (the default, or "off") means the catalog is never refreshed.
 	CatalogRefresh Setting[string]
@@ -50,6 +55,13 @@ type Config struct {
 	// Notes are warnings that are not errors, such as an untrusted project
 	// file that was not read, or a literal key in a file others may read.
 	Notes []string
+}
+
+// Prompt is a replacement prompt: its Text, or the absolute path of the
+// File that holds it (read when the prompt is needed).
+type Prompt struct {
+	Text string `json:"text,omitempty"`
+	File string `json:"file,omitempty"`
 }
 
 // Provider is one provider block of smith.kdl.

@@ -2,6 +2,7 @@ package config
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -43,6 +44,14 @@ func (c *Config) Entries() []Entry {
 	add(KeyTrustProject, strconv.FormatBool(c.TrustProject.Value), c.TrustProject.Source)
 	add(KeyBaseURL, or(redactURL(c.BaseURLFlag.Value), "(not given)"), c.BaseURLFlag.Source)
 	add(KeyCatalogRefresh, or(redactURL(c.CatalogRefresh.Value), "off"), c.CatalogRefresh.Source)
+	switch sp := c.SystemPrompt.Value; {
+	case sp.File != "":
+		add(KeySystemPrompt, "file "+sp.File, c.SystemPrompt.Source)
+	case sp.Text != "":
+		add(KeySystemPrompt, fmt.Sprintf("text (%d bytes)", len(sp.Text)), c.SystemPrompt.Source)
+	default:
+		add(KeySystemPrompt, "(the product plugin's)", c.SystemPrompt.Source)
+	}
 	for _, name := range c.ProviderNames() {
 		p := c.Providers[name]
 		pre := "provider." + name + "."

@@ -41,6 +41,7 @@ catalog-refresh "https://me:tok3n@catalog.example/c.json"
 		"trust-project = false @ default",
 		"base-url = http://flag.test/v1 @ flag --base-url",
 		"catalog-refresh = https://[redacted]@catalog.example/c.json @ FILE:15:17",
+		"system-prompt = (the product plugin's) @ default",
 		"provider.anthropic.accounts = work @ FILE:9:5",
 		"provider.anthropic.credential@work = env WORK_KEY @ FILE:10:5",
 		"provider.local.api = openai-compatible @ FILE:3:9",

@@ -3,6 +3,8 @@ package config
 import (
 	"fmt"
 	"strings"
+
+	"github.com/smith-agent/smith/core/internal/ident"
 )
 
 // Error is one invalid piece of configuration. Its message names where it
@@ -77,7 +79,7 @@ func (es Errors) Unwrap() []error {
 func suggest(name string, known []string) string {
 	best, bestD := "", 3
 	for _, k := range known {
-		if d := distance(name, k); d < bestD {
+		if d := ident.Distance(name, k); d < bestD {
 			best, bestD = k, d
 		}
 	}
@@ -85,25 +87,4 @@ func suggest(name string, known []string) string {
 		return ""
 	}
 	return fmt.Sprintf("; did you mean %s?", best)
-}
-
-// distance is the Levenshtein distance of a and b (bytes).
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

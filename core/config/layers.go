@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -89,6 +90,15 @@ func setOption(cfg *Config, o Option, v string, src Source) *Error {
 			return &Error{Source: src, Path: o.Flag, Value: strconv.Quote(redactURL(v)), Problem: why}
 		}
 		cfg.CatalogRefresh = Setting[string]{Value: u, Source: src}
+	case FlagSystemPromptFile:
+		if strings.TrimSpace(v) == "" {
+			return bad("is empty; name the file whose text replaces the system prompt")
+		}
+		abs, err := filepath.Abs(v)
+		if err != nil {
+			return bad(err.Error())
+		}
+		cfg.SystemPrompt = Setting[Prompt]{Value: Prompt{File: abs}, Source: src}
 	}
 	return nil
 }

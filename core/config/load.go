@@ -236,6 +236,9 @@ func merge(cfg *Config, d layerData) {
 	if s.BaseURLFlag.IsSet() {
 		cfg.BaseURLFlag = s.BaseURLFlag
 	}
+	if s.SystemPrompt.IsSet() {
+		cfg.SystemPrompt = s.SystemPrompt
+	}
 	if s.CatalogRefresh.IsSet() {
 		cfg.CatalogRefresh = s.CatalogRefresh
 	}

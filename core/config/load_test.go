@@ -218,6 +218,7 @@ func TestEnvAndFlagErrors(t *testing.T) {
 			want: `config: flag --base-url: base-url: "localhost:8000" is not an http:// or https:// URL; for example: --base-url http://localhost:8000/v1`},
 		{name: "flag trust", flags: map[string]string{"trust-project": "maybe"},
 			want: `config: flag --trust-project: trust-project: "maybe" is not a boolean`},
+		{name: "empty prompt file flag", flags: map[string]string{"system-prompt-file": " "}, want: `config: flag --system-prompt-file: system-prompt-file: " " is empty`},
 		{name: "unknown flag", flags: map[string]string{"colour": "x"}, want: `config: flag --colour: is not a configuration flag`},
 	}
 	for _, tt := range tests {
@@ -299,6 +300,44 @@ func TestLiteralKeyReadableByOthers(t *testing.T) {
 			}
 			if strings.Contains(notes, "sk-x") {
 				t.Error("a note reveals the key")
+			}
+		})
+	}
+}
+
+// TestSystemPrompt: smith.kdl gives the prompt's text or a file relative
+// to itself; the flag and the variable give a file relative to the working
+// directory, and beat the file.
+func TestSystemPrompt(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name  string
+		text  string
+		env   map[string]string
+		flags map[string]string
+		want  Prompt
+		layer Layer
+	}{
+		{name: "inline text", text: "system-prompt \"Review only.\"\n", want: Prompt{Text: "Review only."}, layer: LayerUser},
+		{name: "file beside the config", text: "system-prompt file=\"prompts/s.md\"\n", want: Prompt{File: filepath.Join(dir, "prompts", "s.md")}, layer: LayerUser},
+		{name: "variable beats the file", text: "system-prompt \"x\"\n", env: map[string]string{"SMITH_SYSTEM_PROMPT_FILE": "/abs/p.md"},
+			want: Prompt{File: "/abs/p.md"}, layer: LayerEnv},
+		{name: "flag beats the variable", env: map[string]string{"SMITH_SYSTEM_PROMPT_FILE": "/abs/p.md"}, flags: map[string]string{"system-prompt-file": "/abs/q.md"},
+			want: Prompt{File: "/abs/q.md"}, layer: LayerFlag},
+		{name: "unset", want: Prompt{}, layer: LayerDefault},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			user := filepath.Join(dir, FileName)
+			if err := os.WriteFile(user, []byte(tt.text), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := Load(Inputs{UserFile: user, LookupEnv: envOf(tt.env), Flags: tt.flags})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.SystemPrompt.Value != tt.want || cfg.SystemPrompt.Source.Layer != tt.layer {
+				t.Fatalf("SystemPrompt = %+v from %v; want %+v from %v", cfg.SystemPrompt.Value, cfg.SystemPrompt.Source, tt.want, tt.layer)
 			}
 		})
 	}

@@ -17,7 +17,7 @@ import (
 const maxTokens = 10_000_000
 
 // topNodes are the nodes a smith.kdl may hold at its top level.
-var topNodes = []string{KeyModel, KeyThinking, KeyMaxOutputTokens, KeyCatalogRefresh, "ignore", "provider", "alias", "group", "model-info", "trusted-project"}
+var topNodes = []string{KeyModel, KeyThinking, KeyMaxOutputTokens, KeyCatalogRefresh, KeySystemPrompt, "ignore", "provider", "alias", "group", "model-info", "trusted-project"}
 
 func (r *reader) top(n *kdl.Node) {
 	name := n.Name()
@@ -67,6 +67,8 @@ func (r *reader) top(n *kdl.Node) {
 				r.out.cfg.CatalogRefresh = Setting[string]{Value: v, Source: r.at(n.Arg(0).Location())}
 			}
 		}
+	case KeySystemPrompt:
+		r.systemPrompt(n)
 	case "ignore":
 		r.ignore(n)
 	case "trusted-project":
@@ -81,6 +83,45 @@ func (r *reader) top(n *kdl.Node) {
 		r.modelInfo(n)
 	default:
 		r.fail(n.Location(), name, "", "is not a configuration node; known nodes: "+strings.Join(topNodes, ", ")+suggest(name, topNodes), `model "anthropic/claude-sonnet-4-5"`)
+	}
+}
+
+// systemPrompt reads system-prompt "TEXT" or system-prompt file="PATH"
+// (relative to the file's directory).
+func (r *reader) systemPrompt(n *kdl.Node) {
+	const name = KeySystemPrompt
+	const ex = `system-prompt file="prompts/system.md"`
+	if !r.shape(n, name, 0, 1, []string{"file"}, false, ex) || !r.once(name, n, name) {
+		return
+	}
+	args := n.Arguments()
+	file, hasFile := n.Properties()["file"]
+	switch {
+	case len(args) == 1 && hasFile:
+		r.fail(n.Location(), name, "", "takes the prompt's text or file=, not both", ex)
+	case len(args) == 1:
+		if s, ok := r.str(args[0], name, `system-prompt "You are a careful reviewer."`); ok {
+			if strings.TrimSpace(s) == "" {
+				r.fail(args[0].Location(), name, `""`, "is empty; give the prompt's text, or remove the node to keep Smith's prompt", ex)
+				return
+			}
+			r.out.cfg.SystemPrompt = Setting[Prompt]{Value: Prompt{Text: s}, Source: r.at(args[0].Location())}
+		}
+	case hasFile:
+		s, ok := r.str(file, name+".file", ex)
+		if !ok {
+			return
+		}
+		if strings.TrimSpace(s) == "" {
+			r.fail(file.Location(), name+".file", `""`, "is empty; name the file whose text replaces the system prompt", ex)
+			return
+		}
+		if !filepath.IsAbs(s) && r.file != "" {
+			s = filepath.Join(filepath.Dir(r.file), s)
+		}
+		r.out.cfg.SystemPrompt = Setting[Prompt]{Value: Prompt{File: s}, Source: r.at(file.Location())}
+	default:
+		r.fail(n.Location(), name, "", "needs the prompt's text or file=", ex)
 	}
 }
 

@@ -28,6 +28,11 @@ const (
 	KeyTrustProject    = "trust-project"
 	KeyBaseURL         = "base-url"
 	KeyCatalogRefresh  = "catalog-refresh"
+	KeySystemPrompt    = "system-prompt"
+	// FlagSystemPromptFile is the flag (and, as SMITH_SYSTEM_PROMPT_FILE,
+	// the variable) of KeySystemPrompt: a file whose text replaces the
+	// system prompt.
+	FlagSystemPromptFile = "system-prompt-file"
 )
 
 var options = []Option{
@@ -43,6 +48,8 @@ var options = []Option{
 		Usage: "send the model's provider requests to `URL` (beats smith.kdl and the provider's *_BASE_URL variable)"},
 	{Key: KeyCatalogRefresh, Flag: KeyCatalogRefresh, Env: "SMITH_CATALOG_REFRESH", Example: "https://example.com/smith/catalog.json",
 		Usage: "refresh the model catalog from `URL` (a catalog document in Smith's format, https or loopback http) in the background at most once a day, or off (the default); smith models --refresh refreshes at once"},
+	{Key: KeySystemPrompt, Flag: FlagSystemPromptFile, Env: "SMITH_SYSTEM_PROMPT_FILE", Example: "prompts/system.md",
+		Usage: "replace Smith's system prompt with the text of `FILE` (the project's AGENTS.md is still added); smith prompt show prints the prompt in use"},
 }
 
 // Options returns every option's declaration, in a fixed order.

@@ -164,3 +164,52 @@ func UnmarshalMessage(b []byte) (Message, error) {
 	}
 	return nil, fmt.Errorf("model: decode message: unknown role %q; want user, assistant or tool_result", role)
 }
+
+// UnmarshalJSON decodes a user message as [UnmarshalMessage] does; the
+// role, when present, must be "user".
+func (m *UserMessage) UnmarshalJSON(b []byte) error { return unmarshalInto(b, RoleUser, m) }
+
+// UnmarshalJSON decodes an assistant message as [UnmarshalMessage] does;
+// the role, when present, must be "assistant".
+func (m *AssistantMessage) UnmarshalJSON(b []byte) error { return unmarshalInto(b, RoleAssistant, m) }
+
+// UnmarshalJSON decodes a tool result as [UnmarshalMessage] does; the
+// role, when present, must be "tool_result".
+func (m *ToolResultMessage) UnmarshalJSON(b []byte) error {
+	return unmarshalInto(b, RoleToolResult, m)
+}
+
+// unmarshalInto decodes b as a message of role want into dst, a pointer to
+// that role's message type. A missing role is taken as want.
+func unmarshalInto[T Message](b []byte, want Role, dst *T) error {
+	if string(b) == "null" {
+		return nil // as encoding/json leaves a value it reads null into
+	}
+	var head struct {
+		Role *Role `json:"role"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
+		return fmt.Errorf("model: decode %s message: %w", want, err)
+	}
+	if head.Role == nil {
+		// The role is implied by the field's type; add it so that
+		// UnmarshalMessage can dispatch.
+		obj := make(map[string]json.RawMessage)
+		if err := json.Unmarshal(b, &obj); err != nil {
+			return fmt.Errorf("model: decode %s message: %w", want, err)
+		}
+		obj["role"] = json.RawMessage(`"` + string(want) + `"`)
+		var err error
+		if b, err = json.Marshal(obj); err != nil {
+			return fmt.Errorf("model: decode %s message: %w", want, err)
+		}
+	} else if *head.Role != want {
+		return fmt.Errorf("model: decode %s message: the role is %q", want, *head.Role)
+	}
+	m, err := UnmarshalMessage(b)
+	if err != nil {
+		return err
+	}
+	*dst = m.(T)
+	return nil
+}

@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 )
 
 // StopReason says why a provider ended a successful response.
@@ -113,6 +114,48 @@ func (ToolCallDelta) isStreamEvent() {}
 func (ToolCallEnd) isStreamEvent()   {}
 func (Done) isStreamEvent()          {}
 func (StreamError) isStreamEvent()   {}
+func (Retrying) isStreamEvent()      {}
+func (FailingOver) isStreamEvent()   {}
+func (Note) isStreamEvent()          {}
+
+// Retrying is a routing notice, not provider output: the request failed on
+// Target before its answer began (Err says how; Attempt counts the failed
+// tries on Target from 1) and will be sent to Target again after Wait. A
+// routed stream yields notices before its Start; consumers show them and
+// do not add them to the message.
+type Retrying struct {
+	Target  string        `json:"target"`
+	Attempt int           `json:"attempt"`
+	Err     *Error        `json:"error"`
+	Wait    time.Duration `json:"wait_ns"`
+}
+
+// FailingOver is a routing notice, not provider output: the request failed
+// on From before its answer began and is sent to To next (see [Retrying]).
+type FailingOver struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+	Err  *Error `json:"error"`
+}
+
+// Note is a notice, not provider output: something the host adjusted or
+// noticed about the request before sending it (an image replaced because
+// the model takes none, an output bound lowered to the model's limit),
+// one sentence for the user. Like the routing notices it may precede
+// Start.
+type Note struct {
+	Text string `json:"text"`
+}
+
+// IsNotice reports whether e is a notice ([Retrying], [FailingOver] or
+// [Note]) rather than provider output.
+func IsNotice(e StreamEvent) bool {
+	switch e.(type) {
+	case Retrying, FailingOver, Note:
+		return true
+	}
+	return false
+}
 
 // StreamEventType returns the wire discriminator of e ("start",
 // "text_delta", …, "done", "error").
@@ -134,6 +177,12 @@ func StreamEventType(e StreamEvent) string {
 		return "done"
 	case StreamError:
 		return "error"
+	case Retrying:
+		return "retry"
+	case FailingOver:
+		return "failover"
+	case Note:
+		return "note"
 	}
 	panic(fmt.Sprintf("model: unknown stream event %T", e))
 }
@@ -210,6 +259,33 @@ func (e StreamError) MarshalJSON() ([]byte, error) {
 	}{"error", plain(e)})
 }
 
+// MarshalJSON encodes the notice with "type":"retry".
+func (e Retrying) MarshalJSON() ([]byte, error) {
+	type plain Retrying
+	return json.Marshal(struct {
+		Type string `json:"type"`
+		plain
+	}{"retry", plain(e)})
+}
+
+// MarshalJSON encodes the notice with "type":"failover".
+func (e FailingOver) MarshalJSON() ([]byte, error) {
+	type plain FailingOver
+	return json.Marshal(struct {
+		Type string `json:"type"`
+		plain
+	}{"failover", plain(e)})
+}
+
+// MarshalJSON encodes the notice with "type":"note".
+func (e Note) MarshalJSON() ([]byte, error) {
+	type plain Note
+	return json.Marshal(struct {
+		Type string `json:"type"`
+		plain
+	}{"note", plain(e)})
+}
+
 // UnmarshalStreamEvent decodes one stream event by its "type" discriminator.
 // A done event must carry a valid stop reason and an error event a valid
 // error kind.
@@ -237,6 +313,12 @@ func UnmarshalStreamEvent(b []byte) (StreamEvent, error) {
 			err = fmt.Errorf("model: decode done: unknown stop reason %q; want end, tool_use, length or refusal", e.Reason)
 		}
 		return e, err
+	case "retry":
+		return decodeAs[Retrying](b, typ)
+	case "failover":
+		return decodeAs[FailingOver](b, typ)
+	case "note":
+		return decodeAs[Note](b, typ)
 	case "error":
 		e, err := decodeAs[StreamError](b, typ)
 		if err == nil && (e.Err == nil || !e.Err.Kind.Valid()) {
@@ -244,5 +326,5 @@ func UnmarshalStreamEvent(b []byte) (StreamEvent, error) {
 		}
 		return e, err
 	}
-	return nil, fmt.Errorf("model: decode stream event: unknown type %q; want start, text_delta, thinking_delta, toolcall_start, toolcall_delta, toolcall_end, done or error", typ)
+	return nil, fmt.Errorf("model: decode stream event: unknown type %q; want start, text_delta, thinking_delta, toolcall_start, toolcall_delta, toolcall_end, done, error, retry, failover or note", typ)
 }

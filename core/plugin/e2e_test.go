@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smith-agent/smith/core/protocol"
+
 	"github.com/smith-agent/smith/core/agent"
 	"github.com/smith-agent/smith/core/effect"
 	"github.com/smith-agent/smith/core/mockprovider"
@@ -75,7 +77,7 @@ func TestAgentTurnThroughPlugin(t *testing.T) {
 	}
 	for range run.Events() {
 	}
-	if end := run.Wait(); end.Reason != agent.EndCompleted {
+	if end := run.Wait(); end.Reason != protocol.EndCompleted {
 		t.Fatalf("run ended %+v", end)
 	}
 	if got, _ := os.ReadFile(filepath.Join(root, "greeting.txt")); string(got) != "hello world\n" {

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/smith-agent/smith/core/internal/jsonschema"
@@ -18,10 +19,11 @@ import (
 // contributions. Calls pin the generation they started on. It is safe for
 // concurrent use; Close releases its instances and compiled plugins.
 type Generation struct {
-	id      uint64
-	host    *Host
-	plugins []*loaded
-	tools   []*toolDef
+	id        uint64
+	host      *Host
+	plugins   []*loaded
+	tools     []*toolDef
+	providers []ProviderDefinition
 }
 
 // loaded is one plugin of a generation, compiled on first use.
@@ -69,6 +71,10 @@ func (h *Host) Load(ctx context.Context, arts []Artifact) (*Generation, error) {
 		l.contrib = c
 	}
 	if err := g.validate(); err != nil {
+		g.Close()
+		return nil, err
+	}
+	if err := g.validateProviders(); err != nil {
 		g.Close()
 		return nil, err
 	}
@@ -199,14 +205,23 @@ func (g *Generation) Close() {
 	}
 }
 
-// Prepare compiles every plugin of the generation now and leaves one idle
-// instance of each in its pool, so the first call does not pay for either;
-// a frontend can run it in the background while its first model request is
-// in flight. A call that starts while Prepare is warming its plugin waits
-// for the prepared instance instead of creating another. It is safe to
-// call concurrently with calls and repeatedly.
-func (g *Generation) Prepare(ctx context.Context) error {
+// Prepare compiles the named plugins of the generation (every plugin when
+// no name is given) now and leaves one idle instance of each in its pool,
+// so the first call does not pay for either; a frontend can run it in the
+// background while its first model request is in flight. A call that
+// starts while Prepare is warming its plugin waits for the prepared
+// instance instead of creating another. A name the generation lacks is an
+// error. It is safe to call concurrently with calls and repeatedly.
+func (g *Generation) Prepare(ctx context.Context, names ...string) error {
+	for _, n := range names {
+		if g.plugin(n) == nil {
+			return fmt.Errorf("plugin: Prepare: no plugin %q in generation %d", n, g.id)
+		}
+	}
 	for _, l := range g.plugins {
+		if len(names) > 0 && !slices.Contains(names, l.art.Name) {
+			continue
+		}
 		l.mu.Lock()
 		if w := l.warming; w != nil {
 			l.mu.Unlock()

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smith-agent/smith/core/protocol"
+
 	"github.com/smith-agent/smith/core/agent"
 	"github.com/smith-agent/smith/core/effect"
 	"github.com/smith-agent/smith/core/mockprovider"
@@ -58,13 +60,13 @@ func staleRun(t *testing.T, g *Generation, path, root, script, prompt string) ma
 	}
 	results := map[string]model.ToolResultMessage{}
 	for ev := range run.Events() {
-		if m, ok := ev.(agent.MessageEnd); ok {
+		if m, ok := ev.(protocol.MessageEnd); ok {
 			if r, ok := m.Message.(model.ToolResultMessage); ok {
 				results[r.CallID] = r
 			}
 		}
 	}
-	if end := run.Wait(); end.Reason != agent.EndCompleted {
+	if end := run.Wait(); end.Reason != protocol.EndCompleted {
 		t.Fatalf("run ended %+v", end)
 	}
 	return results

@@ -6,11 +6,17 @@
 // network access; a cycle or an ambiguous name fails with every candidate
 // named.
 //
-// [Run] tries the targets in order: a rate limit (or exhausted quota, a
+// [Stream] (over provider streams) and [Run] (over any [Attempter]) try the
+// targets in order under a [Policy]: a rate limit (or exhausted quota, a
 // rejected credential, an unavailable model) fails over to the next target
-// at once; a transient failure (overloaded, server error, transport error,
-// truncated stream) is retried on the same target with bounded exponential
-// backoff that honours the provider's retry hint, then fails over; an
-// invalid request stops at once, since no target would accept it either.
-// The clock is injected, so the policy is tested without waiting.
+// at once, while on the last target — a single model is its own last
+// target — a rate limit is waited out; a transient failure (overloaded,
+// server error, transport error, truncated stream) is retried on the same
+// target with bounded exponential backoff that honours the provider's
+// retry hint, then fails over; an invalid request stops at once, since no
+// target would accept it either. The waits of one request are bounded in
+// total. [Stream] reports every retry and failover in the stream as a
+// routing notice ([model.Retrying], [model.FailingOver]), so nothing
+// happens silently. The clock is injected, so the policy is tested without
+// waiting.
 package route

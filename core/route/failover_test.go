@@ -113,8 +113,8 @@ func TestFailover(t *testing.T) {
 			wantHits: []string{"p/a", "p/b"}, served: "p/b"},
 		{name: "overload retried with backoff", scripts: map[string][]reply{"p/a": {{status: 529}, {status: 529}}},
 			wantHits: []string{"p/a", "p/a", "p/a"}, wantWaits: []time.Duration{s5, 2 * s5}, served: "p/a"},
-		{name: "server errors exhaust retries then fail over", scripts: map[string][]reply{"p/a": {{status: 500}, {status: 500}, {status: 500}}},
-			wantHits: []string{"p/a", "p/a", "p/a", "p/b"}, wantWaits: []time.Duration{s5, 2 * s5}, served: "p/b"},
+		{name: "server errors exhaust retries then fail over", scripts: map[string][]reply{"p/a": {{status: 500}, {status: 500}, {status: 500}, {status: 500}, {status: 500}}},
+			wantHits: []string{"p/a", "p/a", "p/a", "p/a", "p/a", "p/b"}, wantWaits: []time.Duration{s5, 2 * s5, 4 * s5, 8 * s5}, served: "p/b"},
 		{name: "retry hint honoured", scripts: map[string][]reply{"p/a": {{status: 529, retryAfter: "7"}}},
 			wantHits: []string{"p/a", "p/a"}, wantWaits: []time.Duration{7 * s5}, served: "p/a"},
 		{name: "hint beyond the bound fails over", scripts: map[string][]reply{"p/a": {{status: 529, retryAfter: "600"}}},
@@ -127,12 +127,14 @@ func TestFailover(t *testing.T) {
 			wantHits: []string{"p/a", "p/b", "q/c"}, served: "q/c"},
 		{name: "mixed sequence", scripts: map[string][]reply{"p/a": {{status: 529}, {status: 429}}, "p/b": {{status: 500}, {status: 400}}},
 			wantHits: []string{"p/a", "p/a", "p/b", "p/b"}, wantWaits: []time.Duration{s5, s5}, wantErr: "p/b: model: invalid_request"},
-		{name: "everything rate limited", scripts: map[string][]reply{"p/a": {{status: 429}}, "p/b": {{status: 429}}, "q/c": {{status: 429}}},
-			wantHits: []string{"p/a", "p/b", "q/c"}, wantErr: "every target is unavailable"},
-		{name: "always failing is bounded", scripts: map[string][]reply{"p/a": {{status: 500}, {status: 500}, {status: 500}, {status: 500}},
-			"p/b": {{status: 503}, {status: 503}, {status: 503}, {status: 503}}, "q/c": {{status: 500}, {status: 500}, {status: 500}, {status: 500}}},
-			wantHits:  []string{"p/a", "p/a", "p/a", "p/b", "p/b", "p/b", "q/c", "q/c", "q/c"},
-			wantWaits: []time.Duration{s5, 2 * s5, s5, 2 * s5, s5, 2 * s5}, wantErr: "q/c: model: server"},
+		{name: "a rate limit on the last target waits and retries", scripts: map[string][]reply{"p/a": {{status: 429}}, "p/b": {{status: 429}}, "q/c": {{status: 429, retryAfter: "3"}}},
+			wantHits: []string{"p/a", "p/b", "q/c", "q/c"}, wantWaits: []time.Duration{3 * s5}, served: "q/c"},
+		{name: "everything rate limited", scripts: map[string][]reply{"p/a": {{status: 429}}, "p/b": {{status: 429}}, "q/c": {{status: 429}, {status: 429}, {status: 429}, {status: 429}, {status: 429}}},
+			wantHits: []string{"p/a", "p/b", "q/c", "q/c", "q/c", "q/c", "q/c"}, wantWaits: []time.Duration{s5, 2 * s5, 4 * s5, 8 * s5}, wantErr: "every target is unavailable"},
+		{name: "always failing is bounded", scripts: map[string][]reply{"p/a": {{status: 500}, {status: 500}, {status: 500}, {status: 500}, {status: 500}},
+			"p/b": {{status: 503}, {status: 503}, {status: 503}, {status: 503}, {status: 503}}, "q/c": {{status: 500}, {status: 500}, {status: 500}, {status: 500}, {status: 500}}},
+			wantHits:  []string{"p/a", "p/a", "p/a", "p/a", "p/a", "p/b", "p/b", "p/b", "p/b", "p/b", "q/c", "q/c", "q/c", "q/c", "q/c"},
+			wantWaits: []time.Duration{s5, 2 * s5, 4 * s5, 8 * s5, s5, 2 * s5, 4 * s5, 8 * s5, s5, 2 * s5, 4 * s5, 8 * s5}, wantErr: "q/c: model: server"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -158,6 +160,43 @@ func TestFailover(t *testing.T) {
 			}
 			if rep.Served == nil || rep.Served.String() != tt.served {
 				t.Errorf("served by %v, want %s", rep.Served, tt.served)
+			}
+		})
+	}
+}
+
+// TestSingleTarget: one model is its own last target, so a rate limit is
+// waited out (honouring the server's hint) instead of failing at once, and
+// the waits of one request stay under MaxTotalWait.
+func TestSingleTarget(t *testing.T) {
+	one := []Target{{Provider: "p", Model: "a"}}
+	s := time.Second
+	tests := []struct {
+		name      string
+		replies   []reply
+		wantHits  int
+		wantWaits []time.Duration
+		wantErr   string
+	}{
+		{name: "rate limit retried after the hint", replies: []reply{{status: 429, retryAfter: "3"}, {status: 429, retryAfter: "3"}},
+			wantHits: 3, wantWaits: []time.Duration{3 * s, 3 * s}},
+		{name: "rate limit without a hint backs off", replies: []reply{{status: 429}, {status: 429}},
+			wantHits: 3, wantWaits: []time.Duration{s, 2 * s}},
+		{name: "the total wait is bounded", replies: []reply{{status: 429, retryAfter: "50"}, {status: 429, retryAfter: "50"}, {status: 429, retryAfter: "50"}},
+			wantHits: 3, wantWaits: []time.Duration{50 * s, 50 * s}, wantErr: "every target is unavailable"},
+		{name: "a rejected credential is not retried", replies: []reply{{status: 401}},
+			wantHits: 1, wantErr: "model: auth"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newScripted(t, map[string][]reply{"p/a": tt.replies})
+			var c clock
+			_, err := Run(context.Background(), one, srv.provider(), Policy{Sleep: c.sleep})
+			if len(srv.hits) != tt.wantHits || fmt.Sprint(c.waits) != fmt.Sprint(tt.wantWaits) {
+				t.Errorf("%d requests, waits %v; want %d and %v", len(srv.hits), c.waits, tt.wantHits, tt.wantWaits)
+			}
+			if (tt.wantErr == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tt.wantErr)) {
+				t.Fatalf("error %v, want %q", err, tt.wantErr)
 			}
 		})
 	}
@@ -202,5 +241,29 @@ func TestFailoverUnclassifiedErrorStops(t *testing.T) {
 	rep, err := Run(context.Background(), []Target{{Provider: "p", Model: "m"}, {Provider: "q", Model: "m"}}, a, Policy{})
 	if err == nil || len(rep.Attempts) != 1 || rep.Attempts[0].Action != ActionStop {
 		t.Fatalf("unclassified error: %v %+v", err, rep)
+	}
+}
+
+func TestFailedErrorSummary(t *testing.T) {
+	a, b := Target{Provider: "p", Model: "a"}, Target{Provider: "q", Model: "b"}
+	tests := []struct {
+		name     string
+		attempts []Target
+		want     string
+	}{
+		{name: "one", attempts: []Target{a}, want: "1 attempt on p/a"},
+		{name: "retried", attempts: []Target{a, a, a}, want: "3 attempts on p/a"},
+		{name: "failed over", attempts: []Target{a, a, b}, want: "3 attempts over 2 targets (p/a ×2, q/b)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var e FailedError
+			for _, x := range tt.attempts {
+				e.Attempts = append(e.Attempts, Attempt{Target: x})
+			}
+			if got := e.Summary(); got != tt.want {
+				t.Fatalf("Summary = %q, want %q", got, tt.want)
+			}
+		})
 	}
 }

@@ -2,7 +2,6 @@ package route
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -27,7 +26,7 @@ func (s *events) Next() (model.StreamEvent, bool) {
 
 func (s *events) Close() error { s.closed = true; return nil }
 
-func TestOpenStreams(t *testing.T) {
+func TestStreamReportsAttemptsAndReplaysTheFirstEvent(t *testing.T) {
 	fail := func(k model.ErrorKind) []model.StreamEvent {
 		return []model.StreamEvent{model.StreamError{Err: model.NewError(k, "%s", k)}}
 	}
@@ -46,31 +45,78 @@ func TestOpenStreams(t *testing.T) {
 		return s
 	}
 	var c clock
-	s, rep, err := Open(context.Background(), []Target{{Provider: "p", Model: "a"}, {Provider: "p", Model: "b"}, {Provider: "q", Model: "c"}}, open, Policy{Sleep: c.sleep})
-	if err != nil {
-		t.Fatal(err)
+	s := Stream(context.Background(), []Target{{Provider: "p", Model: "a"}, {Provider: "p", Model: "b"}, {Provider: "q", Model: "c"}}, open, Policy{Retries: 2, Sleep: c.sleep})
+	if len(opened) != 0 {
+		t.Fatal("Stream opened a target before the first Next")
 	}
 	var got []string
 	for ev, more := s.Next(); more; ev, more = s.Next() {
-		got = append(got, model.StreamEventType(ev))
+		switch e := ev.(type) {
+		case model.Retrying:
+			got = append(got, fmt.Sprintf("retry(%s #%d %s %s)", e.Target, e.Attempt, e.Err.Kind, e.Wait))
+		case model.FailingOver:
+			got = append(got, fmt.Sprintf("failover(%s→%s %s)", e.From, e.To, e.Err.Kind))
+		default:
+			got = append(got, model.StreamEventType(ev))
+		}
 	}
-	if fmt.Sprint(got) != "[start text_delta done]" {
-		t.Errorf("events %v: the first event must be replayed", got)
+	want := "[retry(p/a #1 overloaded 1s) failover(p/a→p/b rate_limit) retry(p/b #1 truncated 1s) retry(p/b #2 truncated 2s) failover(p/b→q/c truncated) start text_delta done]"
+	if fmt.Sprint(got) != want {
+		t.Errorf("events\n %v\nwant\n %s", got, want)
 	}
-	var actions []Action
-	for _, a := range rep.Attempts {
-		actions = append(actions, a.Action)
-	}
-	if fmt.Sprint(actions) != "[retry failover retry retry failover done]" || fmt.Sprint(c.waits) != fmt.Sprint([]time.Duration{time.Second, time.Second, 2 * time.Second}) {
-		t.Errorf("actions %v waits %v", actions, c.waits)
+	if fmt.Sprint(c.waits) != fmt.Sprint([]time.Duration{time.Second, time.Second, 2 * time.Second}) {
+		t.Errorf("waits %v", c.waits)
 	}
 	for _, o := range opened[:5] {
 		if !o.closed {
 			t.Error("a failed stream was not closed")
 		}
 	}
-	var me *model.Error
-	if !errors.As(rep.Attempts[2].Err, &me) || me.Kind != model.ErrTruncated {
-		t.Errorf("empty stream classified as %v", rep.Attempts[2].Err)
+	if err := s.Close(); err != nil || !opened[5].closed {
+		t.Errorf("Close = %v; the accepted stream must be closed", err)
+	}
+}
+
+// TestStreamEveryTargetFails: an invalid request stops at once, with one
+// terminal error carrying the failure's kind and saying what was tried.
+func TestStreamEveryTargetFails(t *testing.T) {
+	open := func(_ context.Context, t Target) model.Stream {
+		return &events{evs: []model.StreamEvent{model.StreamError{Err: model.NewError(model.ErrInvalidRequest, "bad tool schema")}}}
+	}
+	s := Stream(context.Background(), []Target{{Provider: "p", Model: "a"}, {Provider: "q", Model: "b"}}, open, Policy{})
+	ev, ok := s.Next()
+	se, isErr := ev.(model.StreamError)
+	if !ok || !isErr || se.Err.Kind != model.ErrInvalidRequest || se.Err.Message != "bad tool schema (1 attempt on p/a)" {
+		t.Fatalf("first event %#v", ev)
+	}
+	if _, more := s.Next(); more {
+		t.Fatal("the stream goes on after its terminal error")
+	}
+}
+
+// TestStreamCloseEndsAWait: Close from another goroutine ends a retry wait
+// at once, and the stream ends aborted.
+func TestStreamCloseEndsAWait(t *testing.T) {
+	open := func(_ context.Context, t Target) model.Stream {
+		return &events{evs: []model.StreamEvent{model.StreamError{Err: model.NewError(model.ErrOverloaded, "busy")}}}
+	}
+	s := Stream(context.Background(), []Target{{Provider: "p", Model: "a"}}, open, Policy{Backoff: time.Hour, MaxBackoff: time.Hour, MaxTotalWait: 2 * time.Hour})
+	if ev, _ := s.Next(); !model.IsNotice(ev) {
+		t.Fatalf("first event %#v, want a retry notice", ev)
+	}
+	done := make(chan model.StreamEvent)
+	go func() {
+		ev, _ := s.Next()
+		done <- ev
+	}()
+	time.Sleep(10 * time.Millisecond)
+	_ = s.Close()
+	select {
+	case ev := <-done:
+		if se, ok := ev.(model.StreamError); !ok || se.Err.Kind != model.ErrAborted {
+			t.Fatalf("after Close: %#v", ev)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close did not end the wait")
 	}
 }

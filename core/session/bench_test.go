@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/smith-agent/smith/core/protocol"
+
 	"github.com/smith-agent/smith/core/agent"
 	"github.com/smith-agent/smith/core/effect"
 	"github.com/smith-agent/smith/core/model"
@@ -44,7 +46,7 @@ func BenchmarkToolTurnSession(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if end := drain(run); end.Reason != agent.EndCompleted {
+		if end := drain(run); end.Reason != protocol.EndCompleted {
 			b.Fatalf("end = %+v", end)
 		}
 		if err := f.Close(); err != nil {

@@ -179,19 +179,42 @@ func (d *Dir) Find(ref string) (Info, error) {
 // history of src up to the entry at, and returns it open for appending.
 // src is opened for the fork and closed again; it is not changed.
 func (d *Dir) Fork(src Info, at sessionfmt.ID, name string) (*sessionfmt.File, Info, error) {
-	if name != "" {
-		if err := checkName(name); err != nil {
-			return nil, Info{}, err
-		}
-		if other, err := d.byName(name); err == nil {
-			return nil, Info{}, fmt.Errorf("session: name %q is taken by session %s; choose another name for the fork", name, other.ID)
-		}
+	if err := d.checkForkName(name); err != nil {
+		return nil, Info{}, err
 	}
 	f, err := sessionfmt.Open(src.Path, nil)
 	if err != nil {
 		return nil, Info{}, err
 	}
 	defer f.Close()
+	return d.forkFile(f, at, name)
+}
+
+// ForkOpen is [Dir.Fork] of a session this process already has open for
+// appending (so it cannot be opened a second time): the new session holds
+// f's history up to the entry at.
+func (d *Dir) ForkOpen(f *sessionfmt.File, at sessionfmt.ID, name string) (*sessionfmt.File, Info, error) {
+	if err := d.checkForkName(name); err != nil {
+		return nil, Info{}, err
+	}
+	return d.forkFile(f, at, name)
+}
+
+// checkForkName validates the name of a new fork ("" is unnamed).
+func (d *Dir) checkForkName(name string) error {
+	if name == "" {
+		return nil
+	}
+	if err := checkName(name); err != nil {
+		return err
+	}
+	if other, err := d.byName(name); err == nil {
+		return fmt.Errorf("session: name %q is taken by session %s; choose another name for the fork", name, other.ID)
+	}
+	return nil
+}
+
+func (d *Dir) forkFile(f *sessionfmt.File, at sessionfmt.ID, name string) (*sessionfmt.File, Info, error) {
 	id := sessionfmt.NewID().String()
 	file := id + ext
 	if name != "" {

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/smith-agent/smith/core/protocol"
+
 	"github.com/smith-agent/smith/core/agent"
 	"github.com/smith-agent/smith/core/effect"
 	"github.com/smith-agent/smith/core/mockprovider"
@@ -77,7 +79,7 @@ func provider(t testing.TB, s string) *mockprovider.Provider {
 	return mockprovider.New(sc)
 }
 
-func drain(r *agent.Run) agent.AgentEnd {
+func drain(r *agent.Run) protocol.AgentEnd {
 	for range r.Events() {
 	}
 	return r.Wait()
@@ -119,7 +121,7 @@ func TestToolTurnIntoSessionFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if end := drain(run); end.Reason != agent.EndCompleted {
+	if end := drain(run); end.Reason != protocol.EndCompleted {
 		t.Fatalf("end = %+v", end)
 	}
 	if err := f.Close(); err != nil {
@@ -325,7 +327,7 @@ func TestKilledMidEffectRecoversUnknown(t *testing.T) {
 		t.Fatal(err)
 	}
 	run, _ := a.Start(context.Background(), model.UserText("did it work?"))
-	if end := drain(run); end.Reason != agent.EndCompleted {
+	if end := drain(run); end.Reason != protocol.EndCompleted {
 		t.Fatalf("end = %+v", end)
 	}
 	if got := kinds(f.Session()); got != "message message effect_intent effect_completion message message message" {

@@ -23,3 +23,26 @@ func Valid(s string, max int, first, rest Class) bool {
 	}
 	return true
 }
+
+// Distance is the Levenshtein distance of a and b, counted in bytes: the
+// fewest single-byte insertions, deletions and substitutions that turn a
+// into b. It serves "did you mean" suggestions.
+func Distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -59,3 +59,22 @@ func FuzzValid(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) { check(t, s) })
 }
+
+func TestDistance(t *testing.T) {
+	tests := []struct {
+		name, a, b string
+		want       int
+	}{
+		{name: "equal", a: "sonnet", b: "sonnet", want: 0},
+		{name: "one typo", a: "claude-sonet-4-5", b: "claude-sonnet-4-5", want: 1},
+		{name: "empty", a: "", b: "abc", want: 3},
+		{name: "swap is two", a: "ab", b: "ba", want: 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Distance(tt.a, tt.b); got != tt.want {
+				t.Fatalf("Distance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+			}
+		})
+	}
+}

@@ -5,44 +5,61 @@ import (
 	"io"
 	"strings"
 
-	"github.com/smith-agent/smith/core/agent"
 	"github.com/smith-agent/smith/core/model"
+	"github.com/smith-agent/smith/core/protocol"
 )
 
 // resultLines bounds the lines of a tool result shown.
 const resultLines = 12
 
-// Writer renders events to W. It is not safe for concurrent use.
+// Writer renders events: the conversation to W, diagnostics to Diag (nil
+// means W). It is not safe for concurrent use.
 type Writer struct {
-	W       io.Writer
+	W, Diag io.Writer
+	// Tally accumulates the events rendered.
+	Tally   Tally
 	midLine bool
 }
 
 // Event renders one event.
-func (w *Writer) Event(ev agent.Event) error {
+func (w *Writer) Event(ev protocol.Event) error {
+	w.Tally.Observe(ev)
 	var err error
 	switch e := ev.(type) {
-	case agent.MessageUpdate:
+	case protocol.MessageUpdate:
 		if d, ok := e.Delta.(model.TextDelta); ok && d.Text != "" {
 			_, err = io.WriteString(w.W, d.Text)
 			w.midLine = !strings.HasSuffix(d.Text, "\n")
 		}
-	case agent.MessageEnd:
-		if a, ok := e.Message.(model.AssistantMessage); ok && a.Error != nil {
-			w.endLine()
-			_, err = fmt.Fprintf(w.W, "model error (%s): %s\n", a.Error.Kind, a.Error.Message)
-		}
-	case agent.ToolExecutionStart:
+	case protocol.ToolExecutionStart:
 		w.endLine()
 		_, err = fmt.Fprintf(w.W, "→ %s %s\n", e.Name, e.Arguments)
-	case agent.ToolExecutionEnd:
+	case protocol.ToolExecutionEnd:
 		_, err = io.WriteString(w.W, excerpt(e.Result))
-	case agent.AgentEnd:
+	case protocol.ProviderRetry:
+		err = w.diag("%s failed (%s); retrying in %s (attempt %d)", e.Target, describe(e.Error), wait(e.WaitMillis), e.Attempt+1)
+	case protocol.ProviderFailover:
+		err = w.diag("%s failed (%s); trying %s", e.From, describe(e.Error), e.To)
+	case protocol.Notice:
+		err = w.diag("%s: %s", e.Level, e.Text)
+	case protocol.AgentEnd:
 		w.endLine()
-		if e.Reason != agent.EndCompleted {
-			_, err = fmt.Fprintf(w.W, "[run ended: %s]\n", e.Reason)
+		if e.Reason == protocol.EndCompleted || e.Reason == protocol.EndProviderError {
+			err = w.diag("%s", w.Tally.Line())
 		}
 	}
+	return err
+}
+
+// diag writes one diagnostic line, after ending the conversation's line
+// when both go to the same place.
+func (w *Writer) diag(format string, args ...any) error {
+	d := w.Diag
+	if d == nil {
+		d = w.W
+		w.endLine()
+	}
+	_, err := fmt.Fprintf(d, "smith: "+format+"\n", args...)
 	return err
 }
 
@@ -71,4 +88,15 @@ func excerpt(r model.ToolResultMessage) string {
 		mark = "  error: "
 	}
 	return mark + strings.Join(lines, "\n  ") + "\n" + more
+}
+
+// wait renders a wait in milliseconds for people: "800ms", "2s", "1m30s".
+func wait(ms int64) string {
+	switch {
+	case ms < 1000:
+		return fmt.Sprintf("%dms", ms)
+	case ms < 60_000:
+		return fmt.Sprintf("%.0fs", float64(ms)/1000)
+	}
+	return fmt.Sprintf("%dm%02ds", ms/60_000, ms/1000%60)
 }

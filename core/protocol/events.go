@@ -1,0 +1,227 @@
+package protocol
+
+import (
+	"encoding/json"
+
+	"github.com/smith-agent/smith/core/model"
+)
+
+// Event is one lifecycle event. The set is closed: the variants are the
+// types of this file. Every event carries a sequence number that strictly
+// increases across the runs of one session; a gap means deltas were
+// coalesced for a consumer that fell behind (see core/runtime).
+type Event interface {
+	isEvent()
+	// Sequence returns the event's sequence number.
+	Sequence() uint64
+}
+
+// Seq is the sequence number every event embeds.
+type Seq struct {
+	N uint64 `json:"seq"`
+}
+
+// Sequence returns the sequence number.
+func (s Seq) Sequence() uint64 { return s.N }
+
+// EndReason says why a run ended.
+type EndReason string
+
+// The end reasons.
+const (
+	// EndCompleted: the model finished and no queued input was pending.
+	EndCompleted EndReason = "completed"
+	// EndLength: the model's output limit cut its answer off.
+	EndLength EndReason = "length"
+	// EndRefusal: the model refused.
+	EndRefusal EndReason = "refusal"
+	// EndProviderError: the provider failed; the last message_end carries
+	// the classified error.
+	EndProviderError EndReason = "provider_error"
+	// EndAborted: the run was aborted.
+	EndAborted EndReason = "aborted"
+	// EndRecordFailed: a conversation event could not be recorded.
+	EndRecordFailed EndReason = "record_failed"
+	// EndMaxTurns: the run reached its turn limit.
+	EndMaxTurns EndReason = "max_turns"
+)
+
+// AgentStart opens a run. Run counts the session's runs in this process
+// from 1.
+type AgentStart struct {
+	Seq
+	Run int `json:"run"`
+}
+
+// TurnStart opens a turn: the input delivered at this boundary, one
+// assistant response and its tool calls and results. Turn counts from 1
+// within the run.
+type TurnStart struct {
+	Seq
+	Turn int `json:"turn"`
+}
+
+// MessageStart opens a message. For an assistant message Message is empty;
+// updates follow. User and tool-result messages arrive complete.
+type MessageStart struct {
+	Seq
+	Message model.Message `json:"message"`
+}
+
+// MessageUpdate carries one provider stream event of the assistant message
+// being streamed (never a terminal event: the message_end carries the
+// outcome).
+type MessageUpdate struct {
+	Seq
+	Delta model.StreamEvent `json:"delta"`
+}
+
+// MessageEnd closes a message; Message is complete and was recorded before
+// this event, unless the run then ends with [EndRecordFailed].
+type MessageEnd struct {
+	Seq
+	Message model.Message `json:"message"`
+}
+
+// ToolExecutionStart reports that a tool call is about to be validated and
+// run.
+type ToolExecutionStart struct {
+	Seq
+	CallID    string          `json:"call_id"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// ToolExecutionUpdate carries partial output of a running tool.
+type ToolExecutionUpdate struct {
+	Seq
+	CallID  string          `json:"call_id"`
+	Name    string          `json:"name"`
+	Partial []model.Content `json:"partial"`
+}
+
+// ToolExecutionEnd reports the result of a tool call.
+type ToolExecutionEnd struct {
+	Seq
+	CallID string                  `json:"call_id"`
+	Name   string                  `json:"name"`
+	Result model.ToolResultMessage `json:"result"`
+}
+
+// TurnEnd closes a turn with its assistant message and tool results (one
+// per tool call, in call order).
+type TurnEnd struct {
+	Seq
+	Turn        int                       `json:"turn"`
+	Message     model.AssistantMessage    `json:"message"`
+	ToolResults []model.ToolResultMessage `json:"tool_results"`
+}
+
+// CompactionStart and CompactionEnd bracket a context compaction. Reason
+// says what started it ("threshold", "overflow" or "manual").
+type CompactionStart struct {
+	Seq
+	Reason string `json:"reason"`
+}
+
+// CompactionEnd closes a compaction; Error is set when it failed.
+type CompactionEnd struct {
+	Seq
+	Error string `json:"error,omitempty"`
+}
+
+// QueueUpdate is the queued input after a change: input was queued, or
+// queued input was delivered.
+type QueueUpdate struct {
+	Seq
+	Steer    []model.UserMessage `json:"steer"`
+	FollowUp []model.UserMessage `json:"follow_up"`
+}
+
+// ProviderRetry reports that a provider request failed before its answer
+// began and is sent again to the same target after Wait. Attempt counts the
+// failed tries of this request on Target from 1; Error is the classified
+// failure.
+type ProviderRetry struct {
+	Seq
+	Target     string       `json:"target"`
+	Attempt    int          `json:"attempt"`
+	Error      *model.Error `json:"error"`
+	WaitMillis int64        `json:"wait_ms"`
+}
+
+// ProviderFailover reports that a provider request failed on From before
+// its answer began and moves on to To, the next target of the model's
+// failover group.
+type ProviderFailover struct {
+	Seq
+	From  string       `json:"from"`
+	To    string       `json:"to"`
+	Error *model.Error `json:"error"`
+}
+
+// ModelChange reports that the session's model or thinking level changed
+// (and was recorded as a model_change entry). Model is the name as chosen
+// ("fast", "anthropic/claude-sonnet-4-5"); Thinking is "" for the
+// provider's default.
+type ModelChange struct {
+	Seq
+	Model    string `json:"model"`
+	Thinking string `json:"thinking,omitempty"`
+}
+
+// NoticeLevel grades a [Notice].
+type NoticeLevel string
+
+// The notice levels.
+const (
+	NoticeInfo    NoticeLevel = "info"
+	NoticeWarning NoticeLevel = "warning"
+)
+
+// Notice is a message for the user that is not part of the conversation:
+// an instruction file cut to its bound, an unknown model sent anyway, a
+// recovered interrupted effect. Text is one sentence or short paragraph
+// saying what happened, why and what to do.
+type Notice struct {
+	Seq
+	Level NoticeLevel `json:"level"`
+	Text  string      `json:"text"`
+}
+
+// AgentEnd closes a run. It is emitted exactly once per run.
+type AgentEnd struct {
+	Seq
+	Reason EndReason `json:"reason"`
+	Error  string    `json:"error,omitempty"`
+	// Cost is the price of the conversation so far, in billionths of a US
+	// dollar: the sum of the cost of every assistant message in the
+	// session's history. It is unknown (JSON null) when any message's cost
+	// is unknown.
+	Cost model.Amount `json:"cost_nano_usd"`
+}
+
+// Settled is the last event of a run: all its work has finished or been
+// cancelled. It is emitted exactly once per run, after [AgentEnd].
+type Settled struct {
+	Seq
+}
+
+func (AgentStart) isEvent()          {}
+func (TurnStart) isEvent()           {}
+func (MessageStart) isEvent()        {}
+func (MessageUpdate) isEvent()       {}
+func (MessageEnd) isEvent()          {}
+func (ToolExecutionStart) isEvent()  {}
+func (ToolExecutionUpdate) isEvent() {}
+func (ToolExecutionEnd) isEvent()    {}
+func (TurnEnd) isEvent()             {}
+func (CompactionStart) isEvent()     {}
+func (CompactionEnd) isEvent()       {}
+func (QueueUpdate) isEvent()         {}
+func (ProviderRetry) isEvent()       {}
+func (ProviderFailover) isEvent()    {}
+func (ModelChange) isEvent()         {}
+func (Notice) isEvent()              {}
+func (AgentEnd) isEvent()            {}
+func (Settled) isEvent()             {}

@@ -1,0 +1,267 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/smith-agent/smith/core/auth"
+	"github.com/smith-agent/smith/core/catalog"
+	"github.com/smith-agent/smith/core/catalog/runcatalog"
+	"github.com/smith-agent/smith/core/config"
+	"github.com/smith-agent/smith/core/plugin"
+	"github.com/smith-agent/smith/core/session"
+	"github.com/smith-agent/smith/httpengine"
+)
+
+// Config configures [Open]. Cwd and Plugins matter; every other field's
+// zero value is a default stated on it.
+type Config struct {
+	// Cwd is the absolute working directory: where the tools act, which
+	// project's configuration and instructions apply, whose sessions
+	// --continue picks. Empty means the process's working directory.
+	Cwd string
+	// Home is the value of --home or SMITH_HOME; "" when neither is set
+	// (see [LocatePaths]).
+	Home string
+	// Flags are the configuration flags given on the command line, by the
+	// flag names of config.Options; a flag absent was not given.
+	Flags map[string]string
+	// LookupEnv reads the environment; nil means os.LookupEnv.
+	LookupEnv func(string) (string, bool)
+	// Plugins are the system plugins (the binary embeds them): the tools,
+	// the provider codecs and the product plugin. Without a tools plugin
+	// the agent has no tools; without codecs only the mock model works.
+	Plugins []plugin.Artifact
+	// Version is Smith's version, recorded in every session it starts.
+	Version string
+	// Ephemeral puts the sessions in a temporary store instead of the data
+	// directory (eval --no-session): removed by Close when every run ended
+	// cleanly, kept (see [Runtime.Kept]) otherwise.
+	Ephemeral bool
+	// Notify receives the notes that are not events of a session, one
+	// sentence each: a project file ignored because the project is not
+	// trusted, an unreadable catalog cache, a failed background catalog
+	// refresh. Nil discards them.
+	Notify func(string)
+	// Now is the clock (the date in the system prompt); nil means
+	// time.Now.
+	Now func() time.Time
+}
+
+// Runtime is the one composition root every frontend drives: it resolves
+// the configuration, the catalog, the routing and the credentials, loads
+// one plugin generation (tools, provider codecs, product plugin) and opens
+// sessions, each with its effect journal and agent. Frontends call its
+// operations and read its sessions' events; they never wire those parts
+// themselves. A Runtime is safe for concurrent use.
+type Runtime struct {
+	cfg     Config
+	getenv  func(string) string
+	paths   Paths
+	conf    *config.Config
+	plugins *plugins
+	engine  func() (*httpengine.Engine, error)
+
+	catalogOnce sync.Once
+	catalog     *runcatalog.Catalog
+	catalogErr  error
+	refresh     *runcatalog.Background
+
+	dirOnce sync.Once
+	dir     *session.Dir
+	dirErr  error
+	temp    string // the ephemeral store
+
+	mu       sync.Mutex
+	sessions map[*Session]bool
+	unclean  bool   // a run of an ephemeral store did not end cleanly
+	kept     string // the ephemeral store, kept by Close
+	closed   bool
+}
+
+// Open composes the runtime: configuration (user file, trusted project
+// file, environment, flags), then in the background the plugin generation
+// (a warm start reads cached registrations and compiles nothing until a
+// call needs it). It reads no session and contacts no
+// provider. An invalid configuration is an error wrapping [ErrUsage] that
+// lists every problem with its file:line:col.
+func Open(ctx context.Context, cfg Config) (*Runtime, error) {
+	if cfg.LookupEnv == nil {
+		cfg.LookupEnv = os.LookupEnv
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Notify == nil {
+		cfg.Notify = func(string) {}
+	}
+	if cfg.Cwd == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("runtime: cannot read the current directory: %w; pass --cwd DIR", err)
+		}
+		cfg.Cwd = wd
+	}
+	if !filepath.IsAbs(cfg.Cwd) {
+		return nil, usagef("runtime: the working directory %q is not absolute; resolve it once, at the frontend", cfg.Cwd)
+	}
+	if st, err := os.Stat(cfg.Cwd); err != nil || !st.IsDir() {
+		return nil, usagef("runtime: the working directory %q is not a directory; pass an existing directory", cfg.Cwd)
+	}
+	getenv := func(k string) string { v, _ := cfg.LookupEnv(k); return v }
+	paths, err := LocatePaths(cfg.Home, getenv)
+	if err != nil {
+		return nil, usagef("%w", err)
+	}
+	conf, err := config.Load(config.Inputs{UserFile: paths.ConfigFile, ProjectDir: cfg.Cwd, Flags: cfg.Flags, LookupEnv: cfg.LookupEnv})
+	if err != nil {
+		var errs config.Errors
+		if errors.As(err, &errs) {
+			return nil, fmt.Errorf("%w%w\n(fix the configuration above; 'smith config show' lists every value and its source)", ErrUsage, err)
+		}
+		return nil, err
+	}
+	for _, n := range conf.Notes {
+		cfg.Notify(n)
+	}
+	rt := &Runtime{cfg: cfg, getenv: getenv, paths: paths, conf: conf, sessions: map[*Session]bool{},
+		engine: sync.OnceValues(func() (*httpengine.Engine, error) { return httpengine.New(httpengine.Config{}) })}
+	rt.plugins = loadPlugins(ctx, paths.Cache, cfg.Plugins)
+	return rt, nil
+}
+
+// StartCatalogRefresh starts a background catalog refresh, for the next
+// start, when catalog-refresh is on and one is due (at most one a day); it
+// returns at once and never delays the command. Close abandons it and
+// reports a failure through Notify. Calls after the first do nothing.
+func (rt *Runtime) StartCatalogRefresh(ctx context.Context) {
+	if rt.conf.CatalogRefresh.Value == "" {
+		return
+	}
+	c, err := rt.Catalog()
+	if err != nil || !c.Enabled() {
+		return
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.refresh == nil && !rt.closed {
+		rt.refresh = c.Start(context.WithoutCancel(ctx))
+	}
+}
+
+// ErrUsage marks errors a user fixes by changing what they passed: a flag,
+// an environment variable, smith.kdl, a model or session name. Frontends
+// test for it with errors.Is (the CLI exits 2).
+var ErrUsage = errors.New("")
+
+func usagef(format string, args ...any) error {
+	return fmt.Errorf("%w"+format, append([]any{ErrUsage}, args...)...)
+}
+
+// Configuration returns the resolved configuration. It is immutable.
+func (rt *Runtime) Configuration() *config.Config { return rt.conf }
+
+// Paths returns where Smith keeps its files.
+func (rt *Runtime) Paths() Paths { return rt.paths }
+
+// Cwd returns the working directory.
+func (rt *Runtime) Cwd() string { return rt.cfg.Cwd }
+
+// Catalog returns the run's model catalog (opened on first use): the
+// bundle, the newest cached refresh when catalog-refresh is on, and the
+// configuration's model-info blocks above both. It never waits on the
+// network.
+func (rt *Runtime) Catalog() (*runcatalog.Catalog, error) {
+	rt.catalogOnce.Do(func() {
+		o := runcatalog.Options{URL: rt.conf.CatalogRefresh.Value, DataDir: rt.paths.Data, Warn: rt.cfg.Notify}
+		if len(rt.conf.Models) > 0 {
+			o.Layers = []catalog.Layer{rt.conf.CatalogLayer()}
+		}
+		rt.catalog, rt.catalogErr = runcatalog.Open(o)
+	})
+	return rt.catalog, rt.catalogErr
+}
+
+// AuthFile returns Smith's auth file.
+func (rt *Runtime) AuthFile() *auth.File { return auth.OpenFile(rt.paths.AuthFile()) }
+
+// Generation waits for the plugin generation and returns it. Frontends
+// need it only for listings (the providers it declares).
+func (rt *Runtime) Generation(ctx context.Context) (*plugin.Generation, error) {
+	return rt.plugins.generation(ctx)
+}
+
+// sessionDir opens the sessions directory on first use.
+func (rt *Runtime) sessionDir() (*session.Dir, error) {
+	rt.dirOnce.Do(func() {
+		path := rt.paths.Sessions()
+		if rt.cfg.Ephemeral {
+			tmp, err := os.MkdirTemp("", "smith-session-")
+			if err != nil {
+				rt.dirErr = fmt.Errorf("runtime: create the temporary session store: %w; check TMPDIR", err)
+				return
+			}
+			rt.temp, path = tmp, tmp
+		}
+		rt.dir, rt.dirErr = session.OpenDir(path)
+	})
+	return rt.dir, rt.dirErr
+}
+
+// Kept returns the temporary session store Close kept because a run did
+// not end cleanly; "" when there is none (the store was removed, or
+// sessions are not ephemeral).
+func (rt *Runtime) Kept() string {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return rt.kept
+}
+
+// Close closes every open session, abandons a background catalog refresh
+// (reporting its failure through Notify), releases the plugins and, for an
+// ephemeral store, removes it — unless a run did not end cleanly, when it
+// is kept ([Runtime.Kept]). It is idempotent.
+func (rt *Runtime) Close(ctx context.Context) error {
+	rt.mu.Lock()
+	if rt.closed {
+		rt.mu.Unlock()
+		return nil
+	}
+	rt.closed = true
+	open := make([]*Session, 0, len(rt.sessions))
+	for s := range rt.sessions {
+		open = append(open, s)
+	}
+	rt.mu.Unlock()
+	var errs []error
+	for _, s := range open {
+		errs = append(errs, s.Close(ctx))
+	}
+	rt.mu.Lock()
+	refresh := rt.refresh
+	rt.mu.Unlock()
+	if refresh != nil {
+		if n := refresh.Stop(); n != "" {
+			rt.cfg.Notify(n)
+		}
+	}
+	errs = append(errs, rt.plugins.close(context.WithoutCancel(ctx)))
+	if rt.temp != "" {
+		rt.mu.Lock()
+		unclean := rt.unclean
+		rt.mu.Unlock()
+		if unclean {
+			rt.mu.Lock()
+			rt.kept = rt.temp
+			rt.mu.Unlock()
+		} else if err := os.RemoveAll(rt.temp); err != nil {
+			errs = append(errs, fmt.Errorf("runtime: remove the temporary session store %s: %w; delete it by hand", rt.temp, err))
+		}
+	}
+	return errors.Join(errs...)
+}

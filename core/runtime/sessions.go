@@ -1,0 +1,328 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/smith-agent/smith/core/catalog"
+	"github.com/smith-agent/smith/core/model"
+	"github.com/smith-agent/smith/core/protocol"
+	"github.com/smith-agent/smith/core/session"
+	"github.com/smith-agent/smith/sessionfmt"
+)
+
+// Sessions lists the stored sessions, most recently active first, each
+// with what people look for: its working directory, model, first prompt,
+// size and last activity. A session whose file cannot be read completely
+// is listed with Damaged saying what is wrong and how to repair it.
+// Sessions read files only; they may be open for writing elsewhere.
+func (rt *Runtime) Sessions(ctx context.Context) ([]protocol.SessionInfo, error) {
+	d, err := rt.sessionDir()
+	if err != nil {
+		return nil, err
+	}
+	all, err := d.List()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]protocol.SessionInfo, 0, len(all))
+	for _, in := range all {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		sess, rep, err := sessionfmt.Load(in.Path, nil)
+		if err != nil {
+			si := rt.describe(in, sessionfmt.New(), in.Path)
+			si.Damaged = fmt.Sprintf("%v; check it with 'go run ./sessionfmt/cmd/sessionfmt verify %s' and write a repaired copy with its repair command", err, in.Path)
+			out = append(out, si)
+			continue
+		}
+		si := rt.describe(in, sess, in.Path)
+		if rep != nil && rep.Damaged() {
+			si.Damaged = fmt.Sprintf("parts of the file are damaged (%d corrupt frame(s) skipped, %d byte(s) of truncated tail); its intact entries are listed; check it with 'go run ./sessionfmt/cmd/sessionfmt verify %s'", len(rep.Skipped), rep.Truncated.Len, in.Path)
+		}
+		out = append(out, si)
+	}
+	slices.SortStableFunc(out, func(a, b protocol.SessionInfo) int { return b.LastActivity.Compare(a.LastActivity) })
+	return out, nil
+}
+
+// describe builds the SessionInfo of a session from its entries.
+func (rt *Runtime) describe(in session.Info, sess *sessionfmt.Session, path string) protocol.SessionInfo {
+	si := protocol.SessionInfo{ID: in.ID, Name: in.Name, Path: path, Entries: sess.Len(), LastActivity: in.ModTime}
+	if id, err := sessionfmt.ParseID(in.ID); err == nil {
+		si.Created = id.Time()
+	}
+	if fi, err := os.Stat(path); err == nil {
+		si.Size, si.LastActivity = fi.Size(), fi.ModTime()
+	}
+	if m, ok := session.SessionMetadata(sess); ok {
+		si.Cwd = m.Cwd
+	}
+	if mc, ok := session.LastModelChange(sess); ok {
+		si.Model = mc.Model
+	}
+	for i := range sess.Len() {
+		if sess.Kind(i) != sessionfmt.KindMessage {
+			continue
+		}
+		m, err := session.EntryMessage(sess.Entry(i).Content)
+		if err != nil {
+			continue
+		}
+		if u, ok := m.(model.UserMessage); ok {
+			si.FirstPrompt = excerpt(u.Content, 120)
+			break
+		}
+	}
+	return si
+}
+
+// excerpt is the text of cs on one line, cut to max runes with "…".
+func excerpt(cs []model.Content, max int) string {
+	var b strings.Builder
+	for _, c := range cs {
+		if t, ok := c.(model.Text); ok {
+			b.WriteString(t.Text)
+			b.WriteByte(' ')
+		}
+	}
+	s := strings.Join(strings.Fields(b.String()), " ")
+	if r := []rune(s); len(r) > max {
+		s = string(r[:max-1]) + "…"
+	}
+	return s
+}
+
+// autoName derives a session name from the hint's first words ("fix the
+// bug" → "fix-the-bug"), numbered when taken ("fix-the-bug-2"); "session"
+// when the hint has no usable word.
+func autoName(d *session.Dir, hint string) (string, error) {
+	var b strings.Builder
+	for _, w := range strings.Fields(strings.ToLower(hint)) {
+		var word strings.Builder
+		for _, r := range w {
+			if r < 128 && (r >= 'a' && r <= 'z' || r >= '0' && r <= '9') {
+				word.WriteRune(r)
+			}
+		}
+		if word.Len() == 0 {
+			continue
+		}
+		if b.Len()+word.Len()+1 > 40 {
+			break
+		}
+		if b.Len() > 0 {
+			b.WriteByte('-')
+		}
+		b.WriteString(word.String())
+	}
+	base := b.String()
+	if base == "" || len(base) == 26 {
+		base = "session"
+	}
+	all, err := d.List()
+	if err != nil {
+		return "", err
+	}
+	taken := make(map[string]bool, len(all))
+	for _, s := range all {
+		taken[s.Name] = true
+	}
+	name := base
+	for n := 2; taken[name]; n++ {
+		name = fmt.Sprintf("%s-%d", base, n)
+	}
+	return name, nil
+}
+
+// removeEmpty removes the file of a session that recorded nothing.
+func removeEmpty(path string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("runtime: remove the empty session %s: %w", path, err)
+	}
+	return nil
+}
+
+// Tree returns every entry of the session, every branch, in file order;
+// each names its parent, leaves are marked, and so is the selected entry
+// the session continues from.
+func (s *Session) Tree() []protocol.TreeNode {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sess := s.file.Session()
+	labels := map[sessionfmt.ID]string{}
+	hasChild := make([]bool, sess.Len())
+	for i := range sess.Len() {
+		if p := sess.Parent(i); p >= 0 {
+			hasChild[p] = true
+		}
+		if sess.Kind(i) == sessionfmt.KindLabel {
+			e := sess.Entry(i)
+			labels[e.Pair] = string(e.Key)
+		}
+	}
+	out := make([]protocol.TreeNode, 0, sess.Len())
+	for i := range sess.Len() {
+		e := sess.Entry(i)
+		n := protocol.TreeNode{ID: e.ID.String(), Kind: sess.Kind(i).String(), Time: e.Time, Label: labels[e.ID],
+			Leaf: !hasChild[i], Selected: i == sess.Selected()}
+		if p := sess.Parent(i); p >= 0 {
+			n.Parent = sess.ID(p).String()
+		}
+		switch sess.Kind(i) {
+		case sessionfmt.KindMessage:
+			if m, err := session.EntryMessage(e.Content); err == nil {
+				n.Role = string(m.Role())
+				n.Summary = summary(m)
+			}
+		case sessionfmt.KindModelChange:
+			var mc session.ModelChange
+			if sessionfmt.DecodeContent(e.Content, &mc) == nil {
+				n.Summary = mc.Model
+			}
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// summary is a one-line excerpt of a message.
+func summary(m model.Message) string {
+	switch m := m.(type) {
+	case model.UserMessage:
+		return excerpt(m.Content, 80)
+	case model.AssistantMessage:
+		if s := excerpt(m.Content, 80); s != "" {
+			return s
+		}
+		var names []string
+		for _, c := range m.ToolCalls() {
+			names = append(names, c.Name)
+		}
+		return strings.Join(names, ", ")
+	case model.ToolResultMessage:
+		return m.Name + ": " + excerpt(m.Content, 70)
+	}
+	return ""
+}
+
+// entry resolves ref, an entry id or an unambiguous id prefix of at least
+// 4 characters, to its index. Called with s.mu held.
+func (s *Session) entry(ref string) (int, error) {
+	sess := s.file.Session()
+	up := strings.ToUpper(ref)
+	var hits []int
+	for i := range sess.Len() {
+		id := sess.ID(i).String()
+		if id == up {
+			return i, nil
+		}
+		if len(up) >= 4 && strings.HasPrefix(id, up) {
+			hits = append(hits, i)
+		}
+	}
+	switch len(hits) {
+	case 1:
+		return hits[0], nil
+	case 0:
+		return -1, usagef("runtime: session %s has no entry %q; list its entries with 'smith session tree %s'", display(s.info), ref, s.info.ID)
+	}
+	return -1, usagef("runtime: %q matches %d entries of session %s; give more of the id", ref, len(hits), display(s.info))
+}
+
+// Select makes the entry ref (an id or a unique prefix) the one the
+// session continues from: the next input starts a branch there, and every
+// entry stays in the file. The agent's history becomes that branch's.
+// Refused with [ErrBusy] while a run is active.
+func (s *Session) Select(ctx context.Context, ref string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return errClosed
+	}
+	if s.running() {
+		return ErrBusy
+	}
+	i, err := s.entry(ref)
+	if err != nil {
+		return err
+	}
+	if err := s.file.Select(s.file.Session().ID(i), sessionfmt.Durable); err != nil {
+		return fmt.Errorf("runtime: select entry %s of session %s: %w", ref, display(s.info), err)
+	}
+	s.resetAgent()
+	if mc, ok := session.LastModelChange(s.file.Session()); ok {
+		s.modelName, s.thinking, s.recorded = mc.Model, catalog.Level(mc.Thinking), true
+	}
+	return nil
+}
+
+// resetAgent drops the agent so the next run is made from the session's
+// selected history; queued input carries over to the next agent. Called
+// with s.mu held.
+func (s *Session) resetAgent() {
+	if s.agent == nil {
+		return
+	}
+	steer, follow := s.agent.Queued()
+	s.carrySteer, s.carryFollow = append(s.carrySteer, steer...), append(s.carryFollow, follow...)
+	s.agent, s.bound, s.prompted = nil, nil, false
+}
+
+// Fork publishes a new session holding this one's history up to the entry
+// at (an id or unique prefix; "" is the selected entry) and opens it; this
+// session stays open and unchanged.
+func (s *Session) Fork(ctx context.Context, p protocol.ForkParams) (*Session, error) {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil, errClosed
+	}
+	sess := s.file.Session()
+	at := sess.Selected()
+	if p.At != "" {
+		i, err := s.entry(p.At)
+		if err != nil {
+			s.mu.Unlock()
+			return nil, err
+		}
+		at = i
+	}
+	if at < 0 {
+		s.mu.Unlock()
+		return nil, usagef("runtime: session %s has no entry to fork at yet; submit input first", display(s.info))
+	}
+	d, err := s.rt.sessionDir()
+	if err != nil {
+		s.mu.Unlock()
+		return nil, err
+	}
+	name := p.Name
+	if name == "" && s.info.Name != "" {
+		if name, err = autoName(d, s.info.Name+" fork"); err != nil {
+			s.mu.Unlock()
+			return nil, err
+		}
+	}
+	f, info, err := d.ForkOpen(s.file, sess.ID(at), name)
+	s.mu.Unlock()
+	if err != nil {
+		return nil, usagef("%w", err)
+	}
+	return s.rt.attach(ctx, f, info, false)
+}
+
+// FreeName returns the name a new session would get from hint (as
+// [NewSessionOptions] NameHint): its first words, numbered when taken.
+func (rt *Runtime) FreeName(hint string) (string, error) {
+	d, err := rt.sessionDir()
+	if err != nil {
+		return "", err
+	}
+	return autoName(d, hint)
+}

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/smith-agent/smith/core/config"
+	"github.com/smith-agent/smith/core/plugin"
+	"github.com/smith-agent/smith/core/runtime"
+	"github.com/smith-agent/smith/smith/internal/sysplugins"
+	"github.com/urfave/cli/v3"
+)
+
+// runtimeOptions say what a command needs of the runtime.
+type runtimeOptions struct {
+	// cwd is the working directory; "" is the process's.
+	cwd string
+	// plugins loads the system plugins (the tools, the codecs, the
+	// product plugin); commands that only read configuration skip them.
+	plugins bool
+	// ephemeral is eval --no-session.
+	ephemeral bool
+	// quiet drops the runtime's notes instead of printing them to stderr.
+	quiet bool
+}
+
+// openRuntime opens the runtime for cmd: its configuration flags (as
+// config.Options declares them), --home / SMITH_HOME, and the embedded
+// system plugins when o.plugins. Notes go to stderr as "smith: …" lines.
+// An invalid configuration is a usage error.
+func openRuntime(ctx context.Context, cmd *cli.Command, o runtimeOptions) (*runtime.Runtime, error) {
+	flags := map[string]string{}
+	for _, opt := range config.Options() {
+		if !cmd.IsSet(opt.Flag) {
+			continue
+		}
+		if opt.Bool {
+			flags[opt.Flag] = strconv.FormatBool(cmd.Bool(opt.Flag))
+		} else {
+			flags[opt.Flag] = cmd.String(opt.Flag)
+		}
+	}
+	var arts []plugin.Artifact
+	if o.plugins {
+		var err error
+		if arts, err = sysplugins.Artifacts(); err != nil {
+			return nil, err
+		}
+	}
+	stderr := cmd.Root().ErrWriter
+	notify := func(s string) { fmt.Fprintf(stderr, "smith: %s\n", s) }
+	if o.quiet {
+		notify = nil
+	}
+	rt, err := runtime.Open(ctx, runtime.Config{Cwd: o.cwd, Home: cmd.String("home"), Flags: flags, Plugins: arts,
+		Version: version, Ephemeral: o.ephemeral, Notify: notify})
+	if err != nil {
+		return nil, cmdError(cmd, err)
+	}
+	return rt, nil
+}
+
+// cmdError prefixes a runtime error with the command's name and makes an
+// error the user fixes by changing input a usage error (exit 2).
+func cmdError(cmd *cli.Command, err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := strings.TrimPrefix(err.Error(), "runtime: ")
+	if errors.Is(err, runtime.ErrUsage) {
+		return usageErrorf("%s: %s", cmdName(cmd), msg)
+	}
+	return fmt.Errorf("%s: %s", cmdName(cmd), msg)
+}
+
+// workDir resolves a --cwd flag value to an absolute directory; "" is the
+// process's working directory.
+func workDir(cmd *cli.Command, flag string) (string, error) {
+	if flag == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", fmt.Errorf("%s: cannot read the current directory: %w; pass --cwd DIR", cmdName(cmd), err)
+		}
+		return wd, nil
+	}
+	abs, err := absDir(flag)
+	if err != nil {
+		return "", usageErrorf("%s: --cwd %q %v; pass an existing directory for the tools to work in", cmdName(cmd), flag, err)
+	}
+	return abs, nil
+}
+
+// absDir returns dir as an absolute path, or an error phrase saying why it
+// is not a directory.
+func absDir(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+		return "", errors.New("is not a directory")
+	}
+	return abs, nil
+}
