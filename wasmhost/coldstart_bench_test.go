@@ -126,7 +126,7 @@ func coldStartOnce(tb testing.TB, sp *sysPlugin, cfg Config) coldStartTimes {
 		tb.Fatal(err)
 	}
 	r.next = time.Since(mid)
-	e.settle()
+	e.settle(tb)
 	r.settled = time.Since(start)
 	return r
 }

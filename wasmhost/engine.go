@@ -119,6 +119,27 @@ func (e *Engine) CacheDir() string { return e.cacheDir }
 // memory. It is set by NewEngine and never changes.
 func (e *Engine) CacheNote() string { return e.note }
 
+// Settle waits until no compile runs in the background (see the package
+// documentation, "Compilation"): from then on, until a later Compile
+// misses the cache, new instances run compiled code. It returns ctx's
+// error if ctx ends first. A benchmark or a test that measures compiled
+// code calls it before acquiring instances. Settle is safe for concurrent
+// use.
+func (e *Engine) Settle(ctx context.Context) error {
+	e.modMu.Lock()
+	drained := e.bg.drained
+	e.modMu.Unlock()
+	if drained == nil {
+		return nil
+	}
+	select {
+	case <-drained:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("wasmhost: wait for the background compiles: %w", ctx.Err())
+	}
+}
+
 // Close releases the runtime, every plugin compiled by it and every
 // instance still alive; calls running on those instances fail. A
 // background compile still running (see the package documentation,

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // The test world test:echo@0.1.0, as tools/witgen would derive it.
@@ -280,14 +281,14 @@ func asError(tb testing.TB, err error) *Error {
 	return e
 }
 
-// settle waits until no compile runs in e's background (bounded by the
-// compiles themselves).
-func (e *Engine) settle() {
-	e.modMu.Lock()
-	drained := e.bg.drained
-	e.modMu.Unlock()
-	if drained != nil {
-		<-drained
+// settle waits until no compile runs in e's background, for at most a
+// minute.
+func (e *Engine) settle(tb testing.TB) {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := e.Settle(ctx); err != nil {
+		tb.Fatal(err)
 	}
 }
 

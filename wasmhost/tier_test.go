@@ -178,7 +178,7 @@ func TestColdCacheInterpretsWhileCompiling(t *testing.T) {
 				t.Fatalf("interpreted: %q, %v", got, err)
 			}
 			close(gate)
-			e.settle()
+			e.settle(t)
 			if interp := heldInterp(e, p); !interp {
 				t.Fatal("the interpreter's code was released under a live interpreted instance")
 			}
@@ -275,7 +275,7 @@ func TestCloseAbandonsBackgroundCompile(t *testing.T) {
 		t.Fatalf("Compile after Close: %v", err)
 	}
 	close(gate)
-	e.settle()
+	e.settle(t)
 	if !e.compiledBefore(p.entry.key) {
 		t.Fatal("the abandoned compile did not reach the cache")
 	}
