@@ -224,8 +224,9 @@ func (in *Instance) failure(err error) error {
 func (in *Instance) Plugin() *Plugin { return in.plugin }
 
 // Release returns the instance to its pool, or destroys it if a call
-// failed, its generation was closed or its memory grew past
-// PluginConfig.RecycleBytes. The instance must not be used afterwards.
+// failed, its generation was closed, its memory grew past
+// PluginConfig.RecycleBytes, or it runs the interpreter's code and the
+// compiled code is there now. The instance must not be used afterwards.
 func (in *Instance) Release() {
 	if in.pool != nil {
 		in.pool.put(in)
