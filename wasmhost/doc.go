@@ -88,22 +88,27 @@
 // of CPU per megabyte of module, so on a cache miss Compile compiles the
 // module with wazero's interpreter instead, which takes a fifth to a
 // tenth of that (and runs calls 30–50 times slower), and starts the
-// optimizing compile in the background. Instances created before it is done run
-// interpreted; once it is done, new instances run compiled code, and an
+// optimizing compile in the background. Instances created before it is
+// done run interpreted; once it is done, new instances run compiled code, and an
 // interpreted instance is destroyed rather than pooled when released (the
 // interpreter's code, ~30 bytes of heap per byte of function bodies, is
 // dropped with the last of them). Whether the cache holds a module's code
 // is known from a marker the engine writes next to wazero's files once
-// the optimizing compile succeeded. Close waits for background compiles
-// until its context ends, so their code reaches the cache; a process that
-// exits earlier leaves those modules uncached (wazero writes each entry to
-// a temporary file and renames it), and the next start interprets again.
+// the optimizing compile succeeded; if it fails (wazero fails a compile
+// whose code it cannot write, so a directory that stopped being writable
+// does it), the plugin stays on the interpreter. [Engine.Settle] waits for
+// the background compiles; Close waits for them until its context ends, so
+// their code reaches the cache. A process that exits earlier leaves those
+// modules uncached (wazero writes each entry to a temporary file and
+// renames it), and the next start interprets again.
 //
 // Both tiers run the same instrumented module, so fuel counts, memory
-// budgets, deadlines, cancellation and yield preemption are identical;
-// only the call depth differs: the interpreter traps beyond 2000 frames,
-// so an interpreted instance allows at most 1990 nested calls, refused as
-// BudgetStack with a message saying so.
+// budgets, cancellation and yield preemption are identical, and deadlines
+// are overshot by about as much (the interpreter yields every
+// InterpretedFuelSlice units); only the call depth differs: the
+// interpreter traps beyond 2000 frames, so an interpreted instance allows
+// at most 1990 nested calls, refused as BudgetStack with a message saying
+// so.
 //
 // # Instances
 //
