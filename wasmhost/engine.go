@@ -84,9 +84,6 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	e := &Engine{memLimit: limit, tiers: cfg.tiers}
 	rc := wazero.NewRuntimeConfigCompiler().WithMemoryLimitPages(limit)
-	if cfg.tiers == tiersInterpreter {
-		rc = wazero.NewRuntimeConfigInterpreter().WithMemoryLimitPages(limit)
-	}
 	if dir := cfg.CacheDir; dir != "" {
 		c, err := openCache(dir)
 		if err != nil {
