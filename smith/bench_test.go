@@ -184,21 +184,86 @@ func BenchmarkEvalWarmProvider(b *testing.B) {
 	if err := os.WriteFile(filepath.Join(e.cwd, "hello.txt"), []byte("Hello from the benchmark!\n"), 0o644); err != nil {
 		b.Fatal(err)
 	}
+	srv := loopbackMessages(b, nil)
+	env := []string{"ANTHROPIC_API_KEY=sk-bench", "ANTHROPIC_BASE_URL=" + srv.URL}
+	in := invocation{e: e, env: env, args: []string{"eval", "--model", "anthropic/claude-loopback", "--no-session", "What does hello.txt say?"}}
+	in.once(b, nil) // fill the cache
+	in.measure(b)
+}
+
+// loopbackMessages serves two recorded-format Messages API streams in
+// turn (a read of hello.txt, then the answer) and reports, on first, when
+// each run's first request arrived.
+func loopbackMessages(b *testing.B, first chan<- time.Time) *httptest.Server {
 	replies := []string{
 		messagesStream("Reading it.", "toolu_1", "read", `{"path":"hello.txt"}`),
 		messagesStream("It says: Hello from the benchmark!", "", "", ""),
 	}
 	var n atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		k := n.Add(1) - 1
+		if k%2 == 0 && first != nil {
+			select {
+			case first <- time.Now():
+			default:
+			}
+		}
 		_, _ = io.Copy(io.Discard, r.Body)
 		w.Header().Set("content-type", "text/event-stream")
-		// A turn asks twice: the first request of a run has no tool result.
-		_, _ = io.WriteString(w, replies[(n.Add(1)-1)%2])
+		_, _ = io.WriteString(w, replies[k%2])
 	}))
-	defer srv.Close()
-	env := []string{"ANTHROPIC_API_KEY=sk-bench", "ANTHROPIC_BASE_URL=" + srv.URL}
-	in := invocation{e: e, env: env, args: []string{"eval", "--model", "anthropic/claude-loopback", "--no-session", "What does hello.txt say?"}}
+	b.Cleanup(srv.Close)
+	return srv
+}
+
+// BenchmarkFirstRequestWarm times a process start to the arrival of its
+// first provider request at a loopback server (BenchmarkEvalWarmProvider's
+// turn), compiled code cached: configuration, catalog, routing,
+// credentials, the plugin generation, the session, the system prompt and
+// the codec's request template all happen in it. The turn then finishes
+// untimed.
+func BenchmarkFirstRequestWarm(b *testing.B) {
+	e := newEnv(b)
+	if err := os.WriteFile(filepath.Join(e.cwd, "hello.txt"), []byte("Hello from the benchmark!\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	first := make(chan time.Time, 1)
+	srv := loopbackMessages(b, first)
+	in := invocation{e: e, env: []string{"ANTHROPIC_API_KEY=sk-bench", "ANTHROPIC_BASE_URL=" + srv.URL},
+		args: []string{"eval", "--model", "anthropic/claude-loopback", "--no-session", "What does hello.txt say?"}}
 	in.once(b, nil) // fill the cache
+	<-first
+	var total time.Duration
+	b.ResetTimer()
+	for range b.N {
+		cmd := in.command("")
+		start := time.Now()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("%v: %v\n%s", in.args, err, out)
+		}
+		total += (<-first).Sub(start)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms-to-first-request")
+}
+
+// BenchmarkEvalColdProvider is the first-ever real-provider turn:
+// BenchmarkEvalWarmProvider's turn with an empty compilation cache, so the
+// tools and the provider codecs are compiled in it.
+func BenchmarkEvalColdProvider(b *testing.B) {
+	e := newEnv(b)
+	if err := os.WriteFile(filepath.Join(e.cwd, "hello.txt"), []byte("Hello from the benchmark!\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	srv := loopbackMessages(b, nil)
+	cache := filepath.Join(e.tmp, "cache")
+	in := invocation{e: e, env: []string{"XDG_CACHE_HOME=" + cache, "ANTHROPIC_API_KEY=sk-bench", "ANTHROPIC_BASE_URL=" + srv.URL},
+		args: []string{"eval", "--model", "anthropic/claude-loopback", "--no-session", "What does hello.txt say?"},
+		prepare: func() {
+			if err := os.RemoveAll(cache); err != nil {
+				b.Fatal(err)
+			}
+		}}
 	in.measure(b)
 }
 

@@ -21,6 +21,7 @@ func rootCommand() *cli.Command {
 			demoCommand(),
 			evalCommand(),
 			modelsCommand(),
+			promptCommand(),
 			sessionCommand(),
 		},
 	}

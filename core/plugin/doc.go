@@ -4,9 +4,11 @@
 // journal.
 //
 // A [Host] owns one engine (with its on-disk compilation cache). [Host.Load]
-// verifies each [Artifact]'s pinned SHA-256, runs its registration
-// (declare-contributions) — or reuses the registration cached for the same
-// bytes, grants and world version, so a warm start compiles nothing —
+// runs each [Artifact]'s registration (declare-contributions) — or reuses
+// the registration cached under the same pinned SHA-256, grants and world
+// version, so a warm start hashes and compiles nothing — and verifies the
+// artifact's bytes against its pin before any of them runs (at Load when it
+// must register, else at its first compile);
 // validates the complete contribution set (a tool name declared twice fails
 // naming both plugins) and publishes a [Generation]. Plugins are compiled
 // and instantiated lazily, on the first call that needs them, or ahead of

@@ -35,6 +35,8 @@ type loaded struct {
 	plugin  *wasmhost.Plugin
 	pool    *wasmhost.Generation
 	closed  bool
+	// verified is set once the bytes matched the pin (see verify).
+	verified bool
 	// warming is closed when the Prepare in flight (if any) has compiled
 	// the plugin and parked an idle instance; calls wait for it rather
 	// than instantiate a second instance alongside (each Go instance
@@ -81,6 +83,8 @@ func (h *Host) Load(ctx context.Context, arts []Artifact) (*Generation, error) {
 	return g, nil
 }
 
+// checkArtifact checks an artifact's name and that it has a pin; its bytes
+// are verified against the pin before anything in them runs (verify).
 func checkArtifact(a Artifact, seen map[string]bool) error {
 	switch {
 	case a.Name == "":
@@ -91,10 +95,25 @@ func checkArtifact(a Artifact, seen map[string]bool) error {
 		return fmt.Errorf("plugin: artifact %q has no pinned SHA256; pin the hex SHA-256 of its bytes", a.Name)
 	}
 	seen[a.Name] = true
+	return nil
+}
+
+// verify checks the artifact's bytes against its pin, once: before its
+// registration is computed and before it is compiled, so an artifact that
+// does not match never executes. A cached registration is keyed by the pin
+// and holds only declared data, so a warm start verifies each plugin when
+// it is first compiled, not at load. Called with l.mu held or before l is
+// shared.
+func (l *loaded) verify() error {
+	if l.verified {
+		return nil
+	}
+	a := l.art
 	sum := sha256.Sum256(a.Wasm)
 	if got := hex.EncodeToString(sum[:]); got != a.SHA256 {
 		return fmt.Errorf("plugin: artifact %q has SHA-256 %s, not the pinned %s; the artifact was modified or the pin is stale (rebuild with go run ./tools/pluginbuild)", a.Name, got, a.SHA256)
 	}
+	l.verified = true
 	return nil
 }
 
@@ -132,12 +151,15 @@ func (l *loaded) instances(ctx context.Context) (*wasmhost.Generation, error) {
 	if l.pool != nil {
 		return l.pool, nil
 	}
+	if err := l.verify(); err != nil {
+		return nil, err
+	}
 	hosts, err := l.host.hostsFor(l.art)
 	if err != nil {
 		return nil, err
 	}
-	// checkArtifact verified the pin at Load, so wasmhost need not hash the
-	// bytes a third time (sysplugins checks only the size).
+	// verify checked the pin above, so wasmhost need not hash the bytes
+	// again (sysplugins checks only the size).
 	p, err := l.host.engine.Compile(ctx, wasmhost.Artifact{Name: l.art.Name, Bytes: l.art.Wasm,
 		Size: int64(len(l.art.Wasm)), SHA256: l.art.SHA256, Verified: true, Instrumented: l.art.Instrumented},
 		wasmhost.PluginConfig{World: pluginabi.WorldSpec(), Hosts: hosts, Log: l.host.log,

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/smith-agent/smith/core/agent"
 	"github.com/smith-agent/smith/core/effect"
 )
 
@@ -19,9 +20,6 @@ func TestLoadRefuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.Close(context.Background())
-	tampered := artifact(t, "tools")
-	tampered.Wasm = append([]byte(nil), tampered.Wasm...)
-	tampered.Wasm[len(tampered.Wasm)/2] ^= 0x20
 	unpinned := artifact(t, "tools")
 	unpinned.SHA256 = ""
 	tests := []struct {
@@ -33,8 +31,6 @@ func TestLoadRefuses(t *testing.T) {
 			want: []string{`tool "read" is declared by both "tools" and "more-tools"`}},
 		{name: "duplicate-plugin-name", arts: []Artifact{artifact(t, "tools"), artifact(t, "tools")},
 			want: []string{`plugin name "tools" appears twice`}},
-		{name: "tampered", arts: []Artifact{tampered},
-			want: []string{`artifact "tools" has SHA-256`, "not the pinned " + tampered.SHA256}},
 		{name: "unpinned", arts: []Artifact{unpinned}, want: []string{`artifact "tools" has no pinned SHA256`}},
 		{name: "ungranted-capability", arts: []Artifact{artifact(t, "tools", "fs")},
 			want: []string{`import "smith:plugin/process@0.0.0" "run-process"`, "not granted"}},
@@ -56,6 +52,62 @@ func TestLoadRefuses(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestTamperedNeverRuns: bytes that do not match their pin are refused
+// before any of them runs: at Load when the registration must be computed,
+// and at the first compile when a registration cached under the pin lets
+// Load publish the declared data alone.
+func TestTamperedNeverRuns(t *testing.T) {
+	ctx := context.Background()
+	tampered := artifact(t, "tools")
+	tampered.Wasm = append([]byte(nil), tampered.Wasm...)
+	tampered.Wasm[len(tampered.Wasm)/2] ^= 0x20
+	want := []string{`artifact "tools" has SHA-256`, "not the pinned " + tampered.SHA256}
+	check := func(what string, err error) {
+		t.Helper()
+		if err == nil {
+			t.Fatalf("%s succeeded with a tampered artifact", what)
+		}
+		for _, w := range want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: error %q lacks %q", what, err, w)
+			}
+		}
+	}
+	cold, err := Open(ctx, Config{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cold.Close(ctx)
+	_, err = cold.Load(ctx, []Artifact{tampered})
+	check("a load with no cached registration", err)
+
+	dir := t.TempDir()
+	warm, err := Open(ctx, Config{CacheDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := warm.Load(ctx, []Artifact{artifact(t, "tools")}) // caches the registration
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Close()
+	_ = warm.Close(ctx)
+	warm, err = Open(ctx, Config{CacheDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer warm.Close(ctx)
+	g, err = warm.Load(ctx, []Artifact{tampered})
+	if err != nil {
+		t.Fatalf("a warm load publishes the cached declarations: %v", err)
+	}
+	defer g.Close()
+	check("Prepare", g.Prepare(ctx))
+	b := newBench(t, g, Effects{})
+	_, err = b.tools["ls"].Execute(ctx, &agent.Call{ID: "c", Name: "ls", Arguments: []byte(`{}`), Cwd: b.root})
+	check("a tool call", err)
 }
 
 // TestRegistrationCache: a second process (Host) with the same cache

@@ -137,3 +137,5 @@ func types(evs []protocol.Event) []string {
 	}
 	return out
 }
+
+func promptText(s string) protocol.PromptParams { return protocol.PromptParams{Text: s} }

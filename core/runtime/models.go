@@ -192,16 +192,16 @@ func unknownModelNotice(t route.Target, snap *catalog.Snapshot, configured int, 
 	for _, c := range cands[:min(3, len(cands))] {
 		near = append(near, c.ref)
 	}
-	bound := fmt.Sprintf("each response is bounded to %d tokens (the default; set max-output-tokens or a model-info block in smith.kdl)", DefaultMaxOutputTokens)
+	bound := fmt.Sprintf("output bounded to %d tokens (set max-output-tokens, or describe the model in a model-info block of smith.kdl)", DefaultMaxOutputTokens)
 	if configured > 0 {
-		bound = fmt.Sprintf("each response is bounded to %d tokens (max-output-tokens)", configured)
+		bound = fmt.Sprintf("output bounded to %d tokens by max-output-tokens", configured)
 	}
-	how := "with unknown limits and prices"
+	known := "limits and price unknown"
 	if inferred {
-		how = "with its capabilities inferred from its family's name and its limits and prices unknown"
+		known = "capabilities inferred from its name, limits and price unknown"
 	}
-	return fmt.Sprintf("model %s is not in Smith's catalog, so it is sent as named %s: %s and its cost stays unknown; the nearest models Smith knows are %s (list them with 'smith models')",
-		t, how, bound, strings.Join(near, ", "))
+	return fmt.Sprintf("model %s is not in Smith's catalog; sending it as named (%s; %s); nearest known: %s",
+		t, known, bound, strings.Join(near, ", "))
 }
 
 // openTarget opens the provider serving one target: its codec from the

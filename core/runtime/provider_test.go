@@ -47,7 +47,7 @@ func newMessagesServer(t *testing.T, limited int) *messagesServer {
 			`{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":5}}`,
 			`{"type":"message_stop"}`,
 		} {
-			typ := ev[len(`{"type":"`):strings.Index(ev[len(`{"type":"`):], `"`)+len(`{"type":"`)]
+			typ := ev[len(`{"type":"`) : strings.Index(ev[len(`{"type":"`):], `"`)+len(`{"type":"`)]
 			fmt.Fprintf(w, "event: %s\ndata: %s\n\n", typ, ev)
 		}
 	}))
@@ -90,8 +90,8 @@ func TestSingleTargetRetriesAndUnknownModel(t *testing.T) {
 			notices = append(notices, e.Text)
 		}
 	}
-	if len(notices) != 1 || !strings.Contains(notices[0], "anthropic/claude-sonet-4-5 is not in Smith's catalog") ||
-		!strings.Contains(notices[0], "anthropic/claude-sonnet-4-5") || !strings.Contains(notices[0], "16384 tokens") {
+	if len(notices) != 1 || !strings.Contains(notices[0], "anthropic/claude-sonet-4-5 is not in Smith's catalog; sending it as named") ||
+		!strings.Contains(notices[0], "anthropic/claude-sonnet-4-5") || !strings.Contains(notices[0], "output bounded to 16384 tokens") {
 		t.Errorf("notices %q", notices)
 	}
 	if len(retries) != 2 || retries[0].Attempt != 1 || retries[1].Attempt != 2 || retries[0].WaitMillis != 5 || retries[0].Error.Kind != model.ErrRateLimit {

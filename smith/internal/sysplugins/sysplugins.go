@@ -46,9 +46,8 @@ func Names() []string {
 // empty), each checked against its pinned size and carrying its pinned
 // SHA-256 and the instrumentation it was built with (pluginbuild
 // instruments the artifacts for fuel, so no start does). The bytes are the
-// embedded ones, not a copy: callers must not modify them. The hash itself is verified once, by plugin.Host.Load, before the
-// artifact's registration is looked up or anything in it executes; hashing
-// here too would read every artifact twice at startup.
+// embedded ones, not a copy: callers must not modify them. The hash itself is verified once, by core/plugin, before anything in
+// the artifact executes; hashing here too would read every artifact twice.
 func Artifacts(names ...string) ([]plugin.Artifact, error) {
 	return load(pins, instrumented, names)
 }
