@@ -39,8 +39,10 @@ func TestEvalMockText(t *testing.T) {
 		t.Fatalf("session holds %d messages, want 8 (user, 3× assistant+result, final)", len(msgs))
 	}
 	checkPaired(t, msgs)
-	if i, c := count(kinds, "effect_intent"), count(kinds, "effect_completion"); i != 3 || c != 3 {
-		t.Fatalf("effects: %d intents, %d completions; want 3 and 3", i, c)
+	// The three tool calls, and the reads of the instruction files
+	// (AGENTS.md, CLAUDE.md in the project, the user's AGENTS.md).
+	if i, c := count(kinds, "effect_intent"), count(kinds, "effect_completion"); i != 6 || c != 6 {
+		t.Fatalf("effects: %d intents, %d completions; want 6 and 6", i, c)
 	}
 	// A second run in the same directory gets its own session.
 	e.demo()
@@ -177,5 +179,24 @@ func TestEvalProviderUnavailable(t *testing.T) {
 	}
 	if ms, _ := filepath.Glob(filepath.Join(e.home, "sessions", "*.session")); len(ms) != 0 {
 		t.Fatalf("sessions created: %v", ms)
+	}
+}
+
+// TestPrintMode: smith -p PROMPT is smith eval PROMPT, as Claude Code and
+// Gemini CLI users type it; flags may come before or after.
+func TestPrintMode(t *testing.T) {
+	e := newEnv(t)
+	for _, args := range [][]string{
+		{"-p", "fix the bug", "--model", "mock", "--no-session"},
+		{"--home", e.home, "--print", "fix the bug", "--model", "mock", "--no-session"},
+	} {
+		e.demo()
+		r := e.mustRun("", args...)
+		if !strings.Contains(r.stdout, "→ edit") || !strings.Contains(r.stdout, "test.sh passes") {
+			t.Errorf("smith %v:\n%s\n%s", args, r.stdout, r.stderr)
+		}
+	}
+	if got := printMode([]string{"smith", "session", "-p"}); strings.Join(got, " ") != "smith session -p" {
+		t.Errorf("a -p after a command is that command's: %v", got)
 	}
 }

@@ -95,3 +95,26 @@ provider "anthropic" {
 		t.Errorf("routes %+v", l.Routes)
 	}
 }
+
+// TestModelsClosedPipe: smith models | head exits quietly when the reader
+// goes away: no "broken pipe" message, exit 0.
+func TestModelsClosedPipe(t *testing.T) {
+	e := newEnv(t)
+	cmd := e.command("", "models")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// The reader goes away before smith writes (head has read its lines
+	// and exited), so every write fails with EPIPE.
+	_ = out.Close()
+	err = cmd.Wait()
+	if err != nil || stderr.String() != "" {
+		t.Fatalf("exit %v, stderr %q; want a quiet exit 0", err, stderr.String())
+	}
+}

@@ -31,6 +31,7 @@ func sessionCommand() *cli.Command {
 				Action: sessionLs},
 			{Name: "show", Usage: "print a session's details and the conversation of its selected branch", ArgsUsage: ref, Action: sessionShow},
 			{Name: "tree", Usage: "print every entry of a session, every branch, with ids to fork or continue from", ArgsUsage: ref, Action: sessionTree},
+			{Name: "label", Usage: "name an entry of a session (shown by smith session tree); an empty LABEL clears it", ArgsUsage: "ID|NAME ENTRY_ID LABEL", Action: sessionLabel},
 			{Name: "dump", Usage: "write a session as JSONL, one line per frame (the interchange format)", ArgsUsage: ref, Action: sessionDump},
 			{Name: "fork", Usage: "copy a session's history up to an entry into a new session", ArgsUsage: ref,
 				Flags: []cli.Flag{
@@ -372,4 +373,28 @@ func sessionFork(ctx context.Context, cmd *cli.Command) error {
 	}
 	_, err = fmt.Fprintf(cmd.Root().Writer, "forked %s at %s into %s\n", displayName(src), at, displayName(f.Info()))
 	return err
+}
+
+func sessionLabel(ctx context.Context, cmd *cli.Command) error {
+	args := cmd.Args().Slice()
+	if len(args) != 3 {
+		return usageErrorf("session label: expected a session, an entry id and a label, got %d arguments; see 'smith session tree SESSION' for entry ids", len(args))
+	}
+	rt, err := openRuntime(ctx, cmd, runtimeOptions{quiet: true})
+	if err != nil {
+		return err
+	}
+	defer rt.Close(ctx)
+	open := rt.OpenSession
+	if isPath(args[0]) {
+		open = rt.OpenSessionFile
+	}
+	s, err := open(ctx, args[0])
+	if err != nil {
+		return cmdError(cmd, err)
+	}
+	if err := s.Label(ctx, args[1], args[2]); err != nil {
+		return cmdError(cmd, err)
+	}
+	return s.Close(ctx)
 }

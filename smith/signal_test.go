@@ -106,8 +106,9 @@ func TestSIGINTMidTool(t *testing.T) {
 	}
 	kinds, msgs := load(t, e.sessionInfo("int").Path)
 	checkPaired(t, msgs)
-	if i, c := count(kinds, "effect_intent"), count(kinds, "effect_completion"); i != 1 || c != 1 {
-		t.Fatalf("effects: %d intents, %d completions; want 1 and 1 (%v)", i, c, kinds)
+	// The bash call and the three reads of instruction files.
+	if i, c := count(kinds, "effect_intent"), count(kinds, "effect_completion"); i != 4 || c != 4 {
+		t.Fatalf("effects: %d intents, %d completions; want 4 and 4 (%v)", i, c, kinds)
 	}
 	res, ok := msgs[len(msgs)-1].(model.ToolResultMessage)
 	if !ok || res.CallID != "call_sleep" || res.Mutation != model.MutationUnknown {
@@ -132,7 +133,7 @@ func TestSIGKILLMidToolRecoversUnknown(t *testing.T) {
 		t.Fatalf("exit %d, want killed", code)
 	}
 	path := e.sessionInfo("kill").Path
-	if kinds, _ := load(t, path); strings.Join(kinds, " ") != "replay_metadata model_change message message effect_intent" {
+	if kinds, _ := load(t, path); strings.Join(kinds, " ") != "replay_metadata model_change effect_intent effect_completion effect_intent effect_completion effect_intent effect_completion message message effect_intent" {
 		t.Fatalf("after the kill: %v", kinds)
 	}
 
@@ -145,7 +146,7 @@ func TestSIGKILLMidToolRecoversUnknown(t *testing.T) {
 		t.Fatalf("ran.txt = %q: the effect was retried", b)
 	}
 	kinds, msgs := load(t, path)
-	if got := strings.Join(kinds, " "); got != "replay_metadata model_change message message effect_intent effect_completion model_change message message message" {
+	if got := strings.Join(kinds, " "); got != "replay_metadata model_change effect_intent effect_completion effect_intent effect_completion effect_intent effect_completion message message effect_intent effect_completion model_change effect_intent effect_completion effect_intent effect_completion effect_intent effect_completion message message message" {
 		t.Fatalf("after resume: %s", got)
 	}
 	checkPaired(t, msgs)

@@ -100,7 +100,8 @@ func TestStaleEditAcrossRuns(t *testing.T) {
 		case effect.Intent:
 			kinds[rec.ID] = rec.Kind + "<" + rec.Parent
 		case effect.Completion:
-			if strings.HasPrefix(kinds[rec.ID], "fs.") {
+			// The tools' effects, not the reads of instruction files.
+			if strings.HasPrefix(kinds[rec.ID], "fs.") && strings.Contains(kinds[rec.ID], "<call_") {
 				effects = append(effects, kinds[rec.ID]+" "+string(rec.Mutation))
 			}
 		}

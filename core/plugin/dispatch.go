@@ -27,7 +27,10 @@ type callKey struct{}
 // its effects did so far.
 type callState struct {
 	ops *hostops.Ops
-	mu  sync.Mutex
+	// readOnly refuses writes and edits: the scope of prompts and
+	// context transforms (scope.go).
+	readOnly bool
+	mu       sync.Mutex
 	// applied: a mutating effect completed; unknown: one may have happened.
 	applied, unknown bool
 }
@@ -96,6 +99,9 @@ func (d *dispatcher) WriteFile(ctx context.Context, path, content string, o plug
 	if err != nil {
 		return 0, err
 	}
+	if st.readOnly {
+		return 0, readOnlyFault(path)
+	}
 	n, err := h.WriteFile(ctx, path, content, o)
 	st.note(err)
 	return n, err
@@ -106,6 +112,9 @@ func (d *dispatcher) EditFile(ctx context.Context, path string, edits []pluginab
 	h, st, err := d.ops(ctx)
 	if err != nil {
 		return pluginabi.EditOutcome{}, err
+	}
+	if st.readOnly {
+		return pluginabi.EditOutcome{}, readOnlyFault(path)
 	}
 	out, err := h.EditFile(ctx, path, edits, o)
 	st.note(err)
@@ -144,6 +153,10 @@ func (d *dispatcher) RunProcess(ctx context.Context, c pluginabi.Command, o plug
 	h, st, err := d.ops(ctx)
 	if err != nil {
 		return pluginabi.ProcessOutcome{}, err
+	}
+	if st.readOnly {
+		return pluginabi.ProcessOutcome{}, pluginabi.ProcessFault{Case: pluginabi.ProcessFaultSpawnFailure,
+			SpawnFailure: "a prompt or context transform may only read files; run commands from a tool"}
 	}
 	out, err := h.RunProcess(ctx, c, o)
 	st.note(err)

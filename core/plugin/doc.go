@@ -23,10 +23,22 @@
 // process import the plugin makes is a journaled effect (intent durable
 // before it runs) attributed to the tool call.
 //
+// The same Binding renders the generation's prompts and runs its context
+// transforms from the runtime [Facts]: [Binding.SystemPrompt] (the prompt
+// named "system", "" when no plugin declares one) and [Binding.Context]
+// (every transform's additions, such as the project's AGENTS.md files).
+// Their plugins read files through a scope of their own: the repository
+// (or the working directory) and the user's configuration directory,
+// read-only, every read journaled. [Generation.Commands] lists the
+// contributed commands and [Binding.RunCommand] runs one; a command's
+// [CommandResult.Prompt] is the prompt the frontend submits next.
+//
 //	h, err := plugin.Open(ctx, plugin.Config{CacheDir: dir})
 //	gen, err := h.Load(ctx, artifacts)
 //	go gen.Prepare(ctx) // optional: compile while the model thinks
 //	b, err := gen.Bind(plugin.Effects{Journal: j, Roots: []string{project}})
+//	system, err := b.SystemPrompt(ctx, facts)
+//	additions, err := b.Context(ctx, facts)
 //	a, err := agent.New(agent.Config{Tools: b.Tools(), Cwd: project, ...})
 //	...
 //	b.Close(); gen.Close(); h.Close(ctx)

@@ -19,16 +19,21 @@ import (
 	"github.com/smith-agent/smith/wasmhost"
 )
 
-// toolsDir is the built-in tools plugin's source, relative to this
-// package; the tests build it with tools/pluginbuild, exactly as the
-// embedded artifact is built (instrumented for fuel).
-const toolsDir = "../../plugins-src/tools"
+// toolsDir and productDir are the built-in tools and product plugins'
+// sources, relative to this package; the tests build them with
+// tools/pluginbuild, exactly as the embedded artifacts are built
+// (instrumented for fuel).
+const (
+	toolsDir   = "../../plugins-src/tools"
+	productDir = "../../plugins-src/product"
+)
 
 var (
-	buildOnce sync.Once
-	buildDir  string
-	toolsWasm []byte
-	buildErr  error
+	buildOnce   sync.Once
+	buildDir    string
+	toolsWasm   []byte
+	productWasm []byte
+	buildErr    error
 
 	sharedOnce sync.Once
 	sharedHost *Host
@@ -50,29 +55,41 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// wasm returns the tools plugin's bytes.
-func wasm(tb testing.TB) []byte {
+// build builds the tools and product plugins once per test binary.
+func build(tb testing.TB) {
 	tb.Helper()
 	buildOnce.Do(func() {
 		if buildDir, buildErr = os.MkdirTemp("", "plugin-test-"); buildErr != nil {
 			return
 		}
-		src, err := filepath.Abs(toolsDir)
-		if err != nil {
-			buildErr = err
-			return
+		var srcs []string
+		for _, d := range []string{toolsDir, productDir} {
+			src, err := filepath.Abs(d)
+			if err != nil {
+				buildErr = err
+				return
+			}
+			srcs = append(srcs, src)
 		}
-		out := filepath.Join(buildDir, "tools.wasm")
-		cmd := exec.Command("go", "run", "github.com/smith-agent/smith/tools/pluginbuild", "-out", buildDir, src)
+		cmd := exec.Command("go", append([]string{"run", "github.com/smith-agent/smith/tools/pluginbuild", "-out", buildDir}, srcs...)...)
 		if msg, err := cmd.CombinedOutput(); err != nil {
-			buildErr = errors.New("go run tools/pluginbuild " + src + ": " + err.Error() + "\n" + string(msg))
+			buildErr = errors.New("go run tools/pluginbuild " + strings.Join(srcs, " ") + ": " + err.Error() + "\n" + string(msg))
 			return
 		}
-		toolsWasm, buildErr = os.ReadFile(out)
+		if toolsWasm, buildErr = os.ReadFile(filepath.Join(buildDir, "tools.wasm")); buildErr != nil {
+			return
+		}
+		productWasm, buildErr = os.ReadFile(filepath.Join(buildDir, "product.wasm"))
 	})
 	if buildErr != nil {
 		tb.Fatal(buildErr)
 	}
+}
+
+// wasm returns the tools plugin's bytes.
+func wasm(tb testing.TB) []byte {
+	tb.Helper()
+	build(tb)
 	return toolsWasm
 }
 

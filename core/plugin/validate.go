@@ -38,5 +38,5 @@ func (g *Generation) validate() error {
 				def: model.ToolDefinition{Name: t.Name, Description: t.Description, Parameters: json.RawMessage(t.InputSchema)}})
 		}
 	}
-	return nil
+	return g.validateContributions()
 }

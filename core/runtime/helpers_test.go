@@ -22,9 +22,9 @@ const sysDir = "../../smith/internal/sysplugins"
 // the grants the binary gives them.
 func systemPlugins(tb testing.TB) []plugin.Artifact {
 	tb.Helper()
-	grants := map[string][]string{"tools": {"fs", "process"}}
+	grants := map[string][]string{"tools": {"fs", "process"}, "product": {"fs"}}
 	var arts []plugin.Artifact
-	for _, name := range []string{"tools", "providers"} {
+	for _, name := range []string{"tools", "providers", "product"} {
 		b, err := os.ReadFile(filepath.Join(sysDir, name+".wasm"))
 		if err != nil {
 			tb.Fatalf("read the committed %s plugin: %v", name, err)

@@ -9,48 +9,28 @@ import (
 	"path/filepath"
 	goruntime "runtime"
 	"strings"
+
+	"github.com/smith-agent/smith/core/internal/hostproc"
+	"github.com/smith-agent/smith/core/plugin"
+	"github.com/smith-agent/smith/core/protocol"
 )
 
 // maxPromptFile bounds a replacement system prompt read from a file.
 const maxPromptFile = 256 << 10
 
-// Facts are what the runtime knows about where and how the agent works;
-// the product plugin renders the system prompt from them.
-type Facts struct {
-	Cwd      string
-	OS, Arch string
-	// Shell is the user's shell ($SHELL), "/bin/sh" when unset.
-	Shell string
-	// Date is today's date, YYYY-MM-DD, in the local time zone.
-	Date string
-	// GitRoot is the repository root holding Cwd, "" when Cwd is in no
-	// repository; GitBranch its checked-out branch ("" when detached or
-	// unknown).
-	GitRoot, GitBranch string
-	// Model is the first target (PROVIDER/MODEL) and ModelName its display
-	// name from the catalog ("" when unknown).
-	Model, ModelName string
-	// Tools are the active tools' names.
-	Tools []string
-	// ConfigDir is the directory of the user's smith.kdl, where their own
-	// AGENTS.md lives.
-	ConfigDir string
-}
-
-// facts gathers the session's facts. Called with s.mu held, after prepare.
-func (s *Session) facts() Facts {
-	f := Facts{Cwd: s.rt.cfg.Cwd, OS: goruntime.GOOS, Arch: goruntime.GOARCH, Shell: s.rt.getenv("SHELL"),
+// facts gathers what the prompts are rendered from. Called with s.mu held,
+// after prepare.
+func (s *Session) facts() plugin.Facts {
+	f := plugin.Facts{Cwd: s.rt.cfg.Cwd, OS: goruntime.GOOS, Arch: goruntime.GOARCH, Shell: hostproc.Shell(),
 		Date: s.rt.cfg.Now().Format("2006-01-02"), ConfigDir: s.rt.paths.ConfigDir()}
-	if f.Shell == "" {
-		f.Shell = "/bin/sh"
+	if root, branch := gitState(f.Cwd); root != "" {
+		f.Repository = &plugin.Repository{Root: root, Branch: branch}
 	}
-	f.GitRoot, f.GitBranch = gitState(f.Cwd)
-	if s.bound != nil {
-		if len(s.bound.state.Targets) > 0 {
-			f.Model = s.bound.state.Targets[0]
-		}
+	if s.bound != nil && len(s.bound.state.Targets) > 0 {
+		provider, name, _ := strings.Cut(s.bound.state.Targets[0], "/")
+		f.Model = plugin.ModelIdentity{Provider: provider, Name: name}
 		if s.bound.described != nil {
-			f.ModelName = s.bound.described.Name
+			f.Model.DisplayName = s.bound.described.Name
 		}
 	}
 	if s.binding != nil {
@@ -106,8 +86,37 @@ func readBounded(path string, max int64) ([]byte, error) {
 // resolvePrompt returns the system prompt of the session's runs: the
 // configured replacement (system-prompt in smith.kdl, --system-prompt-file,
 // SMITH_SYSTEM_PROMPT_FILE) or the product plugin's, rendered from the
-// facts. Called with s.mu held, after prepare.
+// facts, followed by what the context transforms add (the project's
+// AGENTS.md files). The transforms' reads are effects in the session's
+// journal; a cut file or a failed transform is a notice, never a failure.
+// Called with s.mu held, after prepare.
 func (s *Session) resolvePrompt(ctx context.Context) (string, error) {
+	f := s.facts()
+	base, err := s.basePrompt(ctx, f)
+	if err != nil {
+		return "", err
+	}
+	adds, err := s.binding.Context(ctx, f)
+	if err != nil {
+		s.notice(protocol.NoticeWarning, fmt.Sprintf("the project's instructions were not all read: %v; the session goes on without them", strings.TrimPrefix(err.Error(), "plugin: ")))
+	}
+	var b strings.Builder
+	b.WriteString(strings.TrimRight(base, "\n"))
+	for _, a := range adds {
+		if a.Cut {
+			s.notice(protocol.NoticeWarning, fmt.Sprintf("%s is longer than the model is shown: it was cut to fit the instructions' bound (%d KiB in all); keep it shorter, or split it", a.Source, plugin.ContextLimit>>10))
+		}
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString(strings.TrimRight(a.Text, "\n"))
+	}
+	return b.String(), nil
+}
+
+// basePrompt is the configured replacement or the product plugin's
+// prompt.
+func (s *Session) basePrompt(ctx context.Context, f plugin.Facts) (string, error) {
 	sp := s.rt.conf.SystemPrompt
 	switch {
 	case sp.Value.Text != "":
@@ -125,19 +134,17 @@ func (s *Session) resolvePrompt(ctx context.Context) (string, error) {
 		}
 		return string(b), nil
 	}
-	return s.productPrompt(ctx, s.facts())
-}
-
-// productPrompt renders the product plugin's system prompt; "" when no
-// plugin of the generation contributes one.
-func (s *Session) productPrompt(ctx context.Context, f Facts) (string, error) {
-	_ = ctx
-	_ = f
-	return "", nil
+	p, err := s.binding.SystemPrompt(ctx, f)
+	if err != nil {
+		return "", fmt.Errorf("runtime: %w", err)
+	}
+	return p, nil
 }
 
 // SystemPrompt returns the system prompt the session's requests carry,
-// resolving it (and the model) now if no run has yet.
+// resolving it (and the model) now if no run has yet; resolving reads the
+// project's instructions, which records the session's metadata and those
+// reads in it.
 func (s *Session) SystemPrompt(ctx context.Context) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -150,9 +157,16 @@ func (s *Session) SystemPrompt(ctx context.Context) (string, error) {
 	if err := s.prepare(ctx); err != nil {
 		return "", err
 	}
+	if err := s.beginFile(); err != nil {
+		return "", err
+	}
 	p, err := s.resolvePrompt(ctx)
 	if err != nil {
-		return "", fmt.Errorf("%w", err)
+		return "", err
+	}
+	s.system, s.prompted = p, true
+	if err := s.agent.Retarget(s.bound.provider, s.bound.modelID, p); err != nil {
+		return "", err
 	}
 	return p, nil
 }

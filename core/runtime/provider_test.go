@@ -155,8 +155,16 @@ func TestKnownModelLimitAndCost(t *testing.T) {
 `)
 	rt2 := w.open(map[string]string{"model": "anthropic/claude-sonnet-4-5"}, nil)
 	s2, _ := rt2.NewSession(t.Context(), NewSessionOptions{Name: "limited"})
-	evs = runPrompt(t, s2, "hi")
+	retries := 0
+	for _, ev := range runPrompt(t, s2, "hi") {
+		if _, ok := ev.(protocol.ProviderRetry); ok {
+			retries++
+		}
+	}
 	end, _ := s2.Wait(t.Context())
+	if retries != 4 {
+		t.Errorf("%d retry events, want 4", retries)
+	}
 	if end.Reason != protocol.EndProviderError || !strings.Contains(end.Error, "rate_limit") || !strings.Contains(end.Error, "5 attempts on anthropic/claude-sonnet-4-5") {
 		t.Fatalf("end %+v", end)
 	}

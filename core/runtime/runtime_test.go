@@ -290,6 +290,16 @@ func TestSetModelForkSelect(t *testing.T) {
 	if leaves != 2 {
 		t.Fatalf("%d leaves after branching, want 2", leaves)
 	}
+	if err := s.Label(context.Background(), firstAnswer, "first answer"); err != nil {
+		t.Fatal(err)
+	}
+	labelled := false
+	for _, n := range s.Tree() {
+		labelled = labelled || n.ID == firstAnswer && n.Label == "first answer"
+	}
+	if !labelled {
+		t.Error("the label is not in the tree")
+	}
 	if _, err := s.Fork(context.Background(), protocol.ForkParams{At: "ZZZZ"}); !errors.Is(err, ErrUsage) {
 		t.Errorf("fork at an unknown entry = %v", err)
 	}

@@ -243,16 +243,8 @@ func (s *Session) prepare(ctx context.Context) error {
 	if s.agent != nil {
 		return nil
 	}
-	gen, err := s.rt.Generation(ctx)
-	if err != nil {
+	if err := s.bindTools(ctx); err != nil {
 		return err
-	}
-	if s.binding == nil {
-		b, err := gen.Bind(plugin.Effects{Journal: s.journal, Roots: []string{s.rt.cfg.Cwd}, Cwd: s.rt.cfg.Cwd, Ignore: s.rt.conf.IgnorePatterns()})
-		if err != nil {
-			return err
-		}
-		s.binding = b
 	}
 	bm, err := s.rt.bindModel(ctx, s.modelName, s.thinking, s.journal)
 	if err != nil {
@@ -281,6 +273,25 @@ func (s *Session) prepare(ctx context.Context) error {
 	for _, n := range bm.notices {
 		s.notice(protocol.NoticeWarning, n)
 	}
+	return nil
+}
+
+// bindTools binds the generation's tools (and prompts and commands) to
+// the session's journal, confined to the working directory. Called with
+// s.mu held.
+func (s *Session) bindTools(ctx context.Context) error {
+	if s.binding != nil {
+		return nil
+	}
+	gen, err := s.rt.Generation(ctx)
+	if err != nil {
+		return err
+	}
+	b, err := gen.Bind(plugin.Effects{Journal: s.journal, Roots: []string{s.rt.cfg.Cwd}, Cwd: s.rt.cfg.Cwd, Ignore: s.rt.conf.IgnorePatterns()})
+	if err != nil {
+		return err
+	}
+	s.binding = b
 	return nil
 }
 
@@ -383,10 +394,8 @@ func (s *Session) pump(run *agent.Run, done chan struct{}) {
 // last one recorded, and the system prompt with the project's
 // instructions. Called with s.mu held.
 func (s *Session) begin(ctx context.Context) error {
-	if s.file.Session().Len() == 0 {
-		if err := s.store.RecordMetadata(session.Metadata{Cwd: s.rt.cfg.Cwd, Smith: s.rt.cfg.Version}); err != nil {
-			return fmt.Errorf("runtime: record the session's metadata: %w", err)
-		}
+	if err := s.beginFile(); err != nil {
+		return err
 	}
 	if !s.recorded {
 		if err := s.store.RecordModelChange(session.ModelChange{Model: s.modelName, Thinking: string(s.thinking)}); err != nil {
@@ -404,6 +413,19 @@ func (s *Session) begin(ctx context.Context) error {
 			return err
 		}
 		s.system, s.prompted = system, true
+	}
+	return nil
+}
+
+// beginFile records the metadata of a session that holds nothing yet: its
+// first entry, which the effects of resolving the prompt are caused by.
+// Called with s.mu held.
+func (s *Session) beginFile() error {
+	if s.file.Session().Len() > 0 {
+		return nil
+	}
+	if err := s.store.RecordMetadata(session.Metadata{Cwd: s.rt.cfg.Cwd, Smith: s.rt.cfg.Version}); err != nil {
+		return fmt.Errorf("runtime: record the session's metadata: %w", err)
 	}
 	return nil
 }

@@ -326,3 +326,29 @@ func (rt *Runtime) FreeName(hint string) (string, error) {
 	}
 	return autoName(d, hint)
 }
+
+// Label names the entry ref (an id or a unique prefix) label in the
+// session's tree; "" clears its label. The label is an entry of its own,
+// so it is part of the recorded history. Refused with [ErrBusy] while a
+// run is active.
+func (s *Session) Label(ctx context.Context, ref, label string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return errClosed
+	}
+	if s.running() {
+		return ErrBusy
+	}
+	if len(label) > 64 || strings.ContainsAny(label, "\n\r") {
+		return usagef("runtime: the label %q is not one line of at most 64 bytes; shorten it", label)
+	}
+	i, err := s.entry(ref)
+	if err != nil {
+		return err
+	}
+	if err := s.store.RecordLabel(s.file.Session().ID(i), label); err != nil {
+		return fmt.Errorf("runtime: label entry %s of session %s: %w", ref, display(s.info), err)
+	}
+	return nil
+}

@@ -84,3 +84,15 @@ func LastModelChange(sess *sessionfmt.Session) (m ModelChange, ok bool) {
 
 // EntryMessage decodes the message a message entry's content holds.
 func EntryMessage(content []byte) (model.Message, error) { return decodeMessage(content) }
+
+// RecordLabel appends a label entry naming the entry target; an empty
+// label clears it.
+func (s *Store) RecordLabel(target sessionfmt.ID, label string) error {
+	content, err := sessionfmt.EncodeContent(map[string]string{})
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.append(sessionfmt.Entry{Kind: sessionfmt.KindLabel, Pair: target, Key: label, Content: content}, sessionfmt.Buffered)
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -134,9 +135,11 @@ func (s *Store) cause(parent string) (sessionfmt.ID, error) {
 	if id, err := sessionfmt.ParseID(parent); err == nil && s.f.Session().Index(id) >= 0 {
 		return id, nil
 	}
-	if parent == "" {
-		// An effect of the run itself (a provider exchange) is caused by
-		// the conversation as it stands: the selected leaf.
+	if parent == "" || strings.Contains(parent, ":") {
+		// An effect of the run itself (a provider exchange) or of the host
+		// on its behalf ("prompt:system", "context:…", "command:…": the
+		// name stays in the intent) is caused by the conversation as it
+		// stands: the selected leaf.
 		if i := s.f.Session().Selected(); i >= 0 {
 			return s.f.Session().ID(i), nil
 		}

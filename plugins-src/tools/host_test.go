@@ -129,8 +129,8 @@ func (p *project) call(tb testing.TB, name, args string) (agent.Result, string, 
 }
 
 // TestCatalogGolden: the module declares the seven tools with the names,
-// descriptions and schemas of testdata/catalog.golden, byte for byte (the
-// Go plugin's declarations, which the Rust crate took over unchanged).
+// descriptions and schemas of testdata/catalog.golden, byte for byte
+// (refresh with -update after changing src/catalog.rs).
 func TestCatalogGolden(t *testing.T) {
 	var b bytes.Buffer
 	for _, d := range generation(t).Tools() {

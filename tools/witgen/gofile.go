@@ -30,14 +30,15 @@ func (f *goFile) render(source string) ([]byte, error) {
 	b.WriteString(f.pkgDoc)
 	b.WriteString("package " + f.pkg + "\n\n")
 	body := f.body.String()
+	code := withoutComments(body)
 	imports := map[string]bool{}
 	for k := range f.imports {
-		if usesPackage(body, k) {
+		if usesPackage(code, k) {
 			imports[k] = true
 		}
 	}
 	for _, path := range stdImports {
-		if usesPackage(body, path) {
+		if usesPackage(code, path) {
 			imports[path] = true
 		}
 	}
@@ -59,6 +60,19 @@ func (f *goFile) render(source string) ([]byte, error) {
 		return []byte(b.String()), errorf("format %s: %w", f.pkg, err)
 	}
 	return out, nil
+}
+
+// withoutComments is body without its line comments, which the generator
+// writes only as whole lines: a doc comment saying "the conversation's
+// context." must not import package context.
+func withoutComments(body string) string {
+	var b strings.Builder
+	for line := range strings.Lines(body) {
+		if !strings.HasPrefix(strings.TrimLeft(line, " \t"), "//") {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
 }
 
 // usesPackage reports whether body refers to the package at import path p

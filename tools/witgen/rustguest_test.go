@@ -124,6 +124,8 @@ func TestRustGuestRoundTrips(t *testing.T) {
 				[]any{[]any{"example", "Example", []any{"api-key", "org?"}}},
 				[]any{[]any{"example", "m1", "M1", uint32(200000), uint32(4294967295), true, false}},
 				[]any{cv{2, nil}, cv{0, nil}, cv{8, nil}},
+				[]any{[]any{"system", "Says who."}},
+				[]any{[]any{"notes", ""}},
 			}},
 		},
 		{

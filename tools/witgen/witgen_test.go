@@ -108,13 +108,13 @@ func TestWorldLaws(t *testing.T) {
 			t.Errorf("interface %s: capability = %q; want %q (importable only when granted)", name, caps[name], name)
 		}
 	}
-	for _, name := range []string{"types", "contrib", "tool", "provider", "handler"} {
+	for _, name := range []string{"types", "contrib", "tool", "provider", "handler", "prompt"} {
 		if _, ok := caps[name]; ok {
 			t.Errorf("interface %s is a capability; want it in the core world", name)
 		}
 	}
 	verbs := []string{"declare", "invoke", "build", "classify", "decode", "finish", "handle", "read", "write", "edit", "list",
-		"find", "search", "run", "send", "store", "check", "show", "request"}
+		"find", "search", "run", "send", "store", "check", "show", "request", "render", "transform"}
 	for _, in := range m.ifaces {
 		for _, td := range in.types {
 			var cases []string

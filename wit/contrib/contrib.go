@@ -29,14 +29,45 @@ type ToolDefinition struct {
 
 // CommandDefinition is the WIT record "command-definition" (smith:plugin/contrib@0.0.0).
 //
-// A command the user may run by name.
+// A command the user may run by name. The host runs it through
+// `invoke-tool` with the command's name and, as arguments, the JSON
+// object `{"arguments": "..."}` holding the text the user typed after the
+// name (empty when none). The output's text content is shown to the
+// user; when its `details` is a JSON object with a string member
+// `prompt`, the frontend then submits that text as the user's next
+// prompt, exactly as if it had been typed, so no frontend needs a case
+// per command.
 type CommandDefinition struct {
-	// The command's name, unique within the plugin, such as `compact`.
+	// The command's name, unique within the plugin and distinct from its
+	// tools' names, such as `compact`.
 	Name string
 	// What the command does, as shown in help and completion.
 	Description string
 	// A short hint for the command's arguments, such as `<model>`.
 	ArgumentHint *string
+}
+
+// PromptDefinition is the WIT record "prompt-definition" (smith:plugin/contrib@0.0.0).
+//
+// A prompt the plugin renders through `prompt`.
+type PromptDefinition struct {
+	// The prompt's name, unique within the generation; `system` is the
+	// system prompt of every provider request.
+	Name string
+	// What the prompt is for, as shown to the user.
+	Description string
+}
+
+// ContextTransformDefinition is the WIT record "context-transform-definition" (smith:plugin/contrib@0.0.0).
+//
+// A context transform the plugin runs through `prompt`: it adds text,
+// such as the project's instructions, to the conversation's context.
+type ContextTransformDefinition struct {
+	// The transform's name, unique within the generation, such as
+	// `project-instructions`.
+	Name string
+	// What the transform adds, as shown to the user.
+	Description string
 }
 
 // ProviderDefinition is the WIT record "provider-definition" (smith:plugin/contrib@0.0.0).
@@ -89,6 +120,10 @@ type Contributions struct {
 	Models []ModelDefinition
 	// The event kinds the plugin handles through `handler`, in any order.
 	Subscriptions []types.EventKind
+	// Prompts, rendered through `prompt`.
+	Prompts []PromptDefinition
+	// Context transforms, run through `prompt`, in the order they run.
+	ContextTransforms []ContextTransformDefinition
 }
 
 // DeclareOptions is the WIT record "declare-options" (smith:plugin/contrib@0.0.0).

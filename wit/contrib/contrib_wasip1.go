@@ -22,7 +22,7 @@ func wasmexportDeclareContributions(p0 uint32, p1 uint32, p2 uint32, p3 uint32) 
 	liftDeclareOptions(f[0:], &a0)
 	cabi.Unpin()
 	v, err := exports.DeclareContributions(a0)
-	ret := cabi.Alloc(44, 4)
+	ret := cabi.Alloc(60, 4)
 	if err != nil {
 		var fault RegistrationFault
 		if !errors.As(err, &fault) {
@@ -86,6 +86,16 @@ func storeContributions(b []byte, v *Contributions) {
 		t19 := t17[t18*1:]
 		storeTypesEventKind(t19, &v.Subscriptions[t18])
 	}
+	t21 := cabi.AllocList(b[40:], len(v.Prompts), 16, 4)
+	for t22 := range v.Prompts {
+		t23 := t21[t22*16:]
+		storePromptDefinition(t23, &v.Prompts[t22])
+	}
+	t25 := cabi.AllocList(b[48:], len(v.ContextTransforms), 16, 4)
+	for t26 := range v.ContextTransforms {
+		t27 := t25[t26*16:]
+		storeContextTransformDefinition(t27, &v.ContextTransforms[t26])
+	}
 }
 
 func storeToolDefinition(b []byte, v *ToolDefinition) {
@@ -106,10 +116,10 @@ func storeCommandDefinition(b []byte, v *CommandDefinition) {
 func storeProviderDefinition(b []byte, v *ProviderDefinition) {
 	cabi.StoreString(b[0:], v.Name)
 	cabi.StoreString(b[8:], v.DisplayName)
-	t21 := cabi.AllocList(b[16:], len(v.SecretNames), 8, 4)
-	for t22 := range v.SecretNames {
-		t23 := t21[t22*8:]
-		cabi.StoreString(t23, v.SecretNames[t22])
+	t29 := cabi.AllocList(b[16:], len(v.SecretNames), 8, 4)
+	for t30 := range v.SecretNames {
+		t31 := t29[t30*8:]
+		cabi.StoreString(t31, v.SecretNames[t30])
 	}
 }
 
@@ -132,4 +142,14 @@ func storeTypesEventKind(b []byte, v *types.EventKind) {
 		cabi.BadCase("event-kind", uint32(*v), 9)
 	}
 	b[0] = byte(*v)
+}
+
+func storePromptDefinition(b []byte, v *PromptDefinition) {
+	cabi.StoreString(b[0:], v.Name)
+	cabi.StoreString(b[8:], v.Description)
+}
+
+func storeContextTransformDefinition(b []byte, v *ContextTransformDefinition) {
+	cabi.StoreString(b[0:], v.Name)
+	cabi.StoreString(b[8:], v.Description)
 }

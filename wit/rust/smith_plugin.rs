@@ -1971,10 +1971,18 @@ pub mod contrib {
         }
     }
 
-    /// A command the user may run by name.
+    /// A command the user may run by name. The host runs it through
+    /// `invoke-tool` with the command's name and, as arguments, the JSON
+    /// object `{"arguments": "..."}` holding the text the user typed after the
+    /// name (empty when none). The output's text content is shown to the
+    /// user; when its `details` is a JSON object with a string member
+    /// `prompt`, the frontend then submits that text as the user's next
+    /// prompt, exactly as if it had been typed, so no frontend needs a case
+    /// per command.
     #[derive(Debug, Clone, PartialEq, Default)]
     pub struct CommandDefinition {
-        /// The command's name, unique within the plugin, such as `compact`.
+        /// The command's name, unique within the plugin and distinct from its
+        /// tools' names, such as `compact`.
         pub name: String,
         /// What the command does, as shown in help and completion.
         pub description: String,
@@ -2008,6 +2016,77 @@ pub mod contrib {
             rt::Canon::lower(&self.name, &mut f[0..], keep);
             rt::Canon::lower(&self.description, &mut f[2..], keep);
             rt::Canon::lower(&self.argument_hint, &mut f[4..], keep);
+        }
+    }
+
+    /// A prompt the plugin renders through `prompt`.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct PromptDefinition {
+        /// The prompt's name, unique within the generation; `system` is the
+        /// system prompt of every provider request.
+        pub name: String,
+        /// What the prompt is for, as shown to the user.
+        pub description: String,
+    }
+
+    impl rt::Canon for PromptDefinition {
+        const SIZE: usize = 16;
+        const ALIGN: usize = 4;
+        unsafe fn load(p: usize) -> Self {
+            PromptDefinition {
+                name: rt::Canon::load(p),
+                description: rt::Canon::load(p + 8),
+            }
+        }
+        unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
+            rt::Canon::store(&self.name, p, keep);
+            rt::Canon::store(&self.description, p + 8, keep);
+        }
+        unsafe fn lift(f: &[u64]) -> Self {
+            PromptDefinition {
+                name: rt::Canon::lift(&f[0..]),
+                description: rt::Canon::lift(&f[2..]),
+            }
+        }
+        unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
+            rt::Canon::lower(&self.name, &mut f[0..], keep);
+            rt::Canon::lower(&self.description, &mut f[2..], keep);
+        }
+    }
+
+    /// A context transform the plugin runs through `prompt`: it adds text,
+    /// such as the project's instructions, to the conversation's context.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct ContextTransformDefinition {
+        /// The transform's name, unique within the generation, such as
+        /// `project-instructions`.
+        pub name: String,
+        /// What the transform adds, as shown to the user.
+        pub description: String,
+    }
+
+    impl rt::Canon for ContextTransformDefinition {
+        const SIZE: usize = 16;
+        const ALIGN: usize = 4;
+        unsafe fn load(p: usize) -> Self {
+            ContextTransformDefinition {
+                name: rt::Canon::load(p),
+                description: rt::Canon::load(p + 8),
+            }
+        }
+        unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
+            rt::Canon::store(&self.name, p, keep);
+            rt::Canon::store(&self.description, p + 8, keep);
+        }
+        unsafe fn lift(f: &[u64]) -> Self {
+            ContextTransformDefinition {
+                name: rt::Canon::lift(&f[0..]),
+                description: rt::Canon::lift(&f[2..]),
+            }
+        }
+        unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
+            rt::Canon::lower(&self.name, &mut f[0..], keep);
+            rt::Canon::lower(&self.description, &mut f[2..], keep);
         }
     }
 
@@ -2132,10 +2211,14 @@ pub mod contrib {
         pub models: Vec<ModelDefinition>,
         /// The event kinds the plugin handles through `handler`, in any order.
         pub subscriptions: Vec<super::types::EventKind>,
+        /// Prompts, rendered through `prompt`.
+        pub prompts: Vec<PromptDefinition>,
+        /// Context transforms, run through `prompt`, in the order they run.
+        pub context_transforms: Vec<ContextTransformDefinition>,
     }
 
     impl rt::Canon for Contributions {
-        const SIZE: usize = 40;
+        const SIZE: usize = 56;
         const ALIGN: usize = 4;
         unsafe fn load(p: usize) -> Self {
             Contributions {
@@ -2144,6 +2227,8 @@ pub mod contrib {
                 providers: rt::Canon::load(p + 16),
                 models: rt::Canon::load(p + 24),
                 subscriptions: rt::Canon::load(p + 32),
+                prompts: rt::Canon::load(p + 40),
+                context_transforms: rt::Canon::load(p + 48),
             }
         }
         unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
@@ -2152,6 +2237,8 @@ pub mod contrib {
             rt::Canon::store(&self.providers, p + 16, keep);
             rt::Canon::store(&self.models, p + 24, keep);
             rt::Canon::store(&self.subscriptions, p + 32, keep);
+            rt::Canon::store(&self.prompts, p + 40, keep);
+            rt::Canon::store(&self.context_transforms, p + 48, keep);
         }
         unsafe fn lift(f: &[u64]) -> Self {
             Contributions {
@@ -2160,6 +2247,8 @@ pub mod contrib {
                 providers: rt::Canon::lift(&f[4..]),
                 models: rt::Canon::lift(&f[6..]),
                 subscriptions: rt::Canon::lift(&f[8..]),
+                prompts: rt::Canon::lift(&f[10..]),
+                context_transforms: rt::Canon::lift(&f[12..]),
             }
         }
         unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
@@ -2168,6 +2257,8 @@ pub mod contrib {
             rt::Canon::lower(&self.providers, &mut f[4..], keep);
             rt::Canon::lower(&self.models, &mut f[6..], keep);
             rt::Canon::lower(&self.subscriptions, &mut f[8..], keep);
+            rt::Canon::lower(&self.prompts, &mut f[10..], keep);
+            rt::Canon::lower(&self.context_transforms, &mut f[12..], keep);
         }
     }
 
@@ -2615,6 +2706,400 @@ pub mod handler {
             }
             #[export_name = "cabi_post_smith:plugin/handler@0.0.0#handle-event"]
             unsafe extern "C" fn __smith_handler_handle_event_post(_: i32) {
+                $crate::smith_plugin::rt::post_return()
+            }
+        };
+    }
+}
+
+/// Prompts and context. The host renders the prompts and runs the context
+/// transforms a plugin declared in `contributions` from the runtime facts
+/// it passes in: the plugin owns the words, the host only knows where they
+/// go. A transform reads files through the granted `fs` capability, so
+/// every read is a recorded effect; the host confines those reads to the
+/// repository (or the working directory) and the configuration directory,
+/// read-only.
+///
+/// The WIT interface `smith:plugin/prompt@0.0.0`.
+pub mod prompt {
+    use super::rt;
+
+    /// The git repository the working directory is in.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct Repository {
+        /// The repository's root (the directory holding `.git`), absolute.
+        pub root: String,
+        /// The checked-out branch, such as `main`; none when HEAD is detached.
+        pub branch: Option<String>,
+    }
+
+    impl rt::Canon for Repository {
+        const SIZE: usize = 20;
+        const ALIGN: usize = 4;
+        unsafe fn load(p: usize) -> Self {
+            Repository {
+                root: rt::Canon::load(p),
+                branch: rt::Canon::load(p + 8),
+            }
+        }
+        unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
+            rt::Canon::store(&self.root, p, keep);
+            rt::Canon::store(&self.branch, p + 8, keep);
+        }
+        unsafe fn lift(f: &[u64]) -> Self {
+            Repository {
+                root: rt::Canon::lift(&f[0..]),
+                branch: rt::Canon::lift(&f[2..]),
+            }
+        }
+        unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
+            rt::Canon::lower(&self.root, &mut f[0..], keep);
+            rt::Canon::lower(&self.branch, &mut f[2..], keep);
+        }
+    }
+
+    /// The model the provider requests go to.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct ModelIdentity {
+        /// The provider's name, such as `anthropic`.
+        pub provider: String,
+        /// The model's identifier at the provider, such as `claude-sonnet-4-5`.
+        pub name: String,
+        /// The model's name as shown to the user, such as `Claude Sonnet 4.5`.
+        pub display_name: String,
+    }
+
+    impl rt::Canon for ModelIdentity {
+        const SIZE: usize = 24;
+        const ALIGN: usize = 4;
+        unsafe fn load(p: usize) -> Self {
+            ModelIdentity {
+                provider: rt::Canon::load(p),
+                name: rt::Canon::load(p + 8),
+                display_name: rt::Canon::load(p + 16),
+            }
+        }
+        unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
+            rt::Canon::store(&self.provider, p, keep);
+            rt::Canon::store(&self.name, p + 8, keep);
+            rt::Canon::store(&self.display_name, p + 16, keep);
+        }
+        unsafe fn lift(f: &[u64]) -> Self {
+            ModelIdentity {
+                provider: rt::Canon::lift(&f[0..]),
+                name: rt::Canon::lift(&f[2..]),
+                display_name: rt::Canon::lift(&f[4..]),
+            }
+        }
+        unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
+            rt::Canon::lower(&self.provider, &mut f[0..], keep);
+            rt::Canon::lower(&self.name, &mut f[2..], keep);
+            rt::Canon::lower(&self.display_name, &mut f[4..], keep);
+        }
+    }
+
+    /// What the host knows of the environment a prompt is rendered for.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct RuntimeFacts {
+        /// The working directory the tools resolve relative paths against,
+        /// absolute, symbolic links resolved.
+        pub working_directory: String,
+        /// The operating system, as Go names it: `linux`, `darwin`, `windows`.
+        pub operating_system: String,
+        /// The processor architecture, as Go names it: `amd64`, `arm64`.
+        pub architecture: String,
+        /// The shell that runs commands, such as `/bin/bash`.
+        pub shell: String,
+        /// Today's date in the user's time zone, as `YYYY-MM-DD`.
+        pub date: String,
+        /// The repository the working directory is in; none outside one.
+        pub repository: Option<Repository>,
+        /// The model the requests go to.
+        pub model: ModelIdentity,
+        /// The names of the active tools, in the order they are advertised.
+        pub tools: Vec<String>,
+        /// The user's Smith configuration directory, absolute; none when it
+        /// does not exist.
+        pub configuration_directory: Option<String>,
+    }
+
+    impl rt::Canon for RuntimeFacts {
+        const SIZE: usize = 108;
+        const ALIGN: usize = 4;
+        unsafe fn load(p: usize) -> Self {
+            RuntimeFacts {
+                working_directory: rt::Canon::load(p),
+                operating_system: rt::Canon::load(p + 8),
+                architecture: rt::Canon::load(p + 16),
+                shell: rt::Canon::load(p + 24),
+                date: rt::Canon::load(p + 32),
+                repository: rt::Canon::load(p + 40),
+                model: rt::Canon::load(p + 64),
+                tools: rt::Canon::load(p + 88),
+                configuration_directory: rt::Canon::load(p + 96),
+            }
+        }
+        unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
+            rt::Canon::store(&self.working_directory, p, keep);
+            rt::Canon::store(&self.operating_system, p + 8, keep);
+            rt::Canon::store(&self.architecture, p + 16, keep);
+            rt::Canon::store(&self.shell, p + 24, keep);
+            rt::Canon::store(&self.date, p + 32, keep);
+            rt::Canon::store(&self.repository, p + 40, keep);
+            rt::Canon::store(&self.model, p + 64, keep);
+            rt::Canon::store(&self.tools, p + 88, keep);
+            rt::Canon::store(&self.configuration_directory, p + 96, keep);
+        }
+        unsafe fn lift(f: &[u64]) -> Self {
+            RuntimeFacts {
+                working_directory: rt::Canon::lift(&f[0..]),
+                operating_system: rt::Canon::lift(&f[2..]),
+                architecture: rt::Canon::lift(&f[4..]),
+                shell: rt::Canon::lift(&f[6..]),
+                date: rt::Canon::lift(&f[8..]),
+                repository: rt::Canon::lift(&f[10..]),
+                model: rt::Canon::lift(&f[16..]),
+                tools: rt::Canon::lift(&f[22..]),
+                configuration_directory: rt::Canon::lift(&f[24..]),
+            }
+        }
+        unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
+            rt::Canon::lower(&self.working_directory, &mut f[0..], keep);
+            rt::Canon::lower(&self.operating_system, &mut f[2..], keep);
+            rt::Canon::lower(&self.architecture, &mut f[4..], keep);
+            rt::Canon::lower(&self.shell, &mut f[6..], keep);
+            rt::Canon::lower(&self.date, &mut f[8..], keep);
+            rt::Canon::lower(&self.repository, &mut f[10..], keep);
+            rt::Canon::lower(&self.model, &mut f[16..], keep);
+            rt::Canon::lower(&self.tools, &mut f[22..], keep);
+            rt::Canon::lower(&self.configuration_directory, &mut f[24..], keep);
+        }
+    }
+
+    /// Options for `render-prompt`.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct RenderOptions {
+        /// The bytes the rendered prompt may take; the host refuses a longer one.
+        pub byte_limit: u32,
+    }
+
+    impl rt::Canon for RenderOptions {
+        const SIZE: usize = 4;
+        const ALIGN: usize = 4;
+        unsafe fn load(p: usize) -> Self {
+            RenderOptions {
+                byte_limit: rt::Canon::load(p),
+            }
+        }
+        unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
+            rt::Canon::store(&self.byte_limit, p, keep);
+        }
+        unsafe fn lift(f: &[u64]) -> Self {
+            RenderOptions {
+                byte_limit: rt::Canon::lift(&f[0..]),
+            }
+        }
+        unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
+            rt::Canon::lower(&self.byte_limit, &mut f[0..], keep);
+        }
+    }
+
+    /// Options for `transform-context`.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct TransformOptions {
+        /// The bytes the texts of all additions may take together; the host
+        /// refuses more.
+        pub byte_limit: u32,
+    }
+
+    impl rt::Canon for TransformOptions {
+        const SIZE: usize = 4;
+        const ALIGN: usize = 4;
+        unsafe fn load(p: usize) -> Self {
+            TransformOptions {
+                byte_limit: rt::Canon::load(p),
+            }
+        }
+        unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
+            rt::Canon::store(&self.byte_limit, p, keep);
+        }
+        unsafe fn lift(f: &[u64]) -> Self {
+            TransformOptions {
+                byte_limit: rt::Canon::lift(&f[0..]),
+            }
+        }
+        unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
+            rt::Canon::lower(&self.byte_limit, &mut f[0..], keep);
+        }
+    }
+
+    /// Text a context transform adds to the conversation's context.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct ContextAddition {
+        /// Where the text comes from: the absolute path of the file it was read
+        /// from.
+        pub source: String,
+        /// What the model sees, complete with any heading naming the source; a
+        /// note inside it says so when it was cut.
+        pub text: String,
+        /// Whether the text was cut to a bound; the host warns the user.
+        pub cut: bool,
+    }
+
+    impl rt::Canon for ContextAddition {
+        const SIZE: usize = 20;
+        const ALIGN: usize = 4;
+        unsafe fn load(p: usize) -> Self {
+            ContextAddition {
+                source: rt::Canon::load(p),
+                text: rt::Canon::load(p + 8),
+                cut: rt::Canon::load(p + 16),
+            }
+        }
+        unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
+            rt::Canon::store(&self.source, p, keep);
+            rt::Canon::store(&self.text, p + 8, keep);
+            rt::Canon::store(&self.cut, p + 16, keep);
+        }
+        unsafe fn lift(f: &[u64]) -> Self {
+            ContextAddition {
+                source: rt::Canon::lift(&f[0..]),
+                text: rt::Canon::lift(&f[2..]),
+                cut: rt::Canon::lift(&f[4..]),
+            }
+        }
+        unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
+            rt::Canon::lower(&self.source, &mut f[0..], keep);
+            rt::Canon::lower(&self.text, &mut f[2..], keep);
+            rt::Canon::lower(&self.cut, &mut f[4..], keep);
+        }
+    }
+
+    /// Why a prompt could not be rendered or a transform run.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum PromptFault {
+        /// The plugin declares no prompt of that name; carries the name.
+        UnknownPrompt(String),
+        /// The plugin declares no context transform of that name; carries the
+        /// name.
+        UnknownTransform(String),
+        /// The facts carry a value the plugin cannot use; says which and why.
+        InvalidFacts(String),
+        /// Any other failure, described.
+        Unknown(String),
+    }
+
+    impl rt::Canon for PromptFault {
+        const SIZE: usize = 12;
+        const ALIGN: usize = 4;
+        unsafe fn load(p: usize) -> Self {
+            match rt::ld::<u8>(p) {
+                0 => PromptFault::UnknownPrompt(rt::Canon::load(p + 4)),
+                1 => PromptFault::UnknownTransform(rt::Canon::load(p + 4)),
+                2 => PromptFault::InvalidFacts(rt::Canon::load(p + 4)),
+                3 => PromptFault::Unknown(rt::Canon::load(p + 4)),
+                d => rt::bad("prompt.prompt-fault", d as u32, 4),
+            }
+        }
+        unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
+            match self {
+                PromptFault::UnknownPrompt(v) => {
+                    rt::st::<u8>(p, 0);
+                    rt::Canon::store(v, p + 4, keep);
+                }
+                PromptFault::UnknownTransform(v) => {
+                    rt::st::<u8>(p, 1);
+                    rt::Canon::store(v, p + 4, keep);
+                }
+                PromptFault::InvalidFacts(v) => {
+                    rt::st::<u8>(p, 2);
+                    rt::Canon::store(v, p + 4, keep);
+                }
+                PromptFault::Unknown(v) => {
+                    rt::st::<u8>(p, 3);
+                    rt::Canon::store(v, p + 4, keep);
+                }
+            }
+        }
+        unsafe fn lift(f: &[u64]) -> Self {
+            match f[0] as u32 {
+                0 => PromptFault::UnknownPrompt(rt::Canon::lift(&f[1..])),
+                1 => PromptFault::UnknownTransform(rt::Canon::lift(&f[1..])),
+                2 => PromptFault::InvalidFacts(rt::Canon::lift(&f[1..])),
+                3 => PromptFault::Unknown(rt::Canon::lift(&f[1..])),
+                d => rt::bad("prompt.prompt-fault", d as u32, 4),
+            }
+        }
+        unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
+            match self {
+                PromptFault::UnknownPrompt(v) => rt::Canon::lower(v, &mut f[1..], keep),
+                PromptFault::UnknownTransform(v) => {
+                    f[0] = 1;
+                    rt::Canon::lower(v, &mut f[1..], keep);
+                }
+                PromptFault::InvalidFacts(v) => {
+                    f[0] = 2;
+                    rt::Canon::lower(v, &mut f[1..], keep);
+                }
+                PromptFault::Unknown(v) => {
+                    f[0] = 3;
+                    rt::Canon::lower(v, &mut f[1..], keep);
+                }
+            }
+        }
+    }
+
+    /// Guest is what a plugin implements to export `smith:plugin/prompt@0.0.0`; `crate::export_prompt!(Type)`
+    /// then defines the wasm exports calling it.
+    pub trait Guest {
+        /// Renders the prompt of that name for the facts.
+        fn render_prompt(name: String, facts: RuntimeFacts, options: RenderOptions) -> Result<String, PromptFault>;
+        /// Runs the context transform of that name for the facts and returns its
+        /// additions, in the order they belong in the context.
+        fn transform_context(name: String, facts: RuntimeFacts, options: TransformOptions) -> Result<Vec<ContextAddition>, PromptFault>;
+    }
+
+    #[doc(hidden)]
+    pub unsafe fn __export_render_prompt<T: Guest>(p0: i32) -> i32 {
+        rt::lifting("prompt.render-prompt");
+        let args = p0 as u32 as usize;
+        let a0: String = rt::Canon::load(args);
+        let a1: RuntimeFacts = rt::Canon::load(args + 8);
+        let a2: RenderOptions = rt::Canon::load(args + 116);
+        rt::free(args, 120, 4);
+        rt::return_value(T::render_prompt(a0, a1, a2)) as i32
+    }
+
+    #[doc(hidden)]
+    pub unsafe fn __export_transform_context<T: Guest>(p0: i32) -> i32 {
+        rt::lifting("prompt.transform-context");
+        let args = p0 as u32 as usize;
+        let a0: String = rt::Canon::load(args);
+        let a1: RuntimeFacts = rt::Canon::load(args + 8);
+        let a2: TransformOptions = rt::Canon::load(args + 116);
+        rt::free(args, 120, 4);
+        rt::return_value(T::transform_context(a0, a1, a2)) as i32
+    }
+
+    /// export_prompt defines the wasm exports of `smith:plugin/prompt@0.0.0` for a type
+    /// implementing [`prompt::Guest`](crate::smith_plugin::prompt::Guest).
+    #[macro_export]
+    macro_rules! export_prompt {
+        ($t:ty) => {
+            #[export_name = "smith:plugin/prompt@0.0.0#render-prompt"]
+            unsafe extern "C" fn __smith_prompt_render_prompt(p0: i32) -> i32 {
+                $crate::smith_plugin::prompt::__export_render_prompt::<$t>(p0)
+            }
+            #[export_name = "cabi_post_smith:plugin/prompt@0.0.0#render-prompt"]
+            unsafe extern "C" fn __smith_prompt_render_prompt_post(_: i32) {
+                $crate::smith_plugin::rt::post_return()
+            }
+            #[export_name = "smith:plugin/prompt@0.0.0#transform-context"]
+            unsafe extern "C" fn __smith_prompt_transform_context(p0: i32) -> i32 {
+                $crate::smith_plugin::prompt::__export_transform_context::<$t>(p0)
+            }
+            #[export_name = "cabi_post_smith:plugin/prompt@0.0.0#transform-context"]
+            unsafe extern "C" fn __smith_prompt_transform_context_post(_: i32) {
                 $crate::smith_plugin::rt::post_return()
             }
         };
@@ -3880,7 +4365,9 @@ pub mod tool {
     pub struct ToolOutput {
         /// The content shown to the model, in order.
         pub content: Vec<super::types::ContentBlock>,
-        /// Structured details for frontends, as JSON, if any.
+        /// Structured details for frontends, as JSON, if any. A command's
+        /// details may ask the frontend to submit a prompt (see
+        /// `command-definition`).
         pub details: Option<String>,
     }
 

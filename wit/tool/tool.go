@@ -42,7 +42,9 @@ type InvokeOptions struct {
 type ToolOutput struct {
 	// The content shown to the model, in order.
 	Content []types.ContentBlock
-	// Structured details for frontends, as JSON, if any.
+	// Structured details for frontends, as JSON, if any. A command's
+	// details may ask the frontend to submit a prompt (see
+	// `command-definition`).
 	Details *string
 }
 

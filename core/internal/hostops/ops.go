@@ -48,7 +48,9 @@ func (o *Ops) run(ctx context.Context, inv Invocation, kind string, input any, f
 			out, m, err := fn(ctx)
 			ferr = err
 			var b []byte
-			if out != nil {
+			// An effect that failed without happening has nothing to show
+			// but its error (a read of a missing file is most of them).
+			if out != nil && !(err != nil && m == model.MutationNotApplied) {
 				b, _ = json.Marshal(out)
 			}
 			return effect.Outcome{Mutation: m, Output: b, Err: err}

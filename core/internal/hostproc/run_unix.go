@@ -40,10 +40,7 @@ func Run(ctx context.Context, command string, o Options) (Result, error) {
 	if err := ctx.Err(); err != nil {
 		return Result{Mutation: model.MutationNotApplied}, fmt.Errorf("hostproc: not started: %w", err)
 	}
-	shell, err := exec.LookPath("bash")
-	if err != nil {
-		shell = "/bin/sh"
-	}
+	shell := Shell()
 	tctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
 

@@ -116,11 +116,11 @@ func liftSearchOptions(c *wasmhost.Call, f []uint64, v *SearchOptions) error {
 	case 0:
 		v.Glob = nil
 	case 1:
-		t25 := new(string)
-		if err := canon.LiftString(c, f[1], f[2], t25); err != nil {
+		t28 := new(string)
+		if err := canon.LiftString(c, f[1], f[2], t28); err != nil {
 			return canon.Wrap("search-options.glob", err)
 		}
-		v.Glob = t25
+		v.Glob = t28
 	default:
 		return canon.BadCase("search-options.glob", uint32(f[0]), 2)
 	}
@@ -148,14 +148,14 @@ func liftRequest(c *wasmhost.Call, f []uint64, v *Request) error {
 	if err := canon.LiftString(c, f[2], f[3], &v.URL); err != nil {
 		return canon.Wrap("request.url", err)
 	}
-	t26, err := canon.LiftList(c, f[4], f[5], 16, 4)
+	t29, err := canon.LiftList(c, f[4], f[5], 16, 4)
 	if err != nil {
 		return canon.Wrap("request.headers", err)
 	}
-	v.Headers = make([]Header, len(t26)/16)
-	for t27 := range v.Headers {
-		t28 := t26[t27*16:]
-		if err := loadHeader(c, t28, &v.Headers[t27]); err != nil {
+	v.Headers = make([]Header, len(t29)/16)
+	for t30 := range v.Headers {
+		t31 := t29[t30*16:]
+		if err := loadHeader(c, t31, &v.Headers[t30]); err != nil {
 			return err
 		}
 	}
@@ -202,17 +202,17 @@ func storeHTTPFault(c *wasmhost.Call, b []byte, v *HTTPFault) error {
 
 func storeResponse(c *wasmhost.Call, b []byte, v *Response) error {
 	binary.LittleEndian.PutUint16(b[0:], uint16(v.Status))
-	t32, t29, err := canon.AllocList(c, b[4:], len(v.Headers), 16, 4)
+	t35, t32, err := canon.AllocList(c, b[4:], len(v.Headers), 16, 4)
 	if err != nil {
 		return canon.Wrap("response.headers", err)
 	}
-	for t30 := range v.Headers {
-		t31 := t29[t30*16:]
-		if err := storeHeader(c, t31, &v.Headers[t30]); err != nil {
+	for t33 := range v.Headers {
+		t34 := t32[t33*16:]
+		if err := storeHeader(c, t34, &v.Headers[t33]); err != nil {
 			return err
 		}
 	}
-	if err := c.WriteBytes(t32, t29); err != nil {
+	if err := c.WriteBytes(t35, t32); err != nil {
 		return canon.Wrap("response.headers", err)
 	}
 	if err := canon.StoreBytes(c, b[12:], v.Body); err != nil {
@@ -286,9 +286,9 @@ func liftStoreOptions(c *wasmhost.Call, f []uint64, v *StoreOptions) error {
 	case 0:
 		v.ExpiresAtMs = nil
 	case 1:
-		t33 := new(uint64)
-		(*t33) = f[1]
-		v.ExpiresAtMs = t33
+		t36 := new(uint64)
+		(*t36) = f[1]
+		v.ExpiresAtMs = t36
 	default:
 		return canon.BadCase("store-options.expires-at-ms", uint32(f[0]), 2)
 	}
@@ -359,58 +359,80 @@ func lowerDeclareOptions(c *wasmhost.Call, f []uint64, v *DeclareOptions) error 
 }
 
 func loadContributions(c *wasmhost.Call, b []byte, v *Contributions) error {
-	t34, err := canon.LoadList(c, b[0:], 24, 4)
+	t37, err := canon.LoadList(c, b[0:], 24, 4)
 	if err != nil {
 		return canon.Wrap("contributions.tools", err)
 	}
-	v.Tools = make([]ToolDefinition, len(t34)/24)
-	for t35 := range v.Tools {
-		t36 := t34[t35*24:]
-		if err := loadToolDefinition(c, t36, &v.Tools[t35]); err != nil {
+	v.Tools = make([]ToolDefinition, len(t37)/24)
+	for t38 := range v.Tools {
+		t39 := t37[t38*24:]
+		if err := loadToolDefinition(c, t39, &v.Tools[t38]); err != nil {
 			return err
 		}
 	}
-	t37, err := canon.LoadList(c, b[8:], 28, 4)
+	t40, err := canon.LoadList(c, b[8:], 28, 4)
 	if err != nil {
 		return canon.Wrap("contributions.commands", err)
 	}
-	v.Commands = make([]CommandDefinition, len(t37)/28)
-	for t38 := range v.Commands {
-		t39 := t37[t38*28:]
-		if err := loadCommandDefinition(c, t39, &v.Commands[t38]); err != nil {
+	v.Commands = make([]CommandDefinition, len(t40)/28)
+	for t41 := range v.Commands {
+		t42 := t40[t41*28:]
+		if err := loadCommandDefinition(c, t42, &v.Commands[t41]); err != nil {
 			return err
 		}
 	}
-	t40, err := canon.LoadList(c, b[16:], 24, 4)
+	t43, err := canon.LoadList(c, b[16:], 24, 4)
 	if err != nil {
 		return canon.Wrap("contributions.providers", err)
 	}
-	v.Providers = make([]ProviderDefinition, len(t40)/24)
-	for t41 := range v.Providers {
-		t42 := t40[t41*24:]
-		if err := loadProviderDefinition(c, t42, &v.Providers[t41]); err != nil {
+	v.Providers = make([]ProviderDefinition, len(t43)/24)
+	for t44 := range v.Providers {
+		t45 := t43[t44*24:]
+		if err := loadProviderDefinition(c, t45, &v.Providers[t44]); err != nil {
 			return err
 		}
 	}
-	t43, err := canon.LoadList(c, b[24:], 36, 4)
+	t46, err := canon.LoadList(c, b[24:], 36, 4)
 	if err != nil {
 		return canon.Wrap("contributions.models", err)
 	}
-	v.Models = make([]ModelDefinition, len(t43)/36)
-	for t44 := range v.Models {
-		t45 := t43[t44*36:]
-		if err := loadModelDefinition(c, t45, &v.Models[t44]); err != nil {
+	v.Models = make([]ModelDefinition, len(t46)/36)
+	for t47 := range v.Models {
+		t48 := t46[t47*36:]
+		if err := loadModelDefinition(c, t48, &v.Models[t47]); err != nil {
 			return err
 		}
 	}
-	t46, err := canon.LoadList(c, b[32:], 1, 1)
+	t49, err := canon.LoadList(c, b[32:], 1, 1)
 	if err != nil {
 		return canon.Wrap("contributions.subscriptions", err)
 	}
-	v.Subscriptions = make([]EventKind, len(t46)/1)
-	for t47 := range v.Subscriptions {
-		t48 := t46[t47*1:]
-		if err := loadEventKind(c, t48, &v.Subscriptions[t47]); err != nil {
+	v.Subscriptions = make([]EventKind, len(t49)/1)
+	for t50 := range v.Subscriptions {
+		t51 := t49[t50*1:]
+		if err := loadEventKind(c, t51, &v.Subscriptions[t50]); err != nil {
+			return err
+		}
+	}
+	t52, err := canon.LoadList(c, b[40:], 16, 4)
+	if err != nil {
+		return canon.Wrap("contributions.prompts", err)
+	}
+	v.Prompts = make([]PromptDefinition, len(t52)/16)
+	for t53 := range v.Prompts {
+		t54 := t52[t53*16:]
+		if err := loadPromptDefinition(c, t54, &v.Prompts[t53]); err != nil {
+			return err
+		}
+	}
+	t55, err := canon.LoadList(c, b[48:], 16, 4)
+	if err != nil {
+		return canon.Wrap("contributions.context-transforms", err)
+	}
+	v.ContextTransforms = make([]ContextTransformDefinition, len(t55)/16)
+	for t56 := range v.ContextTransforms {
+		t57 := t55[t56*16:]
+		if err := loadContextTransformDefinition(c, t57, &v.ContextTransforms[t56]); err != nil {
 			return err
 		}
 	}
@@ -513,6 +535,102 @@ func loadHandlerFault(c *wasmhost.Call, b []byte, v *HandlerFault) error {
 	return nil
 }
 
+func storeRuntimeFacts(c *wasmhost.Call, b []byte, v *RuntimeFacts) error {
+	if err := canon.StoreString(c, b[0:], v.WorkingDirectory); err != nil {
+		return canon.Wrap("runtime-facts.working-directory", err)
+	}
+	if err := canon.StoreString(c, b[8:], v.OperatingSystem); err != nil {
+		return canon.Wrap("runtime-facts.operating-system", err)
+	}
+	if err := canon.StoreString(c, b[16:], v.Architecture); err != nil {
+		return canon.Wrap("runtime-facts.architecture", err)
+	}
+	if err := canon.StoreString(c, b[24:], v.Shell); err != nil {
+		return canon.Wrap("runtime-facts.shell", err)
+	}
+	if err := canon.StoreString(c, b[32:], v.Date); err != nil {
+		return canon.Wrap("runtime-facts.date", err)
+	}
+	if v.Repository != nil {
+		b[40:][0] = 1
+		if err := storeRepository(c, b[40:][4:], v.Repository); err != nil {
+			return err
+		}
+	}
+	if err := storeModelIdentity(c, b[64:], &v.Model); err != nil {
+		return err
+	}
+	t61, t58, err := canon.AllocList(c, b[88:], len(v.Tools), 8, 4)
+	if err != nil {
+		return canon.Wrap("runtime-facts.tools", err)
+	}
+	for t59 := range v.Tools {
+		t60 := t58[t59*8:]
+		if err := canon.StoreString(c, t60, v.Tools[t59]); err != nil {
+			return canon.Wrap("runtime-facts.tools[]", err)
+		}
+	}
+	if err := c.WriteBytes(t61, t58); err != nil {
+		return canon.Wrap("runtime-facts.tools", err)
+	}
+	if v.ConfigurationDirectory != nil {
+		b[96:][0] = 1
+		if err := canon.StoreString(c, b[96:][4:], (*v.ConfigurationDirectory)); err != nil {
+			return canon.Wrap("runtime-facts.configuration-directory", err)
+		}
+	}
+	return nil
+}
+
+func storeRenderOptions(c *wasmhost.Call, b []byte, v *RenderOptions) error {
+	binary.LittleEndian.PutUint32(b[0:], uint32(v.ByteLimit))
+	return nil
+}
+
+func loadPromptFault(c *wasmhost.Call, b []byte, v *PromptFault) error {
+	switch d := uint32(b[0]); d {
+	case 0:
+		v.Case = PromptFaultUnknownPrompt
+		if err := canon.LoadString(c, b[4:], &v.UnknownPrompt); err != nil {
+			return canon.Wrap("prompt-fault.unknown-prompt", err)
+		}
+	case 1:
+		v.Case = PromptFaultUnknownTransform
+		if err := canon.LoadString(c, b[4:], &v.UnknownTransform); err != nil {
+			return canon.Wrap("prompt-fault.unknown-transform", err)
+		}
+	case 2:
+		v.Case = PromptFaultInvalidFacts
+		if err := canon.LoadString(c, b[4:], &v.InvalidFacts); err != nil {
+			return canon.Wrap("prompt-fault.invalid-facts", err)
+		}
+	case 3:
+		v.Case = PromptFaultUnknown
+		if err := canon.LoadString(c, b[4:], &v.Unknown); err != nil {
+			return canon.Wrap("prompt-fault.unknown", err)
+		}
+	default:
+		return canon.BadCase("prompt-fault", uint32(d), 4)
+	}
+	return nil
+}
+
+func storeTransformOptions(c *wasmhost.Call, b []byte, v *TransformOptions) error {
+	binary.LittleEndian.PutUint32(b[0:], uint32(v.ByteLimit))
+	return nil
+}
+
+func loadContextAddition(c *wasmhost.Call, b []byte, v *ContextAddition) error {
+	if err := canon.LoadString(c, b[0:], &v.Source); err != nil {
+		return canon.Wrap("context-addition.source", err)
+	}
+	if err := canon.LoadString(c, b[8:], &v.Text); err != nil {
+		return canon.Wrap("context-addition.text", err)
+	}
+	v.Cut = b[16:][0] != 0
+	return nil
+}
+
 func lowerRequestSnapshot(c *wasmhost.Call, f []uint64, v *RequestSnapshot) error {
 	if err := canon.LowerString(c, v.Provider, f[0:]); err != nil {
 		return canon.Wrap("request-snapshot.provider", err)
@@ -537,25 +655,25 @@ func loadRequestTemplate(c *wasmhost.Call, b []byte, v *RequestTemplate) error {
 	if err := loadHTTPMethod(c, b[0:], &v.Method); err != nil {
 		return err
 	}
-	t49, err := canon.LoadList(c, b[4:], 12, 4)
+	t62, err := canon.LoadList(c, b[4:], 12, 4)
 	if err != nil {
 		return canon.Wrap("request-template.url", err)
 	}
-	v.URL = make([]TemplatePart, len(t49)/12)
-	for t50 := range v.URL {
-		t51 := t49[t50*12:]
-		if err := loadTemplatePart(c, t51, &v.URL[t50]); err != nil {
+	v.URL = make([]TemplatePart, len(t62)/12)
+	for t63 := range v.URL {
+		t64 := t62[t63*12:]
+		if err := loadTemplatePart(c, t64, &v.URL[t63]); err != nil {
 			return err
 		}
 	}
-	t52, err := canon.LoadList(c, b[12:], 16, 4)
+	t65, err := canon.LoadList(c, b[12:], 16, 4)
 	if err != nil {
 		return canon.Wrap("request-template.headers", err)
 	}
-	v.Headers = make([]HeaderTemplate, len(t52)/16)
-	for t53 := range v.Headers {
-		t54 := t52[t53*16:]
-		if err := loadHeaderTemplate(c, t54, &v.Headers[t53]); err != nil {
+	v.Headers = make([]HeaderTemplate, len(t65)/16)
+	for t66 := range v.Headers {
+		t67 := t65[t66*16:]
+		if err := loadHeaderTemplate(c, t67, &v.Headers[t66]); err != nil {
 			return err
 		}
 	}
@@ -598,22 +716,22 @@ func lowerClassifyOptions(c *wasmhost.Call, f []uint64, v *ClassifyOptions) erro
 		return canon.Wrap("classify-options.provider", err)
 	}
 	f[2] = uint64(v.Status)
-	var t55 [8]byte
-	t56, t57, err := canon.AllocList(c, t55[:], len(v.Headers), 16, 4)
+	var t68 [8]byte
+	t69, t70, err := canon.AllocList(c, t68[:], len(v.Headers), 16, 4)
 	if err != nil {
 		return canon.Wrap("classify-options.headers", err)
 	}
-	for t58 := range v.Headers {
-		t59 := t57[t58*16:]
-		if err := storeResponseHeader(c, t59, &v.Headers[t58]); err != nil {
+	for t71 := range v.Headers {
+		t72 := t70[t71*16:]
+		if err := storeResponseHeader(c, t72, &v.Headers[t71]); err != nil {
 			return err
 		}
 	}
-	if err := c.WriteBytes(t56, t57); err != nil {
+	if err := c.WriteBytes(t69, t70); err != nil {
 		return canon.Wrap("classify-options.headers", err)
 	}
-	f[3] = uint64(binary.LittleEndian.Uint32(t55[0:]))
-	f[4] = uint64(binary.LittleEndian.Uint32(t55[4:]))
+	f[3] = uint64(binary.LittleEndian.Uint32(t68[0:]))
+	f[4] = uint64(binary.LittleEndian.Uint32(t68[4:]))
 	return nil
 }
 
@@ -629,9 +747,9 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.RetryAfterMs = nil
 	case 1:
-		t60 := new(uint64)
-		(*t60) = binary.LittleEndian.Uint64(b[16:][8:])
-		v.RetryAfterMs = t60
+		t73 := new(uint64)
+		(*t73) = binary.LittleEndian.Uint64(b[16:][8:])
+		v.RetryAfterMs = t73
 	default:
 		return canon.BadCase("failure.retry-after-ms", uint32(b[16:][0]), 2)
 	}
@@ -639,9 +757,9 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.HTTPStatus = nil
 	case 1:
-		t61 := new(uint16)
-		(*t61) = binary.LittleEndian.Uint16(b[32:][2:])
-		v.HTTPStatus = t61
+		t74 := new(uint16)
+		(*t74) = binary.LittleEndian.Uint16(b[32:][2:])
+		v.HTTPStatus = t74
 	default:
 		return canon.BadCase("failure.http-status", uint32(b[32:][0]), 2)
 	}
@@ -649,11 +767,11 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.ProviderType = nil
 	case 1:
-		t62 := new(string)
-		if err := canon.LoadString(c, b[36:][4:], t62); err != nil {
+		t75 := new(string)
+		if err := canon.LoadString(c, b[36:][4:], t75); err != nil {
 			return canon.Wrap("failure.provider-type", err)
 		}
-		v.ProviderType = t62
+		v.ProviderType = t75
 	default:
 		return canon.BadCase("failure.provider-type", uint32(b[36:][0]), 2)
 	}
@@ -661,11 +779,11 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.VendorCode = nil
 	case 1:
-		t63 := new(string)
-		if err := canon.LoadString(c, b[48:][4:], t63); err != nil {
+		t76 := new(string)
+		if err := canon.LoadString(c, b[48:][4:], t76); err != nil {
 			return canon.Wrap("failure.vendor-code", err)
 		}
-		v.VendorCode = t63
+		v.VendorCode = t76
 	default:
 		return canon.BadCase("failure.vendor-code", uint32(b[48:][0]), 2)
 	}
@@ -673,11 +791,11 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.RequestID = nil
 	case 1:
-		t64 := new(string)
-		if err := canon.LoadString(c, b[60:][4:], t64); err != nil {
+		t77 := new(string)
+		if err := canon.LoadString(c, b[60:][4:], t77); err != nil {
 			return canon.Wrap("failure.request-id", err)
 		}
-		v.RequestID = t64
+		v.RequestID = t77
 	default:
 		return canon.BadCase("failure.request-id", uint32(b[60:][0]), 2)
 	}
@@ -775,14 +893,14 @@ func lowerInvokeOptions(c *wasmhost.Call, f []uint64, v *InvokeOptions) error {
 }
 
 func loadToolOutput(c *wasmhost.Call, b []byte, v *ToolOutput) error {
-	t65, err := canon.LoadList(c, b[0:], 20, 4)
+	t78, err := canon.LoadList(c, b[0:], 20, 4)
 	if err != nil {
 		return canon.Wrap("tool-output.content", err)
 	}
-	v.Content = make([]ContentBlock, len(t65)/20)
-	for t66 := range v.Content {
-		t67 := t65[t66*20:]
-		if err := loadContentBlock(c, t67, &v.Content[t66]); err != nil {
+	v.Content = make([]ContentBlock, len(t78)/20)
+	for t79 := range v.Content {
+		t80 := t78[t79*20:]
+		if err := loadContentBlock(c, t80, &v.Content[t79]); err != nil {
 			return err
 		}
 	}
@@ -790,11 +908,11 @@ func loadToolOutput(c *wasmhost.Call, b []byte, v *ToolOutput) error {
 	case 0:
 		v.Details = nil
 	case 1:
-		t68 := new(string)
-		if err := canon.LoadString(c, b[8:][4:], t68); err != nil {
+		t81 := new(string)
+		if err := canon.LoadString(c, b[8:][4:], t81); err != nil {
 			return canon.Wrap("tool-output.details", err)
 		}
-		v.Details = t68
+		v.Details = t81
 	default:
 		return canon.BadCase("tool-output.details", uint32(b[8:][0]), 2)
 	}
@@ -899,11 +1017,11 @@ func loadCommandDefinition(c *wasmhost.Call, b []byte, v *CommandDefinition) err
 	case 0:
 		v.ArgumentHint = nil
 	case 1:
-		t69 := new(string)
-		if err := canon.LoadString(c, b[16:][4:], t69); err != nil {
+		t82 := new(string)
+		if err := canon.LoadString(c, b[16:][4:], t82); err != nil {
 			return canon.Wrap("command-definition.argument-hint", err)
 		}
-		v.ArgumentHint = t69
+		v.ArgumentHint = t82
 	default:
 		return canon.BadCase("command-definition.argument-hint", uint32(b[16:][0]), 2)
 	}
@@ -917,14 +1035,14 @@ func loadProviderDefinition(c *wasmhost.Call, b []byte, v *ProviderDefinition) e
 	if err := canon.LoadString(c, b[8:], &v.DisplayName); err != nil {
 		return canon.Wrap("provider-definition.display-name", err)
 	}
-	t70, err := canon.LoadList(c, b[16:], 8, 4)
+	t83, err := canon.LoadList(c, b[16:], 8, 4)
 	if err != nil {
 		return canon.Wrap("provider-definition.secret-names", err)
 	}
-	v.SecretNames = make([]string, len(t70)/8)
-	for t71 := range v.SecretNames {
-		t72 := t70[t71*8:]
-		if err := canon.LoadString(c, t72, &v.SecretNames[t71]); err != nil {
+	v.SecretNames = make([]string, len(t83)/8)
+	for t84 := range v.SecretNames {
+		t85 := t83[t84*8:]
+		if err := canon.LoadString(c, t85, &v.SecretNames[t84]); err != nil {
 			return canon.Wrap("provider-definition.secret-names[]", err)
 		}
 	}
@@ -957,6 +1075,26 @@ func loadEventKind(c *wasmhost.Call, b []byte, v *EventKind) error {
 	return nil
 }
 
+func loadPromptDefinition(c *wasmhost.Call, b []byte, v *PromptDefinition) error {
+	if err := canon.LoadString(c, b[0:], &v.Name); err != nil {
+		return canon.Wrap("prompt-definition.name", err)
+	}
+	if err := canon.LoadString(c, b[8:], &v.Description); err != nil {
+		return canon.Wrap("prompt-definition.description", err)
+	}
+	return nil
+}
+
+func loadContextTransformDefinition(c *wasmhost.Call, b []byte, v *ContextTransformDefinition) error {
+	if err := canon.LoadString(c, b[0:], &v.Name); err != nil {
+		return canon.Wrap("context-transform-definition.name", err)
+	}
+	if err := canon.LoadString(c, b[8:], &v.Description); err != nil {
+		return canon.Wrap("context-transform-definition.description", err)
+	}
+	return nil
+}
+
 func lowerEventKind(c *wasmhost.Call, f []uint64, v *EventKind) error {
 	if *v >= 9 {
 		return canon.BadCase("event-kind", uint32(*v), 9)
@@ -980,6 +1118,32 @@ func loadToolActivation(c *wasmhost.Call, b []byte, v *ToolActivation) error {
 		return canon.Wrap("tool-activation.name", err)
 	}
 	v.Active = b[8:][0] != 0
+	return nil
+}
+
+func storeRepository(c *wasmhost.Call, b []byte, v *Repository) error {
+	if err := canon.StoreString(c, b[0:], v.Root); err != nil {
+		return canon.Wrap("repository.root", err)
+	}
+	if v.Branch != nil {
+		b[8:][0] = 1
+		if err := canon.StoreString(c, b[8:][4:], (*v.Branch)); err != nil {
+			return canon.Wrap("repository.branch", err)
+		}
+	}
+	return nil
+}
+
+func storeModelIdentity(c *wasmhost.Call, b []byte, v *ModelIdentity) error {
+	if err := canon.StoreString(c, b[0:], v.Provider); err != nil {
+		return canon.Wrap("model-identity.provider", err)
+	}
+	if err := canon.StoreString(c, b[8:], v.Name); err != nil {
+		return canon.Wrap("model-identity.name", err)
+	}
+	if err := canon.StoreString(c, b[16:], v.DisplayName); err != nil {
+		return canon.Wrap("model-identity.display-name", err)
+	}
 	return nil
 }
 
@@ -1019,14 +1183,14 @@ func loadHeaderTemplate(c *wasmhost.Call, b []byte, v *HeaderTemplate) error {
 	if err := canon.LoadString(c, b[0:], &v.Name); err != nil {
 		return canon.Wrap("header-template.name", err)
 	}
-	t73, err := canon.LoadList(c, b[8:], 12, 4)
+	t86, err := canon.LoadList(c, b[8:], 12, 4)
 	if err != nil {
 		return canon.Wrap("header-template.value", err)
 	}
-	v.Value = make([]TemplatePart, len(t73)/12)
-	for t74 := range v.Value {
-		t75 := t73[t74*12:]
-		if err := loadTemplatePart(c, t75, &v.Value[t74]); err != nil {
+	v.Value = make([]TemplatePart, len(t86)/12)
+	for t87 := range v.Value {
+		t88 := t86[t87*12:]
+		if err := loadTemplatePart(c, t88, &v.Value[t87]); err != nil {
 			return err
 		}
 	}
@@ -1087,11 +1251,11 @@ func loadBlockEnd(c *wasmhost.Call, b []byte, v *BlockEnd) error {
 	case 0:
 		v.Signature = nil
 	case 1:
-		t76 := new(string)
-		if err := canon.LoadString(c, b[4:][4:], t76); err != nil {
+		t89 := new(string)
+		if err := canon.LoadString(c, b[4:][4:], t89); err != nil {
 			return canon.Wrap("block-end.signature", err)
 		}
-		v.Signature = t76
+		v.Signature = t89
 	default:
 		return canon.BadCase("block-end.signature", uint32(b[4:][0]), 2)
 	}
@@ -1099,11 +1263,11 @@ func loadBlockEnd(c *wasmhost.Call, b []byte, v *BlockEnd) error {
 	case 0:
 		v.Encrypted = nil
 	case 1:
-		t77 := new([]byte)
-		if err := canon.LoadBytes(c, b[16:][4:], t77); err != nil {
+		t90 := new([]byte)
+		if err := canon.LoadBytes(c, b[16:][4:], t90); err != nil {
 			return canon.Wrap("block-end.encrypted", err)
 		}
-		v.Encrypted = t77
+		v.Encrypted = t90
 	default:
 		return canon.BadCase("block-end.encrypted", uint32(b[16:][0]), 2)
 	}
@@ -1116,9 +1280,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.Input = nil
 	case 1:
-		t78 := new(uint64)
-		(*t78) = binary.LittleEndian.Uint64(b[0:][8:])
-		v.Input = t78
+		t91 := new(uint64)
+		(*t91) = binary.LittleEndian.Uint64(b[0:][8:])
+		v.Input = t91
 	default:
 		return canon.BadCase("usage.input", uint32(b[0:][0]), 2)
 	}
@@ -1126,9 +1290,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.Output = nil
 	case 1:
-		t79 := new(uint64)
-		(*t79) = binary.LittleEndian.Uint64(b[16:][8:])
-		v.Output = t79
+		t92 := new(uint64)
+		(*t92) = binary.LittleEndian.Uint64(b[16:][8:])
+		v.Output = t92
 	default:
 		return canon.BadCase("usage.output", uint32(b[16:][0]), 2)
 	}
@@ -1136,9 +1300,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.CacheRead = nil
 	case 1:
-		t80 := new(uint64)
-		(*t80) = binary.LittleEndian.Uint64(b[32:][8:])
-		v.CacheRead = t80
+		t93 := new(uint64)
+		(*t93) = binary.LittleEndian.Uint64(b[32:][8:])
+		v.CacheRead = t93
 	default:
 		return canon.BadCase("usage.cache-read", uint32(b[32:][0]), 2)
 	}
@@ -1146,9 +1310,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.CacheWrite = nil
 	case 1:
-		t81 := new(uint64)
-		(*t81) = binary.LittleEndian.Uint64(b[48:][8:])
-		v.CacheWrite = t81
+		t94 := new(uint64)
+		(*t94) = binary.LittleEndian.Uint64(b[48:][8:])
+		v.CacheWrite = t94
 	default:
 		return canon.BadCase("usage.cache-write", uint32(b[48:][0]), 2)
 	}
@@ -1156,9 +1320,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.Reasoning = nil
 	case 1:
-		t82 := new(uint64)
-		(*t82) = binary.LittleEndian.Uint64(b[64:][8:])
-		v.Reasoning = t82
+		t95 := new(uint64)
+		(*t95) = binary.LittleEndian.Uint64(b[64:][8:])
+		v.Reasoning = t95
 	default:
 		return canon.BadCase("usage.reasoning", uint32(b[64:][0]), 2)
 	}
@@ -1173,11 +1337,11 @@ func loadResponseEnd(c *wasmhost.Call, b []byte, v *ResponseEnd) error {
 	case 0:
 		v.RawStop = nil
 	case 1:
-		t83 := new(string)
-		if err := canon.LoadString(c, b[4:][4:], t83); err != nil {
+		t96 := new(string)
+		if err := canon.LoadString(c, b[4:][4:], t96); err != nil {
 			return canon.Wrap("response-end.raw-stop", err)
 		}
-		v.RawStop = t83
+		v.RawStop = t96
 	default:
 		return canon.BadCase("response-end.raw-stop", uint32(b[4:][0]), 2)
 	}
@@ -1185,11 +1349,11 @@ func loadResponseEnd(c *wasmhost.Call, b []byte, v *ResponseEnd) error {
 	case 0:
 		v.RawUsage = nil
 	case 1:
-		t84 := new(string)
-		if err := canon.LoadString(c, b[16:][4:], t84); err != nil {
+		t97 := new(string)
+		if err := canon.LoadString(c, b[16:][4:], t97); err != nil {
 			return canon.Wrap("response-end.raw-usage", err)
 		}
-		v.RawUsage = t84
+		v.RawUsage = t97
 	default:
 		return canon.BadCase("response-end.raw-usage", uint32(b[16:][0]), 2)
 	}
@@ -1204,11 +1368,11 @@ func loadResponseFailure(c *wasmhost.Call, b []byte, v *ResponseFailure) error {
 	case 0:
 		v.RawStop = nil
 	case 1:
-		t85 := new(string)
-		if err := canon.LoadString(c, b[72:][4:], t85); err != nil {
+		t98 := new(string)
+		if err := canon.LoadString(c, b[72:][4:], t98); err != nil {
 			return canon.Wrap("response-failure.raw-stop", err)
 		}
-		v.RawStop = t85
+		v.RawStop = t98
 	default:
 		return canon.BadCase("response-failure.raw-stop", uint32(b[72:][0]), 2)
 	}
@@ -1216,11 +1380,11 @@ func loadResponseFailure(c *wasmhost.Call, b []byte, v *ResponseFailure) error {
 	case 0:
 		v.RawUsage = nil
 	case 1:
-		t86 := new(string)
-		if err := canon.LoadString(c, b[84:][4:], t86); err != nil {
+		t99 := new(string)
+		if err := canon.LoadString(c, b[84:][4:], t99); err != nil {
 			return canon.Wrap("response-failure.raw-usage", err)
 		}
-		v.RawUsage = t86
+		v.RawUsage = t99
 	default:
 		return canon.BadCase("response-failure.raw-usage", uint32(b[84:][0]), 2)
 	}

@@ -108,7 +108,7 @@ func (g *Guest) DeclareContributions(ctx context.Context, options DeclareOptions
 		return nil
 	}
 	lift := func(c *wasmhost.Call, f []uint64) error {
-		ret, err := canon.ReadRecord(c, uint32(f[0]), 44, 4)
+		ret, err := canon.ReadRecord(c, uint32(f[0]), 60, 4)
 		if err != nil {
 			return err
 		}
@@ -181,6 +181,129 @@ func (g *Guest) HandleEvent(ctx context.Context, event Event, options HandleOpti
 		return nil
 	}
 	if err := g.in.Invoke(g.ctx(ctx), "smith:plugin/handler@0.0.0#handle-event", lower, lift); err != nil {
+		return v, err
+	}
+	if isFault {
+		return v, fault
+	}
+	return v, nil
+}
+
+// RenderPrompt renders the prompt of that name for the facts.
+func (g *Guest) RenderPrompt(ctx context.Context, name string, facts RuntimeFacts, options RenderOptions) (string, error) {
+	st := g.st
+	_ = st
+	var v string
+	var fault PromptFault
+	isFault := false
+	lower := func(c *wasmhost.Call, f []uint64) error {
+		ptr, err := c.Alloc(120, 4)
+		if err != nil {
+			return err
+		}
+		args := make([]byte, 120)
+		if err := canon.StoreString(c, args[0:], name); err != nil {
+			return canon.Wrap("render-prompt.name", err)
+		}
+		if err := storeRuntimeFacts(c, args[8:], &facts); err != nil {
+			return err
+		}
+		if err := storeRenderOptions(c, args[116:], &options); err != nil {
+			return err
+		}
+		if err := c.WriteBytes(ptr, args); err != nil {
+			return err
+		}
+		f[0] = uint64(ptr)
+		return nil
+	}
+	lift := func(c *wasmhost.Call, f []uint64) error {
+		ret, err := canon.ReadRecord(c, uint32(f[0]), 16, 4)
+		if err != nil {
+			return err
+		}
+		switch ret[0] {
+		case 0:
+			if err := canon.LoadString(c, ret[4:], &v); err != nil {
+				return canon.Wrap("render-prompt", err)
+			}
+		case 1:
+			isFault = true
+			if err := loadPromptFault(c, ret[4:], &fault); err != nil {
+				return err
+			}
+		default:
+			return canon.BadCase("render-prompt result", uint32(ret[0]), 2)
+		}
+		return nil
+	}
+	if err := g.in.Invoke(g.ctx(ctx), "smith:plugin/prompt@0.0.0#render-prompt", lower, lift); err != nil {
+		return v, err
+	}
+	if isFault {
+		return v, fault
+	}
+	return v, nil
+}
+
+// TransformContext runs the context transform of that name for the facts and returns its
+// additions, in the order they belong in the context.
+func (g *Guest) TransformContext(ctx context.Context, name string, facts RuntimeFacts, options TransformOptions) ([]ContextAddition, error) {
+	st := g.st
+	_ = st
+	var v []ContextAddition
+	var fault PromptFault
+	isFault := false
+	lower := func(c *wasmhost.Call, f []uint64) error {
+		ptr, err := c.Alloc(120, 4)
+		if err != nil {
+			return err
+		}
+		args := make([]byte, 120)
+		if err := canon.StoreString(c, args[0:], name); err != nil {
+			return canon.Wrap("transform-context.name", err)
+		}
+		if err := storeRuntimeFacts(c, args[8:], &facts); err != nil {
+			return err
+		}
+		if err := storeTransformOptions(c, args[116:], &options); err != nil {
+			return err
+		}
+		if err := c.WriteBytes(ptr, args); err != nil {
+			return err
+		}
+		f[0] = uint64(ptr)
+		return nil
+	}
+	lift := func(c *wasmhost.Call, f []uint64) error {
+		ret, err := canon.ReadRecord(c, uint32(f[0]), 16, 4)
+		if err != nil {
+			return err
+		}
+		switch ret[0] {
+		case 0:
+			t19, err := canon.LoadList(c, ret[4:], 20, 4)
+			if err != nil {
+				return canon.Wrap("transform-context", err)
+			}
+			v = make([]ContextAddition, len(t19)/20)
+			for t20 := range v {
+				t21 := t19[t20*20:]
+				if err := loadContextAddition(c, t21, &v[t20]); err != nil {
+					return err
+				}
+			}
+		case 1:
+			isFault = true
+			if err := loadPromptFault(c, ret[4:], &fault); err != nil {
+				return err
+			}
+		default:
+			return canon.BadCase("transform-context result", uint32(ret[0]), 2)
+		}
+		return nil
+	}
+	if err := g.in.Invoke(g.ctx(ctx), "smith:plugin/prompt@0.0.0#transform-context", lower, lift); err != nil {
 		return v, err
 	}
 	if isFault {
@@ -315,14 +438,14 @@ func (r *Decoder) DecodeChunk(ctx context.Context, chunk []byte) ([]StreamEvent,
 		}
 		switch ret[0] {
 		case 0:
-			t19, err := canon.LoadList(c, ret[4:], 104, 8)
+			t22, err := canon.LoadList(c, ret[4:], 104, 8)
 			if err != nil {
 				return canon.Wrap("[method]decoder.decode-chunk", err)
 			}
-			v = make([]StreamEvent, len(t19)/104)
-			for t20 := range v {
-				t21 := t19[t20*104:]
-				if err := loadStreamEvent(c, t21, &v[t20]); err != nil {
+			v = make([]StreamEvent, len(t22)/104)
+			for t23 := range v {
+				t24 := t22[t23*104:]
+				if err := loadStreamEvent(c, t24, &v[t23]); err != nil {
 					return err
 				}
 			}
@@ -369,14 +492,14 @@ func (r *Decoder) Finish(ctx context.Context) ([]StreamEvent, error) {
 		}
 		switch ret[0] {
 		case 0:
-			t22, err := canon.LoadList(c, ret[4:], 104, 8)
+			t25, err := canon.LoadList(c, ret[4:], 104, 8)
 			if err != nil {
 				return canon.Wrap("[method]decoder.finish", err)
 			}
-			v = make([]StreamEvent, len(t22)/104)
-			for t23 := range v {
-				t24 := t22[t23*104:]
-				if err := loadStreamEvent(c, t24, &v[t23]); err != nil {
+			v = make([]StreamEvent, len(t25)/104)
+			for t26 := range v {
+				t27 := t25[t26*104:]
+				if err := loadStreamEvent(c, t27, &v[t26]); err != nil {
 					return err
 				}
 			}

@@ -845,14 +845,45 @@ type ToolDefinition struct {
 
 // CommandDefinition is the WIT record "command-definition" (smith:plugin/contrib@0.0.0).
 //
-// A command the user may run by name.
+// A command the user may run by name. The host runs it through
+// `invoke-tool` with the command's name and, as arguments, the JSON
+// object `{"arguments": "..."}` holding the text the user typed after the
+// name (empty when none). The output's text content is shown to the
+// user; when its `details` is a JSON object with a string member
+// `prompt`, the frontend then submits that text as the user's next
+// prompt, exactly as if it had been typed, so no frontend needs a case
+// per command.
 type CommandDefinition struct {
-	// The command's name, unique within the plugin, such as `compact`.
+	// The command's name, unique within the plugin and distinct from its
+	// tools' names, such as `compact`.
 	Name string
 	// What the command does, as shown in help and completion.
 	Description string
 	// A short hint for the command's arguments, such as `<model>`.
 	ArgumentHint *string
+}
+
+// PromptDefinition is the WIT record "prompt-definition" (smith:plugin/contrib@0.0.0).
+//
+// A prompt the plugin renders through `prompt`.
+type PromptDefinition struct {
+	// The prompt's name, unique within the generation; `system` is the
+	// system prompt of every provider request.
+	Name string
+	// What the prompt is for, as shown to the user.
+	Description string
+}
+
+// ContextTransformDefinition is the WIT record "context-transform-definition" (smith:plugin/contrib@0.0.0).
+//
+// A context transform the plugin runs through `prompt`: it adds text,
+// such as the project's instructions, to the conversation's context.
+type ContextTransformDefinition struct {
+	// The transform's name, unique within the generation, such as
+	// `project-instructions`.
+	Name string
+	// What the transform adds, as shown to the user.
+	Description string
 }
 
 // ProviderDefinition is the WIT record "provider-definition" (smith:plugin/contrib@0.0.0).
@@ -905,6 +936,10 @@ type Contributions struct {
 	Models []ModelDefinition
 	// The event kinds the plugin handles through `handler`, in any order.
 	Subscriptions []EventKind
+	// Prompts, rendered through `prompt`.
+	Prompts []PromptDefinition
+	// Context transforms, run through `prompt`, in the order they run.
+	ContextTransforms []ContextTransformDefinition
 }
 
 // DeclareOptions is the WIT record "declare-options" (smith:plugin/contrib@0.0.0).
@@ -1122,6 +1157,153 @@ func (v HandlerFault) Error() string {
 	case HandlerFaultInvalidEvent:
 		s += ": " + v.InvalidEvent
 	case HandlerFaultUnknown:
+		s += ": " + v.Unknown
+	}
+	return s
+}
+
+// Repository is the WIT record "repository" (smith:plugin/prompt@0.0.0).
+//
+// The git repository the working directory is in.
+type Repository struct {
+	// The repository's root (the directory holding `.git`), absolute.
+	Root string
+	// The checked-out branch, such as `main`; none when HEAD is detached.
+	Branch *string
+}
+
+// ModelIdentity is the WIT record "model-identity" (smith:plugin/prompt@0.0.0).
+//
+// The model the provider requests go to.
+type ModelIdentity struct {
+	// The provider's name, such as `anthropic`.
+	Provider string
+	// The model's identifier at the provider, such as `claude-sonnet-4-5`.
+	Name string
+	// The model's name as shown to the user, such as `Claude Sonnet 4.5`.
+	DisplayName string
+}
+
+// RuntimeFacts is the WIT record "runtime-facts" (smith:plugin/prompt@0.0.0).
+//
+// What the host knows of the environment a prompt is rendered for.
+type RuntimeFacts struct {
+	// The working directory the tools resolve relative paths against,
+	// absolute, symbolic links resolved.
+	WorkingDirectory string
+	// The operating system, as Go names it: `linux`, `darwin`, `windows`.
+	OperatingSystem string
+	// The processor architecture, as Go names it: `amd64`, `arm64`.
+	Architecture string
+	// The shell that runs commands, such as `/bin/bash`.
+	Shell string
+	// Today's date in the user's time zone, as `YYYY-MM-DD`.
+	Date string
+	// The repository the working directory is in; none outside one.
+	Repository *Repository
+	// The model the requests go to.
+	Model ModelIdentity
+	// The names of the active tools, in the order they are advertised.
+	Tools []string
+	// The user's Smith configuration directory, absolute; none when it
+	// does not exist.
+	ConfigurationDirectory *string
+}
+
+// RenderOptions is the WIT record "render-options" (smith:plugin/prompt@0.0.0).
+//
+// Options for `render-prompt`.
+type RenderOptions struct {
+	// The bytes the rendered prompt may take; the host refuses a longer one.
+	ByteLimit uint32
+}
+
+// TransformOptions is the WIT record "transform-options" (smith:plugin/prompt@0.0.0).
+//
+// Options for `transform-context`.
+type TransformOptions struct {
+	// The bytes the texts of all additions may take together; the host
+	// refuses more.
+	ByteLimit uint32
+}
+
+// ContextAddition is the WIT record "context-addition" (smith:plugin/prompt@0.0.0).
+//
+// Text a context transform adds to the conversation's context.
+type ContextAddition struct {
+	// Where the text comes from: the absolute path of the file it was read
+	// from.
+	Source string
+	// What the model sees, complete with any heading naming the source; a
+	// note inside it says so when it was cut.
+	Text string
+	// Whether the text was cut to a bound; the host warns the user.
+	Cut bool
+}
+
+// PromptFault is the WIT variant "prompt-fault" (smith:plugin/prompt@0.0.0). Case says which case it holds; the field named after that case holds its payload.
+//
+// Why a prompt could not be rendered or a transform run.
+type PromptFault struct {
+	// Case is the case the value holds.
+	Case PromptFaultCase
+	// The plugin declares no prompt of that name; carries the name.
+	// Valid when Case is PromptFaultUnknownPrompt.
+	UnknownPrompt string
+	// The plugin declares no context transform of that name; carries the
+	// name.
+	// Valid when Case is PromptFaultUnknownTransform.
+	UnknownTransform string
+	// The facts carry a value the plugin cannot use; says which and why.
+	// Valid when Case is PromptFaultInvalidFacts.
+	InvalidFacts string
+	// Any other failure, described.
+	// Valid when Case is PromptFaultUnknown.
+	Unknown string
+}
+
+// PromptFaultCase names the cases of PromptFault.
+type PromptFaultCase uint8
+
+// The cases of PromptFault.
+const (
+	// The plugin declares no prompt of that name; carries the name.
+	PromptFaultUnknownPrompt PromptFaultCase = iota
+	// The plugin declares no context transform of that name; carries the
+	// name.
+	PromptFaultUnknownTransform
+	// The facts carry a value the plugin cannot use; says which and why.
+	PromptFaultInvalidFacts
+	// Any other failure, described.
+	PromptFaultUnknown
+)
+
+// String returns the WIT name of the case.
+func (v PromptFaultCase) String() string {
+	switch v {
+	case PromptFaultUnknownPrompt:
+		return "unknown-prompt"
+	case PromptFaultUnknownTransform:
+		return "unknown-transform"
+	case PromptFaultInvalidFacts:
+		return "invalid-facts"
+	case PromptFaultUnknown:
+		return "unknown"
+	}
+	return "prompt-fault#" + strconv.Itoa(int(v))
+}
+
+// Error describes the fault as "prompt-fault <case>: <payload>".
+func (v PromptFault) Error() string {
+	s := "prompt-fault " + v.Case.String()
+	switch v.Case {
+	case PromptFaultUnknownPrompt:
+		s += ": " + v.UnknownPrompt
+	case PromptFaultUnknownTransform:
+		s += ": " + v.UnknownTransform
+	case PromptFaultInvalidFacts:
+		s += ": " + v.InvalidFacts
+	case PromptFaultUnknown:
 		s += ": " + v.Unknown
 	}
 	return s
@@ -1633,7 +1815,9 @@ type InvokeOptions struct {
 type ToolOutput struct {
 	// The content shown to the model, in order.
 	Content []ContentBlock
-	// Structured details for frontends, as JSON, if any.
+	// Structured details for frontends, as JSON, if any. A command's
+	// details may ask the frontend to submit a prompt (see
+	// `command-definition`).
 	Details *string
 }
 

@@ -32,69 +32,69 @@ pub(crate) static CATALOG: [Entry; 7] = [
         name: "read",
         run: crate::read::run_read,
         schema: READ_SCHEMA,
-        description: "Read a text file. Returns up to 2000 lines or 50 KiB, whichever comes first, starting at \"offset\" (1-based line number, default 1); \"limit\" caps the number of lines. When more lines exist the output ends with a notice naming the offset to continue from. Binary files are refused. Paths are relative to the working directory.",
+        description: "Read a text file: up to 2000 lines or 50 KiB from \"offset\" (1-based line, default 1); \"limit\" caps the lines. When more lines exist, a closing notice names the offset to continue from. Binary files are refused.",
     },
     Entry {
         name: "write",
         run: crate::write::run_write,
         schema: WRITE_SCHEMA,
-        description: "Write a file, replacing all of its content, creating it and any missing parent directories. The file is replaced atomically; through a symbolic link, the file it points to is replaced and the link kept. Use edit to change part of an existing file.",
+        description: "Write a whole file, creating it and missing parent directories; the file is replaced atomically (through a symbolic link, its target). Use edit to change part of a file.",
     },
     Entry {
         name: "edit",
         run: crate::write::run_edit,
         schema: EDIT_SCHEMA,
-        description: "Edit a text file by replacing exact text: \"old_text\" with \"new_text\", or several replacements at once with \"edits\" (a list of {\"old_text\", \"new_text\"}, applied together to the current file; they must not overlap). Each old_text must occur exactly once in the file, including whitespace and indentation; add surrounding lines to make it unique. Fails without changing anything if any text is missing or ambiguous, or if the file changed since you last read it (read it again first). Returns a unified diff.",
+        description: "Replace exact text in a file: \"old_text\" with \"new_text\", or several non-overlapping replacements at once with \"edits\". Each old_text must occur exactly once, whitespace included; add surrounding lines to make it unique. Changes nothing if a text is missing or ambiguous, or the file changed since you last read it (read it again). Returns a unified diff.",
     },
     Entry {
         name: "bash",
         run: crate::bash::run_bash,
         schema: BASH_SCHEMA,
-        description: "Run a shell command and return its combined stdout and stderr (the last 50 KiB when longer) and exit code. Runs in the working directory, or in \"cwd\" when given. \"timeout\" is in seconds (default 120); on timeout or cancellation the whole process group is killed.",
+        description: "Run a shell command in the working directory (or \"cwd\"); returns its exit code and combined stdout and stderr (the last 50 KiB when longer). \"timeout\" is in seconds (default 120); on timeout or cancellation its process group is killed.",
     },
     Entry {
         name: "find",
         run: crate::search::run_find,
         schema: FIND_SCHEMA,
-        description: "Find files whose path matches a glob pattern (\"**/*.go\", \"cmd/*/main.go\"), searching under \"path\" (default: the working directory). Results are sorted, bounded by \"limit\" (default 1000), and skip files ignored by .gitignore unless \"include_ignored\" is true. Directories end in \"/\".",
+        description: "Find files whose path matches a glob (\"**/*.go\", \"cmd/*/main.go\") under \"path\" (default: the working directory): sorted, at most \"limit\" (default 1000), skipping files .gitignore ignores unless \"include_ignored\". Directories end in \"/\".",
     },
     Entry {
         name: "grep",
         run: crate::search::run_grep,
         schema: GREP_SCHEMA,
-        description: "Search file contents for lines matching a regular expression (RE2 syntax) or, with \"literal\", plain text. Searches under \"path\" (default: the working directory), optionally only files matching \"glob\"; skips files ignored by .gitignore and binary files. Returns \"path:line: text\" lines, sorted, bounded by \"limit\" (default 100).",
+        description: "Search file contents for lines matching an RE2 regular expression (or plain text, with \"literal\") under \"path\" (default: the working directory), optionally only in files matching \"glob\"; skips binary files and files .gitignore ignores. Returns sorted \"path:line: text\" lines, at most \"limit\" (default 100).",
     },
     Entry {
         name: "ls",
         run: crate::search::run_ls,
         schema: LS_SCHEMA,
-        description: "List a directory's entries sorted by name; directories end in \"/\" and symbolic links in \"@\". \"path\" defaults to the working directory; \"limit\" bounds the entries (default 500).",
+        description: "List a directory sorted by name; directories end in \"/\", symbolic links in \"@\". \"path\" defaults to the working directory; at most \"limit\" entries (default 500).",
     },
 ];
 
 const READ_SCHEMA: &str = concat!(
     r#"{"type":"object","properties":{"#,
-    r#""path":{"type":"string","minLength":1,"description":"The file to read, absolute or relative to the working directory."},"#,
-    r#""offset":{"type":"integer","minimum":1,"description":"The first line to return, counting from 1."},"#,
-    r#""limit":{"type":"integer","minimum":1,"maximum":2000,"description":"The number of lines to return."}},"#,
+    r#""path":{"type":"string","minLength":1,"description":"The file, relative or absolute."},"#,
+    r#""offset":{"type":"integer","minimum":1,"description":"The first line, from 1."},"#,
+    r#""limit":{"type":"integer","minimum":1,"maximum":2000,"description":"Lines to return."}},"#,
     r#""required":["path"],"additionalProperties":false}"#
 );
 
 const WRITE_SCHEMA: &str = concat!(
     r#"{"type":"object","properties":{"#,
-    r#""path":{"type":"string","minLength":1,"description":"The file to write, absolute or relative to the working directory."},"#,
-    r#""content":{"type":"string","description":"The complete new content of the file."}},"#,
+    r#""path":{"type":"string","minLength":1,"description":"The file, relative or absolute."},"#,
+    r#""content":{"type":"string","description":"The whole new content."}},"#,
     r#""required":["path","content"],"additionalProperties":false}"#
 );
 
 const EDIT_SCHEMA: &str = concat!(
     r#"{"type":"object","properties":{"#,
-    r#""path":{"type":"string","minLength":1,"description":"The file to edit, absolute or relative to the working directory."},"#,
+    r#""path":{"type":"string","minLength":1,"description":"The file, relative or absolute."},"#,
     r#""old_text":{"type":"string","minLength":1,"description":"The exact text to replace; it must occur exactly once."},"#,
     r#""new_text":{"type":"string","description":"The replacement text."},"#,
-    r#""edits":{"type":"array","minItems":1,"maxItems":100,"description":"Several replacements, applied together, instead of old_text and new_text.","items":{"type":"object","properties":{"#,
-    r#""old_text":{"type":"string","minLength":1,"description":"The exact text to replace; it must occur exactly once."},"#,
-    r#""new_text":{"type":"string","description":"The replacement text."}},"#,
+    r#""edits":{"type":"array","minItems":1,"maxItems":100,"description":"Replacements applied together, instead of old_text and new_text.","items":{"type":"object","properties":{"#,
+    r#""old_text":{"type":"string","minLength":1},"#,
+    r#""new_text":{"type":"string"}},"#,
     r#""required":["old_text","new_text"],"additionalProperties":false}}},"#,
     r#""required":["path"],"additionalProperties":false}"#
 );
@@ -102,34 +102,34 @@ const EDIT_SCHEMA: &str = concat!(
 const BASH_SCHEMA: &str = concat!(
     r#"{"type":"object","properties":{"#,
     r#""command":{"type":"string","minLength":1,"description":"The shell command line."},"#,
-    r#""cwd":{"type":"string","minLength":1,"description":"The directory to run in, absolute or relative to the working directory."},"#,
-    r#""timeout":{"type":"integer","minimum":1,"maximum":3600,"description":"The time limit in seconds."}},"#,
+    r#""cwd":{"type":"string","minLength":1,"description":"The directory to run in."},"#,
+    r#""timeout":{"type":"integer","minimum":1,"maximum":3600,"description":"Time limit in seconds."}},"#,
     r#""required":["command"],"additionalProperties":false}"#
 );
 
 const FIND_SCHEMA: &str = concat!(
     r#"{"type":"object","properties":{"#,
     r#""pattern":{"type":"string","minLength":1,"description":"The glob the file's path (relative to path) must match."},"#,
-    r#""path":{"type":"string","minLength":1,"description":"The directory to search under."},"#,
+    r#""path":{"type":"string","minLength":1,"description":"The directory to search."},"#,
     r#""include_ignored":{"type":"boolean","description":"Also return files ignored by .gitignore."},"#,
-    r#""limit":{"type":"integer","minimum":1,"maximum":10000,"description":"The number of paths to return."}},"#,
+    r#""limit":{"type":"integer","minimum":1,"maximum":10000,"description":"Paths to return."}},"#,
     r#""required":["pattern"],"additionalProperties":false}"#
 );
 
 const GREP_SCHEMA: &str = concat!(
     r#"{"type":"object","properties":{"#,
     r#""pattern":{"type":"string","minLength":1,"description":"The regular expression (RE2) or, with literal, the text to find."},"#,
-    r#""path":{"type":"string","minLength":1,"description":"The directory to search under."},"#,
+    r#""path":{"type":"string","minLength":1,"description":"The directory to search."},"#,
     r#""glob":{"type":"string","minLength":1,"description":"Only search files whose path matches this glob."},"#,
     r#""literal":{"type":"boolean","description":"Treat the pattern as plain text."},"#,
     r#""ignore_case":{"type":"boolean","description":"Match regardless of case."},"#,
-    r#""limit":{"type":"integer","minimum":1,"maximum":10000,"description":"The number of matching lines to return."}},"#,
+    r#""limit":{"type":"integer","minimum":1,"maximum":10000,"description":"Lines to return."}},"#,
     r#""required":["pattern"],"additionalProperties":false}"#
 );
 
 const LS_SCHEMA: &str = concat!(
     r#"{"type":"object","properties":{"#,
     r#""path":{"type":"string","minLength":1,"description":"The directory to list."},"#,
-    r#""limit":{"type":"integer","minimum":1,"maximum":10000,"description":"The number of entries to return."}},"#,
+    r#""limit":{"type":"integer","minimum":1,"maximum":10000,"description":"Entries to return."}},"#,
     r#""additionalProperties":false}"#
 );

@@ -133,8 +133,8 @@ fn catalog_declares_seven_closed_tools() {
 
 /// The declarations are byte for byte those of testdata/catalog.golden,
 /// which the Go test TestCatalogGolden also checks through the host (and
-/// refreshes with -update): the declarations of the Go plugin this crate
-/// replaced.
+/// refreshes with -update). They are worded tightly: all seven travel in
+/// every request (smith/internal/sysplugins TestFirstRequestBudget).
 #[test]
 fn catalog_matches_golden() {
     let golden = include_str!("../testdata/catalog.golden");

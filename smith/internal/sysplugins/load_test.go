@@ -38,9 +38,10 @@ func TestEmbeddedLoad(t *testing.T) {
 }
 
 // TestTamperedRefusedByLoad: an embedded artifact with one byte flipped has
-// its pinned size, so load hands it on, and plugin.Host.Load refuses it on
-// its SHA-256 before registering (a cold cache) or trusting a cached
-// registration (a warm one) — nothing of it runs and no tool is published.
+// its pinned size, so load hands it on, and core/plugin refuses it on its
+// SHA-256 before any of it runs: Host.Load before registering (a cold
+// cache); with a cached registration (a warm one) Load publishes the
+// cached declarations and the first compile (Prepare) refuses it.
 func TestTamperedRefusedByLoad(t *testing.T) {
 	ctx := context.Background()
 	p := toolsPin(t)
@@ -79,9 +80,18 @@ func TestTamperedRefusedByLoad(t *testing.T) {
 				g.Close()
 			}
 			g, err := h.Load(ctx, arts)
-			if err == nil {
+			if tt.warm {
+				if err != nil {
+					t.Fatalf("a warm load publishes the cached declarations: %v", err)
+				}
+				err = g.Prepare(ctx)
 				g.Close()
-				t.Fatal("Host.Load accepted a tampered artifact")
+			}
+			if err == nil {
+				if !tt.warm {
+					g.Close()
+				}
+				t.Fatal("a tampered artifact was loaded and prepared")
 			}
 			for _, w := range []string{`artifact "tools" has SHA-256`, "not the pinned " + p.sha256} {
 				if !strings.Contains(err.Error(), w) {

@@ -8,6 +8,9 @@ import _ "embed"
 // instrumented with at build time.
 const instrumented = "fuel-v4-f96383e430c93cd1"
 
+//go:embed product.wasm
+var productWasm []byte
+
 //go:embed providers.wasm
 var providersWasm []byte
 
@@ -18,6 +21,7 @@ var toolsWasm []byte
 // the toolchains that built them (a rebuild is byte-identical only with
 // the same one).
 var pins = []pin{
-	{name: "providers", file: "providers.wasm", size: 696456, sha256: "294f49c73d636b7844b6100cd27dcaf3d5c634af8b04a193e3fa1d9013be52c6", toolchain: "rustc 1.63.0", data: providersWasm},
-	{name: "tools", file: "tools.wasm", size: 119326, sha256: "556782343374f918af58bc3d6b8be3329e990469319e386acf756f5cc0e41457", toolchain: "rustc 1.63.0", data: toolsWasm},
+	{name: "product", file: "product.wasm", size: 89045, sha256: "cfef2d31cd17a9672ec812d9d1affa9dadc92dc4f83106ffac6a1c81d8ab94bb", toolchain: "rustc 1.63.0", data: productWasm},
+	{name: "providers", file: "providers.wasm", size: 697206, sha256: "4baa9886204be4c9758d5d988d84cfa08b001d53db1b9790c63679ad919ae489", toolchain: "rustc 1.63.0", data: providersWasm},
+	{name: "tools", file: "tools.wasm", size: 119276, sha256: "d876a063423bd654a4afbc780c49cb8ad820757d92b61bee37c7acfa3b5dcb3a", toolchain: "rustc 1.63.0", data: toolsWasm},
 }

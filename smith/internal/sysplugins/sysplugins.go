@@ -30,6 +30,10 @@ type policy struct {
 var policies = map[string]policy{
 	// tools runs processes for up to an hour (its bash maximum).
 	"tools": {grants: []string{"fs", "process"}, timeout: time.Hour + time.Minute},
+	// product reads AGENTS.md files for its context transform; the host
+	// confines those reads, read-only, to the repository and the user's
+	// configuration directory (core/plugin's Binding.Context).
+	"product": {grants: []string{"fs"}},
 }
 
 // Names lists the embedded plugins, sorted.

@@ -7,8 +7,8 @@
 mod smith_plugin;
 
 use smith_plugin::contrib::{
-    CommandDefinition, Contributions, DeclareOptions, ModelDefinition, ProviderDefinition, RegistrationFault,
-    ToolDefinition,
+    CommandDefinition, ContextTransformDefinition, Contributions, DeclareOptions, ModelDefinition, PromptDefinition,
+    ProviderDefinition, RegistrationFault, ToolDefinition,
 };
 use smith_plugin::handler::{Action, Event, HandleOptions, HandlerFault, ModelSelection, ToolActivation};
 use smith_plugin::provider::{
@@ -67,6 +67,11 @@ impl smith_plugin::contrib::Guest for Guest {
                 supports_images: false,
             }],
             subscriptions: vec![EventKind::TurnEnd, EventKind::AgentStart, EventKind::Unknown],
+            prompts: vec![PromptDefinition { name: "system".to_string(), description: "Says who.".to_string() }],
+            context_transforms: vec![ContextTransformDefinition {
+                name: "notes".to_string(),
+                description: String::new(),
+            }],
         })
     }
 }

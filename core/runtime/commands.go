@@ -1,0 +1,70 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/smith-agent/smith/core/model"
+	"github.com/smith-agent/smith/core/protocol"
+)
+
+// Commands returns the commands the plugin generation contributes, in load
+// and declaration order; a frontend may offer them as /NAME.
+func (rt *Runtime) Commands(ctx context.Context) ([]protocol.Command, error) {
+	gen, err := rt.Generation(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cmds := gen.Commands()
+	out := make([]protocol.Command, len(cmds))
+	for i, c := range cmds {
+		out[i] = protocol.Command{Name: c.Name, Description: c.Description, ArgumentHint: c.ArgumentHint, Plugin: c.Plugin}
+	}
+	return out, nil
+}
+
+// RunCommand runs a contributed command in the session: its effects are the
+// session's (journaled, confined to the working directory). A result with a
+// Prompt asks the frontend to submit it as the user's next input; the
+// runtime does not submit it by itself. An unknown command is an error
+// wrapping [ErrUsage] naming the known ones. Refused with [ErrBusy] while a
+// run is active.
+func (s *Session) RunCommand(ctx context.Context, p protocol.RunCommandParams) (protocol.CommandResult, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return protocol.CommandResult{}, errClosed
+	}
+	if s.running() {
+		return protocol.CommandResult{}, ErrBusy
+	}
+	gen, err := s.rt.Generation(ctx)
+	if err != nil {
+		return protocol.CommandResult{}, err
+	}
+	known := false
+	var names []string
+	for _, c := range gen.Commands() {
+		names = append(names, c.Name)
+		known = known || c.Name == p.Name
+	}
+	if !known {
+		return protocol.CommandResult{}, usagef("runtime: there is no command %q; the plugins contribute: %s", p.Name, strings.Join(names, ", "))
+	}
+	if err := s.bindTools(ctx); err != nil {
+		return protocol.CommandResult{}, err
+	}
+	if err := s.beginFile(); err != nil {
+		return protocol.CommandResult{}, err
+	}
+	res, err := s.binding.RunCommand(ctx, p.Name, p.Arguments)
+	if err != nil {
+		return protocol.CommandResult{}, fmt.Errorf("runtime: command %s: %w", p.Name, err)
+	}
+	out := protocol.CommandResult{Content: []model.Content{}, Prompt: res.Prompt}
+	if res.Text != "" {
+		out.Content = append(out.Content, model.Text{Text: res.Text})
+	}
+	return out, nil
+}
