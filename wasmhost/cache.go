@@ -6,6 +6,8 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+
+	"github.com/tetratelabs/wazero"
 )
 
 // A cached instrumented module is the module followed by the CRC-32C of the
@@ -63,4 +65,17 @@ func (e *Engine) writeInstrumented(key moduleKey, b []byte) {
 	if werr != nil || cerr != nil || os.Rename(f.Name(), path) != nil {
 		os.Remove(f.Name())
 	}
+}
+
+// openCache opens wazero's compilation cache in dir, creating dir if
+// needed, after checking that it is writable: wazero fails every compile
+// whose code it cannot write.
+func openCache(dir string) (wazero.CompilationCache, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	if err := writable(dir); err != nil {
+		return nil, err
+	}
+	return wazero.NewCompilationCacheWithDir(dir)
 }

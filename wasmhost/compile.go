@@ -16,16 +16,14 @@ import (
 	"github.com/smith-agent/smith/wasmhost/internal/fuel"
 )
 
-// hostModuleInstance is a plugin's instantiated host module, resolved by
-// name when the plugin's instances link.
-type hostModuleInstance = api.Module
-
 // Compile reads, validates, instruments and compiles an artifact. Nothing in
 // the artifact executes here. A refused artifact yields a *ValidationError
 // naming every offending import, export or property, what was expected and
-// the fix. Compile is safe for concurrent use; compiled code is cached in the
-// engine's cache directory, so compiling the same bytes again (in this or a
-// later process) is fast.
+// the fix. Compile is safe for concurrent use. Compiled code is cached in
+// the engine's cache directory, so compiling the same bytes again (in this
+// or a later process) is fast; on a miss the plugin's instances run
+// interpreted until the optimizing compile, started in the background, is
+// done (see the package documentation, "Compilation").
 func (e *Engine) Compile(ctx context.Context, a Artifact, cfg PluginConfig) (*Plugin, error) {
 	refuse := func(item, got, want, fix string) error {
 		return &ValidationError{Plugin: a.Name, Problems: []Problem{{Item: item, Got: got, Want: want, Fix: fix}}}
@@ -69,7 +67,7 @@ func (e *Engine) Compile(ctx context.Context, a Artifact, cfg PluginConfig) (*Pl
 		return nil, &ValidationError{Plugin: a.Name, Problems: v.problems}
 	}
 	key := moduleKey{sum: sum, noFuel: cfg.noFuel, final: a.Instrumented != ""}
-	compiled, err := e.compiledModule(ctx, key, func() ([]byte, error) {
+	entry, err := e.compiledModule(ctx, key, func() ([]byte, error) {
 		if cfg.noFuel || key.final {
 			return raw, nil
 		}
@@ -86,27 +84,33 @@ func (e *Engine) Compile(ctx context.Context, a Artifact, cfg PluginConfig) (*Pl
 	})
 	if err != nil {
 		var ve *ValidationError
-		if errors.As(err, &ve) {
+		if errors.As(err, &ve) || errors.Is(err, errEngineClosed) {
 			return nil, err
 		}
 		return nil, refuse("artifact", "does not compile: "+err.Error(), "a valid WebAssembly 2.0 module", "rebuild the plugin")
 	}
 	p := &Plugin{
-		name: a.Name, engine: e, cfg: cfg, budgets: budgets, compiled: compiled, key: key,
-		hosts: map[string]hostModuleInstance{}, exports: v.exports, hasInit: v.hasInit,
+		name: a.Name, engine: e, cfg: cfg, budgets: budgets, entry: entry,
+		exports: v.exports, hasInit: v.hasInit,
 	}
 	p.memory = memoryAllocator(uint64(budgets.MemoryPages) * 65536)
 	p.stackLen = 4
 	for _, info := range p.exports {
 		p.stackLen = max(p.stackLen, len(info.sig.Params), len(info.sig.Results))
 	}
-	if err := p.instantiateHosts(ctx); err != nil {
+	if err := p.link(ctx, &p.opt, e.opt); err != nil {
 		_ = p.Close(ctx)
 		return nil, err
 	}
-	if err := e.ensureFuelModule(ctx); err != nil {
-		_ = p.Close(ctx)
-		return nil, err
+	if e.interpreted(entry) {
+		be, err := e.interpreter(ctx)
+		if err == nil {
+			err = p.link(ctx, &p.interp, be)
+		}
+		if err != nil {
+			_ = p.Close(ctx)
+			return nil, err
+		}
 	}
 	return p, nil
 }
@@ -246,11 +250,20 @@ func hostIndex(plugin string, hosts []HostModule, world *WorldSpec) (map[string]
 	return idx, nil
 }
 
-// instantiateHosts instantiates the plugin's host modules anonymously, so two
-// plugins can be granted different implementations under one import name.
-func (p *Plugin) instantiateHosts(ctx context.Context) error {
+// link prepares what the plugin's instances on backend be link to: the
+// fuel module and the plugin's own host modules, instantiated
+// anonymously, so two plugins can be granted different implementations
+// under one import name.
+func (p *Plugin) link(ctx context.Context, l *linked, be *backend) error {
+	if !p.cfg.noFuel {
+		if err := be.ensureFuelModule(ctx); err != nil {
+			return err
+		}
+	}
+	l.be, l.hosts = be, make(map[string]api.Module, len(p.cfg.Hosts))
+	l.resolve = func(name string) api.Module { return l.hosts[name] } // nil: the runtime's namespace (WASI, fuel)
 	for _, hm := range p.cfg.Hosts {
-		b := p.engine.rt.NewHostModuleBuilder(hm.Name)
+		b := be.rt.NewHostModuleBuilder(hm.Name)
 		for _, f := range hm.Funcs {
 			b.NewFunctionBuilder().
 				WithGoModuleFunction(hostCall(hm.Name, f), apiTypes(f.Sig.Params), apiTypes(f.Sig.Results)).
@@ -261,20 +274,11 @@ func (p *Plugin) instantiateHosts(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("wasmhost: plugin %q: compile host module %q: %w", p.name, hm.Name, err)
 		}
-		mod, err := p.engine.rt.InstantiateModule(ctx, cm, wazero.NewModuleConfig().WithName(""))
+		mod, err := be.rt.InstantiateModule(ctx, cm, wazero.NewModuleConfig().WithName(""))
 		if err != nil {
 			return fmt.Errorf("wasmhost: plugin %q: instantiate host module %q: %w", p.name, hm.Name, err)
 		}
-		p.hosts[hm.Name] = mod
-	}
-	return nil
-}
-
-// resolve maps an import module name to the plugin's own host module; nil
-// falls back to the runtime's namespace (WASI, the fuel module).
-func (p *Plugin) resolve(name string) api.Module {
-	if m, ok := p.hosts[name]; ok {
-		return m
+		l.hosts[hm.Name] = mod
 	}
 	return nil
 }
@@ -294,84 +298,16 @@ func apiTypes(ts []ValueType) []api.ValueType {
 func (p *Plugin) Close(ctx context.Context) error {
 	var errs []error
 	p.closed.Do(func() {
-		for _, m := range p.hosts {
-			errs = append(errs, m.Close(ctx))
+		for _, l := range []*linked{&p.opt, &p.interp} {
+			for _, m := range l.hosts {
+				errs = append(errs, m.Close(ctx))
+			}
 		}
-		if p.compiled != nil {
-			errs = append(errs, p.engine.releaseModule(ctx, p.key))
+		if p.entry != nil {
+			errs = append(errs, p.engine.releaseModule(ctx, p.entry))
 		}
 	})
 	return errors.Join(errs...)
-}
-
-// moduleKey identifies compiled code: the artifact's bytes and whether it
-// was instrumented. Budgets do not change the code, so plugins compiled from
-// the same artifact share it.
-type moduleKey struct {
-	sum    [32]byte
-	noFuel bool
-	// final says the artifact's bytes are what wazero compiles (instrumented
-	// ahead of time), so there is no instrumented form to cache.
-	final bool
-}
-
-type moduleEntry struct {
-	mod  wazero.CompiledModule
-	refs int
-}
-
-// compiledModule returns the compiled code for key, instrumenting and
-// compiling it with code() only if no plugin of this engine holds it.
-func (e *Engine) compiledModule(ctx context.Context, key moduleKey, code func() ([]byte, error)) (wazero.CompiledModule, error) {
-	e.modMu.Lock()
-	if ent, ok := e.modules[key]; ok {
-		ent.refs++
-		e.modMu.Unlock()
-		return ent.mod, nil
-	}
-	e.modMu.Unlock()
-	var mod wazero.CompiledModule
-	if b := e.readInstrumented(key); b != nil {
-		if m, err := e.rt.CompileModule(ctx, b); err == nil {
-			mod = m
-		}
-	}
-	if mod == nil {
-		b, err := code()
-		if err != nil {
-			return nil, err
-		}
-		if mod, err = e.rt.CompileModule(ctx, b); err != nil {
-			return nil, err
-		}
-		e.writeInstrumented(key, b)
-	}
-	e.modMu.Lock()
-	defer e.modMu.Unlock()
-	if ent, ok := e.modules[key]; ok { // compiled concurrently
-		ent.refs++
-		_ = mod.Close(ctx)
-		return ent.mod, nil
-	}
-	if e.modules == nil {
-		e.modules = map[moduleKey]*moduleEntry{}
-	}
-	e.modules[key] = &moduleEntry{mod: mod, refs: 1}
-	return mod, nil
-}
-
-func (e *Engine) releaseModule(ctx context.Context, key moduleKey) error {
-	e.modMu.Lock()
-	defer e.modMu.Unlock()
-	ent, ok := e.modules[key]
-	if !ok {
-		return nil
-	}
-	if ent.refs--; ent.refs > 0 {
-		return nil
-	}
-	delete(e.modules, key)
-	return ent.mod.Close(ctx)
 }
 
 // decodeHex decodes the hex string s, exactly len(dst) bytes long once

@@ -8,56 +8,60 @@ import (
 	"testing"
 )
 
-// TestConformance runs the same calls against the WAT and the Go guest.
+// TestConformance runs the same calls against the WAT and the Go guest,
+// compiled and interpreted.
 func TestConformance(t *testing.T) {
-	e := newEngine(t, Config{})
 	big := strings.Repeat("0123456789abcdef", 1<<16) // 1 MiB
-	for _, guest := range guests {
-		t.Run(guest.name, func(t *testing.T) {
-			p := compile(t, e, guest.name, guest.build(t), PluginConfig{})
-			_, in := acquire(t, p)
-			defer in.Release()
-			tests := []struct {
-				name, export, arg, want string
-			}{
-				{name: "empty string", export: "echo", arg: "", want: ""},
-				{name: "ascii", export: "echo", arg: "hello", want: "hello"},
-				{name: "multibyte", export: "echo", arg: "ünïcödé ✓ 🦀", want: "ünïcödé ✓ 🦀"},
-				{name: "1 MiB", export: "echo", arg: big, want: big},
-				{name: "re-entrant import", export: "greet", arg: "guest", want: "hello, guest"},
-			}
-			for _, tt := range tests {
-				got, err := callString(context.Background(), in, ex+tt.export, tt.arg)
-				if err != nil {
-					t.Fatalf("%s: %v", tt.name, err)
+	for _, tc := range tierCases {
+		e := newEngine(t, Config{tiers: tc.tiers})
+		for _, guest := range guests {
+			t.Run(tc.name+"/"+guest.name, func(t *testing.T) {
+				p := compile(t, e, guest.name, guest.build(t), PluginConfig{})
+				_, in := acquire(t, p)
+				defer in.Release()
+				tests := []struct {
+					name, export, arg, want string
+				}{
+					{name: "empty string", export: "echo", arg: "", want: ""},
+					{name: "ascii", export: "echo", arg: "hello", want: "hello"},
+					{name: "multibyte", export: "echo", arg: "ünïcödé ✓ 🦀", want: "ünïcödé ✓ 🦀"},
+					{name: "1 MiB", export: "echo", arg: big, want: big},
+					{name: "re-entrant import", export: "greet", arg: "guest", want: "hello, guest"},
 				}
-				if got != tt.want {
-					t.Fatalf("%s: got %d bytes, want %d", tt.name, len(got), len(tt.want))
+				for _, tt := range tests {
+					got, err := callString(context.Background(), in, ex+tt.export, tt.arg)
+					if err != nil {
+						t.Fatalf("%s: %v", tt.name, err)
+					}
+					if got != tt.want {
+						t.Fatalf("%s: got %d bytes, want %d", tt.name, len(got), len(tt.want))
+					}
 				}
-			}
-			var spun uint64
-			err := in.Invoke(context.Background(), ex+"spin", func(_ *Call, params []uint64) error {
-				params[0] = 1000
-				return nil
-			}, func(_ *Call, results []uint64) error {
-				spun = results[0]
-				return nil
+				var spun uint64
+				err := in.Invoke(context.Background(), ex+"spin", func(_ *Call, params []uint64) error {
+					params[0] = 1000
+					return nil
+				}, func(_ *Call, results []uint64) error {
+					spun = results[0]
+					return nil
+				})
+				if err != nil || spun == 0 {
+					t.Fatalf("spin: %d, %v", spun, err)
+				}
 			})
-			if err != nil || spun == 0 {
-				t.Fatalf("spin: %d, %v", spun, err)
-			}
-		})
+		}
 	}
 }
 
 // TestSandboxIsDeterministic checks what the Go guest sees of the world: the
-// same clock and random values in every instance, no files, environment or
-// arguments, and stderr in the plugin log.
+// same clock and random values in every instance, compiled or interpreted,
+// no files, environment or arguments, and stderr in the plugin log.
 func TestSandboxIsDeterministic(t *testing.T) {
 	e := newEngine(t, Config{})
 	var log bytes.Buffer
 	p := compile(t, e, "probe", goGuest(t), PluginConfig{Seed: 42, Log: &log})
-	probe := func() string {
+	interp := compile(t, newEngine(t, Config{tiers: tiersInterpreter}), "probe", goGuest(t), PluginConfig{Seed: 42})
+	probe := func(p *Plugin) string {
 		g, err := NewGeneration(p)
 		if err != nil {
 			t.Fatal(err)
@@ -74,9 +78,9 @@ func TestSandboxIsDeterministic(t *testing.T) {
 		}
 		return out
 	}
-	first, second := probe(), probe()
-	if first != second {
-		t.Fatalf("two instances saw different worlds:\n%s\n%s", first, second)
+	first, second, third := probe(p), probe(p), probe(interp)
+	if first != second || first != third {
+		t.Fatalf("three instances (the last interpreted) saw different worlds:\n%s\n%s\n%s", first, second, third)
 	}
 	for _, want := range []string{`home=""`, "args=0", "file=open /etc/passwd: Bad file number", "dir=0/open /: Bad file number"} {
 		if !strings.Contains(first, want) {

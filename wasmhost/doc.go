@@ -10,9 +10,10 @@
 //
 // # Getting Started
 //
-//	eng, err := wasmhost.NewEngine(ctx, wasmhost.Config{}) // cache in the user cache dir
+//	eng, err := wasmhost.NewEngine(ctx, wasmhost.Config{CacheDir: dir}) // "" caches in memory only
 //	if err != nil { ... }
-//	defer eng.Close(ctx)
+//	if note := eng.CacheNote(); note != "" { ... } // dir unusable: compiling in memory
+//	defer eng.Close(ctx) // lets a background compile finish, until ctx ends
 //	f, _ := os.Open("tools.wasm")
 //	st, _ := f.Stat()
 //	p, err := eng.Compile(ctx, wasmhost.Artifact{Name: "tools", Reader: f, Size: st.Size()},
@@ -66,7 +67,8 @@
 //
 // Each invocation gets fresh [Budgets]. Fuel is injected at load time: a
 // counter charged one unit at every function entry and loop header; when a
-// slice of [FuelSlice] units runs out the guest calls the host, which refills
+// slice of [FuelSlice] units ([InterpretedFuelSlice] on the interpreter)
+// runs out the guest calls the host, which refills
 // it from the invocation's budget and checks the deadline, cancellation and
 // the log budget there. That call is also where the Go scheduler can preempt
 // the goroutine, so a guest spinning in a loop never wedges the process.
@@ -77,6 +79,36 @@
 // instrumentation ahead of time with [Instrument] and ship the result with
 // Artifact.Instrumented set to [InstrumentationVersion]; for a verified pin
 // of this build's version Compile then skips the rewrite and its cache.
+//
+// # Compilation
+//
+// Plugins run on wazero's optimizing compiler, whose code is cached in
+// Config.CacheDir (the caller's choice; empty means memory only), so a
+// later start only loads it. Compiling takes that compiler about a second
+// of CPU per megabyte of module, so on a cache miss Compile compiles the
+// module with wazero's interpreter instead, which takes a fifth to a
+// tenth of that (and runs calls 30–50 times slower), and starts the
+// optimizing compile in the background. Instances created before it is
+// done run interpreted; once it is done, new instances run compiled code, and an
+// interpreted instance is destroyed rather than pooled when released (the
+// interpreter's code, ~30 bytes of heap per byte of function bodies, is
+// dropped with the last of them). Whether the cache holds a module's code
+// is known from a marker the engine writes next to wazero's files once
+// the optimizing compile succeeded; if it fails (wazero fails a compile
+// whose code it cannot write, so a directory that stopped being writable
+// does it), the plugin stays on the interpreter. [Engine.Settle] waits for
+// the background compiles; Close waits for them until its context ends, so
+// their code reaches the cache. A process that exits earlier leaves those
+// modules uncached (wazero writes each entry to a temporary file and
+// renames it), and the next start interprets again.
+//
+// Both tiers run the same instrumented module, so fuel counts, memory
+// budgets, cancellation and yield preemption are identical, and deadlines
+// are overshot by about as much (the interpreter yields every
+// InterpretedFuelSlice units); only the call depth differs: the
+// interpreter traps beyond 2000 frames, so an interpreted instance allows
+// at most 1990 nested calls, refused as BudgetStack with a message saying
+// so.
 //
 // # Instances
 //

@@ -9,27 +9,11 @@ import (
 	"testing"
 )
 
-func TestDefaultCacheDir(t *testing.T) {
-	home := t.TempDir()
-	t.Setenv("XDG_CACHE_HOME", home)
-	t.Setenv("HOME", home)
-	e, err := NewEngine(context.Background(), Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close(context.Background())
-	base, err := os.UserCacheDir()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := filepath.Join(base, "smith", "wazero"); e.CacheDir() != want {
-		t.Fatalf("CacheDir() = %q, want %q", e.CacheDir(), want)
-	}
-}
-
 // TestCompilationCacheOnDisk compiles the same plugin in two engines on one
-// directory: the first writes the instrumented module and wazero's compiled
-// code, the second reuses both and writes nothing.
+// directory: the first writes the instrumented module, wazero's compiled
+// code and the marker saying it is there (its instances are interpreted
+// until then), the second reuses them, writes nothing and runs compiled
+// code at once.
 func TestCompilationCacheOnDisk(t *testing.T) {
 	dir := t.TempDir()
 	files := func() []string {
@@ -43,31 +27,34 @@ func TestCompilationCacheOnDisk(t *testing.T) {
 		return out
 	}
 	for i := range 2 {
-		e := newEngine(t, Config{CacheDir: dir})
+		e := newEngineAt(t, Config{CacheDir: dir})
+		gate := make(chan struct{})
+		e.bgHook = func() { <-gate }
 		p := compile(t, e, "cached", wat(t, "guest"), PluginConfig{})
 		_, in := acquire(t, p)
 		if got, err := callString(context.Background(), in, ex+"echo", "x"); err != nil || got != "x" {
 			t.Fatalf("engine %d: %q, %v", i, got, err)
 		}
+		if in.interpreted != (i == 0) {
+			t.Fatalf("engine %d: instance interpreted %v", i, in.interpreted)
+		}
+		close(gate)
 		in.Release()
 		e.Close(context.Background())
 		got := files()
-		if len(got) != 2 {
-			t.Fatalf("after engine %d the cache holds %d files, want 2: %v", i, len(got), got)
+		if len(got) != 3 {
+			t.Fatalf("after engine %d the cache holds %d files, want 3: %v", i, len(got), got)
 		}
-		if !strings.Contains(got[0], instrumentedDir()) {
-			t.Fatalf("no instrumented module cached: %v", got)
+		for j, want := range []string{"wasmhost-compiled-", instrumentedDir(), "wazero-"} {
+			if !strings.Contains(got[j], want) {
+				t.Fatalf("no %s* file cached: %v", want, got)
+			}
 		}
 	}
 }
 
 func TestEngineConfigErrors(t *testing.T) {
 	if _, err := NewEngine(context.Background(), Config{MemoryLimitPages: 70000}); err == nil || !strings.Contains(err.Error(), "exceeds the wasm32 maximum 65536") {
-		t.Fatalf("error %v", err)
-	}
-	file := filepath.Join(t.TempDir(), "file")
-	os.WriteFile(file, nil, 0o644)
-	if _, err := NewEngine(context.Background(), Config{CacheDir: filepath.Join(file, "sub")}); err == nil || !strings.Contains(err.Error(), "set Config.CacheDir to a writable directory") {
 		t.Fatalf("error %v", err)
 	}
 	e := newEngine(t, Config{MemoryLimitPages: 100})

@@ -100,8 +100,10 @@ func (pl *pool) put(in *Instance) {
 	if !in.broken && int64(in.call.mem.Size()) > recycle {
 		in.broken = true
 	}
+	// An interpreted instance gives way to compiled ones once they exist.
+	stale := in.interpreted && in.plugin.entry.opt.Load() != nil
 	pl.mu.Lock()
-	if in.broken || pl.closed {
+	if in.broken || stale || pl.closed {
 		pl.mu.Unlock()
 		in.destroy()
 	} else {

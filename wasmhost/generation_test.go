@@ -160,7 +160,7 @@ func TestPluginsShareCompiledCode(t *testing.T) {
 	e := newEngine(t, Config{})
 	a := compile(t, e, "a", wat(t, "guest"), PluginConfig{})
 	b := compile(t, e, "b", wat(t, "guest"), PluginConfig{Budgets: Budgets{Fuel: 1000}})
-	if a.compiled != b.compiled {
+	if a.entry != b.entry {
 		t.Fatal("the same artifact was compiled twice")
 	}
 	if err := a.Close(context.Background()); err != nil {

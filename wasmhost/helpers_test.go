@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // The test world test:echo@0.1.0, as tools/witgen would derive it.
@@ -39,6 +40,7 @@ func testWorld() WorldSpec {
 			{Name: ex + "ticks", Sig: none, Optional: true},
 			{Name: ex + "bomb", Sig: none, Optional: true},
 			{Name: ex + "recurse", Sig: Signature{Params: []ValueType{I32}, Results: []ValueType{I32}}, Optional: true},
+			{Name: ex + "nest", Sig: Signature{Params: []ValueType{I32}, Results: []ValueType{I32}}, Optional: true},
 			{Name: ex + "flood", Sig: none, Optional: true},
 			{Name: ex + "bad-utf8", Sig: ret, Optional: true},
 			{Name: ex + "out-of-bounds", Sig: ret, Optional: true},
@@ -103,6 +105,12 @@ func sharedDir(tb testing.TB) string {
 }
 
 func TestMain(m *testing.M) {
+	if dir := os.Getenv(childDirEnv); dir != "" {
+		exitMidCompile(dir)
+	}
+	if dir := os.Getenv(unwritableEnv); dir != "" {
+		printCacheNote(dir)
+	}
 	code := m.Run()
 	if testDir != "" {
 		os.RemoveAll(testDir)
@@ -170,12 +178,29 @@ var guests = []struct {
 }
 
 // newEngine returns an engine caching compiled code in this run's shared
-// directory.
+// directory, on the optimizing compiler alone unless cfg says otherwise:
+// whether a test's first compile of a module is a cache miss depends on
+// the tests before it. The tests of the tiers use newEngineAt.
 func newEngine(tb testing.TB, cfg Config) *Engine {
 	tb.Helper()
 	if cfg.CacheDir == "" {
 		cfg.CacheDir = filepath.Join(sharedDir(tb), "cache")
 	}
+	if cfg.tiers == tiersAuto {
+		cfg.tiers = tiersCompiler
+	}
+	e, err := NewEngine(context.Background(), cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { e.Close(context.Background()) })
+	return e
+}
+
+// newEngineAt returns an engine with exactly cfg, closed when the test
+// ends.
+func newEngineAt(tb testing.TB, cfg Config) *Engine {
+	tb.Helper()
 	e, err := NewEngine(context.Background(), cfg)
 	if err != nil {
 		tb.Fatal(err)
@@ -255,3 +280,22 @@ func asError(tb testing.TB, err error) *Error {
 	}
 	return e
 }
+
+// settle waits until no compile runs in e's background, for at most a
+// minute.
+func (e *Engine) settle(tb testing.TB) {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := e.Settle(ctx); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// tierCases are the two ways an instance runs: on the optimizing
+// compiler's code, or on the interpreter's (a compile-cache miss, until
+// the background compile is done).
+var tierCases = []struct {
+	name  string
+	tiers tiers
+}{{"compiled", tiersCompiler}, {"interpreted", tiersInterpreter}}

@@ -28,6 +28,10 @@ type Instance struct {
 	ctx    invCtx
 	log    logWriter
 	broken bool
+	// interpreted says the instance runs the interpreter's code; it is
+	// not pooled once the optimizing compiler's is there.
+	interpreted bool
+	dropped     bool // destroy counted the interpreted instance as gone
 	// busy guards the one call in flight: a second Invoke, from another
 	// goroutine or re-entrantly from a host function, is refused.
 	busy atomic.Bool
@@ -62,9 +66,15 @@ func (p *Plugin) instantiate(ctx context.Context) (*Instance, error) {
 		WithNanotime(clock.nanotime, 1).
 		WithNanosleep(clock.sleep).
 		WithRandSource(seededRand(p.cfg.Seed))
-	rctx := experimental.WithImportResolver(&in.ctx, p.resolve)
+	code, interpreted := p.engine.take(p.entry)
+	l := &p.opt
+	if interpreted {
+		l = &p.interp
+	}
+	in.interpreted = interpreted
+	rctx := experimental.WithImportResolver(&in.ctx, l.resolve)
 	rctx = experimental.WithMemoryAllocator(rctx, p.memory)
-	mod, err := p.engine.rt.InstantiateModule(rctx, p.compiled, cfg)
+	mod, err := l.be.rt.InstantiateModule(rctx, code, cfg)
 	if err != nil {
 		return nil, in.failure(err)
 	}
@@ -73,7 +83,7 @@ func (p *Plugin) instantiate(ctx context.Context) (*Instance, error) {
 		if in.inv.fuelG == nil {
 			in.inv.bind(mod)
 		}
-		in.inv.depthG.Set(uint64(p.budgets.CallDepth))
+		in.inv.depthG.Set(uint64(in.callDepth()))
 	}
 	in.call.mem = mod.Memory()
 	in.call.realloc = mod.ExportedFunction("cabi_realloc")
@@ -92,6 +102,23 @@ func (p *Plugin) instantiate(ctx context.Context) (*Instance, error) {
 	}
 	in.ctx.set(context.Background())
 	return in, nil
+}
+
+// interpretedCallDepth caps the call depth of an interpreted instance
+// below the wazero interpreter's own limit of 2000 frames, which it
+// enforces with a trap: a depth of N allows N-1 nested charged function
+// entries, so an invocation holds at most N+1 frames (with a leaf that
+// calls nothing, or the refused entry, and the fuel module's host
+// function called to yield, grow memory or refuse the depth).
+const interpretedCallDepth = 1990
+
+// callDepth is the call depth an invocation of in may reach.
+func (in *Instance) callDepth() uint32 {
+	d := in.plugin.budgets.CallDepth
+	if in.interpreted {
+		d = min(d, interpretedCallDepth)
+	}
+	return d
 }
 
 // Invoke calls the guest export named export under a fresh set of budgets:
@@ -165,10 +192,7 @@ func (in *Instance) Invoke(ctx context.Context, export string, lower func(call *
 
 // failure destroys the instance and builds the *Error for err.
 func (in *Instance) failure(err error) error {
-	in.broken = true
-	if in.mod != nil {
-		_ = in.mod.Close(context.Background())
-	}
+	in.destroy()
 	inv := &in.inv
 	if inv.abort == nil {
 		var he *Error
@@ -200,8 +224,9 @@ func (in *Instance) failure(err error) error {
 func (in *Instance) Plugin() *Plugin { return in.plugin }
 
 // Release returns the instance to its pool, or destroys it if a call
-// failed, its generation was closed or its memory grew past
-// PluginConfig.RecycleBytes. The instance must not be used afterwards.
+// failed, its generation was closed, its memory grew past
+// PluginConfig.RecycleBytes, or it runs the interpreter's code and the
+// compiled code is there now. The instance must not be used afterwards.
 func (in *Instance) Release() {
 	if in.pool != nil {
 		in.pool.put(in)
@@ -210,10 +235,15 @@ func (in *Instance) Release() {
 	in.destroy()
 }
 
+// destroy closes the instance's module; it is idempotent.
 func (in *Instance) destroy() {
 	in.broken = true
 	if in.mod != nil {
 		_ = in.mod.Close(context.Background())
+	}
+	if in.interpreted && !in.dropped {
+		in.dropped = true
+		in.plugin.engine.drop(in.plugin.entry)
 	}
 }
 

@@ -50,7 +50,7 @@ func (inv *invocation) begin(ctx context.Context, export string) {
 	inv.abort = nil
 	if inv.fuelG != nil {
 		inv.refill()
-		inv.depthG.Set(uint64(b.CallDepth))
+		inv.depthG.Set(uint64(inv.in.callDepth()))
 	}
 }
 
@@ -66,7 +66,11 @@ func (inv *invocation) bind(mod api.Module) {
 
 // refill hands the guest the next slice of the budget.
 func (inv *invocation) refill() {
-	slice := min(uint64(FuelSlice), inv.fuelLeft)
+	slice := uint64(FuelSlice)
+	if inv.in.interpreted {
+		slice = InterpretedFuelSlice
+	}
+	slice = min(slice, inv.fuelLeft)
 	inv.fuelLeft -= slice
 	inv.fuelG.Set(slice)
 }
@@ -123,8 +127,12 @@ func (inv *invocation) yield(mod api.Module) {
 
 // tooDeep is called by a function entry past Budgets.CallDepth.
 func (inv *invocation) tooDeep() {
-	inv.fail(BudgetStack, fmt.Errorf("guest calls nested deeper than Budgets.CallDepth %d; look for unbounded recursion or raise the budget",
-		inv.in.plugin.budgets.CallDepth))
+	if d, b := inv.in.callDepth(), inv.in.plugin.budgets.CallDepth; d < b {
+		inv.fail(BudgetStack, fmt.Errorf("guest calls nested deeper than %d, the limit of an interpreted instance (the optimizing compile of the plugin had not finished; "+
+			"compiled instances allow Budgets.CallDepth %d); look for unbounded recursion, or start again once the compiled code is cached", d, b))
+	} else {
+		inv.fail(BudgetStack, fmt.Errorf("guest calls nested deeper than Budgets.CallDepth %d; look for unbounded recursion or raise the budget", b))
+	}
 	panic(abortPanic{})
 }
 
@@ -212,38 +220,4 @@ func hostCall(module string, def HostFuncDef) api.GoModuleFunction {
 			panic(abortPanic{})
 		}
 	})
-}
-
-// ensureFuelModule instantiates the fuel module (yield and grow) once per
-// engine.
-func (e *Engine) ensureFuelModule(ctx context.Context) error {
-	e.fuelOnce.Do(func() {
-		_, e.fuelErr = e.rt.NewHostModuleBuilder(fuel.Module).
-			NewFunctionBuilder().
-			WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, mod api.Module, _ []uint64) {
-				invocationOf(ctx).yield(mod)
-			}), nil, nil).
-			WithName(fuel.YieldName).Export(fuel.YieldName).
-			NewFunctionBuilder().
-			WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, mod api.Module, stack []uint64) {
-				stack[0] = uint64(invocationOf(ctx).grow(mod, uint32(stack[0])))
-			}), []api.ValueType{api.ValueTypeI32}, []api.ValueType{api.ValueTypeI32}).
-			WithName(fuel.GrowName).Export(fuel.GrowName).
-			NewFunctionBuilder().
-			WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, _ api.Module, _ []uint64) {
-				invocationOf(ctx).tooDeep()
-			}), nil, nil).
-			WithName(fuel.DepthName).Export(fuel.DepthName).
-			Instantiate(ctx)
-		if e.fuelErr != nil {
-			e.fuelErr = fmt.Errorf("wasmhost: instantiate the fuel module: %w", e.fuelErr)
-		}
-	})
-	return e.fuelErr
-}
-
-// fuelState is embedded in Engine.
-type fuelState struct {
-	fuelOnce sync.Once
-	fuelErr  error
 }

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
 )
 
@@ -63,8 +63,9 @@ type Budgets struct {
 	Fuel uint64
 	// Timeout bounds the wall time of one invocation; the context deadline
 	// applies too, whichever is earlier. Default 30s. It is checked each
-	// time a fuel slice (1<<20 units) runs out, so a runaway guest overshoots
-	// by about one slice (a few milliseconds).
+	// time a fuel slice (FuelSlice units; InterpretedFuelSlice on the
+	// interpreter) runs out, so a runaway guest overshoots by about one
+	// slice (a few milliseconds).
 	Timeout time.Duration
 	// MemoryPages caps the guest's linear memory in 64 KiB pages; growth
 	// beyond it fails inside the guest and the invocation fails with
@@ -78,6 +79,9 @@ type Budgets struct {
 	OutputBytes int64
 	// CallDepth caps nested guest function calls, so deep recursion fails
 	// cleanly instead of growing the host's native stack. Default 1<<16.
+	// An instance on the interpreter (on a compile-cache miss, until the
+	// optimizing compile is done) allows at most 1990, below the
+	// interpreter's own limit.
 	CallDepth uint32
 }
 
@@ -91,6 +95,10 @@ const (
 	// FuelSlice is how many fuel units the guest runs between two host
 	// checks of the deadline, cancellation and the log budget.
 	FuelSlice = 1 << 20
+	// InterpretedFuelSlice is FuelSlice for an instance on the
+	// interpreter, which runs a unit about 64 times slower, so that both
+	// check about as often in wall time.
+	InterpretedFuelSlice = FuelSlice >> 6
 )
 
 // PluginConfig says how a plugin is checked, linked and run.
@@ -128,9 +136,9 @@ type Plugin struct {
 	engine   *Engine
 	cfg      PluginConfig
 	budgets  Budgets
-	compiled wazero.CompiledModule
-	key      moduleKey
-	hosts    map[string]hostModuleInstance
+	entry    *moduleEntry
+	opt      linked // on the optimizing compiler
+	interp   linked // on the interpreter, if entry had no compiled code yet
 	exports  map[string]exportInfo
 	hasInit  bool
 	stackLen int // the longest export signature, for Instance.stack
@@ -147,4 +155,11 @@ func (p *Plugin) Name() string { return p.name }
 func (p *Plugin) HasExport(name string) bool {
 	_, ok := p.exports[name]
 	return ok
+}
+
+// linked is what a plugin's instances on one backend link to.
+type linked struct {
+	be      *backend
+	hosts   map[string]api.Module
+	resolve func(name string) api.Module
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"go.bytecodealliance.org/wit"
 
@@ -294,6 +295,13 @@ func startPlugin(t *testing.T, m *model, wasm []byte, h *fakeHost, recycle int64
 		RecycleBytes: recycle,
 	})
 	if err != nil {
+		t.Fatal(err)
+	}
+	// Run the compiled code: an instance of the interpreter wasmhost runs
+	// meanwhile on a cache miss is not pooled once the code is compiled.
+	settle, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	if err := eng.Settle(settle); err != nil {
 		t.Fatal(err)
 	}
 	gen, err := wasmhost.NewGeneration(p)

@@ -76,6 +76,12 @@
   (func $recurse (export "test:echo/api@0.1.0#recurse") (param $n i32) (result i32)
     (i32.add (call $recurse (i32.add (local.get $n) (i32.const 1))) (i32.const 1)))
 
+  ;; nest(n) -> n: n nested calls below this one
+  (func $nest (export "test:echo/api@0.1.0#nest") (param $n i32) (result i32)
+    (if (result i32) (i32.eqz (local.get $n))
+      (then (i32.const 0))
+      (else (i32.add (call $nest (i32.sub (local.get $n) (i32.const 1))) (i32.const 1)))))
+
   ;; flood(): writes to stdout forever
   (func (export "test:echo/api@0.1.0#flood")
     (i32.store (i32.const 32) (i32.const 128))

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/smith-agent/smith/core/internal/pluginabi/internal/conformance"
 	"github.com/smith-agent/smith/wasmhost"
@@ -134,6 +135,13 @@ func instance(tb testing.TB, gc guestCase, budgets wasmhost.Budgets) (*conforman
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { p.Close(ctx) })
+	// Measure and hold the compiled code, not the interpreter wasmhost runs
+	// while compiling a module its cache does not hold.
+	settle, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	if err := sharedEngine(tb).Settle(settle); err != nil {
+		tb.Fatal(err)
+	}
 	gen, err := wasmhost.NewGeneration(p)
 	if err != nil {
 		tb.Fatal(err)

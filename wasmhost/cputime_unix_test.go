@@ -1,0 +1,18 @@
+//go:build unix
+
+package wasmhost
+
+import (
+	"syscall"
+	"time"
+)
+
+// processCPU is the CPU time (user and system) the process has used, so
+// a benchmark can count the work of background goroutines too.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
