@@ -86,6 +86,12 @@ func Open(ctx context.Context, cfg Config) (*Host, error) {
 	return &Host{engine: eng, contrib: contrib, log: log}, nil
 }
 
+// CacheNote is "" when compiled code is cached on disk as configured (or
+// no cache directory was given); otherwise one line for the user saying
+// why the cache directory cannot be used and what to do, while plugins
+// compile in memory (every start then compiles them again).
+func (h *Host) CacheNote() string { return h.engine.CacheNote() }
+
 // Close releases the engine and every plugin compiled by it; close the
 // generations first.
 func (h *Host) Close(ctx context.Context) error {

@@ -31,15 +31,18 @@ type plugins struct {
 
 // loadPlugins starts loading arts into one generation on a host whose
 // compiled code and registrations are cached under cacheDir ("" caches
-// nothing on disk), then compiles the tools plugin ahead of its first
+// nothing on disk; a directory that cannot be used is a note to notify), then compiles the tools plugin ahead of its first
 // call. It returns at once.
-func loadPlugins(ctx context.Context, cacheDir string, arts []plugin.Artifact) *plugins {
+func loadPlugins(ctx context.Context, cacheDir string, arts []plugin.Artifact, notify func(string)) *plugins {
 	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	p := &plugins{loaded: make(chan struct{}), prepared: make(chan struct{}), cancel: cancel}
 	go func() {
 		defer close(p.prepared)
 		p.host, p.err = plugin.Open(ctx, plugin.Config{CacheDir: cacheDir})
 		if p.err == nil {
+			if note := p.host.CacheNote(); note != "" {
+				notify(note)
+			}
 			p.gen, p.err = p.host.Load(ctx, arts)
 			if p.err != nil {
 				p.err = fmt.Errorf("runtime: load the system plugins: %w", p.err)

@@ -134,7 +134,7 @@ func Open(ctx context.Context, cfg Config) (*Runtime, error) {
 	}
 	rt := &Runtime{cfg: cfg, getenv: getenv, paths: paths, conf: conf, sessions: map[*Session]bool{},
 		engine: sync.OnceValues(func() (*httpengine.Engine, error) { return httpengine.New(httpengine.Config{}) })}
-	rt.plugins = loadPlugins(ctx, paths.Cache, cfg.Plugins)
+	rt.plugins = loadPlugins(ctx, paths.Cache, cfg.Plugins, cfg.Notify)
 	rt.plugins.warming.Add(1)
 	go func() {
 		defer rt.plugins.warming.Done()

@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -395,5 +396,28 @@ func TestReadsDuringARun(t *testing.T) {
 	}
 	if end, _ := s.Wait(context.Background()); end.Reason != protocol.EndCompleted {
 		t.Fatalf("end %+v", end)
+	}
+}
+
+// TestUnusableCacheIsANote: a cache directory that cannot be used makes
+// the plugins compile in memory, with one note, and the turn still runs.
+func TestUnusableCacheIsANote(t *testing.T) {
+	w := newWorld(t)
+	w.write("ok.mock.json", `{"mock_script":1,"responses":[{"text":"fine"}]}`)
+	blocker := w.write("not-a-dir", "x")
+	w.env["XDG_CACHE_HOME"] = blocker
+	var notes []string
+	var mu sync.Mutex
+	rt := w.open(map[string]string{"model": "mock/ok.mock.json"}, func(c *Config) {
+		c.Notify = func(s string) { mu.Lock(); notes = append(notes, s); mu.Unlock() }
+	})
+	s, _ := rt.NewSession(context.Background(), NewSessionOptions{Name: "c"})
+	if lastText(runPrompt(t, s, "hi")) != "fine" {
+		t.Fatal("no answer")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(notes) != 1 || !strings.Contains(notes[0], blocker) {
+		t.Fatalf("notes %q; want one naming %s", notes, blocker)
 	}
 }
