@@ -240,31 +240,41 @@ func (g *Generation) Prepare(ctx context.Context, names ...string) error {
 			return fmt.Errorf("plugin: Prepare: no plugin %q in generation %d", n, g.id)
 		}
 	}
-	for _, l := range g.plugins {
+	// The plugins are prepared side by side: each compile (or cache
+	// load and validation) is independent, and the first call usually
+	// needs more than one of them.
+	var wg sync.WaitGroup
+	errs := make([]error, len(g.plugins))
+	for i, l := range g.plugins {
 		if len(names) > 0 && !slices.Contains(names, l.art.Name) {
 			continue
 		}
-		l.mu.Lock()
-		if w := l.warming; w != nil {
-			l.mu.Unlock()
-			if err := wait(ctx, w, l.art.Name); err != nil {
-				return err
-			}
-			continue
-		}
-		w := make(chan struct{})
-		l.warming = w
-		l.mu.Unlock()
-		err := l.warm(ctx)
-		l.mu.Lock()
-		l.warming = nil
-		l.mu.Unlock()
-		close(w)
-		if err != nil {
-			return err
-		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = l.prepare(ctx)
+		}()
 	}
-	return nil
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// prepare warms l, or waits for the Prepare already warming it.
+func (l *loaded) prepare(ctx context.Context) error {
+	l.mu.Lock()
+	if w := l.warming; w != nil {
+		l.mu.Unlock()
+		return wait(ctx, w, l.art.Name)
+	}
+	w := make(chan struct{})
+	l.warming = w
+	l.mu.Unlock()
+	err := l.warm(ctx)
+	l.mu.Lock()
+	l.warming = nil
+	l.mu.Unlock()
+	close(w)
+	return err
 }
 
 // warm compiles l and parks one idle instance in its pool.
