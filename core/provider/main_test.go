@@ -3,9 +3,9 @@ package provider_test
 import (
 	"bytes"
 	"context"
-	"errors"
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -14,9 +14,10 @@ import (
 	"github.com/smith-agent/smith/wasmhost"
 )
 
-// codecPackage is the real providers plugin; the tests build it with the
-// standard toolchain once per process.
-const codecPackage = "github.com/smith-agent/smith/plugins-src/providers"
+// codecArtifact is the providers plugin Smith ships (built by
+// tools/pluginbuild and embedded in the smith binary): the tests run the
+// codec users run, not a build of their own.
+var codecArtifact = filepath.Join("..", "..", "smith", "internal", "sysplugins", "providers.wasm")
 
 var codec struct {
 	once sync.Once
@@ -46,14 +47,7 @@ func instances(tb testing.TB) *wasmhost.Generation {
 		if codec.dir, codec.err = os.MkdirTemp("", "core-provider-"); codec.err != nil {
 			return
 		}
-		out := filepath.Join(codec.dir, "providers.wasm")
-		cmd := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w", "-o", out, codecPackage)
-		cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
-		if msg, err := cmd.CombinedOutput(); err != nil {
-			codec.err = errors.New("go build " + codecPackage + ": " + err.Error() + "\n" + string(msg))
-			return
-		}
-		wasm, err := os.ReadFile(out)
+		wasm, err := os.ReadFile(codecArtifact)
 		if err != nil {
 			codec.err = err
 			return
@@ -62,7 +56,10 @@ func instances(tb testing.TB) *wasmhost.Generation {
 		if codec.eng, codec.err = wasmhost.NewEngine(ctx, wasmhost.Config{CacheDir: filepath.Join(codec.dir, "cache")}); codec.err != nil {
 			return
 		}
-		p, err := provider.Compile(ctx, codec.eng, wasmhost.Artifact{Name: "providers", Reader: bytes.NewReader(wasm)})
+		p, err := provider.Compile(ctx, codec.eng, wasmhost.Artifact{Name: "providers", Reader: bytes.NewReader(wasm),
+			// The committed artifact is instrumented by tools/pluginbuild;
+			// its pin is checked where smith embeds it (sysplugins).
+			Instrumented: wasmhost.InstrumentationVersion(), Verified: true, SHA256: sha256Hex(wasm)})
 		if err != nil {
 			codec.err = err
 			return
@@ -73,4 +70,9 @@ func instances(tb testing.TB) *wasmhost.Generation {
 		tb.Fatal(codec.err)
 	}
 	return codec.gen
+}
+
+func sha256Hex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }

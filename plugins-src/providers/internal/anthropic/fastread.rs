@@ -326,8 +326,8 @@ mod tests {
     }
 
     /// Every event of every recorded Anthropic stream (the .sse files of
-    /// shared/fixtures/providers/anthropic beside the repository root,
-    /// found from the working directory as the Go tests find them) is read
+    /// plugins-src/providers/testdata/fixtures/anthropic, found from the
+    /// working directory up to the repository root) is read
     /// fast, apart from in-stream errors, and as the general reader reads
     /// it, from the start and after the prefix the stream's events before
     /// it left.
@@ -337,7 +337,7 @@ mod tests {
         while !dir.join("go.work").exists() {
             assert!(dir.pop(), "no go.work above the working directory; run the tests inside the Smith repository");
         }
-        let root = dir.join("../shared/fixtures/providers/anthropic");
+        let root = dir.join("plugins-src/providers/testdata/fixtures/anthropic");
         let entries = std::fs::read_dir(&root).unwrap_or_else(|e| panic!("fixtures not found at {}: {}", root.display(), e));
         let (mut events, mut resumed) = (0, 0);
         for entry in entries {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smith-agent/smith/plugins-src/providers/internal/fixtures"
+
 	"github.com/smith-agent/smith/plugins-src/internal/rustdriver"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/anthropic"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/norm"
@@ -146,7 +148,7 @@ func fixtureRequests(t *testing.T) map[string]*norm.Request {
 	// the results the recording client sent.
 	for name, results := range map[string][]string{"parallel-tool-calls": {"5", "6"}, "thinking-tool-call": {"40 C"}} {
 		first := out[name]
-		msg := history(t, filepath.Join(fixtureRoot(t), "anthropic", name+".sse"))
+		msg := history(t, filepath.Join(fixtures.Root(t), "anthropic", name+".sse"))
 		calls := msg.ToolCalls()
 		if len(calls) != len(results) {
 			t.Fatalf("anthropic: %s.sse has %d tool calls, the follow-up %d results", name, len(calls), len(results))

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smith-agent/smith/plugins-src/providers/internal/fixtures"
+
 	"github.com/smith-agent/smith/plugins-src/internal/rustdriver"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/anthropic"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/norm"
@@ -38,7 +40,7 @@ func driver(tb testing.TB) *rustdriver.Driver {
 }
 
 // TestRustFixtures holds the Rust decoder to the Go one on every recorded
-// body of the Messages API wire format under shared/fixtures/providers,
+// body of the Messages API wire format under testdata/fixtures,
 // fed whole, one SSE event per chunk, byte by byte and in uneven chunks.
 func TestRustFixtures(t *testing.T) {
 	paths := anthropicFixtures(t)
@@ -215,10 +217,10 @@ func perEvent(b []byte) [][]byte {
 }
 
 // anthropicFixtures returns every recorded body whose expect.json names
-// the anthropic API, in every vendor folder of the shared fixtures.
+// the anthropic API, in every vendor folder of the recorded fixtures.
 func anthropicFixtures(tb testing.TB) []string {
 	tb.Helper()
-	root := fixtureRoot(tb)
+	root := fixtures.Root(tb)
 	all, err := filepath.Glob(filepath.Join(root, "*", "*.sse"))
 	if err != nil || len(all) == 0 {
 		tb.Fatalf("anthropic: no *.sse fixtures under %s (%v)", root, err)
@@ -245,26 +247,4 @@ func anthropicFixtures(tb testing.TB) []string {
 		tb.Fatalf("anthropic: no fixture under %s names the anthropic API", root)
 	}
 	return out
-}
-
-// fixtureRoot finds shared/fixtures/providers beside the repository (the
-// directory holding go.work).
-func fixtureRoot(tb testing.TB) string {
-	tb.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		tb.Fatalf("anthropic: get working directory: %v", err)
-	}
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
-			root := filepath.Join(d, "..", "shared", "fixtures", "providers")
-			if _, err := os.Stat(filepath.Join(root, "README.md")); err != nil {
-				tb.Fatalf("anthropic: provider fixtures not found at %s (expected beside the repository root %s): %v; clone or copy shared/ next to the repository", root, d, err)
-			}
-			return root
-		}
-		if filepath.Dir(d) == d {
-			tb.Fatalf("anthropic: no go.work above %s; run the tests inside the Smith repository", dir)
-		}
-	}
 }

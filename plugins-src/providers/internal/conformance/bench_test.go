@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/smith-agent/smith/plugins-src/providers/internal/fixtures"
+
 	"github.com/smith-agent/smith/plugins-src/providers/internal/codec"
 )
 
@@ -13,7 +15,7 @@ import (
 // stream of each API, fed as the server flushed it (one SSE event per
 // chunk) and in 4 KiB reads. Metrics: MB/s (SetBytes) and ns per chunk.
 func BenchmarkDecode(b *testing.B) {
-	root := fixtureRoot(b)
+	root := fixtures.Root(b)
 	for _, bc := range []struct {
 		api     codec.API
 		fixture string

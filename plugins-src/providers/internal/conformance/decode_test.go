@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smith-agent/smith/plugins-src/providers/internal/fixtures"
+
 	"github.com/smith-agent/smith/plugins-src/providers/internal/codec"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/norm"
 )
@@ -73,7 +75,7 @@ type streamFixture struct {
 // TestFixturesDecode decodes every NAME.sse under the fixture root to its
 // NAME.expect.json, in every chunking.
 func TestFixturesDecode(t *testing.T) {
-	root := fixtureRoot(t)
+	root := fixtures.Root(t)
 	bodies, err := filepath.Glob(filepath.Join(root, "*", "*.sse"))
 	if err != nil || len(bodies) == 0 {
 		t.Fatalf("conformance: no *.sse fixtures under %s (%v)", root, err)

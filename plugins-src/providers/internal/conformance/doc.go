@@ -1,5 +1,5 @@
-// Package conformance holds the tests that hold every codec to the shared
-// provider fixtures (shared/fixtures/providers beside the repository): each
+// Package conformance holds the tests that hold every codec to the recorded
+// provider fixtures (plugins-src/providers/testdata/fixtures): each
 // recorded body is decoded in several chunkings and must give its
 // expect.json, each error body must classify as its expectation says, and
 // the recorded follow-up requests must be reproduced by the builders. The

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/smith-agent/smith/plugins-src/providers/internal/fixtures"
+
 	"github.com/smith-agent/smith/plugins-src/providers/internal/codec"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/norm"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/retryhint"
@@ -29,7 +31,7 @@ type errorFixture struct {
 // TestFixturesErrors classifies every errors/NAME.json body as its
 // errors/NAME.expect.json says.
 func TestFixturesErrors(t *testing.T) {
-	root := fixtureRoot(t)
+	root := fixtures.Root(t)
 	bodies, _ := filepath.Glob(filepath.Join(root, "*", "errors", "*.json"))
 	n := 0
 	for _, path := range bodies {

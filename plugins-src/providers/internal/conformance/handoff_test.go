@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/smith-agent/smith/plugins-src/providers/internal/fixtures"
+
 	"github.com/smith-agent/smith/plugins-src/providers/internal/codec"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/endpoints"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/handoff"
@@ -16,7 +18,7 @@ import (
 // request carries none of the first vendor's signatures or encrypted
 // reasoning, still carries its reasoning text and its tool result.
 func TestHandoffRecorded(t *testing.T) {
-	root := fixtureRoot(t)
+	root := fixtures.Root(t)
 	histories := []struct {
 		fixture  string
 		api      codec.API

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/smith-agent/smith/plugins-src/providers/internal/fixtures"
+
 	"github.com/smith-agent/smith/core/model"
 	"github.com/smith-agent/smith/core/provider"
 	"github.com/smith-agent/smith/httpengine"
@@ -26,7 +28,7 @@ import (
 // one the goals are stated for; the others are the longest of each other
 // wire format.
 func BenchmarkWasmVsNative(b *testing.B) {
-	root := fixtureRoot(b)
+	root := fixtures.Root(b)
 	inst := codecInstances(b)
 	ctx := context.Background()
 	for _, bc := range []struct {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/smith-agent/smith/plugins-src/providers/internal/fixtures"
+
 	"github.com/smith-agent/smith/core/model"
 	"github.com/smith-agent/smith/core/provider"
 )
@@ -16,7 +18,7 @@ import (
 // signatures or encrypted reasoning (unless it goes back to the producer),
 // keeps the reasoning text, and keeps the tool result.
 func TestRealPathHandoff(t *testing.T) {
-	root := fixtureRoot(t)
+	root := fixtures.Root(t)
 	histories := []struct{ fixture, provider string }{
 		{"anthropic/thinking-tool-call.sse", "anthropic"},
 		{"google/thinking-tool-call.sse", "google"},

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smith-agent/smith/plugins-src/providers/internal/fixtures"
+
 	"github.com/smith-agent/smith/core/model"
 	"github.com/smith-agent/smith/core/provider"
 )
@@ -117,7 +119,7 @@ func sendNext(t *testing.T, srv *loopback, arts *artifacts, to, toModel string, 
 	if toModel == "" {
 		toModel = history[1].(model.AssistantMessage).Model
 	}
-	srv.respond(200, nil, [][]byte{mustRead(t, filepath.Join(fixtureRoot(t), "anthropic", "text.sse"))})
+	srv.respond(200, nil, [][]byte{mustRead(t, filepath.Join(fixtures.Root(t), "anthropic", "text.sse"))})
 	pull(t, bridge(t, to, srv.URL, arts, func(c *provider.Config) { c.BaseURLFlag = srv.URL + "/v1" }), &model.Request{Model: toModel, Messages: history})
 	raw := srv.last().Body
 	var body map[string]any
@@ -135,7 +137,7 @@ func sendNext(t *testing.T, srv *loopback, arts *artifacts, to, toModel string, 
 // when the conversation moves to another provider.
 func TestRealPathServerBlocks(t *testing.T) {
 	const fixture = "anthropic/server-tool-prompt-cache.sse"
-	body := mustRead(t, filepath.Join(fixtureRoot(t), fixture))
+	body := mustRead(t, filepath.Join(fixtures.Root(t), fixture))
 	server := anthropicServerBlocks(t, body)
 	if len(server) != 4 {
 		t.Fatalf("%s has %d server blocks, want 4", fixture, len(server))
@@ -223,7 +225,7 @@ func responsesStream(encrypted bool) []byte {
 // encrypted content, or another model) no item id is sent, since an fc_ or
 // msg_ id without its reasoning item is refused.
 func TestRealPathResponsesItems(t *testing.T) {
-	recorded := mustRead(t, filepath.Join(fixtureRoot(t), "openai-responses", "reasoning-summary-tool-call.sse"))
+	recorded := mustRead(t, filepath.Join(fixtures.Root(t), "openai-responses", "reasoning-summary-tool-call.sse"))
 	rec := responsesItems(t, recorded)
 	var recReasoning, recCall map[string]any
 	for _, it := range rec {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smith-agent/smith/plugins-src/providers/internal/fixtures"
+
 	"github.com/smith-agent/smith/core/model"
 	"github.com/smith-agent/smith/core/provider"
 	"github.com/smith-agent/smith/wasmhost"
@@ -89,7 +91,7 @@ func sameAsOracle(tb testing.TB, name string, chunks [][]byte) {
 // every other declared provider fed the whole body (a foreign format must
 // fail the same way).
 func TestRealPathOracle(t *testing.T) {
-	root := fixtureRoot(t)
+	root := fixtures.Root(t)
 	bodies, err := filepath.Glob(filepath.Join(root, "*", "*.sse"))
 	if err != nil || len(bodies) == 0 {
 		t.Fatalf("conformance: no *.sse fixtures under %s (%v)", root, err)
@@ -115,7 +117,7 @@ func TestRealPathOracle(t *testing.T) {
 // FuzzRealPathOracle feeds arbitrary bodies, cut at arbitrary points, to
 // a declared provider of both plugins.
 func FuzzRealPathOracle(f *testing.F) {
-	root := fixtureRoot(f)
+	root := fixtures.Root(f)
 	for i, fx := range []string{"anthropic/thinking-tool-call.sse", "openai-chat/tool-call.sse",
 		"openai-responses/reasoning-summary-tool-call.sse", "google/thinking-tool-call.sse", "openai-compatible/deepseek-length.sse"} {
 		f.Add(uint8(i), uint64(i), mustRead(f, filepath.Join(root, fx)))
@@ -144,7 +146,7 @@ func FuzzRealPathOracle(f *testing.F) {
 // their statuses and headers through the bridge on both plugins: the
 // classified errors must be equal.
 func TestRealPathOracleClassify(t *testing.T) {
-	root := fixtureRoot(t)
+	root := fixtures.Root(t)
 	type response struct {
 		name   string
 		status int
@@ -211,7 +213,7 @@ func classifyWith(t *testing.T, gen *wasmhost.Generation, name string, status in
 // histories through the bridge on both plugins: the loopback server must
 // receive the same method, path, headers and body.
 func TestRealPathOracleRequests(t *testing.T) {
-	root := fixtureRoot(t)
+	root := fixtures.Root(t)
 	for rel, tc := range requestCases {
 		t.Run(rel, func(t *testing.T) {
 			send := func(gen *wasmhost.Generation) captured {

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/smith-agent/smith/plugins-src/providers/internal/fixtures"
+
 	"github.com/smith-agent/smith/core/model"
 	"github.com/smith-agent/smith/core/provider"
 	"github.com/smith-agent/smith/httpengine"
@@ -198,7 +200,7 @@ func notCarried(v any) {
 // (core/provider → httpengine → the wasm codec); the model events must give
 // the fixture's expectation.
 func TestRealPathFixtures(t *testing.T) {
-	root := fixtureRoot(t)
+	root := fixtures.Root(t)
 	bodies, err := filepath.Glob(filepath.Join(root, "*", "*.sse"))
 	if err != nil || len(bodies) == 0 {
 		t.Fatalf("conformance: no *.sse fixtures under %s (%v)", root, err)
@@ -243,7 +245,7 @@ func TestRealPathFixtures(t *testing.T) {
 // headers; the bridge's classified error must match the expectation's
 // kind, retry hint, wait, vendor error type and request id.
 func TestRealPathErrors(t *testing.T) {
-	root := fixtureRoot(t)
+	root := fixtures.Root(t)
 	bodies, _ := filepath.Glob(filepath.Join(root, "*", "errors", "*.json"))
 	n := 0
 	for _, path := range bodies {
@@ -366,7 +368,7 @@ func TestRealPathClassify(t *testing.T) {
 // path into the assistant message, the tool results are appended, and the
 // request the loopback server receives must match the recording.
 func TestRealPathFollowups(t *testing.T) {
-	root := fixtureRoot(t)
+	root := fixtures.Root(t)
 	paths, _ := filepath.Glob(filepath.Join(root, "*", "*.request.json"))
 	if len(paths) == 0 {
 		t.Fatalf("conformance: no *.request.json fixtures under %s", root)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smith-agent/smith/plugins-src/providers/internal/fixtures"
+
 	"github.com/smith-agent/smith/plugins-src/providers/internal/codec"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/endpoints"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/norm"
@@ -115,7 +117,7 @@ var requestCases = map[string]requestCase{
 //   - the request headers are not recorded; they are checked in
 //     TestRequestHeaders.
 func TestFixturesRequests(t *testing.T) {
-	root := fixtureRoot(t)
+	root := fixtures.Root(t)
 	paths, _ := filepath.Glob(filepath.Join(root, "*", "*.request.json"))
 	if len(paths) == 0 {
 		t.Fatalf("conformance: no *.request.json fixtures under %s", root)

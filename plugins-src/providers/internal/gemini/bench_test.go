@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/smith-agent/smith/plugins-src/providers/internal/fixtures"
+
 	"github.com/smith-agent/smith/plugins-src/internal/rustdriver"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/gemini"
 )
@@ -20,7 +22,7 @@ func rustdriverBench(tb testing.TB) *rustdriver.Driver {
 // SSE event per chunk.
 func longestFixture(b *testing.B) (string, [][]byte) {
 	b.Helper()
-	paths, err := filepath.Glob(filepath.Join(fixtureRoot(b), "google", "*.sse"))
+	paths, err := filepath.Glob(filepath.Join(fixtures.Root(b), "google", "*.sse"))
 	if err != nil || len(paths) == 0 {
 		b.Fatalf("gemini: no google/*.sse fixtures (%v)", err)
 	}

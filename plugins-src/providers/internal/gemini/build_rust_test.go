@@ -11,6 +11,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/smith-agent/smith/plugins-src/providers/internal/fixtures"
+
 	"github.com/smith-agent/smith/plugins-src/providers/internal/gemini"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/norm"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/normtrace"
@@ -110,7 +112,7 @@ func history(tb testing.TB, path string) norm.AssistantMessage {
 // by fixture name.
 func fixtureRequests(tb testing.TB) map[string]*norm.Request {
 	tb.Helper()
-	root := filepath.Join(fixtureRoot(tb), "google")
+	root := filepath.Join(fixtures.Root(tb), "google")
 	paths, err := filepath.Glob(filepath.Join(root, "*.request.json"))
 	if err != nil || len(paths) == 0 {
 		tb.Fatalf("gemini: no google request fixtures under %s (%v)", root, err)

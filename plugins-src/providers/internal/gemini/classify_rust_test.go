@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/smith-agent/smith/plugins-src/providers/internal/fixtures"
+
 	"github.com/smith-agent/smith/plugins-src/internal/rustdriver"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/gemini"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/normtrace"
@@ -74,7 +76,7 @@ func compareClassify(t *testing.T, status int, h retryhint.Headers, body []byte,
 // paths they do not take.
 func errorBodies(tb testing.TB) map[string][]byte {
 	tb.Helper()
-	paths, err := filepath.Glob(filepath.Join(fixtureRoot(tb), "google", "errors", "*.json"))
+	paths, err := filepath.Glob(filepath.Join(fixtures.Root(tb), "google", "errors", "*.json"))
 	if err != nil || len(paths) == 0 {
 		tb.Fatalf("gemini: no recorded error bodies under google/errors (%v)", err)
 	}

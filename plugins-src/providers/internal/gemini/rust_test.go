@@ -11,6 +11,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/smith-agent/smith/plugins-src/providers/internal/fixtures"
+
 	"github.com/smith-agent/smith/plugins-src/internal/rustdriver"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/gemini"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/norm"
@@ -164,12 +166,12 @@ var chunkings = []struct {
 	{"by byte", byByte},
 }
 
-// fixtures returns the recorded Gemini bodies: every google/*.sse stream
+// recordedStreams returns the recorded Gemini bodies: every google/*.sse stream
 // and the error bodies under google/errors (as a 200 body ending in a
 // bare error object would carry them).
-func fixtures(tb testing.TB) map[string][]byte {
+func recordedStreams(tb testing.TB) map[string][]byte {
 	tb.Helper()
-	root := fixtureRoot(tb)
+	root := fixtures.Root(tb)
 	paths, err := filepath.Glob(filepath.Join(root, "google", "*.sse"))
 	if err != nil {
 		tb.Fatal(err)
@@ -180,7 +182,7 @@ func fixtures(tb testing.TB) map[string][]byte {
 	}
 	paths = append(paths, errs...)
 	if len(paths) < 7 {
-		tb.Fatalf("gemini: found only %d Gemini fixtures under %s; the shared fixtures are incomplete", len(paths), root)
+		tb.Fatalf("gemini: found only %d Gemini fixtures under %s; the recorded fixtures are incomplete", len(paths), root)
 	}
 	out := map[string][]byte{}
 	for _, p := range paths {
@@ -194,32 +196,10 @@ func fixtures(tb testing.TB) map[string][]byte {
 	return out
 }
 
-// fixtureRoot finds shared/fixtures/providers beside the repository (the
-// directory holding go.work).
-func fixtureRoot(tb testing.TB) string {
-	tb.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		tb.Fatalf("gemini: get working directory: %v", err)
-	}
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
-			root := filepath.Join(d, "..", "shared", "fixtures", "providers")
-			if _, err := os.Stat(filepath.Join(root, "README.md")); err != nil {
-				tb.Fatalf("gemini: provider fixtures not found at %s (expected beside the repository root %s): %v", root, d, err)
-			}
-			return root
-		}
-		if filepath.Dir(d) == d {
-			tb.Fatalf("gemini: no go.work above %s; run the tests inside the Smith repository", dir)
-		}
-	}
-}
-
 // TestRustFixtures holds the Rust decoder to the Go one on every recorded
 // Gemini body, fed whole, one SSE event per chunk and byte by byte.
 func TestRustFixtures(t *testing.T) {
-	for name, body := range fixtures(t) {
+	for name, body := range recordedStreams(t) {
 		for _, ch := range chunkings {
 			t.Run(name+"/"+ch.name, func(t *testing.T) {
 				compare(t, name, ch.split(body))
@@ -297,7 +277,7 @@ func cut(body, cuts []byte) [][]byte {
 // and the Rust decoder and requires the same events after every chunk and
 // close, and the same framing.
 func FuzzRustDecoder(f *testing.F) {
-	for _, body := range fixtures(f) {
+	for _, body := range recordedStreams(f) {
 		f.Add(body, []byte{200, 7, 1, 0, 90})
 	}
 	for _, tt := range handMade {

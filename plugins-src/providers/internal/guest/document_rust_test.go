@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smith-agent/smith/plugins-src/providers/internal/fixtures"
+
 	"github.com/smith-agent/smith/plugins-src/internal/rustdriver"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/codec"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/norm"
@@ -34,28 +36,6 @@ func parseDocument(doc []byte, model string) (*Document, *norm.Request, error) {
 	return &d, r, nil
 }
 
-// fixtureRoot finds shared/fixtures/providers beside the repository (the
-// directory holding go.work).
-func fixtureRoot(tb testing.TB) string {
-	tb.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		tb.Fatalf("guest: get working directory: %v", err)
-	}
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
-			root := filepath.Join(d, "..", "shared", "fixtures", "providers")
-			if _, err := os.Stat(filepath.Join(root, "README.md")); err != nil {
-				tb.Fatalf("guest: provider fixtures not found at %s (expected beside the repository root %s): %v", root, d, err)
-			}
-			return root
-		}
-		if filepath.Dir(d) == d {
-			tb.Fatalf("guest: no go.work above %s; run the tests inside the Smith repository", dir)
-		}
-	}
-}
-
 // fixtureAPIs maps each fixture folder to its wire API.
 var fixtureAPIs = map[string]codec.API{
 	"anthropic": codec.Anthropic, "google": codec.Gemini, "openai-chat": codec.OpenAIChat,
@@ -69,7 +49,7 @@ var fixtureAPIs = map[string]codec.API{
 // and limits.
 func fixtureRequests(t testing.TB) map[string]*norm.Request {
 	t.Helper()
-	root := fixtureRoot(t)
+	root := fixtures.Root(t)
 	out := map[string]*norm.Request{}
 	for folder, api := range fixtureAPIs {
 		paths, err := filepath.Glob(filepath.Join(root, folder, "*.sse"))

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smith-agent/smith/plugins-src/providers/internal/fixtures"
+
 	"github.com/smith-agent/smith/plugins-src/internal/rustdriver"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/codec"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/endpoints"
@@ -72,28 +74,6 @@ func compareTransform(t *testing.T, d *rustdriver.Driver, msgs []norm.Message, e
 	}
 }
 
-// fixtureRoot finds shared/fixtures/providers beside the repository (the
-// directory holding go.work).
-func fixtureRoot(tb testing.TB) string {
-	tb.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		tb.Fatalf("handoff: get working directory: %v", err)
-	}
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
-			root := filepath.Join(d, "..", "shared", "fixtures", "providers")
-			if _, err := os.Stat(filepath.Join(root, "README.md")); err != nil {
-				tb.Fatalf("handoff: provider fixtures not found at %s (expected beside the repository root %s): %v", root, d, err)
-			}
-			return root
-		}
-		if filepath.Dir(d) == d {
-			tb.Fatalf("handoff: no go.work above %s; run the tests inside the Smith repository", dir)
-		}
-	}
-}
-
 // fixtureTurns decodes every recorded stream into the assistant message
 // its provider's decoder assembles, keyed by folder/file.
 func fixtureTurns(t *testing.T) map[string]norm.AssistantMessage {
@@ -108,7 +88,7 @@ func fixtureTurns(t *testing.T) map[string]norm.AssistantMessage {
 		{"openai-compatible", "openrouter", codec.OpenAIChat},
 		{"openai-responses", "openai", codec.OpenAIResponses},
 	}
-	root := fixtureRoot(t)
+	root := fixtures.Root(t)
 	out := map[string]norm.AssistantMessage{}
 	for _, f := range folders {
 		paths, err := filepath.Glob(filepath.Join(root, f.dir, "*.sse"))

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/smith-agent/smith/plugins-src/providers/internal/fixtures"
+
 	"github.com/smith-agent/smith/plugins-src/internal/rustdriver"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/endpoints"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/norm"
@@ -15,7 +17,7 @@ import (
 // bldBenchCases are the requests the builders are timed on: follow-ups
 // sending a recorded reasoning and tool-call turn back.
 func bldBenchCases(b *testing.B) map[string]bldCase {
-	root := bldFixtureRoot(b)
+	root := fixtures.Root(b)
 	or, err := endpoints.Lookup("openrouter")
 	if err != nil {
 		b.Fatal(err)

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smith-agent/smith/plugins-src/providers/internal/fixtures"
+
 	"github.com/smith-agent/smith/plugins-src/internal/rustdriver"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/endpoints"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/norm"
@@ -398,7 +400,7 @@ func bldQuirkSets(t *testing.T) map[string]openaichat.Quirks {
 // compares method, path, headers and body bytes, or the error.
 func TestRustBuildFixtures(t *testing.T) {
 	d := buildDriver(t)
-	root := bldFixtureRoot(t)
+	root := fixtures.Root(t)
 	quirkSets := bldQuirkSets(t)
 	names := make([]string, 0, len(quirkSets))
 	for n := range quirkSets {

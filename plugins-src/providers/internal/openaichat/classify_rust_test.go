@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/smith-agent/smith/plugins-src/providers/internal/fixtures"
+
 	"github.com/smith-agent/smith/plugins-src/internal/rustdriver"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/normtrace"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/openaichat"
@@ -82,7 +84,7 @@ func clsCompare(t *testing.T, d *rustdriver.Driver, what string, c clsCase) {
 // recorded error body of the OpenAI wire formats, each recorded in-stream
 // error object in an HTTP envelope, and hand-made ones.
 func clsBodies(t *testing.T) map[string][]byte {
-	root := bldFixtureRoot(t)
+	root := fixtures.Root(t)
 	bodies := map[string][]byte{}
 	paths, _ := filepath.Glob(filepath.Join(root, "openai-*", "errors", "*.json"))
 	sse, _ := filepath.Glob(filepath.Join(root, "openai-*", "*.sse"))
@@ -211,26 +213,4 @@ func FuzzRustClassifyResponse(f *testing.F) {
 		}
 		clsCompare(t, d, "fuzz", clsCase{status: status, headers: h, body: body, now: time.Unix(secs, int64(nanos))})
 	})
-}
-
-// bldFixtureRoot finds shared/fixtures/providers beside the repository
-// (the directory holding go.work).
-func bldFixtureRoot(tb testing.TB) string {
-	tb.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		tb.Fatalf("openaichat: get working directory: %v", err)
-	}
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
-			root := filepath.Join(d, "..", "shared", "fixtures", "providers")
-			if _, err := os.Stat(filepath.Join(root, "README.md")); err != nil {
-				tb.Fatalf("openaichat: provider fixtures not found at %s (expected beside the repository root %s): %v", root, d, err)
-			}
-			return root
-		}
-		if filepath.Dir(d) == d {
-			tb.Fatalf("openaichat: no go.work above %s; run the tests inside the Smith repository", dir)
-		}
-	}
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/smith-agent/smith/plugins-src/providers/internal/fixtures"
+
 	"github.com/smith-agent/smith/plugins-src/providers/internal/openaichat"
 )
 
@@ -18,7 +20,7 @@ var benchChunkings = []splitting{
 }
 
 func benchBody(b *testing.B) []byte {
-	body, err := os.ReadFile(filepath.Join(fixtureRoot(b), "openai-compatible", "deepseek-length.sse"))
+	body, err := os.ReadFile(filepath.Join(fixtures.Root(b), "openai-compatible", "deepseek-length.sse"))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/smith-agent/smith/plugins-src/internal/rustdriver"
+	"github.com/smith-agent/smith/plugins-src/providers/internal/fixtures"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/norm"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/normtrace"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/openaichat"
@@ -177,10 +178,10 @@ type fixture struct {
 var chatFolders = []string{"openai-chat", "openai-compatible"}
 
 // fixtures reads every recorded stream of this wire format from
-// shared/fixtures/providers beside the repository.
-func fixtures(tb testing.TB) []fixture {
+// plugins-src/providers/testdata/fixtures.
+func recordedStreams(tb testing.TB) []fixture {
 	tb.Helper()
-	root := fixtureRoot(tb)
+	root := fixtures.Root(tb)
 	var out []fixture
 	for _, dir := range chatFolders {
 		paths, err := filepath.Glob(filepath.Join(root, dir, "*.sse"))
@@ -201,33 +202,11 @@ func fixtures(tb testing.TB) []fixture {
 	return out
 }
 
-// fixtureRoot finds shared/fixtures/providers beside the repository (the
-// directory holding go.work).
-func fixtureRoot(tb testing.TB) string {
-	tb.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		tb.Fatalf("openaichat: get working directory: %v", err)
-	}
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
-			root := filepath.Join(d, "..", "shared", "fixtures", "providers")
-			if _, err := os.Stat(filepath.Join(root, "README.md")); err != nil {
-				tb.Fatalf("openaichat: provider fixtures not found at %s (expected beside the repository root %s): %v", root, d, err)
-			}
-			return root
-		}
-		if filepath.Dir(d) == d {
-			tb.Fatalf("openaichat: no go.work above %s; run the tests inside the Smith repository", dir)
-		}
-	}
-}
-
 // TestRustFixtures holds the Rust decoder to the Go one on every recorded
 // stream of this wire format, fed whole, one SSE event per chunk and byte
 // by byte: the same events from the same calls, and the same framing.
 func TestRustFixtures(t *testing.T) {
-	for _, fx := range fixtures(t) {
+	for _, fx := range recordedStreams(t) {
 		for _, s := range splittings {
 			t.Run(fx.name+"/"+s.name, func(t *testing.T) {
 				chunks := s.split(fx.body)
@@ -308,7 +287,7 @@ const seedLimit = 16 << 10
 // (the first seedLimit bytes) and cases; testdata/fuzz holds the cases
 // too.
 func FuzzRustDecoder(f *testing.F) {
-	for _, fx := range fixtures(f) {
+	for _, fx := range recordedStreams(f) {
 		body := fx.body[:min(len(fx.body), seedLimit)]
 		f.Add(body, []byte{})
 		f.Add(body, []byte{7, 200, 0, 63})

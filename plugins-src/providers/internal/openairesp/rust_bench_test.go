@@ -13,7 +13,7 @@ const benchFixture = "reasoning-summary-tool-call.sse"
 // benchChunks is the fixture cut into one SSE event per chunk, as a
 // server sends it.
 func benchChunks(b *testing.B) [][]byte {
-	body, ok := fixtures(b)[benchFixture]
+	body, ok := recordedStreams(b)[benchFixture]
 	if !ok {
 		b.Fatalf("openairesp: fixture %s is missing", benchFixture)
 	}

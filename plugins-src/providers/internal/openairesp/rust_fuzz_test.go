@@ -20,7 +20,7 @@ func cut(body, cuts []byte) [][]byte {
 // points, to the Go and the Rust decoder and requires the same events
 // after every feed and close, and the same framing facts. The seeds are
 // the recorded streams (testdata/fuzz/FuzzRustDecoder, refreshed from the
-// shared fixtures by TestFuzzSeeds -update) and a few hand-made bodies.
+// recorded fixtures by TestFuzzSeeds -update) and a few hand-made bodies.
 func FuzzRustDecoder(f *testing.F) {
 	f.Add([]byte(sseBody(created, `{"type":"error","error":{"message":1}}`)), []byte{3, 0, 90})
 	f.Add([]byte(sseBody(`{"type":"response.output_item.done","item":{"type":"function_call","id":"fc","call_id":"c","arguments":"{}"}}`, completed)), []byte{1, 1, 1})

@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/fuzz/FuzzRustDecoder from the shared fixtures")
+var update = flag.Bool("update", false, "rewrite testdata/fuzz/FuzzRustDecoder from the recorded fixtures")
 
 // seedDir holds FuzzRustDecoder's committed seed corpus.
 const seedDir = "testdata/fuzz/FuzzRustDecoder"
@@ -25,7 +25,7 @@ func seedFile(body []byte, cuts []byte) string {
 // recorded Responses stream, each whole and cut every 7 bytes; -update
 // rewrites it.
 func TestFuzzSeeds(t *testing.T) {
-	for name, body := range fixtures(t) {
+	for name, body := range recordedStreams(t) {
 		base := strings.TrimSuffix(name, ".sse")
 		seven := make([]byte, len(body)/7)
 		for i := range seven {

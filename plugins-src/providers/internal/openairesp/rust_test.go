@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/smith-agent/smith/plugins-src/internal/rustdriver"
+	"github.com/smith-agent/smith/plugins-src/providers/internal/fixtures"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/norm"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/normtrace"
 	"github.com/smith-agent/smith/plugins-src/providers/internal/openairesp"
@@ -153,15 +154,15 @@ func byteByByte(body []byte) [][]byte {
 	return out
 }
 
-// fixtures returns the recorded Responses API streams (the
+// recordedStreams returns the recorded Responses API streams (the
 // openai-responses fixtures, mapped to this codec as the conformance
 // tests map them), by name.
-func fixtures(tb testing.TB) map[string][]byte {
+func recordedStreams(tb testing.TB) map[string][]byte {
 	tb.Helper()
-	dir := filepath.Join(fixtureRoot(tb), "openai-responses")
+	dir := filepath.Join(fixtures.Root(tb), "openai-responses")
 	paths, err := filepath.Glob(filepath.Join(dir, "*.sse"))
 	if err != nil || len(paths) == 0 {
-		tb.Fatalf("openairesp: no *.sse fixtures in %s (%v); the shared fixtures belong beside the repository", dir, err)
+		tb.Fatalf("openairesp: no *.sse fixtures in %s (%v); restore plugins-src/providers/testdata/fixtures from git", dir, err)
 	}
 	out := map[string][]byte{}
 	for _, p := range paths {
@@ -174,29 +175,11 @@ func fixtures(tb testing.TB) map[string][]byte {
 	return out
 }
 
-// fixtureRoot finds shared/fixtures/providers beside the repository (the
-// directory holding go.work).
-func fixtureRoot(tb testing.TB) string {
-	tb.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
-			return filepath.Join(d, "..", "shared", "fixtures", "providers")
-		}
-		if filepath.Dir(d) == d {
-			tb.Fatalf("openairesp: no go.work above %s; run the tests inside the Smith repository", dir)
-		}
-	}
-}
-
 // TestRustFixtures holds the Rust decoder to the Go one on every recorded
 // Responses stream, fed whole, one SSE event per chunk and byte by byte.
 func TestRustFixtures(t *testing.T) {
 	d := driver(t)
-	for name, body := range fixtures(t) {
+	for name, body := range recordedStreams(t) {
 		t.Run(name, func(t *testing.T) {
 			for _, chunks := range [][][]byte{whole(body), perEvent(body), byteByByte(body)} {
 				compare(t, d, chunks)

@@ -86,7 +86,7 @@ var wasmChunkings = []struct {
 // timed against the whole Go decoder natively in the same loop (vsGo),
 // so x-native is the share of issue 6's ≤ 2× budget the stage takes.
 func BenchmarkWasmStages(b *testing.B) {
-	body, ok := fixtures(b)[benchFixture]
+	body, ok := recordedStreams(b)[benchFixture]
 	if !ok {
 		b.Fatalf("openairesp: fixture %s is missing", benchFixture)
 	}
