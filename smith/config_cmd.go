@@ -66,12 +66,8 @@ func configShow(ctx context.Context, cmd *cli.Command) error {
 	}
 	defer rt.Close(ctx)
 	cfg := rt.Configuration()
-	names, err := rt.Providers(ctx)
-	if err != nil {
+	if err := rt.CheckProviders(ctx); err != nil {
 		return cmdError(cmd, err)
-	}
-	if err := cfg.CheckProviders(names); err != nil {
-		return usageErrorf("%s: %w", cmdName(cmd), err)
 	}
 	l := configListing{Values: cfg.Entries(), BaseURL: baseURLVariables(os.Environ()), Notes: append([]string{}, cfg.Notes...)}
 	for _, f := range cfg.Files {

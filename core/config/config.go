@@ -1,7 +1,6 @@
 package config
 
 import (
-	"encoding/json"
 	"maps"
 	"slices"
 	"strconv"
@@ -79,9 +78,11 @@ type Provider struct {
 	BaseURL Setting[string]
 	// Accounts are the provider's account buckets, in failover order.
 	Accounts Setting[[]string]
-	// Quirks are Chat Completions quirk flags (snake_case names) sent to
-	// an openai-compatible codec; they replace the codec's own.
-	Quirks Setting[map[string]any]
+	// Quirks are the options the provider's quirks block sets, validated
+	// against the codec's declared options by [Config.CheckProviders] and
+	// sent to the codec (see [Provider.QuirksJSON]); they replace the
+	// codec's own.
+	Quirks Setting[[]OptionValue]
 	// Credentials are explicit credentials by account ("" is the default
 	// account).
 	Credentials map[string]Credential
@@ -93,19 +94,6 @@ func (p *Provider) Codec() string {
 		return p.API.Value
 	}
 	return p.Name
-}
-
-// QuirksJSON returns the quirk flags as a JSON object, or nil when none
-// are set.
-func (p *Provider) QuirksJSON() json.RawMessage {
-	if p.Quirks.Value == nil {
-		return nil
-	}
-	b, err := json.Marshal(p.Quirks.Value)
-	if err != nil {
-		return nil // the values are bools, strings and ints: unreachable
-	}
-	return b
 }
 
 // Credential is a credential named in configuration: an environment
@@ -206,19 +194,25 @@ func (c *Config) Credentials() map[string]auth.Explicit {
 // codec plugins declare: a block must name a declared provider or give
 // the api of one, so a misspelt name (provider "antropic") fails instead
 // of configuring nothing. It returns nil or [Errors].
-func (c *Config) CheckProviders(declared []string) error {
+func (c *Config) CheckProviders(declared []ProviderSchema) error {
 	var errs Errors
-	known := strings.Join(declared, ", ")
+	names := make([]string, len(declared))
+	for i, d := range declared {
+		names[i] = d.Name
+	}
+	known := strings.Join(names, ", ")
 	for _, name := range c.ProviderNames() {
 		p := c.Providers[name]
 		switch {
-		case p.API.IsSet() && !slices.Contains(declared, p.API.Value):
+		case p.API.IsSet() && !slices.Contains(names, p.API.Value):
 			errs = append(errs, &Error{Source: p.API.Source, Path: "provider." + name + ".api", Value: strconv.Quote(p.API.Value),
-				Problem: "is not a provider the codec plugins declare (" + known + ")" + suggest(p.API.Value, declared), Example: `api "openai-compatible"`})
-		case !p.API.IsSet() && !slices.Contains(declared, name):
+				Problem: "is not a provider the codec plugins declare (" + known + ")" + suggest(p.API.Value, names), Example: `api "openai-compatible"`})
+		case !p.API.IsSet() && !slices.Contains(names, name):
 			errs = append(errs, &Error{Source: p.Source, Path: "provider." + name, Value: strconv.Quote(name),
-				Problem: "is not a provider the codec plugins declare (" + known + ")" + suggest(name, declared) +
+				Problem: "is not a provider the codec plugins declare (" + known + ")" + suggest(name, names) +
 					"; a provider of your own needs its api", Example: `provider "` + name + `" { api "openai-compatible"; base-url "http://127.0.0.1:8000/v1" }`})
+		default:
+			errs = append(errs, checkOptions(name, p, declared[slices.Index(names, p.Codec())])...)
 		}
 	}
 	if len(errs) > 0 {

@@ -1,7 +1,6 @@
 package config
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -73,8 +72,7 @@ func (c *Config) Entries() []Entry {
 			add(path, cr.Describe(), cr.Source)
 		}
 		if p.Quirks.IsSet() {
-			b, _ := json.Marshal(p.Quirks.Value)
-			add(pre+"quirks", string(b), p.Quirks.Source)
+			add(pre+"quirks", string(p.QuirksJSON()), p.Quirks.Source)
 		}
 	}
 	for _, ref := range slices.Sorted(maps.Keys(c.Models)) {

@@ -61,10 +61,20 @@ catalog-refresh "https://me:tok3n@catalog.example/c.json"
 	}
 }
 
+// chatOptions are options as a Chat Completions codec declares them.
+var chatOptions = []OptionSpec{
+	{Name: "max-tokens-field", Kind: OptionText, Allowed: []string{"max_completion_tokens", "max_tokens"}, Example: `"max_tokens"`, Description: "names the output-limit field"},
+	{Name: "no-stream-usage", Kind: OptionFlag, Example: "#true", Description: "omits stream_options.include_usage"},
+	{Name: "no-strict", Kind: OptionFlag, Example: "#true", Description: "omits strict"},
+	{Name: "max-tool-call-id-len", Kind: OptionCount, Example: "40", Description: "bounds tool-call ids"},
+	{Name: "label", Kind: OptionText, Example: `"x"`, Description: "any text"},
+}
+
 // TestCheckProviders: a provider block must name a declared provider or
-// give the api of one.
+// give the api of one, and its quirks must be options its codec declares,
+// with values of their kind.
 func TestCheckProviders(t *testing.T) {
-	declared := []string{"anthropic", "openai", "openai-compatible"}
+	declared := []ProviderSchema{{Name: "anthropic"}, {Name: "openai"}, {Name: "openai-compatible", Options: chatOptions}}
 	tests := []struct {
 		name string
 		text string
@@ -76,6 +86,17 @@ func TestCheckProviders(t *testing.T) {
 			want: `FILE:1:1: provider.antropic: "antropic" is not a provider the codec plugins declare (anthropic, openai, openai-compatible); did you mean anthropic?; a provider of your own needs its api`},
 		{name: "unknown api", text: "provider \"local\" {\n  api \"openai-compat\"\n}\n",
 			want: `FILE:2:7: provider.local.api: "openai-compat" is not a provider the codec plugins declare`},
+		{name: "quirks of the codec", text: "provider \"local\" {\n  api \"openai-compatible\"\n  quirks {\n    max-tokens-field \"max_tokens\"\n    no-strict #true\n    max-tool-call-id-len 40\n    label \"anything\"\n  }\n}\n"},
+		{name: "unknown quirk", text: "provider \"openai-compatible\" {\n  quirks {\n    no-stream-usag #true\n  }\n}\n",
+			want: "FILE:3:5: provider.openai-compatible.quirks.no-stream-usag: is not an option of the openai-compatible codec; known: max-tokens-field, no-stream-usage, no-strict, max-tool-call-id-len, label; did you mean no-stream-usage?"},
+		{name: "quirk value", text: "provider \"l\" {\n  api \"openai-compatible\"\n  quirks {\n    max-tokens-field \"max\"\n  }\n}\n",
+			want: `FILE:4:22: provider.l.quirks.max-tokens-field: "max" is not one of max_completion_tokens, max_tokens (names the output-limit field)`},
+		{name: "quirk bool", text: "provider \"l\" {\n  api \"openai-compatible\"\n  quirks {\n    no-strict \"yes\"\n  }\n}\n",
+			want: `provider.l.quirks.no-strict: "yes" is not #true or #false`},
+		{name: "quirk count range", text: "provider \"l\" {\n  api \"openai-compatible\"\n  quirks {\n    max-tool-call-id-len 70000\n  }\n}\n",
+			want: `provider.l.quirks.max-tool-call-id-len: 70000 is not a whole number from 0 to 65536`},
+		{name: "quirks on a codec without options", text: "provider \"anthropic\" {\n  quirks {\n    no-strict #true\n  }\n}\n",
+			want: "FILE:2:3: provider.anthropic.quirks: is set, but the anthropic codec takes no options; remove the block"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/smith-agent/smith/core/internal/pluginabi"
 	"github.com/smith-agent/smith/wasmhost"
 )
 
@@ -23,6 +24,38 @@ type ProviderDefinition struct {
 	// SecretNames are the secrets the provider's request templates
 	// reference; a name ending in "?" is optional.
 	SecretNames []string
+	// Options are what the user may set for the provider in its
+	// configuration block (smith.kdl quirks), as the codec declares them;
+	// empty when the provider takes none.
+	Options []ProviderOption
+}
+
+// ProviderOption is one option a codec declares for a provider.
+type ProviderOption struct {
+	// Name is the option's name in smith.kdl, such as "max-tokens-field".
+	Name string
+	// Kind is "flag" (a boolean), "text" (a string) or "count" (a whole
+	// number from 0 to 65536).
+	Kind string
+	// Allowed are the values a text option may take; empty is any.
+	Allowed []string
+	// Example is a valid value as written in smith.kdl; Description says
+	// what the option changes.
+	Example, Description string
+}
+
+// providerOptions converts the declared options, giving each its own
+// slices.
+func providerOptions(in []pluginabi.ProviderOption) []ProviderOption {
+	if len(in) == 0 {
+		return nil
+	}
+	out := make([]ProviderOption, len(in))
+	for i, o := range in {
+		out[i] = ProviderOption{Name: o.Name, Kind: o.Kind.String(), Allowed: slices.Clone(o.Allowed),
+			Example: o.Example, Description: o.Description}
+	}
+	return out
 }
 
 // Providers returns the providers the generation's plugins contribute, in
@@ -33,6 +66,10 @@ func (g *Generation) Providers() []ProviderDefinition {
 	copy(out, g.providers)
 	for i := range out {
 		out[i].SecretNames = slices.Clone(out[i].SecretNames)
+		out[i].Options = slices.Clone(out[i].Options)
+		for j := range out[i].Options {
+			out[i].Options[j].Allowed = slices.Clone(out[i].Options[j].Allowed)
+		}
 	}
 	return out
 }
@@ -101,7 +138,7 @@ func (g *Generation) validateProviders() error {
 			}
 			owner[p.Name] = l.art.Name
 			g.providers = append(g.providers, ProviderDefinition{Plugin: l.art.Name, Name: p.Name, DisplayName: p.DisplayName,
-				SecretNames: slices.Clone(p.SecretNames)})
+				SecretNames: slices.Clone(p.SecretNames), Options: providerOptions(p.Options)})
 		}
 	}
 	return nil

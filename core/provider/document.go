@@ -18,6 +18,7 @@ type document struct {
 	MaxOutputTokens int                    `json:"max_output_tokens,omitempty"`
 	Thinking        string                 `json:"thinking,omitempty"`
 	ThinkingBudget  int                    `json:"thinking_budget,omitempty"`
+	CacheKey        string                 `json:"cache_key,omitempty"`
 	BaseURL         string                 `json:"base_url,omitempty"`
 	BaseURLFlag     string                 `json:"base_url_flag,omitempty"`
 	Environment     map[string]string      `json:"environment,omitempty"`
@@ -52,7 +53,7 @@ type docBlock struct {
 func (p *Provider) document(req *model.Request) (string, error) {
 	d := document{System: req.System, Messages: make([]docMessage, 0, len(req.Messages)), Tools: req.Tools,
 		MaxOutputTokens: req.MaxOutputTokens, Thinking: p.cfg.Thinking, ThinkingBudget: p.cfg.ThinkingBudget,
-		BaseURL: p.cfg.BaseURL, BaseURLFlag: p.cfg.BaseURLFlag, Environment: p.environ, Quirks: p.cfg.Quirks}
+		CacheKey: p.cfg.CacheKey, BaseURL: p.cfg.BaseURL, BaseURLFlag: p.cfg.BaseURLFlag, Environment: p.environ, Quirks: p.cfg.Quirks}
 	for _, m := range req.Messages {
 		switch m := m.(type) {
 		case model.UserMessage:

@@ -85,6 +85,13 @@ type Config struct {
 	// one. They apply to every request of this bridge.
 	Thinking       string
 	ThinkingBudget int
+	// CacheKey, when set, asks for prompt caching keyed by it (the
+	// runtime passes the session id where the catalog says the model
+	// caches): the codec sends Anthropic cache_control breakpoints on the
+	// system prompt and the latest message, OpenAI prompt_cache_key; a
+	// vendor that caches implicitly (Gemini) needs nothing. Default "": no
+	// caching is requested.
+	CacheKey string
 	// Cost prices a response's usage for the requested model, in
 	// billionths of a US dollar (for example from the catalog's prices); an
 	// unknown price or usage yields an unknown amount. Default none: the

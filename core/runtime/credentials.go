@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/smith-agent/smith/core/auth"
+	"github.com/smith-agent/smith/core/config"
+	"github.com/smith-agent/smith/core/plugin"
 )
 
 // Providers returns the names of the providers the plugin generation
@@ -22,6 +24,36 @@ func (rt *Runtime) Providers(ctx context.Context) ([]string, error) {
 	}
 	slices.Sort(names)
 	return names, nil
+}
+
+// CheckProviders checks the configuration's provider blocks against what
+// the plugin generation declares: each block names a declared provider or
+// the api of one, and its quirks are options that provider's codec
+// declares, with values of their kind. An error wraps [ErrUsage] and
+// names each offending file:line:col.
+func (rt *Runtime) CheckProviders(ctx context.Context) error {
+	gen, err := rt.Generation(ctx)
+	if err != nil {
+		return err
+	}
+	return checkProviders(rt.conf, gen)
+}
+
+// checkProviders is CheckProviders for a loaded generation.
+func checkProviders(conf *config.Config, gen *plugin.Generation) error {
+	defs := gen.Providers()
+	schemas := make([]config.ProviderSchema, len(defs))
+	for i, d := range defs {
+		schemas[i].Name = d.Name
+		for _, o := range d.Options {
+			schemas[i].Options = append(schemas[i].Options, config.OptionSpec{Name: o.Name, Kind: config.OptionKind(o.Kind),
+				Allowed: o.Allowed, Example: o.Example, Description: o.Description})
+		}
+	}
+	if err := conf.CheckProviders(schemas); err != nil {
+		return usagef("runtime: %w", err)
+	}
+	return nil
 }
 
 // CredentialStatus checks, without any request, where the credential of
@@ -46,8 +78,8 @@ func (rt *Runtime) CredentialStatus(ctx context.Context) ([]auth.Status, error) 
 	for n := range env {
 		names = append(names, n)
 	}
-	if err := rt.conf.CheckProviders(names); err != nil {
-		return nil, usagef("runtime: %w", err)
+	if err := checkProviders(rt.conf, gen); err != nil {
+		return nil, err
 	}
 	for _, name := range rt.conf.ProviderNames() {
 		p := rt.conf.Providers[name]

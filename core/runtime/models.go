@@ -49,10 +49,11 @@ type boundModel struct {
 // bindModel resolves name (as chosen: PROVIDER/MODEL, a bare catalog
 // name, an alias, a group, or mock, mock/NAME, mock/PATH) with thinking
 // level thinking ("" for the provider's default) into a provider whose
-// exchanges are journaled in j. Every target's credential is resolved and
+// exchanges are journaled in j and whose prompt cache is keyed by
+// cacheKey (the session id). Every target's credential is resolved and
 // its thinking level admitted here, before any request. Errors a user
 // fixes by choosing differently wrap [ErrUsage].
-func (rt *Runtime) bindModel(ctx context.Context, name string, thinking catalog.Level, j *effect.Journal) (*boundModel, error) {
+func (rt *Runtime) bindModel(ctx context.Context, name string, thinking catalog.Level, j *effect.Journal, cacheKey string) (*boundModel, error) {
 	conf := rt.conf
 	switch {
 	case name == "":
@@ -94,12 +95,8 @@ func (rt *Runtime) bindModel(ctx context.Context, name string, thinking catalog.
 	if err != nil {
 		return nil, err
 	}
-	var declared []string
-	for _, d := range gen.Providers() {
-		declared = append(declared, d.Name)
-	}
-	if err := conf.CheckProviders(declared); err != nil {
-		return nil, usagef("runtime: %w", err)
+	if err := checkProviders(conf, gen); err != nil {
+		return nil, err
 	}
 	bm := &boundModel{modelID: targets[0].Model}
 	bm.state = protocol.ModelState{Name: name, Thinking: string(thinking)}
@@ -114,7 +111,7 @@ func (rt *Runtime) bindModel(ctx context.Context, name string, thinking catalog.
 		if i == 0 && (described == nil || described.Evidence == catalog.EvidenceInferred) {
 			bm.notices = append(bm.notices, unknownModelNotice(t, snap, conf.MaxOutputTokens.Value, described != nil))
 		}
-		p, codec, notes, err := rt.openTarget(ctx, gen, t, described, thinking, j)
+		p, codec, notes, err := rt.openTarget(ctx, gen, t, described, thinking, j, cacheKey)
 		if err != nil {
 			var capErr *catalog.CapabilityError
 			switch {
@@ -207,8 +204,11 @@ func unknownModelNotice(t route.Target, snap *catalog.Snapshot, configured int, 
 // openTarget opens the provider serving one target: its codec from the
 // generation, its credential, its base URL and quirks from configuration,
 // and its thinking level admitted against the catalog (notes say what was
-// adjusted). It returns the provider and the codec plugin's name.
-func (rt *Runtime) openTarget(ctx context.Context, gen *plugin.Generation, t route.Target, described *catalog.Model, thinking catalog.Level, j *effect.Journal) (model.Provider, string, []string, error) {
+// adjusted). Prompt caching keyed by cacheKey is requested unless the
+// catalog says the model does not cache (a model it does not know may: the
+// codec knows which servers take a cache key). It returns the provider and
+// the codec plugin's name.
+func (rt *Runtime) openTarget(ctx context.Context, gen *plugin.Generation, t route.Target, described *catalog.Model, thinking catalog.Level, j *effect.Journal, cacheKey string) (model.Provider, string, []string, error) {
 	conf := rt.conf
 	spec := t.Provider + "/" + t.Model
 	pc := conf.Provider(t.Provider)
@@ -263,6 +263,9 @@ func (rt *Runtime) openTarget(ctx context.Context, gen *plugin.Generation, t rou
 	}
 	pcfg := provider.Config{Name: codec, Plugin: def.Plugin, Instances: gen, Engine: engine, Secrets: lookup,
 		BaseURL: pc.BaseURL.Value, BaseURLFlag: conf.BaseURLFlag.Value, Quirks: pc.QuirksJSON(), Thinking: string(level), Journal: j}
+	if described == nil || described.Cache != catalog.CacheNone {
+		pcfg.CacheKey = cacheKey
+	}
 	if m := described; m != nil {
 		pcfg.Cost = func(_ string, u model.Usage) model.Amount { return catalog.Cost(*m, u) }
 	}

@@ -21,6 +21,9 @@ type messagesServer struct {
 	mu      sync.Mutex
 	limited int
 	bodies  []string
+	// usage is message_start's usage object; default 10 input tokens, 1
+	// output.
+	usage string
 }
 
 func newMessagesServer(t *testing.T, limited int) *messagesServer {
@@ -39,8 +42,12 @@ func newMessagesServer(t *testing.T, limited int) *messagesServer {
 			return
 		}
 		w.Header().Set("content-type", "text/event-stream")
+		usage := s.usage
+		if usage == "" {
+			usage = `{"input_tokens":10,"output_tokens":1}`
+		}
 		for _, ev := range []string{
-			`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-x","content":[],"stop_reason":null,"usage":{"input_tokens":10,"output_tokens":1}}}`,
+			`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-x","content":[],"stop_reason":null,"usage":` + usage + `}}`,
 			`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
 			`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello from the loopback."}}`,
 			`{"type":"content_block_stop","index":0}`,

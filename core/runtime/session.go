@@ -248,7 +248,7 @@ func (s *Session) prepare(ctx context.Context) error {
 	if err := s.bindTools(ctx); err != nil {
 		return err
 	}
-	bm, err := s.rt.bindModel(ctx, s.modelName, s.thinking, s.journal)
+	bm, err := s.rt.bindModel(ctx, s.modelName, s.thinking, s.journal, s.info.ID)
 	if err != nil {
 		return err
 	}

@@ -57,7 +57,7 @@ func (s *Session) SetModel(ctx context.Context, p protocol.SetModelParams) error
 		}
 		thinking = l
 	}
-	bm, err := s.rt.bindModel(ctx, name, thinking, s.journal)
+	bm, err := s.rt.bindModel(ctx, name, thinking, s.journal, s.info.ID)
 	if err != nil {
 		return err
 	}

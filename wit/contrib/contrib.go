@@ -70,6 +70,52 @@ type ContextTransformDefinition struct {
 	Description string
 }
 
+// OptionKind is the WIT enum "option-kind" (smith:plugin/contrib@0.0.0).
+//
+// What a provider option holds.
+type OptionKind uint8
+
+// The cases of OptionKind.
+const (
+	// `#true` or `#false`.
+	OptionKindFlag OptionKind = iota
+	// A string; one of `allowed` when that is not empty.
+	OptionKindText
+	// A whole number from 0 to 65536.
+	OptionKindCount
+)
+
+// String returns the WIT name of the case.
+func (v OptionKind) String() string {
+	switch v {
+	case OptionKindFlag:
+		return "flag"
+	case OptionKindText:
+		return "text"
+	case OptionKindCount:
+		return "count"
+	}
+	return "option-kind#" + strconv.Itoa(int(v))
+}
+
+// ProviderOption is the WIT record "provider-option" (smith:plugin/contrib@0.0.0).
+//
+// An option a provider's configuration block may set.
+type ProviderOption struct {
+	// The option's name in smith.kdl, lower-case words joined by `-`,
+	// such as `max-tokens-field`.
+	Name string
+	// What the option holds.
+	Kind OptionKind
+	// For a `text` option, the values it may take; empty: any string.
+	Allowed []string
+	// An example value as written in smith.kdl, such as `#true` or
+	// `"max_tokens"`, shown in errors.
+	Example string
+	// What the option changes, one line, shown in errors and docs.
+	Description string
+}
+
 // ProviderDefinition is the WIT record "provider-definition" (smith:plugin/contrib@0.0.0).
 //
 // A provider whose codec this plugin exports through `provider`.
@@ -84,6 +130,13 @@ type ProviderDefinition struct {
 	// instead of refusing the request (a self-hosted server may need no
 	// key).
 	SecretNames []string
+	// The options a user may set for the provider in its configuration
+	// block (`quirks { … }` in smith.kdl), in the order they are listed;
+	// the host validates the block against them and passes the set
+	// options to the codec in the request document (`quirks`, keyed by
+	// the option's name with `-` written as `_`). Empty: the provider
+	// takes no options.
+	Options []ProviderOption
 }
 
 // ModelDefinition is the WIT record "model-definition" (smith:plugin/contrib@0.0.0).

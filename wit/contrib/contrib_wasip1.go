@@ -71,9 +71,9 @@ func storeContributions(b []byte, v *Contributions) {
 		t7 := t5[t6*28:]
 		storeCommandDefinition(t7, &v.Commands[t6])
 	}
-	t9 := cabi.AllocList(b[16:], len(v.Providers), 24, 4)
+	t9 := cabi.AllocList(b[16:], len(v.Providers), 32, 4)
 	for t10 := range v.Providers {
-		t11 := t9[t10*24:]
+		t11 := t9[t10*32:]
 		storeProviderDefinition(t11, &v.Providers[t10])
 	}
 	t13 := cabi.AllocList(b[24:], len(v.Models), 36, 4)
@@ -121,6 +121,11 @@ func storeProviderDefinition(b []byte, v *ProviderDefinition) {
 		t31 := t29[t30*8:]
 		cabi.StoreString(t31, v.SecretNames[t30])
 	}
+	t33 := cabi.AllocList(b[24:], len(v.Options), 36, 4)
+	for t34 := range v.Options {
+		t35 := t33[t34*36:]
+		storeProviderOption(t35, &v.Options[t34])
+	}
 }
 
 func storeModelDefinition(b []byte, v *ModelDefinition) {
@@ -152,4 +157,23 @@ func storePromptDefinition(b []byte, v *PromptDefinition) {
 func storeContextTransformDefinition(b []byte, v *ContextTransformDefinition) {
 	cabi.StoreString(b[0:], v.Name)
 	cabi.StoreString(b[8:], v.Description)
+}
+
+func storeProviderOption(b []byte, v *ProviderOption) {
+	cabi.StoreString(b[0:], v.Name)
+	storeOptionKind(b[8:], &v.Kind)
+	t37 := cabi.AllocList(b[12:], len(v.Allowed), 8, 4)
+	for t38 := range v.Allowed {
+		t39 := t37[t38*8:]
+		cabi.StoreString(t39, v.Allowed[t38])
+	}
+	cabi.StoreString(b[20:], v.Example)
+	cabi.StoreString(b[28:], v.Description)
+}
+
+func storeOptionKind(b []byte, v *OptionKind) {
+	if *v >= 3 {
+		cabi.BadCase("option-kind", uint32(*v), 3)
+	}
+	b[0] = byte(*v)
 }

@@ -2090,6 +2090,99 @@ pub mod contrib {
         }
     }
 
+    /// What a provider option holds.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    pub enum OptionKind {
+        /// `#true` or `#false`.
+        #[default]
+        Flag,
+        /// A string; one of `allowed` when that is not empty.
+        Text,
+        /// A whole number from 0 to 65536.
+        Count,
+    }
+
+    impl rt::Canon for OptionKind {
+        const SIZE: usize = 1;
+        const ALIGN: usize = 1;
+        unsafe fn load(p: usize) -> Self {
+            match rt::ld::<u8>(p) {
+                0 => OptionKind::Flag,
+                1 => OptionKind::Text,
+                2 => OptionKind::Count,
+                d => rt::bad("contrib.option-kind", d as u32, 3),
+            }
+        }
+        unsafe fn store(&self, p: usize, _keep: &mut rt::Keep) {
+            rt::st::<u8>(p, *self as u8)
+        }
+        unsafe fn lift(f: &[u64]) -> Self {
+            match f[0] as u32 {
+                0 => OptionKind::Flag,
+                1 => OptionKind::Text,
+                2 => OptionKind::Count,
+                d => rt::bad("contrib.option-kind", d as u32, 3),
+            }
+        }
+        unsafe fn lower(&self, f: &mut [u64], _keep: &mut rt::Keep) {
+            f[0] = *self as u64;
+        }
+    }
+
+    /// An option a provider's configuration block may set.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct ProviderOption {
+        /// The option's name in smith.kdl, lower-case words joined by `-`,
+        /// such as `max-tokens-field`.
+        pub name: String,
+        /// What the option holds.
+        pub kind: OptionKind,
+        /// For a `text` option, the values it may take; empty: any string.
+        pub allowed: Vec<String>,
+        /// An example value as written in smith.kdl, such as `#true` or
+        /// `"max_tokens"`, shown in errors.
+        pub example: String,
+        /// What the option changes, one line, shown in errors and docs.
+        pub description: String,
+    }
+
+    impl rt::Canon for ProviderOption {
+        const SIZE: usize = 36;
+        const ALIGN: usize = 4;
+        unsafe fn load(p: usize) -> Self {
+            ProviderOption {
+                name: rt::Canon::load(p),
+                kind: rt::Canon::load(p + 8),
+                allowed: rt::Canon::load(p + 12),
+                example: rt::Canon::load(p + 20),
+                description: rt::Canon::load(p + 28),
+            }
+        }
+        unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
+            rt::Canon::store(&self.name, p, keep);
+            rt::Canon::store(&self.kind, p + 8, keep);
+            rt::Canon::store(&self.allowed, p + 12, keep);
+            rt::Canon::store(&self.example, p + 20, keep);
+            rt::Canon::store(&self.description, p + 28, keep);
+        }
+        unsafe fn lift(f: &[u64]) -> Self {
+            ProviderOption {
+                name: rt::Canon::lift(&f[0..]),
+                kind: rt::Canon::lift(&f[2..]),
+                allowed: rt::Canon::lift(&f[3..]),
+                example: rt::Canon::lift(&f[5..]),
+                description: rt::Canon::lift(&f[7..]),
+            }
+        }
+        unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
+            rt::Canon::lower(&self.name, &mut f[0..], keep);
+            rt::Canon::lower(&self.kind, &mut f[2..], keep);
+            rt::Canon::lower(&self.allowed, &mut f[3..], keep);
+            rt::Canon::lower(&self.example, &mut f[5..], keep);
+            rt::Canon::lower(&self.description, &mut f[7..], keep);
+        }
+    }
+
     /// A provider whose codec this plugin exports through `provider`.
     #[derive(Debug, Clone, PartialEq, Default)]
     pub struct ProviderDefinition {
@@ -2103,34 +2196,45 @@ pub mod contrib {
         /// instead of refusing the request (a self-hosted server may need no
         /// key).
         pub secret_names: Vec<String>,
+        /// The options a user may set for the provider in its configuration
+        /// block (`quirks { … }` in smith.kdl), in the order they are listed;
+        /// the host validates the block against them and passes the set
+        /// options to the codec in the request document (`quirks`, keyed by
+        /// the option's name with `-` written as `_`). Empty: the provider
+        /// takes no options.
+        pub options: Vec<ProviderOption>,
     }
 
     impl rt::Canon for ProviderDefinition {
-        const SIZE: usize = 24;
+        const SIZE: usize = 32;
         const ALIGN: usize = 4;
         unsafe fn load(p: usize) -> Self {
             ProviderDefinition {
                 name: rt::Canon::load(p),
                 display_name: rt::Canon::load(p + 8),
                 secret_names: rt::Canon::load(p + 16),
+                options: rt::Canon::load(p + 24),
             }
         }
         unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
             rt::Canon::store(&self.name, p, keep);
             rt::Canon::store(&self.display_name, p + 8, keep);
             rt::Canon::store(&self.secret_names, p + 16, keep);
+            rt::Canon::store(&self.options, p + 24, keep);
         }
         unsafe fn lift(f: &[u64]) -> Self {
             ProviderDefinition {
                 name: rt::Canon::lift(&f[0..]),
                 display_name: rt::Canon::lift(&f[2..]),
                 secret_names: rt::Canon::lift(&f[4..]),
+                options: rt::Canon::lift(&f[6..]),
             }
         }
         unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
             rt::Canon::lower(&self.name, &mut f[0..], keep);
             rt::Canon::lower(&self.display_name, &mut f[2..], keep);
             rt::Canon::lower(&self.secret_names, &mut f[4..], keep);
+            rt::Canon::lower(&self.options, &mut f[6..], keep);
         }
     }
 

@@ -381,13 +381,13 @@ func loadContributions(c *wasmhost.Call, b []byte, v *Contributions) error {
 			return err
 		}
 	}
-	t43, err := canon.LoadList(c, b[16:], 24, 4)
+	t43, err := canon.LoadList(c, b[16:], 32, 4)
 	if err != nil {
 		return canon.Wrap("contributions.providers", err)
 	}
-	v.Providers = make([]ProviderDefinition, len(t43)/24)
+	v.Providers = make([]ProviderDefinition, len(t43)/32)
 	for t44 := range v.Providers {
-		t45 := t43[t44*24:]
+		t45 := t43[t44*32:]
 		if err := loadProviderDefinition(c, t45, &v.Providers[t44]); err != nil {
 			return err
 		}
@@ -1046,6 +1046,17 @@ func loadProviderDefinition(c *wasmhost.Call, b []byte, v *ProviderDefinition) e
 			return canon.Wrap("provider-definition.secret-names[]", err)
 		}
 	}
+	t86, err := canon.LoadList(c, b[24:], 36, 4)
+	if err != nil {
+		return canon.Wrap("provider-definition.options", err)
+	}
+	v.Options = make([]ProviderOption, len(t86)/36)
+	for t87 := range v.Options {
+		t88 := t86[t87*36:]
+		if err := loadProviderOption(c, t88, &v.Options[t87]); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -1183,14 +1194,14 @@ func loadHeaderTemplate(c *wasmhost.Call, b []byte, v *HeaderTemplate) error {
 	if err := canon.LoadString(c, b[0:], &v.Name); err != nil {
 		return canon.Wrap("header-template.name", err)
 	}
-	t86, err := canon.LoadList(c, b[8:], 12, 4)
+	t89, err := canon.LoadList(c, b[8:], 12, 4)
 	if err != nil {
 		return canon.Wrap("header-template.value", err)
 	}
-	v.Value = make([]TemplatePart, len(t86)/12)
-	for t87 := range v.Value {
-		t88 := t86[t87*12:]
-		if err := loadTemplatePart(c, t88, &v.Value[t87]); err != nil {
+	v.Value = make([]TemplatePart, len(t89)/12)
+	for t90 := range v.Value {
+		t91 := t89[t90*12:]
+		if err := loadTemplatePart(c, t91, &v.Value[t90]); err != nil {
 			return err
 		}
 	}
@@ -1251,11 +1262,11 @@ func loadBlockEnd(c *wasmhost.Call, b []byte, v *BlockEnd) error {
 	case 0:
 		v.Signature = nil
 	case 1:
-		t89 := new(string)
-		if err := canon.LoadString(c, b[4:][4:], t89); err != nil {
+		t92 := new(string)
+		if err := canon.LoadString(c, b[4:][4:], t92); err != nil {
 			return canon.Wrap("block-end.signature", err)
 		}
-		v.Signature = t89
+		v.Signature = t92
 	default:
 		return canon.BadCase("block-end.signature", uint32(b[4:][0]), 2)
 	}
@@ -1263,11 +1274,11 @@ func loadBlockEnd(c *wasmhost.Call, b []byte, v *BlockEnd) error {
 	case 0:
 		v.Encrypted = nil
 	case 1:
-		t90 := new([]byte)
-		if err := canon.LoadBytes(c, b[16:][4:], t90); err != nil {
+		t93 := new([]byte)
+		if err := canon.LoadBytes(c, b[16:][4:], t93); err != nil {
 			return canon.Wrap("block-end.encrypted", err)
 		}
-		v.Encrypted = t90
+		v.Encrypted = t93
 	default:
 		return canon.BadCase("block-end.encrypted", uint32(b[16:][0]), 2)
 	}
@@ -1280,9 +1291,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.Input = nil
 	case 1:
-		t91 := new(uint64)
-		(*t91) = binary.LittleEndian.Uint64(b[0:][8:])
-		v.Input = t91
+		t94 := new(uint64)
+		(*t94) = binary.LittleEndian.Uint64(b[0:][8:])
+		v.Input = t94
 	default:
 		return canon.BadCase("usage.input", uint32(b[0:][0]), 2)
 	}
@@ -1290,9 +1301,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.Output = nil
 	case 1:
-		t92 := new(uint64)
-		(*t92) = binary.LittleEndian.Uint64(b[16:][8:])
-		v.Output = t92
+		t95 := new(uint64)
+		(*t95) = binary.LittleEndian.Uint64(b[16:][8:])
+		v.Output = t95
 	default:
 		return canon.BadCase("usage.output", uint32(b[16:][0]), 2)
 	}
@@ -1300,9 +1311,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.CacheRead = nil
 	case 1:
-		t93 := new(uint64)
-		(*t93) = binary.LittleEndian.Uint64(b[32:][8:])
-		v.CacheRead = t93
+		t96 := new(uint64)
+		(*t96) = binary.LittleEndian.Uint64(b[32:][8:])
+		v.CacheRead = t96
 	default:
 		return canon.BadCase("usage.cache-read", uint32(b[32:][0]), 2)
 	}
@@ -1310,9 +1321,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.CacheWrite = nil
 	case 1:
-		t94 := new(uint64)
-		(*t94) = binary.LittleEndian.Uint64(b[48:][8:])
-		v.CacheWrite = t94
+		t97 := new(uint64)
+		(*t97) = binary.LittleEndian.Uint64(b[48:][8:])
+		v.CacheWrite = t97
 	default:
 		return canon.BadCase("usage.cache-write", uint32(b[48:][0]), 2)
 	}
@@ -1320,9 +1331,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.Reasoning = nil
 	case 1:
-		t95 := new(uint64)
-		(*t95) = binary.LittleEndian.Uint64(b[64:][8:])
-		v.Reasoning = t95
+		t98 := new(uint64)
+		(*t98) = binary.LittleEndian.Uint64(b[64:][8:])
+		v.Reasoning = t98
 	default:
 		return canon.BadCase("usage.reasoning", uint32(b[64:][0]), 2)
 	}
@@ -1337,11 +1348,11 @@ func loadResponseEnd(c *wasmhost.Call, b []byte, v *ResponseEnd) error {
 	case 0:
 		v.RawStop = nil
 	case 1:
-		t96 := new(string)
-		if err := canon.LoadString(c, b[4:][4:], t96); err != nil {
+		t99 := new(string)
+		if err := canon.LoadString(c, b[4:][4:], t99); err != nil {
 			return canon.Wrap("response-end.raw-stop", err)
 		}
-		v.RawStop = t96
+		v.RawStop = t99
 	default:
 		return canon.BadCase("response-end.raw-stop", uint32(b[4:][0]), 2)
 	}
@@ -1349,11 +1360,11 @@ func loadResponseEnd(c *wasmhost.Call, b []byte, v *ResponseEnd) error {
 	case 0:
 		v.RawUsage = nil
 	case 1:
-		t97 := new(string)
-		if err := canon.LoadString(c, b[16:][4:], t97); err != nil {
+		t100 := new(string)
+		if err := canon.LoadString(c, b[16:][4:], t100); err != nil {
 			return canon.Wrap("response-end.raw-usage", err)
 		}
-		v.RawUsage = t97
+		v.RawUsage = t100
 	default:
 		return canon.BadCase("response-end.raw-usage", uint32(b[16:][0]), 2)
 	}
@@ -1368,11 +1379,11 @@ func loadResponseFailure(c *wasmhost.Call, b []byte, v *ResponseFailure) error {
 	case 0:
 		v.RawStop = nil
 	case 1:
-		t98 := new(string)
-		if err := canon.LoadString(c, b[72:][4:], t98); err != nil {
+		t101 := new(string)
+		if err := canon.LoadString(c, b[72:][4:], t101); err != nil {
 			return canon.Wrap("response-failure.raw-stop", err)
 		}
-		v.RawStop = t98
+		v.RawStop = t101
 	default:
 		return canon.BadCase("response-failure.raw-stop", uint32(b[72:][0]), 2)
 	}
@@ -1380,11 +1391,11 @@ func loadResponseFailure(c *wasmhost.Call, b []byte, v *ResponseFailure) error {
 	case 0:
 		v.RawUsage = nil
 	case 1:
-		t99 := new(string)
-		if err := canon.LoadString(c, b[84:][4:], t99); err != nil {
+		t102 := new(string)
+		if err := canon.LoadString(c, b[84:][4:], t102); err != nil {
 			return canon.Wrap("response-failure.raw-usage", err)
 		}
-		v.RawUsage = t99
+		v.RawUsage = t102
 	default:
 		return canon.BadCase("response-failure.raw-usage", uint32(b[84:][0]), 2)
 	}
@@ -1414,6 +1425,33 @@ func loadContentBlock(c *wasmhost.Call, b []byte, v *ContentBlock) error {
 	return nil
 }
 
+func loadProviderOption(c *wasmhost.Call, b []byte, v *ProviderOption) error {
+	if err := canon.LoadString(c, b[0:], &v.Name); err != nil {
+		return canon.Wrap("provider-option.name", err)
+	}
+	if err := loadOptionKind(c, b[8:], &v.Kind); err != nil {
+		return err
+	}
+	t103, err := canon.LoadList(c, b[12:], 8, 4)
+	if err != nil {
+		return canon.Wrap("provider-option.allowed", err)
+	}
+	v.Allowed = make([]string, len(t103)/8)
+	for t104 := range v.Allowed {
+		t105 := t103[t104*8:]
+		if err := canon.LoadString(c, t105, &v.Allowed[t104]); err != nil {
+			return canon.Wrap("provider-option.allowed[]", err)
+		}
+	}
+	if err := canon.LoadString(c, b[20:], &v.Example); err != nil {
+		return canon.Wrap("provider-option.example", err)
+	}
+	if err := canon.LoadString(c, b[28:], &v.Description); err != nil {
+		return canon.Wrap("provider-option.description", err)
+	}
+	return nil
+}
+
 func loadSecretReference(c *wasmhost.Call, b []byte, v *SecretReference) error {
 	if err := canon.LoadString(c, b[0:], &v.Name); err != nil {
 		return canon.Wrap("secret-reference.name", err)
@@ -1437,5 +1475,14 @@ func loadImage(c *wasmhost.Call, b []byte, v *Image) error {
 	if err := canon.LoadBytes(c, b[8:], &v.Data); err != nil {
 		return canon.Wrap("image.data", err)
 	}
+	return nil
+}
+
+func loadOptionKind(c *wasmhost.Call, b []byte, v *OptionKind) error {
+	d := uint32(b[0])
+	if d >= 3 {
+		return canon.BadCase("option-kind", uint32(d), 3)
+	}
+	*v = OptionKind(d)
 	return nil
 }

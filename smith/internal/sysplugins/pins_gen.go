@@ -21,7 +21,7 @@ var toolsWasm []byte
 // the toolchains that built them (a rebuild is byte-identical only with
 // the same one).
 var pins = []pin{
-	{name: "product", file: "product.wasm", size: 89045, sha256: "cfef2d31cd17a9672ec812d9d1affa9dadc92dc4f83106ffac6a1c81d8ab94bb", toolchain: "rustc 1.63.0", data: productWasm},
-	{name: "providers", file: "providers.wasm", size: 697206, sha256: "4baa9886204be4c9758d5d988d84cfa08b001d53db1b9790c63679ad919ae489", toolchain: "rustc 1.63.0", data: providersWasm},
-	{name: "tools", file: "tools.wasm", size: 119276, sha256: "d876a063423bd654a4afbc780c49cb8ad820757d92b61bee37c7acfa3b5dcb3a", toolchain: "rustc 1.63.0", data: toolsWasm},
+	{name: "product", file: "product.wasm", size: 89541, sha256: "3679814be133a48e262c862d7f59e8177b17cf5640264aecf0632fb4063c1864", toolchain: "rustc 1.63.0", data: productWasm},
+	{name: "providers", file: "providers.wasm", size: 700141, sha256: "4f8b5e9446a4f92deaa13782e1a5fc76c2cf0e7622b5844985b212970a5d82f6", toolchain: "rustc 1.63.0", data: providersWasm},
+	{name: "tools", file: "tools.wasm", size: 119772, sha256: "2dd65d21656e6094603b8513ac681227fdac679daec4b57c63ce5d33cfbcbe01", toolchain: "rustc 1.63.0", data: toolsWasm},
 }
