@@ -1,7 +1,6 @@
 package provider_test
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -10,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/smith-agent/smith/core/provider"
+	"github.com/smith-agent/smith/core/plugin"
 	"github.com/smith-agent/smith/wasmhost"
 )
 
@@ -22,8 +21,8 @@ var codecArtifact = filepath.Join("..", "..", "smith", "internal", "sysplugins",
 var codec struct {
 	once sync.Once
 	dir  string
-	eng  *wasmhost.Engine
-	gen  *wasmhost.Generation
+	host *plugin.Host
+	gen  *plugin.Generation
 	err  error
 }
 
@@ -32,8 +31,8 @@ func TestMain(m *testing.M) {
 	if codec.gen != nil {
 		codec.gen.Close()
 	}
-	if codec.eng != nil {
-		codec.eng.Close(context.Background())
+	if codec.host != nil {
+		codec.host.Close(context.Background())
 	}
 	if codec.dir != "" {
 		os.RemoveAll(codec.dir)
@@ -41,7 +40,9 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func instances(tb testing.TB) *wasmhost.Generation {
+// instances returns the generation serving the shipped codec, loaded
+// through the plugin manager as the runtime loads it.
+func instances(tb testing.TB) *plugin.Generation {
 	tb.Helper()
 	codec.once.Do(func() {
 		if codec.dir, codec.err = os.MkdirTemp("", "core-provider-"); codec.err != nil {
@@ -53,26 +54,15 @@ func instances(tb testing.TB) *wasmhost.Generation {
 			return
 		}
 		ctx := context.Background()
-		if codec.eng, codec.err = wasmhost.NewEngine(ctx, wasmhost.Config{CacheDir: filepath.Join(codec.dir, "cache")}); codec.err != nil {
+		if codec.host, codec.err = plugin.Open(ctx, plugin.Config{CacheDir: filepath.Join(codec.dir, "cache")}); codec.err != nil {
 			return
 		}
-		p, err := provider.Compile(ctx, codec.eng, wasmhost.Artifact{Name: "providers", Reader: bytes.NewReader(wasm),
-			// The committed artifact is instrumented by tools/pluginbuild;
-			// its pin is checked where smith embeds it (sysplugins).
-			Instrumented: wasmhost.InstrumentationVersion(), Verified: true, SHA256: sha256Hex(wasm)})
-		if err != nil {
-			codec.err = err
-			return
-		}
-		codec.gen, codec.err = wasmhost.NewGeneration(p)
+		sum := sha256.Sum256(wasm)
+		codec.gen, codec.err = codec.host.Load(ctx, []plugin.Artifact{{Name: "providers", Wasm: wasm,
+			SHA256: hex.EncodeToString(sum[:]), Instrumented: wasmhost.InstrumentationVersion()}})
 	})
 	if codec.err != nil {
 		tb.Fatal(codec.err)
 	}
 	return codec.gen
-}
-
-func sha256Hex(b []byte) string {
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
 }

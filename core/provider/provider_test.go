@@ -322,9 +322,9 @@ func TestNew(t *testing.T) {
 }
 
 func TestDeclared(t *testing.T) {
-	got, err := provider.Declared(context.Background(), instances(t), "providers")
-	if err != nil {
-		t.Fatal(err)
+	got := map[string][]string{}
+	for _, d := range instances(t).Providers() {
+		got[d.Name] = d.SecretNames
 	}
 	want := map[string][]string{"anthropic": {"ANTHROPIC_API_KEY"}, "openai": {"OPENAI_API_KEY"}, "openai-chat": {"OPENAI_API_KEY"},
 		"google": {"GEMINI_API_KEY", "GOOGLE_API_KEY"}, "openai-compatible": {"api-key?"}}

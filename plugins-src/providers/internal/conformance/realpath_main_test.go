@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -12,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/smith-agent/smith/core/provider"
+	"github.com/smith-agent/smith/core/plugin"
 	"github.com/smith-agent/smith/wasmhost"
 )
 
@@ -24,34 +23,34 @@ const oraclePackage = "github.com/smith-agent/smith/plugins-src/providers"
 type built struct {
 	once sync.Once
 	wasm []byte
-	gen  *wasmhost.Generation
+	gen  *plugin.Generation
 	err  error
 }
 
 var (
-	// plugin is the providers plugin as smith embeds it: the Rust crate
+	// shipped is the providers plugin as smith embeds it: the Rust crate
 	// built by tools/pluginbuild (fuel-instrumented).
-	plugin built
+	shipped built
 	// oracle is the Go plugin, built with the standard toolchain.
 	oracle built
 
 	shared struct {
 		once sync.Once
 		dir  string
-		eng  *wasmhost.Engine
+		host *plugin.Host
 		err  error
 	}
 )
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	for _, b := range []*built{&plugin, &oracle} {
+	for _, b := range []*built{&shipped, &oracle} {
 		if b.gen != nil {
 			b.gen.Close()
 		}
 	}
-	if shared.eng != nil {
-		shared.eng.Close(context.Background())
+	if shared.host != nil {
+		shared.host.Close(context.Background())
 	}
 	if shared.dir != "" {
 		os.RemoveAll(shared.dir)
@@ -59,42 +58,38 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// engine returns the engine and scratch directory the builds share.
-func engine(tb testing.TB) (*wasmhost.Engine, string) {
+// host returns the plugin host and scratch directory the builds share:
+// the codecs load through the plugin manager, as smith loads them.
+func host(tb testing.TB) (*plugin.Host, string) {
 	tb.Helper()
 	shared.once.Do(func() {
 		if shared.dir, shared.err = os.MkdirTemp("", "providers-realpath-"); shared.err != nil {
 			return
 		}
-		shared.eng, shared.err = wasmhost.NewEngine(context.Background(), wasmhost.Config{CacheDir: filepath.Join(shared.dir, "cache")})
+		shared.host, shared.err = plugin.Open(context.Background(), plugin.Config{CacheDir: filepath.Join(shared.dir, "cache")})
 	})
 	if shared.err != nil {
 		tb.Fatal(shared.err)
 	}
-	return shared.eng, shared.dir
+	return shared.host, shared.dir
 }
 
 // load compiles the bytes build produces and serves them as "providers";
 // instrumented says build's bytes are pluginbuild's fuel-instrumented
-// output (as smith embeds them), which Compile then takes as they are.
-func (b *built) load(tb testing.TB, instrumented bool, build func(dir string) ([]byte, error)) *wasmhost.Generation {
+// output (as smith embeds them), which the host then takes as they are.
+func (b *built) load(tb testing.TB, instrumented bool, build func(dir string) ([]byte, error)) *plugin.Generation {
 	tb.Helper()
-	eng, dir := engine(tb)
+	h, dir := host(tb)
 	b.once.Do(func() {
 		if b.wasm, b.err = build(dir); b.err != nil {
 			return
 		}
-		a := wasmhost.Artifact{Name: "providers", Reader: bytes.NewReader(b.wasm)}
+		sum := sha256.Sum256(b.wasm)
+		a := plugin.Artifact{Name: "providers", Wasm: b.wasm, SHA256: hex.EncodeToString(sum[:])}
 		if instrumented {
-			sum := sha256.Sum256(b.wasm)
-			a.SHA256, a.Verified, a.Instrumented = hex.EncodeToString(sum[:]), true, wasmhost.InstrumentationVersion()
+			a.Instrumented = wasmhost.InstrumentationVersion()
 		}
-		p, err := provider.Compile(context.Background(), eng, a)
-		if err != nil {
-			b.err = err
-			return
-		}
-		b.gen, b.err = wasmhost.NewGeneration(p)
+		b.gen, b.err = h.Load(context.Background(), []plugin.Artifact{a})
 	})
 	if b.err != nil {
 		tb.Fatal(b.err)
@@ -104,9 +99,9 @@ func (b *built) load(tb testing.TB, instrumented bool, build func(dir string) ([
 
 // codecInstances returns the generation serving the providers plugin as
 // smith embeds it, built by tools/pluginbuild from the Rust crate.
-func codecInstances(tb testing.TB) *wasmhost.Generation {
+func codecInstances(tb testing.TB) *plugin.Generation {
 	tb.Helper()
-	return plugin.load(tb, true, func(dir string) ([]byte, error) {
+	return shipped.load(tb, true, func(dir string) ([]byte, error) {
 		src, err := filepath.Abs("../..")
 		if err != nil {
 			return nil, err
@@ -122,7 +117,7 @@ func codecInstances(tb testing.TB) *wasmhost.Generation {
 
 // oracleInstances returns the generation serving the Go providers plugin,
 // the oracle of the differential tests.
-func oracleInstances(tb testing.TB) *wasmhost.Generation {
+func oracleInstances(tb testing.TB) *plugin.Generation {
 	tb.Helper()
 	return oracle.load(tb, false, func(dir string) ([]byte, error) {
 		out := filepath.Join(dir, "oracle.wasm")

@@ -14,8 +14,8 @@ import (
 	"github.com/smith-agent/smith/plugins-src/providers/internal/fixtures"
 
 	"github.com/smith-agent/smith/core/model"
+	"github.com/smith-agent/smith/core/plugin"
 	"github.com/smith-agent/smith/core/provider"
-	"github.com/smith-agent/smith/wasmhost"
 )
 
 // declaredProviders are the providers the plugin declares.
@@ -30,7 +30,7 @@ type decoded struct {
 
 // decodeWith decodes chunks as one response of provider through the
 // plugin gen serves, as replay and the bridge do.
-func decodeWith(tb testing.TB, gen *wasmhost.Generation, name string, chunks [][]byte) decoded {
+func decodeWith(tb testing.TB, gen *plugin.Generation, name string, chunks [][]byte) decoded {
 	tb.Helper()
 	ctx := context.Background()
 	d, err := provider.NewDecoder(ctx, gen, "providers", provider.DecodeOptions{Provider: name, Model: "oracle-model"})
@@ -200,7 +200,7 @@ func TestRealPathOracleClassify(t *testing.T) {
 
 // classifyWith serves one failed response to the bridge on gen and
 // returns the events of the stream (one StreamError).
-func classifyWith(t *testing.T, gen *wasmhost.Generation, name string, status int, header map[string]string, body []byte) []model.StreamEvent {
+func classifyWith(t *testing.T, gen *plugin.Generation, name string, status int, header map[string]string, body []byte) []model.StreamEvent {
 	t.Helper()
 	srv := newLoopback(t)
 	srv.respond(status, header, [][]byte{body})
@@ -216,7 +216,7 @@ func TestRealPathOracleRequests(t *testing.T) {
 	root := fixtures.Root(t)
 	for rel, tc := range requestCases {
 		t.Run(rel, func(t *testing.T) {
-			send := func(gen *wasmhost.Generation) captured {
+			send := func(gen *plugin.Generation) captured {
 				name, quirks := bridgeTarget(t, tc.endpoint)
 				srv := newLoopback(t)
 				p := bridge(t, name, srv.URL, &artifacts{}, func(c *provider.Config) {
