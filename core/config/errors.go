@@ -77,14 +77,21 @@ func (es Errors) Unwrap() []error {
 // suggest returns "; did you mean X?" for the known name nearest to name,
 // or "" when none is close.
 func suggest(name string, known []string) string {
-	best, bestD := "", 3
-	for _, k := range known {
-		if d := ident.Distance(name, k); d < bestD {
-			best, bestD = k, d
-		}
-	}
-	if best == "" {
+	best := nearest(name, known)
+	if best < 0 {
 		return ""
 	}
-	return fmt.Sprintf("; did you mean %s?", best)
+	return fmt.Sprintf("; did you mean %s?", known[best])
+}
+
+// nearest returns the index of the known name within two edits of name
+// and nearest to it, or -1.
+func nearest(name string, known []string) int {
+	best, bestD := -1, 3
+	for i, k := range known {
+		if d := ident.Distance(name, k); d < bestD {
+			best, bestD = i, d
+		}
+	}
+	return best
 }

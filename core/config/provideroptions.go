@@ -137,9 +137,13 @@ func checkOptions(name string, p *Provider, codec ProviderSchema) Errors {
 	for _, v := range p.Quirks.Value {
 		i := slices.Index(names, v.Name)
 		if i < 0 {
+			ex := codec.Options[0]
+			if near := nearest(v.Name, names); near >= 0 {
+				ex = codec.Options[near]
+			}
 			errs = append(errs, &Error{Source: v.Source, Path: path + "." + v.Name,
 				Problem: "is not an option of the " + codec.Name + " codec; known: " + strings.Join(names, ", ") + suggest(v.Name, names),
-				Example: codec.Options[0].Name + " " + codec.Options[0].Example})
+				Example: ex.Name + " " + ex.Example})
 			continue
 		}
 		spec := codec.Options[i]
