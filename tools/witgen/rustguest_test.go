@@ -121,7 +121,7 @@ func TestRustGuestRoundTrips(t *testing.T) {
 			want: cv{0, []any{
 				[]any{[]any{"read", "Reads a file.", `{"k":1}`}, []any{"ünïcode ✓", "", "{}"}},
 				[]any{[]any{"compact", "Compacts.", cv{1, "<model>"}}, []any{"clear", "Clears.", none()}},
-				[]any{[]any{"example", "Example", []any{"api-key", "org?"}}},
+				[]any{[]any{"example", "Example", []any{"api-key", "org?"}, []any{[]any{"wire-field", cv{1, nil}, []any{"a", "b"}, `"a"`, "Names the field."}}}},
 				[]any{[]any{"example", "m1", "M1", uint32(200000), uint32(4294967295), true, false}},
 				[]any{cv{2, nil}, cv{0, nil}, cv{8, nil}},
 				[]any{[]any{"system", "Says who."}},

@@ -172,8 +172,8 @@ func storeProviderOption(b []byte, v *ProviderOption) {
 }
 
 func storeOptionKind(b []byte, v *OptionKind) {
-	if *v >= 3 {
-		cabi.BadCase("option-kind", uint32(*v), 3)
+	if *v >= 4 {
+		cabi.BadCase("option-kind", uint32(*v), 4)
 	}
 	b[0] = byte(*v)
 }

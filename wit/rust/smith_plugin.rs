@@ -2100,6 +2100,9 @@ pub mod contrib {
         Text,
         /// A whole number from 0 to 65536.
         Count,
+        /// A kind this host does not know; the host refuses any value for the
+        /// option and asks the user to update Smith or the plugin.
+        Unknown,
     }
 
     impl rt::Canon for OptionKind {
@@ -2110,7 +2113,8 @@ pub mod contrib {
                 0 => OptionKind::Flag,
                 1 => OptionKind::Text,
                 2 => OptionKind::Count,
-                d => rt::bad("contrib.option-kind", d as u32, 3),
+                3 => OptionKind::Unknown,
+                d => rt::bad("contrib.option-kind", d as u32, 4),
             }
         }
         unsafe fn store(&self, p: usize, _keep: &mut rt::Keep) {
@@ -2121,7 +2125,8 @@ pub mod contrib {
                 0 => OptionKind::Flag,
                 1 => OptionKind::Text,
                 2 => OptionKind::Count,
-                d => rt::bad("contrib.option-kind", d as u32, 3),
+                3 => OptionKind::Unknown,
+                d => rt::bad("contrib.option-kind", d as u32, 4),
             }
         }
         unsafe fn lower(&self, f: &mut [u64], _keep: &mut rt::Keep) {

@@ -1480,8 +1480,8 @@ func loadImage(c *wasmhost.Call, b []byte, v *Image) error {
 
 func loadOptionKind(c *wasmhost.Call, b []byte, v *OptionKind) error {
 	d := uint32(b[0])
-	if d >= 3 {
-		return canon.BadCase("option-kind", uint32(d), 3)
+	if d >= 4 {
+		return canon.BadCase("option-kind", uint32(d), 4)
 	}
 	*v = OptionKind(d)
 	return nil

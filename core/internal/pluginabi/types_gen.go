@@ -899,6 +899,9 @@ const (
 	OptionKindText
 	// A whole number from 0 to 65536.
 	OptionKindCount
+	// A kind this host does not know; the host refuses any value for the
+	// option and asks the user to update Smith or the plugin.
+	OptionKindUnknown
 )
 
 // String returns the WIT name of the case.
@@ -910,6 +913,8 @@ func (v OptionKind) String() string {
 		return "text"
 	case OptionKindCount:
 		return "count"
+	case OptionKindUnknown:
+		return "unknown"
 	}
 	return "option-kind#" + strconv.Itoa(int(v))
 }

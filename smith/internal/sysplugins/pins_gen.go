@@ -21,7 +21,7 @@ var toolsWasm []byte
 // the toolchains that built them (a rebuild is byte-identical only with
 // the same one).
 var pins = []pin{
-	{name: "product", file: "product.wasm", size: 89541, sha256: "3679814be133a48e262c862d7f59e8177b17cf5640264aecf0632fb4063c1864", toolchain: "rustc 1.63.0", data: productWasm},
-	{name: "providers", file: "providers.wasm", size: 700141, sha256: "4f8b5e9446a4f92deaa13782e1a5fc76c2cf0e7622b5844985b212970a5d82f6", toolchain: "rustc 1.63.0", data: providersWasm},
-	{name: "tools", file: "tools.wasm", size: 119772, sha256: "2dd65d21656e6094603b8513ac681227fdac679daec4b57c63ce5d33cfbcbe01", toolchain: "rustc 1.63.0", data: toolsWasm},
+	{name: "product", file: "product.wasm", size: 89541, sha256: "c178117c795d6c678953489703dd0eb7ff8f365a8d6781fa445677b696912186", toolchain: "rustc 1.63.0", data: productWasm},
+	{name: "providers", file: "providers.wasm", size: 700141, sha256: "9c073ee6ad54a6cf52c3a5d0902c3ba6fc07b57a5041f56ed984251b1f96c0b5", toolchain: "rustc 1.63.0", data: providersWasm},
+	{name: "tools", file: "tools.wasm", size: 119772, sha256: "466c28f1ae82e90f4f9dfb8dd3204e75d30da306140d76946bcbc7557c626c92", toolchain: "rustc 1.63.0", data: toolsWasm},
 }

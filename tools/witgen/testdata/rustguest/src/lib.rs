@@ -7,8 +7,8 @@
 mod smith_plugin;
 
 use smith_plugin::contrib::{
-    CommandDefinition, ContextTransformDefinition, Contributions, DeclareOptions, ModelDefinition, PromptDefinition,
-    ProviderDefinition, RegistrationFault, ToolDefinition,
+    CommandDefinition, ContextTransformDefinition, Contributions, DeclareOptions, ModelDefinition, OptionKind,
+    PromptDefinition, ProviderDefinition, ProviderOption, RegistrationFault, ToolDefinition,
 };
 use smith_plugin::handler::{Action, Event, HandleOptions, HandlerFault, ModelSelection, ToolActivation};
 use smith_plugin::provider::{
@@ -56,6 +56,13 @@ impl smith_plugin::contrib::Guest for Guest {
                 name: "example".to_string(),
                 display_name: "Example".to_string(),
                 secret_names: vec!["api-key".to_string(), "org?".to_string()],
+                options: vec![ProviderOption {
+                    name: "wire-field".to_string(),
+                    kind: OptionKind::Text,
+                    allowed: vec!["a".to_string(), "b".to_string()],
+                    example: "\"a\"".to_string(),
+                    description: "Names the field.".to_string(),
+                }],
             }],
             models: vec![ModelDefinition {
                 provider: "example".to_string(),
