@@ -25,6 +25,7 @@ func main() {
 		}
 		return
 	}
+	deferStartupGC(os.Getenv)
 	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)

@@ -9,10 +9,15 @@ import (
 	"github.com/smith-agent/smith/core/plugin"
 )
 
-// eager are the system plugins every session calls before its first
-// request (the tools, and the product plugin's prompt and instructions):
-// they are compiled in the background as soon as the generation is loaded.
-var eager = []string{"tools", "product"}
+// The system plugins every session calls before its first request:
+// toolsPlugin (its definitions come from the registration, but the model
+// may call a tool at once) and productPlugin (the prompt and the project's
+// instructions). They are compiled in the background as soon as the
+// generation is loaded; see Runtime.warm for the order.
+const (
+	toolsPlugin   = "tools"
+	productPlugin = "product"
+)
 
 // plugins is the runtime's one plugin host and generation, loaded in the
 // background by loadPlugins so that loading overlaps whatever the frontend
@@ -24,6 +29,8 @@ type plugins struct {
 	gen      *plugin.Generation
 	err      error
 	cancel   context.CancelFunc
+	// names are the artifacts' names.
+	names []string
 	// warming counts the background compiles prepare started; close
 	// waits for them before it releases the generation.
 	warming sync.WaitGroup
@@ -31,11 +38,14 @@ type plugins struct {
 
 // loadPlugins starts loading arts into one generation on a host whose
 // compiled code and registrations are cached under cacheDir ("" caches
-// nothing on disk; a directory that cannot be used is a note to notify), then compiles the tools plugin ahead of its first
-// call. It returns at once.
+// nothing on disk; a directory that cannot be used is a note to notify).
+// It returns at once.
 func loadPlugins(ctx context.Context, cacheDir string, arts []plugin.Artifact, notify func(string)) *plugins {
 	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	p := &plugins{loaded: make(chan struct{}), prepared: make(chan struct{}), cancel: cancel}
+	for _, a := range arts {
+		p.names = append(p.names, a.Name)
+	}
 	go func() {
 		defer close(p.prepared)
 		p.host, p.err = plugin.Open(ctx, plugin.Config{CacheDir: cacheDir})
@@ -49,19 +59,6 @@ func loadPlugins(ctx context.Context, cacheDir string, arts []plugin.Artifact, n
 			}
 		}
 		close(p.loaded)
-		if p.err != nil {
-			return
-		}
-		var names []string
-		for _, n := range eager {
-			if slices.ContainsFunc(arts, func(a plugin.Artifact) bool { return a.Name == n }) {
-				names = append(names, n)
-			}
-		}
-		if len(names) > 0 {
-			// A failure shows again, with its context, at the first call.
-			_ = p.gen.Prepare(ctx, names...)
-		}
 	}()
 	return p
 }
@@ -81,12 +78,26 @@ func (p *plugins) prepare(names ...string) {
 	p.warming.Add(1)
 	go func() {
 		defer p.warming.Done()
-		<-p.loaded
-		if p.err == nil {
-			_ = p.gen.Prepare(context.Background(), names...)
-		}
+		p.prepareNow(names...)
 	}()
 }
+
+// prepareNow compiles the named plugins of the generation (those of arts,
+// others are skipped) side by side and returns when they are ready. A
+// failure shows again, with its context, at the first call.
+func (p *plugins) prepareNow(names ...string) {
+	<-p.loaded
+	if p.err != nil {
+		return
+	}
+	names = slices.DeleteFunc(slices.Clone(names), func(n string) bool { return !p.has(n) })
+	if len(names) > 0 {
+		_ = p.gen.Prepare(context.Background(), names...)
+	}
+}
+
+// has reports whether the generation holds the named plugin.
+func (p *plugins) has(name string) bool { return slices.Contains(p.names, name) }
 
 // close waits for the background work and releases the generation and
 // the host.

@@ -138,30 +138,47 @@ func Open(ctx context.Context, cfg Config) (*Runtime, error) {
 	rt.plugins.warming.Add(1)
 	go func() {
 		defer rt.plugins.warming.Done()
-		rt.warmModel(conf.Model.Value)
+		rt.warm(conf.Model.Value)
 	}()
 	return rt, nil
 }
 
-// warmModel compiles, in the background, the codec plugins serving the
-// configured model, so that the compile overlaps opening the session and
-// rendering the prompt instead of delaying the first request. A model that
-// does not resolve is left for the session to report.
-func (rt *Runtime) warmModel(name string) {
-	if name == "" || mockprovider.Is(name) {
+// warm compiles, in the background, what the first run needs: the
+// product plugin, the codec plugins serving the configured model name and
+// the tools plugin. With a codec to compile, the tools come after it: the
+// codec is on the way to the first request and the tools are not (their
+// definitions come from the registration), so on a two-core machine they
+// would only slow it; they compile while the request is out. A mock model
+// needs no codec and may call a tool at once, so the tools come first.
+// Any failure shows again, with its context, at the first call.
+func (rt *Runtime) warm(name string) {
+	codecs := rt.modelCodecs(name)
+	if len(codecs) == 0 {
+		rt.plugins.prepareNow(toolsPlugin, productPlugin)
 		return
+	}
+	rt.plugins.prepareNow(append(codecs, productPlugin)...)
+	rt.plugins.prepareNow(toolsPlugin)
+}
+
+// modelCodecs returns the codec plugins serving the model called name,
+// or nil for none, a mock model or a name that does not resolve (the
+// session's own binding reports that).
+func (rt *Runtime) modelCodecs(name string) []string {
+	if name == "" || mockprovider.Is(name) {
+		return nil
 	}
 	cat, err := rt.Catalog()
 	if err != nil {
-		return
+		return nil
 	}
 	targets, err := route.Resolve(rt.conf.Route(), cat.Snapshot(), name)
 	if err != nil {
-		return
+		return nil
 	}
 	gen, err := rt.plugins.generation(context.Background())
 	if err != nil {
-		return
+		return nil
 	}
 	var codecs []string
 	for _, t := range targets {
@@ -169,9 +186,7 @@ func (rt *Runtime) warmModel(name string) {
 			codecs = append(codecs, d.Plugin)
 		}
 	}
-	if len(codecs) > 0 {
-		rt.plugins.prepare(codecs...)
-	}
+	return codecs
 }
 
 // StartCatalogRefresh starts a background catalog refresh, for the next
