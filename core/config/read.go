@@ -37,6 +37,11 @@ type reader struct {
 func parseDocument(l Layer, file, name string, src []byte, date string) (layerData, Errors) {
 	r := &reader{layer: l, file: file, name: name, first: map[string]kdl.Location{}, date: date}
 	r.secrets = literalKeys(src)
+	if line, col, deep := tooDeep(src); deep {
+		r.errs = append(r.errs, &Error{Source: Source{Layer: l, File: file, Line: line, Col: col, Name: name},
+			Problem: fmt.Sprintf("nests blocks or comments deeper than %d levels; a configuration needs three, so check it is the right file", maxDepth)})
+		return layerData{}, r.errs
+	}
 	res := kdl.ParseStringWithDiagnostics(string(src), kdl.WithSourceName(file), kdl.WithVersion(kdl.Version2), kdl.WithDuplicateProperties(kdl.DupError))
 	for _, d := range res.Diagnostics {
 		if d.Severity != kdl.SeverityError {
