@@ -46,10 +46,10 @@ func TestConverter(t *testing.T) {
 			want: []model.StreamEvent{model.ThinkingDelta{Text: "hm"}}},
 		{name: "in-stream failure details, scrubbed", in: []pluginabi.StreamEvent{{Case: pluginabi.StreamEventFailure, Failure: pluginabi.ResponseFailure{
 			Failure: pluginabi.Failure{Kind: pluginabi.FailureKindOverloaded, Message: "busy sekrit", Retryable: false,
-				ProviderType: ptr("overloaded_error"), VendorCode: ptr("E-sekrit"), RequestID: ptr("req_1")},
+				ProviderType: ptr("overloaded_error"), VendorCode: ptr("E sekrit"), RequestID: ptr("req_1")},
 			RawStop: ptr("error"), RawUsage: ptr(`{"k":"sekrit"}`)}}},
 			want: []model.StreamEvent{model.StreamError{Err: &model.Error{Kind: model.ErrOverloaded, Message: "busy [redacted]",
-				ProviderType: "overloaded_error", Code: "E-[redacted]", RequestID: "req_1"}, RawStop: "error", RawUsage: `{"k":"[redacted]"}`}}},
+				ProviderType: "overloaded_error", Code: "E [redacted]", RequestID: "req_1"}, RawStop: "error", RawUsage: `{"k":"[redacted]"}`}}},
 		{name: "malformed with a status", in: []pluginabi.StreamEvent{{Case: pluginabi.StreamEventFailure, Failure: pluginabi.ResponseFailure{
 			Failure: pluginabi.Failure{Kind: pluginabi.FailureKindMalformed, Message: "not json", HTTPStatus: ptr(uint16(200))}}}},
 			want: []model.StreamEvent{model.StreamError{Err: &model.Error{Kind: model.ErrMalformed, Message: "not json", HTTPStatus: 200}}}},

@@ -88,11 +88,14 @@ func resolve(provider string, t pluginabi.RequestTemplate, secrets Secrets) (res
 }
 
 // scrub replaces every occurrence of a substituted secret in s; servers
-// sometimes echo a rejected key in their error message.
+// sometimes echo a rejected key in their error message. A secret shorter
+// than wholeWord bytes is replaced only where it stands as a whole token
+// (not inside a run of letters, digits, '-' or '_'): a one-letter test key
+// must not turn every "x" of a recorded answer into [redacted].
 func scrub(s string, secrets []string) string {
 	for _, v := range secrets {
-		if v != "" {
-			s = strings.ReplaceAll(s, v, httpengine.Redacted)
+		if v != "" && strings.Contains(s, v) {
+			s = redact(s, v)
 		}
 	}
 	return s
@@ -101,8 +104,41 @@ func scrub(s string, secrets []string) string {
 func scrubBytes(b []byte, secrets []string) []byte {
 	for _, v := range secrets {
 		if v != "" && strings.Contains(string(b), v) {
-			b = []byte(strings.ReplaceAll(string(b), v, httpengine.Redacted))
+			b = []byte(redact(string(b), v))
 		}
 	}
 	return b
+}
+
+// wholeWord is the length below which a secret is redacted only as a
+// whole token; a key this long does not occur by accident.
+const wholeWord = 16
+
+// redact replaces the occurrences of secret v in s (see scrub).
+func redact(s, v string) string {
+	if len(v) >= wholeWord {
+		return strings.ReplaceAll(s, v, httpengine.Redacted)
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(s, v)
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		end := i + len(v)
+		whole := (i == 0 || !tokenByte(s[i-1])) && (end == len(s) || !tokenByte(s[end]))
+		b.WriteString(s[:i])
+		if whole {
+			b.WriteString(httpengine.Redacted)
+		} else {
+			b.WriteString(v)
+		}
+		s = s[end:]
+	}
+}
+
+// tokenByte reports whether c continues a key-like token.
+func tokenByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
 }
