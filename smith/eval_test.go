@@ -169,12 +169,17 @@ func TestEvalSessionChoice(t *testing.T) {
 }
 
 // TestEvalProviderUnavailable: a PROVIDER/MODEL that cannot be opened (no
-// codec plugin embedded, or no credential) fails with exit 1 before any
-// session is created, naming the provider.
+// credential, or a provider no codec plugin declares) is the user's to fix:
+// exit 2 before any session is created, naming the provider and what to
+// set.
 func TestEvalProviderUnavailable(t *testing.T) {
 	e := newEnv(t)
 	r := e.run("", "eval", "--model", "anthropic/claude-test", "hi")
-	if r.code != exitFailure || !strings.Contains(r.stderr, "anthropic") {
+	if r.code != exitUsage || !strings.Contains(r.stderr, `no credential for provider "anthropic"`) || !strings.Contains(r.stderr, "set ANTHROPIC_API_KEY") {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	r = e.run("", "eval", "--model", "nope/x", "hi")
+	if r.code != exitUsage || !strings.Contains(r.stderr, `names provider "nope"`) {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	if ms, _ := filepath.Glob(filepath.Join(e.home, "sessions", "*.session")); len(ms) != 0 {

@@ -204,14 +204,20 @@ func (r *Resolver) find(spec Spec) (Credential, bool, error) {
 	return c, false, r.missing(spec)
 }
 
+// MissingError is the error of a Resolve that found no credential: the
+// user fixes it by configuring one (its text says how).
+type MissingError struct{ text string }
+
+func (e *MissingError) Error() string { return e.text }
+
 func (r *Resolver) missing(spec Spec) error {
 	var places []string
 	if len(spec.Env) > 0 && spec.Account == "" {
 		places = append(places, "set "+strings.Join(spec.Env, " or "))
 	}
 	places = append(places, fmt.Sprintf("run `smith auth set %s`", spec.key()))
-	return fmt.Errorf("auth: no credential for provider %q (looked in the configuration, the environment, and %s); %s",
-		spec.key(), r.filePath(), strings.Join(places, ", or "))
+	return &MissingError{text: fmt.Sprintf("auth: no credential for provider %q (looked in the configuration, the environment, and %s); %s",
+		spec.key(), r.filePath(), strings.Join(places, ", or "))}
 }
 
 func (r *Resolver) filePath() string {

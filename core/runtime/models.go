@@ -241,6 +241,10 @@ func (rt *Runtime) openTarget(ctx context.Context, gen *plugin.Generation, t rou
 	resolver := auth.Resolver{File: rt.AuthFile(), LookupEnv: rt.cfg.LookupEnv, Config: conf.Credentials()}
 	cred, err := resolver.Resolve(ctx, auth.Spec{Provider: t.Provider, Env: credentialVariables(secrets), Account: t.Account})
 	if err != nil {
+		var missing *auth.MissingError
+		if errors.As(err, &missing) {
+			return nil, "", nil, fmt.Errorf("%w%w", ErrUsage, err)
+		}
 		return nil, "", nil, err
 	}
 	if len(secrets) == 0 && cred.Source != auth.SourceNone {
