@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"unicode/utf8"
 
 	"github.com/smith-agent/smith/core/model"
@@ -121,21 +123,15 @@ func (h *FS) Read(ctx context.Context, cwd, path string, o ReadOptions) (ReadRes
 	return res, nil
 }
 
-// readAll reads the whole file at t, refusing files over bound and
-// directories. It returns the content and the file's real path.
+// readAll reads the whole file at t, refusing files over bound,
+// directories and anything that is not a regular file. It returns the
+// content and the file's real path.
 func (h *FS) readAll(t target, bound int64) (data []byte, real string, err error) {
-	f, err := t.root.r.Open(t.rel)
+	f, info, err := openRegular(t.root.r, t.rel)
 	if err != nil {
 		return nil, "", err
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, "", err
-	}
-	if info.IsDir() {
-		return nil, "", fmt.Errorf("is a directory; list it with ls instead")
-	}
 	if info.Size() > bound {
 		return nil, "", faultf(FaultTooLarge, "is %d bytes, over the %d-byte read bound; read a smaller file", info.Size(), bound)
 	}
@@ -151,4 +147,45 @@ func (h *FS) readAll(t target, bound int64) (data []byte, real string, err error
 		real = t.real()
 	}
 	return data[:n], real, nil
+}
+
+// openRegular opens name under root for reading without waiting (a FIFO
+// would block the open until a writer comes) and returns it with its
+// information if it is a regular file. A directory, FIFO, socket or
+// device is refused, saying what it is.
+func openRegular(root *os.Root, name string) (*os.File, fs.FileInfo, error) {
+	f, err := root.OpenFile(name, os.O_RDONLY|nonBlocking, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	switch m := info.Mode(); {
+	case m.IsRegular():
+		return f, info, nil
+	case m.IsDir():
+		f.Close()
+		return nil, nil, fmt.Errorf("is a directory; list it with ls instead")
+	default:
+		f.Close()
+		return nil, nil, fmt.Errorf("is %s, not a regular file; only regular files are read", kindOf(m))
+	}
+}
+
+// kindOf names a file mode that is not a regular file or directory.
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
 }

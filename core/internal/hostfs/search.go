@@ -276,13 +276,12 @@ func (h *FS) Grep(ctx context.Context, cwd, pattern string, o GrepOptions) (Grep
 
 // grepFile reads a file for grep; ok is false for binary or oversized files.
 func (h *FS) grepFile(t target, p string, bound int64) ([]byte, bool) {
-	f, err := t.root.r.Open(p)
+	f, info, err := openRegular(t.root.r, p)
 	if err != nil {
 		return nil, false
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil || info.Size() > bound {
+	if info.Size() > bound {
 		return nil, false
 	}
 	data := make([]byte, info.Size())

@@ -2,6 +2,7 @@ package hostfs
 
 import (
 	"context"
+	"io"
 	"io/fs"
 	"strings"
 
@@ -68,10 +69,14 @@ func (ig *ignorer) load(dir string) {
 	if dir != "" && dir != "." {
 		name = dir + "/.gitignore"
 	}
-	data, err := ig.t.root.r.ReadFile(name)
+	f, info, err := openRegular(ig.t.root.r, name)
 	if err != nil {
 		return
 	}
+	defer f.Close()
+	data := make([]byte, info.Size())
+	n, _ := io.ReadFull(f, data)
+	data = data[:n]
 	ig.files.Add(dir, data)
 }
 

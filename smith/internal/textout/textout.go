@@ -13,7 +13,8 @@ import (
 const resultLines = 12
 
 // Writer renders events: the conversation to W, diagnostics to Diag (nil
-// means W). It is not safe for concurrent use.
+// means W); a W with a Flush method is flushed before each diagnostic. It
+// is not safe for concurrent use.
 type Writer struct {
 	W, Diag io.Writer
 	// Tally accumulates the events rendered.
@@ -52,12 +53,18 @@ func (w *Writer) Event(ev protocol.Event) error {
 }
 
 // diag writes one diagnostic line, after ending the conversation's line
-// when both go to the same place.
+// when both go to the same place. A buffered W (one with a Flush method)
+// is flushed first: on a terminal both streams interleave, and the
+// diagnostic must not land in the middle of the answer's last line.
 func (w *Writer) diag(format string, args ...any) error {
 	d := w.Diag
 	if d == nil {
 		d = w.W
 		w.endLine()
+	} else if f, ok := w.W.(interface{ Flush() error }); ok {
+		if err := f.Flush(); err != nil {
+			return err
+		}
 	}
 	_, err := fmt.Fprintf(d, "smith: "+format+"\n", args...)
 	return err

@@ -1,6 +1,7 @@
 package textout
 
 import (
+	"bufio"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -103,5 +104,29 @@ func TestCountAndDollars(t *testing.T) {
 				t.Fatalf("got %q, want %q", tt.got, tt.want)
 			}
 		})
+	}
+}
+
+// TestBufferedAnswerBeforeDiagnostics: with the answer buffered and the
+// diagnostics unbuffered on one terminal, the answer's last line is out
+// and ended before the usage line.
+func TestBufferedAnswerBeforeDiagnostics(t *testing.T) {
+	var tty strings.Builder
+	out := bufio.NewWriter(&tty)
+	w := &Writer{W: out, Diag: &tty}
+	for _, ev := range []protocol.Event{
+		protocol.MessageUpdate{Delta: model.TextDelta{Text: "Done."}},
+		protocol.MessageEnd{Message: model.AssistantMessage{}},
+		protocol.AgentEnd{Reason: protocol.EndCompleted},
+	} {
+		if err := w.Event(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := out.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if got := tty.String(); !strings.HasPrefix(got, "Done.\nsmith: 1 response") {
+		t.Errorf("terminal shows %q", got)
 	}
 }
