@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gofrs/flock"
 	"github.com/smith-agent/smith/core/internal/ident"
 	"github.com/smith-agent/smith/sessionfmt"
 )
@@ -59,15 +61,29 @@ func checkName(name string) error {
 
 // Create publishes a new, empty session (named unless name is "") and
 // returns it open for appending.
-func (d *Dir) Create(name string) (*sessionfmt.File, Info, error) {
-	if name != "" {
-		if err := checkName(name); err != nil {
-			return nil, Info{}, err
-		}
-		if other, err := d.byName(name); err == nil {
-			return nil, Info{}, fmt.Errorf("session: name %q is taken by session %s; resume it, or choose another name", name, other.ID)
-		}
+//
+// A name is claimed atomically across processes: of several creating the
+// same name at once, exactly one succeeds and the others get the "is
+// taken" error.
+func (d *Dir) Create(name string) (f *sessionfmt.File, info Info, err error) {
+	if name == "" {
+		return d.create(name)
 	}
+	if err := checkName(name); err != nil {
+		return nil, Info{}, err
+	}
+	err = d.claim(func() error {
+		if other, err := d.byName(name); err == nil {
+			return fmt.Errorf("session: name %q is taken by session %s; resume it, or choose another name", name, other.ID)
+		}
+		f, info, err = d.create(name)
+		return err
+	})
+	return f, info, err
+}
+
+// create publishes a new session file named name ("" for none).
+func (d *Dir) create(name string) (*sessionfmt.File, Info, error) {
 	id := sessionfmt.NewID().String()
 	file := id + ext
 	if name != "" {
@@ -150,10 +166,19 @@ func (d *Dir) Find(ref string) (Info, error) {
 	if err != nil {
 		return Info{}, err
 	}
+	var named []string
+	var hit Info
 	for _, in := range all {
 		if in.Name == ref {
-			return in, nil
+			named, hit = append(named, in.ID), in
 		}
+	}
+	switch {
+	case len(named) == 1:
+		return hit, nil
+	case len(named) > 1:
+		// Only a Smith that predates atomic name claims made these.
+		return Info{}, fmt.Errorf("session: %d sessions are named %q (%s); give the id of the one you mean", len(named), ref, strings.Join(named, ", "))
 	}
 	up := strings.ToUpper(ref)
 	var hits []Info
@@ -179,39 +204,53 @@ func (d *Dir) Find(ref string) (Info, error) {
 // history of src up to the entry at, and returns it open for appending.
 // src is opened for the fork and closed again; it is not changed.
 func (d *Dir) Fork(src Info, at sessionfmt.ID, name string) (*sessionfmt.File, Info, error) {
-	if err := d.checkForkName(name); err != nil {
-		return nil, Info{}, err
-	}
 	f, err := sessionfmt.Open(src.Path, nil)
 	if err != nil {
 		return nil, Info{}, err
 	}
 	defer f.Close()
-	return d.forkFile(f, at, name)
+	return d.ForkOpen(f, at, name)
 }
 
 // ForkOpen is [Dir.Fork] of a session this process already has open for
 // appending (so it cannot be opened a second time): the new session holds
 // f's history up to the entry at.
-func (d *Dir) ForkOpen(f *sessionfmt.File, at sessionfmt.ID, name string) (*sessionfmt.File, Info, error) {
-	if err := d.checkForkName(name); err != nil {
-		return nil, Info{}, err
-	}
-	return d.forkFile(f, at, name)
-}
-
-// checkForkName validates the name of a new fork ("" is unnamed).
-func (d *Dir) checkForkName(name string) error {
+func (d *Dir) ForkOpen(f *sessionfmt.File, at sessionfmt.ID, name string) (nf *sessionfmt.File, info Info, err error) {
 	if name == "" {
-		return nil
+		return d.forkFile(f, at, name)
 	}
 	if err := checkName(name); err != nil {
+		return nil, Info{}, err
+	}
+	err = d.claim(func() error {
+		if other, err := d.byName(name); err == nil {
+			return fmt.Errorf("session: name %q is taken by session %s; choose another name for the fork", name, other.ID)
+		}
+		nf, info, err = d.forkFile(f, at, name)
 		return err
+	})
+	return nf, info, err
+}
+
+// claimWait bounds the wait for another process claiming a name.
+const claimWait = 10 * time.Second
+
+// claim runs publish holding the directory's name lock (.names.lock), so
+// that checking a name is free and publishing the file that takes it are
+// one step for every process sharing the directory.
+func (d *Dir) claim(publish func() error) error {
+	lk := flock.New(filepath.Join(d.path, ".names.lock"))
+	ctx, cancel := context.WithTimeout(context.Background(), claimWait)
+	defer cancel()
+	ok, err := lk.TryLockContext(ctx, 5*time.Millisecond)
+	switch {
+	case err != nil && !ok && ctx.Err() != nil:
+		return fmt.Errorf("session: another Smith has held %s for %s while naming a session; try again, or remove the file if no Smith is running", lk.Path(), claimWait)
+	case err != nil:
+		return fmt.Errorf("session: lock %s to claim a session name: %w", lk.Path(), err)
 	}
-	if other, err := d.byName(name); err == nil {
-		return fmt.Errorf("session: name %q is taken by session %s; choose another name for the fork", name, other.ID)
-	}
-	return nil
+	defer lk.Unlock()
+	return publish()
 }
 
 func (d *Dir) forkFile(f *sessionfmt.File, at sessionfmt.ID, name string) (*sessionfmt.File, Info, error) {
