@@ -103,7 +103,7 @@ func (s *Session) Publish(path string, opts *Options) error {
 	if err != nil {
 		return err
 	}
-	defer lk.Unlock()
+	defer unlock(lk)
 	if err := atomicfile.Write(path, o.Perm, false, func(w *bufio.Writer) error { return s.writeFile(w, o.MaxPayload) }); err != nil {
 		return publishError(path, err)
 	}

@@ -43,21 +43,44 @@ type File struct {
 }
 
 func lockFor(path string, wait bool) (*flock.Flock, error) {
-	lk := flock.New(path + ".lock")
-	if wait {
-		if err := lk.Lock(); err != nil {
-			return nil, fmt.Errorf("sessionfmt: lock %s.lock: %w", path, err)
+	name := path + ".lock"
+	// A holder removes the lock file as it releases it (unlock), so a
+	// lock taken on a file that was meanwhile removed, or replaced by a
+	// newer one, is no lock: take it again on the file now at the path.
+	for range 100 {
+		lk := flock.New(name)
+		if wait {
+			if err := lk.Lock(); err != nil {
+				return nil, fmt.Errorf("sessionfmt: lock %s: %w", name, err)
+			}
+		} else {
+			ok, err := lk.TryLock()
+			if err != nil {
+				return nil, fmt.Errorf("sessionfmt: lock %s: %w", name, err)
+			}
+			if !ok {
+				return nil, fmt.Errorf("sessionfmt: %s is open for writing by another process (it holds %s); close it there, or wait for it to finish", path, name)
+			}
 		}
-		return lk, nil
+		held, herr := lk.Stat()
+		now, nerr := os.Stat(name)
+		if herr == nil && nerr == nil && os.SameFile(held, now) {
+			return lk, nil
+		}
+		_ = lk.Unlock()
 	}
-	ok, err := lk.TryLock()
-	if err != nil {
-		return nil, fmt.Errorf("sessionfmt: lock %s.lock: %w", path, err)
+	return nil, fmt.Errorf("sessionfmt: lock %s: the lock file keeps being replaced by other processes; try again", name)
+}
+
+// unlock removes the lock file and then releases the lock: a process
+// waiting on the removed file sees it is gone (lockFor) and takes the
+// lock anew, so no lock file is left beside the session.
+func unlock(lk *flock.Flock) error {
+	rerr := os.Remove(lk.Path())
+	if errors.Is(rerr, fs.ErrNotExist) {
+		rerr = nil
 	}
-	if !ok {
-		return nil, fmt.Errorf("sessionfmt: %s is open for writing by another process (lock %s.lock is held); close it there, read it with Load, or set Options.WaitLock to wait", path, path)
-	}
-	return lk, nil
+	return errors.Join(rerr, lk.Unlock())
 }
 
 func publishError(path string, err error) error {
@@ -81,12 +104,12 @@ func Create(path string, opts *Options) (*File, error) {
 		return err
 	})
 	if err != nil {
-		lk.Unlock()
+		_ = unlock(lk)
 		return nil, publishError(path, err)
 	}
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
-		lk.Unlock()
+		_ = unlock(lk)
 		return nil, fmt.Errorf("sessionfmt: %w", err)
 	}
 	return &File{path: path, f: f, lock: lk, s: New(), rep: &Report{Path: path, Size: int64(len(headerFrame())), GoodEnd: int64(len(headerFrame())), Frames: 1, Version: FormatVersion},
@@ -105,12 +128,12 @@ func Open(path string, opts *Options) (*File, error) {
 	}
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
-		lk.Unlock()
+		_ = unlock(lk)
 		return nil, fmt.Errorf("sessionfmt: %w; check the path, or use Create for a new session", err)
 	}
 	fail := func(err error) (*File, error) {
 		f.Close()
-		lk.Unlock()
+		_ = unlock(lk)
 		return nil, err
 	}
 	st, err := f.Stat()
@@ -236,7 +259,7 @@ func (w *File) Fork(at ID, path string) (*File, error) {
 func (w *File) Close() error {
 	serr := w.f.Sync()
 	cerr := w.f.Close()
-	uerr := w.lock.Unlock()
+	uerr := unlock(w.lock)
 	if err := errors.Join(serr, cerr, uerr); err != nil {
 		return fmt.Errorf("sessionfmt: close %s: %w", w.path, err)
 	}

@@ -263,7 +263,7 @@ func ImportFile(path string, r io.Reader, opts *Options) error {
 	if err != nil {
 		return err
 	}
-	defer lk.Unlock()
+	defer unlock(lk)
 	var ierr error
 	err = atomicfile.Write(path, o.Perm, false, func(w *bufio.Writer) error {
 		ierr = Import(w, r, &o)

@@ -27,7 +27,7 @@ func Repair(src, dst string, opts *Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer lk.Unlock()
+	defer unlock(lk)
 	in, err := os.Open(src)
 	if err != nil {
 		return nil, fmt.Errorf("sessionfmt: %w; check the path", err)
