@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/smith-agent/smith/core/auth"
 	"github.com/smith-agent/smith/core/catalog"
@@ -34,6 +35,11 @@ type Config struct {
 	// (system-prompt file="…", --system-prompt-file,
 	// SMITH_SYSTEM_PROMPT_FILE). The zero value keeps the plugin's prompt.
 	SystemPrompt Setting[Prompt]
+	// HeadTimeout, IdleTimeout and ResponseTimeout bound a provider
+	// exchange: the wait for the response head, for each piece of content
+	// (keep-alive bytes do not count), and for the whole response. Zero
+	// means the runtime's default.
+	HeadTimeout, IdleTimeout, ResponseTimeout Setting[time.Duration]
 	// CatalogRefresh is the URL the model catalog is refreshed from; ""
 	// (the default, or "off") means the catalog is never refreshed.
 	CatalogRefresh Setting[string]

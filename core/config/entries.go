@@ -37,6 +37,9 @@ func (c *Config) Entries() []Entry {
 		tokens = strconv.Itoa(c.MaxOutputTokens.Value)
 	}
 	add(KeyMaxOutputTokens, tokens, c.MaxOutputTokens.Source)
+	for _, k := range []string{KeyHeadTimeout, KeyIdleTimeout, KeyResponseTimeout} {
+		add(k, c.Timeout(k).String(), c.timeoutSetting(k).Source)
+	}
 	for _, p := range c.Ignore {
 		add("ignore", p.Value, p.Source)
 	}

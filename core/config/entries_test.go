@@ -23,8 +23,10 @@ alias "fast" "local/qwen"
 group "both" "fast" "anthropic/claude-sonnet-4-5"
 ignore "dist/" "*.log"
 catalog-refresh "https://me:tok3n@catalog.example/c.json"
+idle-timeout "90s"
 `)
-	cfg, err := Load(Inputs{UserFile: path, LookupEnv: envOf(map[string]string{"SMITH_THINKING": "low"}), Flags: map[string]string{"base-url": "http://flag.test/v1"}})
+	cfg, err := Load(Inputs{UserFile: path, LookupEnv: envOf(map[string]string{"SMITH_THINKING": "low", "SMITH_RESPONSE_TIMEOUT": "45m"}),
+		Flags: map[string]string{"base-url": "http://flag.test/v1", "head-timeout": "30"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,6 +38,9 @@ catalog-refresh "https://me:tok3n@catalog.example/c.json"
 		"model = fast @ FILE:1:7",
 		"thinking = low @ env SMITH_THINKING",
 		"max-output-tokens = (the model's output limit) @ default",
+		"head-timeout = 30s @ flag --head-timeout",
+		"idle-timeout = 1m30s @ FILE:16:14",
+		"response-timeout = 45m0s @ env SMITH_RESPONSE_TIMEOUT",
 		"ignore = dist/ @ FILE:14:8",
 		"ignore = *.log @ FILE:14:16",
 		"trust-project = false @ default",

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/smith-agent/smith/core/catalog"
 )
@@ -73,6 +74,12 @@ func setOption(cfg *Config, o Option, v string, src Source) *Error {
 			return bad(fmt.Sprintf("is not a whole number of tokens from 1 to %d", maxTokens))
 		}
 		cfg.MaxOutputTokens = Setting[int]{Value: n, Source: src}
+	case KeyHeadTimeout, KeyIdleTimeout, KeyResponseTimeout:
+		d, why := parseTimeout(v)
+		if why != "" {
+			return bad(why)
+		}
+		*cfg.timeoutSetting(o.Flag) = Setting[time.Duration]{Value: d, Source: src}
 	case KeyTrustProject:
 		b, err := strconv.ParseBool(v)
 		if err != nil {

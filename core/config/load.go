@@ -233,6 +233,11 @@ func merge(cfg *Config, d layerData) {
 	if s.MaxOutputTokens.IsSet() {
 		cfg.MaxOutputTokens = s.MaxOutputTokens
 	}
+	for _, k := range []string{KeyHeadTimeout, KeyIdleTimeout, KeyResponseTimeout} {
+		if t := s.timeoutSetting(k); t.IsSet() {
+			*cfg.timeoutSetting(k) = *t
+		}
+	}
 	if s.BaseURLFlag.IsSet() {
 		cfg.BaseURLFlag = s.BaseURLFlag
 	}

@@ -219,6 +219,9 @@ func TestEnvAndFlagErrors(t *testing.T) {
 		{name: "flag trust", flags: map[string]string{"trust-project": "maybe"},
 			want: `config: flag --trust-project: trust-project: "maybe" is not a boolean`},
 		{name: "empty prompt file flag", flags: map[string]string{"system-prompt-file": " "}, want: `config: flag --system-prompt-file: system-prompt-file: " " is empty`},
+		{name: "env idle timeout", env: map[string]string{"SMITH_IDLE_TIMEOUT": "forever"},
+			want: `config: env SMITH_IDLE_TIMEOUT: idle-timeout: "forever" is not a duration: write it as "90s", "2m" or "1h30m", or as a number of seconds; for example: SMITH_IDLE_TIMEOUT=2m`},
+		{name: "flag head timeout", flags: map[string]string{"head-timeout": "0"}, want: `config: flag --head-timeout: head-timeout: "0" is outside 1s to 24h0m0s`},
 		{name: "unknown flag", flags: map[string]string{"colour": "x"}, want: `config: flag --colour: is not a configuration flag`},
 	}
 	for _, tt := range tests {

@@ -17,7 +17,7 @@ import (
 const maxTokens = 10_000_000
 
 // topNodes are the nodes a smith.kdl may hold at its top level.
-var topNodes = []string{KeyModel, KeyThinking, KeyMaxOutputTokens, KeyCatalogRefresh, KeySystemPrompt, "ignore", "provider", "alias", "group", "model-info", "trusted-project"}
+var topNodes = []string{KeyModel, KeyThinking, KeyMaxOutputTokens, KeyHeadTimeout, KeyIdleTimeout, KeyResponseTimeout, KeyCatalogRefresh, KeySystemPrompt, "ignore", "provider", "alias", "group", "model-info", "trusted-project"}
 
 func (r *reader) top(n *kdl.Node) {
 	name := n.Name()
@@ -55,6 +55,8 @@ func (r *reader) top(n *kdl.Node) {
 			}
 			r.out.cfg.MaxOutputTokens = Setting[int]{Value: v.Int(), Source: r.at(v.Location())}
 		}
+	case KeyHeadTimeout, KeyIdleTimeout, KeyResponseTimeout:
+		r.timeout(n, name)
 	case KeyCatalogRefresh:
 		const ex = `catalog-refresh "https://example.com/smith/catalog.json"`
 		if r.shape(n, name, 1, 1, nil, false, ex) && r.once(name, n, name) {

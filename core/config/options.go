@@ -48,6 +48,12 @@ var options = []Option{
 		Usage: "send the model's provider requests to `URL` (beats smith.kdl and the provider's *_BASE_URL variable)"},
 	{Key: KeyCatalogRefresh, Flag: KeyCatalogRefresh, Env: "SMITH_CATALOG_REFRESH", Example: "https://example.com/smith/catalog.json",
 		Usage: "refresh the model catalog from `URL` (a catalog document in Smith's format, https or loopback http) in the background at most once a day, or off (the default); smith models --refresh refreshes at once"},
+	{Key: KeyHeadTimeout, Flag: KeyHeadTimeout, Env: "SMITH_HEAD_TIMEOUT", Example: "2m",
+		Usage: "wait at most `DURATION` for a provider's response to start (default 2m); a timed-out request is retried"},
+	{Key: KeyIdleTimeout, Flag: KeyIdleTimeout, Env: "SMITH_IDLE_TIMEOUT", Example: "2m",
+		Usage: "wait at most `DURATION` for the next piece of a response's content, keep-alives not counting (default 2m); a stalled response is retried"},
+	{Key: KeyResponseTimeout, Flag: KeyResponseTimeout, Env: "SMITH_RESPONSE_TIMEOUT", Example: "30m",
+		Usage: "stop a provider's response that takes longer than `DURATION` in all (default 30m)"},
 	{Key: KeySystemPrompt, Flag: FlagSystemPromptFile, Env: "SMITH_SYSTEM_PROMPT_FILE", Example: "prompts/system.md",
 		Usage: "replace Smith's system prompt with the text of `FILE` (the project's AGENTS.md is still added); smith prompt show prints the prompt in use"},
 }

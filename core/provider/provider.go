@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/smith-agent/smith/core/effect"
 	"github.com/smith-agent/smith/core/model"
@@ -108,7 +109,21 @@ type Config struct {
 	// MaxErrorBody bounds the bytes of a failed response read for
 	// classification. Default 1 MiB.
 	MaxErrorBody int
+	// IdleTimeout bounds the wait for content: from the response head, and
+	// again from each chunk that decoded to events, the codec must yield
+	// an event within it. Keep-alive bytes (SSE comments, ping events) are
+	// not content. Default [DefaultIdleTimeout].
+	IdleTimeout time.Duration
+	// ResponseTimeout bounds one exchange, from sending the request to the
+	// response's end. Default [DefaultResponseTimeout].
+	ResponseTimeout time.Duration
 }
+
+// The default time bounds of one exchange.
+const (
+	DefaultIdleTimeout     = 2 * time.Minute
+	DefaultResponseTimeout = 30 * time.Minute
+)
 
 // Provider is the bridge. It is safe for concurrent use.
 type Provider struct {
@@ -162,6 +177,6 @@ func New(cfg Config) (*Provider, error) {
 
 // Stream starts a request; the work happens as the caller pulls events.
 func (p *Provider) Stream(ctx context.Context, req *model.Request) model.Stream {
-	ctx, cancel := context.WithCancel(ctx)
-	return &stream{p: p, ctx: ctx, cancel: cancel, req: req}
+	ctx, cancel := context.WithCancelCause(ctx)
+	return &stream{p: p, ctx: ctx, cancel: func() { cancel(nil) }, stop: cancel, req: req}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/smith-agent/smith/core/effect"
 	"github.com/smith-agent/smith/core/internal/pluginabi"
@@ -20,7 +21,11 @@ type stream struct {
 	p      *Provider
 	ctx    context.Context
 	cancel context.CancelFunc
-	req    *model.Request
+	// stop cancels ctx with a cause: a time bound that ran out.
+	stop context.CancelCauseFunc
+	req  *model.Request
+	// idle and total enforce Config.IdleTimeout and ResponseTimeout.
+	idle, total *time.Timer
 
 	mu       sync.Mutex
 	started  bool
@@ -93,6 +98,11 @@ func (s *stream) end() {
 }
 
 func (s *stream) release() {
+	for _, t := range []*time.Timer{s.idle, s.total} {
+		if t != nil {
+			t.Stop()
+		}
+	}
 	if s.body != nil {
 		s.body.Close()
 		if s.rec.Outcome == "" {
@@ -175,12 +185,23 @@ func (s *stream) start() {
 		s.fail(model.ErrAborted, fmt.Errorf("provider: request to %q not sent: the effect journal refused it: %w", cfg.Name, err))
 		return
 	}
+	s.total = time.AfterFunc(orDuration(cfg.ResponseTimeout, DefaultResponseTimeout), func() { s.stop(errResponseTimeout) })
 	resp, err := cfg.Engine.Exchange(s.ctx, r.req)
 	if err != nil {
 		s.rec.Outcome = httpengine.Failed.String()
+		if s.timedOut(0) {
+			return
+		}
+		var xe *httpengine.Error
+		if errors.As(err, &xe) && xe.Kind == httpengine.KindTimeout {
+			s.fail(model.ErrTransport, fmt.Errorf("provider: no response head from %q (%s) in time; the server or the network stalled; head-timeout (smith.kdl, SMITH_HEAD_TIMEOUT or --head-timeout) sets how long to wait", cfg.Name, r.req.URL))
+			return
+		}
 		s.fail(transportKind(s.ctx, err), fmt.Errorf("provider: %s %s for %q: %w", r.req.Method, r.req.URL, cfg.Name, err))
 		return
 	}
+	idle := orDuration(cfg.IdleTimeout, DefaultIdleTimeout)
+	s.idle = time.AfterFunc(idle, func() { s.stop(errIdle) })
 	s.body = resp.Body
 	s.rec.Status, s.rec.ResponseHeader = resp.StatusCode, responseHeader(resp.Header)
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
@@ -232,9 +253,13 @@ func (s *stream) step() {
 			s.rec.Chunks = append(s.rec.Chunks, scrubBytes(append([]byte(nil), chunk...), s.conv.secrets))
 		}
 		var err error
+		before := len(s.queue)
 		if s.queue, err = s.dec.Decode(s.ctx, chunk, s.queue); err != nil {
 			s.decodeFailed(err)
 			return
+		}
+		if len(s.queue) > before {
+			s.idle.Reset(orDuration(cfg.IdleTimeout, DefaultIdleTimeout))
 		}
 		if s.dec.Terminal() {
 			// The response ended by its protocol; the server's EOF may not
@@ -246,6 +271,9 @@ func (s *stream) step() {
 	}
 	end := s.body.End()
 	s.rec.Outcome = end.Outcome.String()
+	if end.Outcome != httpengine.Complete && s.timedOut(end.Delivered) {
+		return
+	}
 	switch end.Outcome {
 	case httpengine.Cancelled:
 		s.fail(model.ErrAborted, fmt.Errorf("provider: response from %q cancelled after %d bytes", cfg.Name, end.Delivered))
@@ -267,11 +295,52 @@ func (s *stream) step() {
 
 func (s *stream) decodeFailed(err error) {
 	cfg := &s.p.cfg
+	if s.timedOut(0) {
+		return
+	}
 	if s.ctx.Err() != nil {
 		s.fail(model.ErrAborted, fmt.Errorf("provider: response from %q cancelled: %w", cfg.Name, s.ctx.Err()))
 		return
 	}
 	s.fail(model.ErrMalformed, err)
+}
+
+// The causes of a stream's context ending on a time bound.
+var (
+	errIdle            = errors.New("no content within the idle timeout")
+	errResponseTimeout = errors.New("the response took longer than the response timeout")
+)
+
+// timedOut fails the stream and reports true when its context ended on a
+// time bound: no content within IdleTimeout (a server that trickles or
+// sends only keep-alives), or the whole exchange over ResponseTimeout.
+// delivered is how many body bytes had arrived.
+func (s *stream) timedOut(delivered int64) bool {
+	cfg := &s.p.cfg
+	switch context.Cause(s.ctx) {
+	case errIdle:
+		s.fail(model.ErrTransport, fmt.Errorf("provider: %q sent no content for %v (after %d bytes of response; keep-alives do not count); the server stalled; idle-timeout (smith.kdl, SMITH_IDLE_TIMEOUT or --idle-timeout) sets how long to wait",
+			cfg.Name, orDuration(cfg.IdleTimeout, DefaultIdleTimeout), delivered))
+	case errResponseTimeout:
+		e := &model.Error{Kind: model.ErrTransport, Retryable: false, Message: fmt.Sprintf("provider: the response from %q took longer than %v and was stopped; response-timeout (smith.kdl, SMITH_RESPONSE_TIMEOUT or --response-timeout) sets the bound",
+			cfg.Name, orDuration(cfg.ResponseTimeout, DefaultResponseTimeout))}
+		s.queue = append(s.queue, model.StreamError{Err: e, Usage: s.conv.priced()})
+		if s.rec.Err == "" {
+			s.rec.Err = e.Message
+		}
+		s.end()
+	default:
+		return false
+	}
+	return true
+}
+
+// orDuration returns d, or def when d is not positive.
+func orDuration(d, def time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return def
 }
 
 func transportKind(ctx context.Context, err error) model.ErrorKind {

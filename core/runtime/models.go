@@ -266,7 +266,8 @@ func (rt *Runtime) openTarget(ctx context.Context, gen *plugin.Generation, t rou
 		return nil, "", nil, fmt.Errorf("runtime: %w", err)
 	}
 	pcfg := provider.Config{Name: codec, Plugin: def.Plugin, Instances: gen, Engine: engine, Secrets: lookup,
-		BaseURL: pc.BaseURL.Value, BaseURLFlag: conf.BaseURLFlag.Value, Quirks: pc.QuirksJSON(), Thinking: string(level), Journal: j}
+		BaseURL: pc.BaseURL.Value, BaseURLFlag: conf.BaseURLFlag.Value, Quirks: pc.QuirksJSON(), Thinking: string(level), Journal: j,
+		IdleTimeout: conf.Timeout(config.KeyIdleTimeout), ResponseTimeout: conf.Timeout(config.KeyResponseTimeout)}
 	if described == nil || described.Cache != catalog.CacheNone {
 		pcfg.CacheKey = cacheKey
 	}

@@ -133,7 +133,7 @@ func Open(ctx context.Context, cfg Config) (*Runtime, error) {
 		cfg.Notify(n)
 	}
 	rt := &Runtime{cfg: cfg, getenv: getenv, paths: paths, conf: conf, sessions: map[*Session]bool{},
-		engine: sync.OnceValues(func() (*httpengine.Engine, error) { return httpengine.New(httpengine.Config{}) })}
+		engine: sync.OnceValues(func() (*httpengine.Engine, error) { return httpengine.New(engineConfig(conf)) })}
 	rt.plugins = loadPlugins(ctx, paths.Cache, cfg.Plugins, cfg.Notify)
 	rt.plugins.warming.Add(1)
 	go func() {
@@ -212,6 +212,14 @@ func (rt *Runtime) StartCatalogRefresh(ctx context.Context) {
 // an environment variable, smith.kdl, a model or session name. Frontends
 // test for it with errors.Is (the CLI exits 2).
 var ErrUsage = errors.New("")
+
+// engineConfig is the HTTP engine's configuration: the head timeout as
+// configured (head-timeout), and a chunk gap just past the idle timeout,
+// so that a stalled body is reported by the provider's idle bound, which
+// names the setting, rather than by the engine's.
+func engineConfig(conf *config.Config) httpengine.Config {
+	return httpengine.Config{HeadTimeout: conf.Timeout(config.KeyHeadTimeout), ChunkGap: conf.Timeout(config.KeyIdleTimeout) + 5*time.Second}
+}
 
 func usagef(format string, args ...any) error {
 	return fmt.Errorf("%w"+format, append([]any{ErrUsage}, args...)...)
