@@ -62,8 +62,10 @@ func TestTimeBounds(t *testing.T) {
 		{name: "trickle", srv: func(t *testing.T) *server { return faultServer(t, messageStart+blockStart, ":", 20*time.Millisecond) },
 			mod: func(c *provider.Config) { c.IdleTimeout = 300 * time.Millisecond }, retryable: true,
 			want: "keep-alives do not count"},
-		{name: "never ends", srv: func(t *testing.T) *server { return faultServer(t, messageStart+blockStart, textDelta, 20*time.Millisecond) },
-			mod: func(c *provider.Config) { c.IdleTimeout, c.ResponseTimeout = time.Minute, 400*time.Millisecond },
+		{name: "never ends", srv: func(t *testing.T) *server {
+			return faultServer(t, messageStart+blockStart, textDelta, 20*time.Millisecond)
+		},
+			mod:  func(c *provider.Config) { c.IdleTimeout, c.ResponseTimeout = time.Minute, 400*time.Millisecond },
 			want: "took longer than 400ms and was stopped; response-timeout"},
 		{name: "no head", srv: func(t *testing.T) *server {
 			return newServer(t, func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
