@@ -74,10 +74,6 @@ func (rt *Runtime) CredentialStatus(ctx context.Context) ([]auth.Status, error) 
 		env[d.Name] = vars
 		specs = append(specs, auth.Spec{Provider: d.Name, Env: vars})
 	}
-	names := make([]string, 0, len(env))
-	for n := range env {
-		names = append(names, n)
-	}
 	if err := checkProviders(rt.conf, gen); err != nil {
 		return nil, err
 	}
