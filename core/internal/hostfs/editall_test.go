@@ -62,7 +62,6 @@ func TestFaults(t *testing.T) {
 		{"not found", func() error { _, err := h.Read(ctx, proj, "nope", ReadOptions{}); return err }, FaultNotFound},
 		{"outside", func() error { _, err := h.Read(ctx, proj, "../x", ReadOptions{}); return err }, FaultDenied},
 		{"binary", func() error { _, err := h.Read(ctx, proj, "bin", ReadOptions{}); return err }, FaultNotText},
-		{"too large", func() error { _, err := h.Read(ctx, proj, "a.txt", ReadOptions{MaxFileBytes: 1}); return err }, FaultTooLarge},
 		{"missing parent", func() error { _, err := h.WriteFile(ctx, proj, "no/dir/f", []byte("x"), false); return err }, FaultNotFound},
 	}
 	for _, tt := range tests {

@@ -28,16 +28,33 @@ const (
 	FaultConflict
 )
 
-// faultError is an error message with its class.
+// faultError is an error message with its class, and for FaultTooLarge
+// the bound that was exceeded.
 type faultError struct {
 	fault Fault
 	msg   string
+	limit int64
 }
 
 func (e *faultError) Error() string { return e.msg }
 
 func faultf(f Fault, format string, args ...any) error {
 	return &faultError{fault: f, msg: fmt.Sprintf(format, args...)}
+}
+
+// tooLarge is a FaultTooLarge error for the bound limit (in bytes).
+func tooLarge(limit int64, format string, args ...any) error {
+	return &faultError{fault: FaultTooLarge, msg: fmt.Sprintf(format, args...), limit: limit}
+}
+
+// Limit returns the bound, in bytes, a FaultTooLarge error exceeded, or 0
+// when it is another error or names none.
+func (e *Error) Limit() int64 {
+	var fe *faultError
+	if errors.As(e.Err, &fe) {
+		return fe.limit
+	}
+	return 0
 }
 
 // Fault classifies the error.

@@ -3,6 +3,7 @@ package hostfs
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -22,7 +23,9 @@ type ReadOptions struct {
 	// MaxBytes bounds the returned text; 0 means 50 KiB. A window cut by it
 	// ends at a line boundary (or inside an overlong line).
 	MaxBytes int
-	// MaxFileBytes bounds the file read; 0 means 16 MiB.
+	// MaxFileBytes is the largest file read whole into memory; 0 means
+	// 16 MiB. A larger file is streamed: its window is kept and the rest
+	// only counted and hashed, so any size can be read a window at a time.
 	MaxFileBytes int64
 }
 
@@ -74,6 +77,14 @@ func (h *FS) Read(ctx context.Context, cwd, path string, o ReadOptions) (ReadRes
 	if nt, ok := h.absolute(t, err); ok {
 		t = nt
 		data, real, err = h.readAll(t, o.MaxFileBytes)
+	}
+	var fe *faultError
+	if errors.As(err, &fe) && fe.fault == FaultTooLarge {
+		res, err := h.readStreamed(ctx, t, o)
+		if err != nil {
+			return fail(err)
+		}
+		return res, nil
 	}
 	if err != nil {
 		return fail(err)
@@ -133,7 +144,7 @@ func (h *FS) readAll(t target, bound int64) (data []byte, real string, err error
 	}
 	defer f.Close()
 	if info.Size() > bound {
-		return nil, "", faultf(FaultTooLarge, "is %d bytes, over the %d-byte read bound; read a smaller file", info.Size(), bound)
+		return nil, "", tooLarge(bound, "is %d bytes, over the %d-byte bound of a file read whole; read a smaller file", info.Size(), bound)
 	}
 	data = make([]byte, info.Size()+1)
 	n, err := io.ReadFull(f, data)

@@ -1,6 +1,7 @@
 package hostfs
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -163,7 +164,8 @@ type GrepOptions struct {
 	Limit int
 	// MaxLineBytes cuts long matching lines; 0 means 500.
 	MaxLineBytes int
-	// MaxFileBytes skips larger files; 0 means 4 MiB.
+	// MaxFileBytes is the largest file read whole; 0 means 4 MiB. Larger
+	// files are searched as a stream.
 	MaxFileBytes int64
 }
 
@@ -179,7 +181,7 @@ type Match struct {
 type GrepResult struct {
 	Matches   []Match
 	Truncated bool
-	// Skipped counts files not searched: binary or over MaxFileBytes.
+	// Skipped counts files not searched: binary, or unreadable.
 	Skipped int
 }
 
@@ -242,29 +244,23 @@ func (h *FS) Grep(ctx context.Context, cwd, pattern string, o GrepOptions) (Grep
 				return nil
 			}
 		}
-		data, ok := h.grepFile(t, p, o.MaxFileBytes)
-		if !ok {
-			res.Skipped++
-			return nil
-		}
-		line := 0
-		for len(data) > 0 {
-			line++
-			end := bytes.IndexByte(data, '\n')
-			var text []byte
-			if end < 0 {
-				text, data = data, nil
-			} else {
-				text, data = data[:end], data[end+1:]
-			}
+		stop := false
+		ok := h.grepFile(ctx, t, p, o.MaxFileBytes, func(line int, text []byte) bool {
 			if !re.Match(text) {
-				continue
+				return true
 			}
 			if len(res.Matches) == o.Limit {
-				res.Truncated = true
-				return fs.SkipAll
+				res.Truncated, stop = true, true
+				return false
 			}
 			res.Matches = append(res.Matches, Match{Path: rel, Line: line, Text: cut(text, o.MaxLineBytes)})
+			return true
+		})
+		if !ok {
+			res.Skipped++
+		}
+		if stop {
+			return fs.SkipAll
 		}
 		return nil
 	})
@@ -274,26 +270,85 @@ func (h *FS) Grep(ctx context.Context, cwd, pattern string, o GrepOptions) (Grep
 	return res, nil
 }
 
-// grepFile reads a file for grep; ok is false for binary or oversized files.
-func (h *FS) grepFile(t target, p string, bound int64) ([]byte, bool) {
+// grepFile calls match with each line of the text file p (numbered from
+// 1, without its newline) until match returns false; ok is false when the
+// file is binary (a NUL byte in its first 8 KiB) or cannot be opened. A
+// file up to bound bytes is read whole; a larger one is streamed, so no
+// file is left unsearched for its size; a line longer than maxGrepLine is
+// matched on its first maxGrepLine bytes.
+func (h *FS) grepFile(ctx context.Context, t target, p string, bound int64, match func(line int, text []byte) bool) bool {
 	f, info, err := openRegular(t.root.r, p)
 	if err != nil {
-		return nil, false
+		return false
 	}
 	defer f.Close()
 	if info.Size() > bound {
-		return nil, false
+		return grepStream(ctx, f, match)
 	}
 	data := make([]byte, info.Size())
 	n, err := io.ReadFull(f, data)
 	if err != nil && err != io.ErrUnexpectedEOF {
-		return nil, false
+		return false
 	}
 	data = data[:n]
 	if bytes.IndexByte(data[:min(len(data), 8192)], 0) >= 0 {
-		return nil, false
+		return false
 	}
-	return data, true
+	for line := 1; len(data) > 0; line++ {
+		end := bytes.IndexByte(data, '\n')
+		var text []byte
+		if end < 0 {
+			text, data = data, nil
+		} else {
+			text, data = data[:end], data[end+1:]
+		}
+		if !match(line, text) {
+			break
+		}
+	}
+	return true
+}
+
+// maxGrepLine bounds the part of one line of a streamed file that grep
+// matches.
+const maxGrepLine = 1 << 20
+
+// grepStream is grepFile for a file read a block at a time.
+func grepStream(ctx context.Context, f io.Reader, match func(line int, text []byte) bool) bool {
+	r := bufio.NewReaderSize(f, 64<<10)
+	if head, _ := r.Peek(8192); bytes.IndexByte(head, 0) >= 0 {
+		return false
+	}
+	var long []byte
+	for line := 1; ; {
+		if line%4096 == 0 && ctx.Err() != nil {
+			return true
+		}
+		chunk, err := r.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			if len(long) < maxGrepLine {
+				long = append(long, chunk[:min(len(chunk), maxGrepLine-len(long))]...)
+			}
+			continue
+		}
+		text := chunk
+		if len(long) > 0 {
+			if len(long) < maxGrepLine {
+				long = append(long, chunk[:min(len(chunk), maxGrepLine-len(long))]...)
+			}
+			text, long = long, long[:0]
+		}
+		text = bytes.TrimSuffix(text, []byte{'\n'})
+		if len(chunk) > 0 || len(text) > 0 {
+			if !match(line, text) {
+				return true
+			}
+			line++
+		}
+		if err != nil {
+			return true
+		}
+	}
 }
 
 // cut shortens a line to at most n bytes on a rune boundary, marking it.

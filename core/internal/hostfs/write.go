@@ -268,7 +268,7 @@ func (h *FS) EditAll(ctx context.Context, cwd, path string, edits []TextEdit, ma
 	out.WriteString(text[prev:])
 	result := out.String()
 	if len(result) > maxBytes {
-		return fail(model.MutationNotApplied, faultf(FaultTooLarge, "the edited file would be %d bytes, over the %d-byte bound", len(result), maxBytes))
+		return fail(model.MutationNotApplied, tooLarge(int64(maxBytes), "the edited file would be %d bytes, over the %d-byte bound", len(result), maxBytes))
 	}
 	_, file, err := h.replace(ctx, t, []byte(result), 0o644, false)
 	if err != nil {

@@ -64,6 +64,9 @@ func fault(path string, limit uint64, err error) error {
 	case hostfs.FaultDenied:
 		return pluginabi.FileFault{Case: pluginabi.FileFaultPermissionDenied, PermissionDenied: path}
 	case hostfs.FaultTooLarge:
+		if l := he.Limit(); l > 0 {
+			limit = uint64(l) // the bound the file exceeded, not the caller's window
+		}
 		return pluginabi.FileFault{Case: pluginabi.FileFaultTooLarge, TooLarge: limit}
 	case hostfs.FaultNotText:
 		return pluginabi.FileFault{Case: pluginabi.FileFaultNotText, NotText: path}
