@@ -28,13 +28,13 @@ func main() {
 	deferStartupGC(os.Getenv)
 	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	// A closed output pipe is a write error that aborts the run cleanly,
 	// not a signal that kills the process mid-effect.
 	signal.Ignore(syscall.SIGPIPE)
 	go func() {
 		<-sigs
-		cancel(errInterrupted) // the first signal aborts cleanly
+		cancel(errInterrupted) // the first signal aborts cleanly (a closed terminal's SIGHUP too)
 		<-sigs
 		os.Exit(exitAbort) // the second does not wait
 	}()

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -119,6 +120,22 @@ func TestSIGINTMidTool(t *testing.T) {
 	e.mustRun("", "eval", "--model", "mock/after.json", "--session", "int", "go on")
 }
 
+// TestSIGHUPMidTool: a closed terminal's SIGHUP aborts like SIGINT: exit
+// 130 and the tool's process is killed, not left running.
+func TestSIGHUPMidTool(t *testing.T) {
+	e := newEnv(t)
+	m := e.startMidTool("--session", "hup", "sleep please")
+	if err := m.cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	if code := m.wait(t); code != exitAbort {
+		t.Fatalf("exit %d, want 130; stderr: %s", code, m.stderr)
+	}
+	if err := syscall.Kill(m.pid, 0); !errors.Is(err, syscall.ESRCH) {
+		t.Fatalf("the tool's process %d still exists after SIGHUP (kill 0: %v)", m.pid, err)
+	}
+}
+
 // TestSIGKILLMidToolRecoversUnknown: a smith eval killed while its tool
 // runs leaves a durable intent without completion. Resuming the session
 // completes the effect as unknown, never retries it, and pairs the call
@@ -131,6 +148,15 @@ func TestSIGKILLMidToolRecoversUnknown(t *testing.T) {
 	}
 	if code := m.wait(t); code != -1 {
 		t.Fatalf("exit %d, want killed", code)
+	}
+	if runtime.GOOS == "linux" {
+		// The tool's shell has SIGKILL as its parent-death signal.
+		for deadline := time.Now().Add(10 * time.Second); syscall.Kill(m.pid, 0) == nil && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if err := syscall.Kill(m.pid, 0); !errors.Is(err, syscall.ESRCH) {
+			t.Errorf("the tool's process %d outlived the killed smith (kill 0: %v)", m.pid, err)
+		}
 	}
 	path := e.sessionInfo("kill").Path
 	if kinds, _ := load(t, path); strings.Join(kinds, " ") != "replay_metadata model_change effect_intent effect_completion effect_intent effect_completion effect_intent effect_completion message message effect_intent" {

@@ -75,7 +75,7 @@ func hostResults() map[string]func(args []any) any {
 		"process.run-process": func(args []any) any {
 			switch args[0].([]any)[0] {
 			case "sleep":
-				return cv{1, cv{1, uint32(1500)}}
+				return cv{1, cv{1, []any{uint32(1500), "so far", true}}}
 			case "cancel":
 				return cv{1, cv{2, nil}}
 			case "killed":
@@ -208,9 +208,9 @@ func TestRustGuestRoundTrips(t *testing.T) {
 			imported: []string{"process.run-process[[killed /work] [1500 1048576]]"},
 		},
 		{
-			name:     "run-variant-u32",
+			name:     "run-variant-record",
 			got:      func() any { return invoke("", "run", "sleep") },
-			want:     ok(none(), text(`Err(Timeout(1500))`)),
+			want:     ok(none(), text(`Err(Timeout(TimedOut { limit_ms: 1500, output: "so far", truncated: true }))`)),
 			imported: []string{"process.run-process[[sleep /work] [1500 1048576]]"},
 		},
 		{

@@ -69,7 +69,7 @@ func loadProcessFault(b []byte, v *ProcessFault) {
 		cabi.LoadString(b[4:], &v.SpawnFailure)
 	case 1:
 		v.Case = ProcessFaultTimeout
-		v.Timeout = binary.LittleEndian.Uint32(b[4:])
+		loadTimedOut(b[4:], &v.Timeout)
 	case 2:
 		v.Case = ProcessFaultCancelled
 	case 3:
@@ -78,4 +78,10 @@ func loadProcessFault(b []byte, v *ProcessFault) {
 	default:
 		cabi.BadCase("process-fault", uint32(d), 4)
 	}
+}
+
+func loadTimedOut(b []byte, v *TimedOut) {
+	v.LimitMs = binary.LittleEndian.Uint32(b[0:])
+	cabi.LoadString(b[4:], &v.Output)
+	v.Truncated = b[12:][0] != 0
 }

@@ -1208,13 +1208,56 @@ pub mod process {
         }
     }
 
+    /// A process killed at its deadline: the limit and what it wrote
+    /// before.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct TimedOut {
+        /// The wall-clock limit in milliseconds.
+        pub limit_ms: u32,
+        /// Combined standard output and error up to the kill, possibly
+        /// truncated.
+        pub output: String,
+        /// Whether output was dropped to stay within the limit.
+        pub truncated: bool,
+    }
+
+    impl rt::Canon for TimedOut {
+        const SIZE: usize = 16;
+        const ALIGN: usize = 4;
+        unsafe fn load(p: usize) -> Self {
+            TimedOut {
+                limit_ms: rt::Canon::load(p),
+                output: rt::Canon::load(p + 4),
+                truncated: rt::Canon::load(p + 12),
+            }
+        }
+        unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
+            rt::Canon::store(&self.limit_ms, p, keep);
+            rt::Canon::store(&self.output, p + 4, keep);
+            rt::Canon::store(&self.truncated, p + 12, keep);
+        }
+        unsafe fn lift(f: &[u64]) -> Self {
+            TimedOut {
+                limit_ms: rt::Canon::lift(&f[0..]),
+                output: rt::Canon::lift(&f[1..]),
+                truncated: rt::Canon::lift(&f[3..]),
+            }
+        }
+        unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
+            rt::Canon::lower(&self.limit_ms, &mut f[0..], keep);
+            rt::Canon::lower(&self.output, &mut f[1..], keep);
+            rt::Canon::lower(&self.truncated, &mut f[3..], keep);
+        }
+    }
+
     /// Why a process could not run to completion.
     #[derive(Debug, Clone, PartialEq)]
     pub enum ProcessFault {
         /// The command could not be started; describes why.
         SpawnFailure(String),
-        /// The deadline passed and the process was killed; carries the limit in milliseconds.
-        Timeout(u32),
+        /// The deadline passed and the process was killed with its
+        /// descendants; carries the limit and the output so far.
+        Timeout(TimedOut),
         /// The invocation was cancelled and the process was killed.
         Cancelled,
         /// Any other failure, described.
@@ -1222,7 +1265,7 @@ pub mod process {
     }
 
     impl rt::Canon for ProcessFault {
-        const SIZE: usize = 12;
+        const SIZE: usize = 20;
         const ALIGN: usize = 4;
         unsafe fn load(p: usize) -> Self {
             match rt::ld::<u8>(p) {

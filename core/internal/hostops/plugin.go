@@ -209,7 +209,12 @@ func (p PluginHost) RunProcess(ctx context.Context, c pluginabi.Command, o plugi
 		if ms == 0 {
 			ms = 120000
 		}
-		return pluginabi.ProcessOutcome{}, pluginabi.ProcessFault{Case: pluginabi.ProcessFaultTimeout, Timeout: ms}
+		output := string(res.Output)
+		if res.Truncated {
+			output = res.Notice() + "\n" + output
+		}
+		return pluginabi.ProcessOutcome{}, pluginabi.ProcessFault{Case: pluginabi.ProcessFaultTimeout,
+			Timeout: pluginabi.TimedOut{LimitMs: ms, Output: output, Truncated: res.Truncated}}
 	case res.Cancelled:
 		return pluginabi.ProcessOutcome{}, pluginabi.ProcessFault{Case: pluginabi.ProcessFaultCancelled}
 	}

@@ -114,9 +114,9 @@ func TestPluginHostProcess(t *testing.T) {
 	if err != nil || !out.Truncated || out.Output != "[output truncated: showing the last 9 of 3893 bytes]\n999\n1000\n" {
 		t.Fatalf("truncated = %+v, %v", out, err)
 	}
-	_, err = h.RunProcess(ctx, pluginabi.Command{Line: "sleep 30"}, pluginabi.RunOptions{TimeoutMs: 200})
+	_, err = h.RunProcess(ctx, pluginabi.Command{Line: "echo so far; sleep 30"}, pluginabi.RunOptions{TimeoutMs: 200})
 	var pf pluginabi.ProcessFault
-	if !errors.As(err, &pf) || pf.Case != pluginabi.ProcessFaultTimeout || pf.Timeout != 200 {
+	if !errors.As(err, &pf) || pf.Case != pluginabi.ProcessFaultTimeout || pf.Timeout.LimitMs != 200 || pf.Timeout.Output != "so far\n" {
 		t.Fatalf("timeout = %v", err)
 	}
 	cctx, cancel := context.WithCancel(ctx)

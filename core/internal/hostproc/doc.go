@@ -7,5 +7,15 @@
 // result is returned (within Options.DrainDelay); then any process left in
 // the group is killed.
 //
+// On Linux a command's processes also die when they leave its group: the
+// process becomes a child subreaper at its first command, every process a
+// command starts carries the command's run id in its environment
+// (SMITH_TOOL_RUN), and when the command ends the processes reparented
+// here that carry it — setsid sessions, double-forked daemons, and their
+// groups — are killed and reaped. The shell gets SIGKILL as its
+// parent-death signal, so it dies with a Smith that is killed outright;
+// what the shell started survives that (nothing runs to kill it), and on
+// other Unix systems setsid descendants outlive the command.
+//
 // Run is implemented for Unix (process groups and signals).
 package hostproc

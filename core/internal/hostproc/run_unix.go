@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"syscall"
 	"time"
 
@@ -45,21 +47,39 @@ func Run(ctx context.Context, command string, o Options) (Result, error) {
 	defer cancel()
 
 	out := &tail{max: o.MaxOutput}
+	id := runID()
+	env := o.Env
+	if env == nil {
+		env = os.Environ()
+	}
 	cmd := exec.Command(shell, "-c", command)
 	cmd.Dir = o.Dir
-	cmd.Env = o.Env
+	cmd.Env = append(slices.Clip(env), markerVar+"="+id)
 	cmd.Stdin = nil
 	cmd.Stdout = out
 	cmd.Stderr = out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: parentDeathSignal}
 	cmd.WaitDelay = o.DrainDelay
-	if err := cmd.Start(); err != nil {
+	becomeSubreaper()
+
+	// The shell is started and waited for on one locked thread, which ends
+	// with the wait: its parent-death signal then fires only when this
+	// process dies, never because the Go runtime retired the thread.
+	started, waited := make(chan error, 1), make(chan error, 1)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread exits with the goroutine
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		waited <- cmd.Wait()
+	}()
+	if err := <-started; err != nil {
 		return Result{Mutation: model.MutationNotApplied}, fmt.Errorf("hostproc: start %s: %w", shell, err)
 	}
 	pgid := cmd.Process.Pid
 
-	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
 	var werr error
 	stopped := false
 	select {
@@ -76,8 +96,10 @@ func Run(ctx context.Context, command string, o Options) (Result, error) {
 		}
 		grace.Stop()
 	}
-	// Whatever the group left behind dies with the invocation.
-	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	// Whatever the group left behind dies with the invocation, and so does
+	// whatever left the group (sweep).
+	leftovers := syscall.Kill(-pgid, syscall.SIGKILL) == nil
+	sweep(id, pgid, leftovers || stopped)
 
 	res := Result{ExitCode: -1, Mutation: model.MutationApplied}
 	res.Output, res.TotalBytes = out.bytes()

@@ -253,7 +253,9 @@ func storeProcessFault(c *wasmhost.Call, b []byte, v *ProcessFault) error {
 		}
 	case ProcessFaultTimeout:
 		b[0] = byte(1)
-		binary.LittleEndian.PutUint32(b[4:], uint32(v.Timeout))
+		if err := storeTimedOut(c, b[4:], &v.Timeout); err != nil {
+			return err
+		}
 	case ProcessFaultCancelled:
 		b[0] = byte(2)
 	case ProcessFaultUnknown:
@@ -981,6 +983,17 @@ func liftLevel(c *wasmhost.Call, f []uint64, v *Level) error {
 		return canon.BadCase("level", uint32(d), 5)
 	}
 	*v = Level(d)
+	return nil
+}
+
+func storeTimedOut(c *wasmhost.Call, b []byte, v *TimedOut) error {
+	binary.LittleEndian.PutUint32(b[0:], uint32(v.LimitMs))
+	if err := canon.StoreString(c, b[4:], v.Output); err != nil {
+		return canon.Wrap("timed-out.output", err)
+	}
+	if v.Truncated {
+		b[12:][0] = 1
+	}
 	return nil
 }
 

@@ -433,6 +433,20 @@ type ProcessOutcome struct {
 	Truncated bool
 }
 
+// TimedOut is the WIT record "timed-out" (smith:plugin/process@0.0.0).
+//
+// A process killed at its deadline: the limit and what it wrote
+// before.
+type TimedOut struct {
+	// The wall-clock limit in milliseconds.
+	LimitMs uint32
+	// Combined standard output and error up to the kill, possibly
+	// truncated.
+	Output string
+	// Whether output was dropped to stay within the limit.
+	Truncated bool
+}
+
 // ProcessFault is the WIT variant "process-fault" (smith:plugin/process@0.0.0). Case says which case it holds; the field named after that case holds its payload.
 //
 // Why a process could not run to completion.
@@ -442,9 +456,10 @@ type ProcessFault struct {
 	// The command could not be started; describes why.
 	// Valid when Case is ProcessFaultSpawnFailure.
 	SpawnFailure string
-	// The deadline passed and the process was killed; carries the limit in milliseconds.
+	// The deadline passed and the process was killed with its
+	// descendants; carries the limit and the output so far.
 	// Valid when Case is ProcessFaultTimeout.
-	Timeout uint32
+	Timeout TimedOut
 	// Any other failure, described.
 	// Valid when Case is ProcessFaultUnknown.
 	Unknown string
@@ -457,7 +472,8 @@ type ProcessFaultCase uint8
 const (
 	// The command could not be started; describes why.
 	ProcessFaultSpawnFailure ProcessFaultCase = iota
-	// The deadline passed and the process was killed; carries the limit in milliseconds.
+	// The deadline passed and the process was killed with its
+	// descendants; carries the limit and the output so far.
 	ProcessFaultTimeout
 	// The invocation was cancelled and the process was killed.
 	ProcessFaultCancelled
@@ -486,8 +502,6 @@ func (v ProcessFault) Error() string {
 	switch v.Case {
 	case ProcessFaultSpawnFailure:
 		s += ": " + v.SpawnFailure
-	case ProcessFaultTimeout:
-		s += ": " + strconv.FormatUint(uint64(v.Timeout), 10)
 	case ProcessFaultUnknown:
 		s += ": " + v.Unknown
 	}

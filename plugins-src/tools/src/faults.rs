@@ -23,11 +23,18 @@ impl Fault {
             },
             Fault::Process(f) => match f {
                 ProcessFault::SpawnFailure(s) => cat(&["the command could not be started: ", &s]),
-                ProcessFault::Timeout(ms) => cat(&[
-                    "timed out after ",
-                    &itoa(ms as i64 / 1000),
-                    "s and was killed with its process group; raise \"timeout\" or run something faster",
-                ]),
+                ProcessFault::Timeout(t) => {
+                    let mut s = cat(&[
+                        "timed out after ",
+                        &itoa(t.limit_ms as i64 / 1000),
+                        "s and was killed with everything it started; raise \"timeout\" or run something faster",
+                    ]);
+                    if !t.output.is_empty() {
+                        s.push_str("; its output until then:\n");
+                        s.push_str(&t.output);
+                    }
+                    s
+                }
                 ProcessFault::Cancelled => "cancelled; the process group was killed".to_string(),
                 ProcessFault::Unknown(s) => s,
             },

@@ -21,7 +21,7 @@ var toolsWasm []byte
 // the toolchains that built them (a rebuild is byte-identical only with
 // the same one).
 var pins = []pin{
-	{name: "product", file: "product.wasm", size: 89541, sha256: "c178117c795d6c678953489703dd0eb7ff8f365a8d6781fa445677b696912186", toolchain: "rustc 1.63.0", data: productWasm},
-	{name: "providers", file: "providers.wasm", size: 700141, sha256: "9c073ee6ad54a6cf52c3a5d0902c3ba6fc07b57a5041f56ed984251b1f96c0b5", toolchain: "rustc 1.63.0", data: providersWasm},
-	{name: "tools", file: "tools.wasm", size: 119772, sha256: "466c28f1ae82e90f4f9dfb8dd3204e75d30da306140d76946bcbc7557c626c92", toolchain: "rustc 1.63.0", data: toolsWasm},
+	{name: "product", file: "product.wasm", size: 89541, sha256: "e9fa2903c4c979a7aff4b694f253ca1f9fe56bc4f135c5f77cf9a5e064065fb1", toolchain: "rustc 1.63.0", data: productWasm},
+	{name: "providers", file: "providers.wasm", size: 700141, sha256: "dc2942b5aeb9b4bfcc9548b7ebc8b4cc9cf98cba3162efbbed5bf65bea75516f", toolchain: "rustc 1.63.0", data: providersWasm},
+	{name: "tools", file: "tools.wasm", size: 120087, sha256: "aa45dff1deca626991ee9100572cf280c11b5e37c9d6a78ca9352213bc4a03d7", toolchain: "rustc 1.63.0", data: toolsWasm},
 }

@@ -1,0 +1,98 @@
+//go:build linux
+
+package hostproc
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestDescendantsDieWithTheCommand: processes that left the command's
+// process group — setsid, a double fork, a setsid that forks again — die
+// when the command ends, normally or by its timeout, and none is left as a
+// zombie.
+func TestDescendantsDieWithTheCommand(t *testing.T) {
+	tests := []struct {
+		name    string
+		cmd     string
+		timeout time.Duration
+	}{
+		{name: "setsid", cmd: `setsid sh -c 'echo $$; exec sleep 300' & sleep 0.2`},
+		{name: "double fork", cmd: `(setsid sh -c 'echo $$; exec sleep 300' &) ; sleep 0.2`},
+		{name: "setsid grandchild", cmd: `setsid sh -c 'sleep 300 & echo $!; wait' & sleep 0.2`},
+		{name: "nohup in the group", cmd: `nohup sh -c 'echo $$; exec sleep 300' >/dev/null 2>&1 & echo $!; sleep 0.2`},
+		{name: "timed out", cmd: `setsid sh -c 'echo $$; exec sleep 300' & sleep 300`, timeout: time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := run(t, context.Background(), tt.cmd, Options{Timeout: tt.timeout, KillGrace: 100 * time.Millisecond})
+			var pids []int
+			for _, f := range strings.Fields(string(r.Output)) {
+				if pid, err := strconv.Atoi(f); err == nil {
+					pids = append(pids, pid)
+				}
+			}
+			if len(pids) == 0 {
+				t.Fatalf("no pid in the output %q", r.Output)
+			}
+			for _, pid := range pids {
+				if alive(pid) {
+					_ = syscall.Kill(pid, syscall.SIGKILL)
+					t.Errorf("process %d outlived the command", pid)
+				}
+				if _, err := os.Stat("/proc/" + strconv.Itoa(pid)); err == nil {
+					t.Errorf("process %d is left as a zombie", pid)
+				}
+			}
+		})
+	}
+}
+
+// TestHelperRunForever is the child process of TestShellDiesWithSmith: it
+// runs a command that never ends.
+func TestHelperRunForever(t *testing.T) {
+	if os.Getenv("HOSTPROC_HELPER") == "" {
+		return // not a child
+	}
+	_, _ = Run(context.Background(), `echo $$ > "$HOSTPROC_PIDFILE.tmp"; mv "$HOSTPROC_PIDFILE.tmp" "$HOSTPROC_PIDFILE"; exec sleep 300`,
+		Options{Dir: os.TempDir(), Timeout: time.Hour})
+}
+
+// TestShellDiesWithSmith: when the process running a command is killed
+// outright (SIGKILL, no chance to clean up), the command's shell gets its
+// parent-death signal and dies too.
+func TestShellDiesWithSmith(t *testing.T) {
+	pidfile := filepath.Join(t.TempDir(), "pid")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperRunForever$")
+	cmd.Env = append(os.Environ(), "HOSTPROC_HELPER=1", "HOSTPROC_PIDFILE="+pidfile)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var pid int
+	for deadline := time.Now().Add(10 * time.Second); pid == 0 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if b, err := os.ReadFile(pidfile); err == nil {
+			pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+		}
+	}
+	if pid == 0 {
+		_ = cmd.Process.Kill()
+		t.Fatal("the helper's command did not start")
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	deadline := time.Now().Add(10 * time.Second)
+	for alive(pid) && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if alive(pid) {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatalf("the command (pid %d) outlived the killed process", pid)
+	}
+}
