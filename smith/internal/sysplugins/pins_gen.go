@@ -22,6 +22,6 @@ var toolsWasm []byte
 // the same one).
 var pins = []pin{
 	{name: "product", file: "product.wasm", size: 89541, sha256: "e9fa2903c4c979a7aff4b694f253ca1f9fe56bc4f135c5f77cf9a5e064065fb1", toolchain: "rustc 1.63.0", data: productWasm},
-	{name: "providers", file: "providers.wasm", size: 700141, sha256: "dc2942b5aeb9b4bfcc9548b7ebc8b4cc9cf98cba3162efbbed5bf65bea75516f", toolchain: "rustc 1.63.0", data: providersWasm},
+	{name: "providers", file: "providers.wasm", size: 700189, sha256: "4591e71c68aa0e912230ffb9398d9ce17ae174d1d402e6676bc038db022a82bd", toolchain: "rustc 1.63.0", data: providersWasm},
 	{name: "tools", file: "tools.wasm", size: 120087, sha256: "aa45dff1deca626991ee9100572cf280c11b5e37c9d6a78ca9352213bc4a03d7", toolchain: "rustc 1.63.0", data: toolsWasm},
 }

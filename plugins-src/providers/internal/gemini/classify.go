@@ -55,10 +55,9 @@ func errorObject(status int, body []byte) *norm.Error {
 		Error *wireStatus `json:"error"`
 	}
 	if json.Unmarshal(body, &env) != nil || env.Error == nil {
-		k := norm.ErrServer
-		if status >= 400 && status < 500 {
-			k = norm.ErrInvalidRequest
-		}
+		// A proxy's page or an empty body: the status alone classifies it
+		// (a 401 is a credential problem, not a bad request).
+		k := byStatus(status)
 		return &norm.Error{Kind: k, Retryable: k.Retryable(), HTTPStatus: status,
 			Message: fmt.Sprintf("gemini: http %d with a body that is not an API error: %.120q", status, body)}
 	}

@@ -43,14 +43,18 @@ mod tests {
         let e = classify_response(429, &[("retry-after", "7")], br#"{"error":{"status":"RESOURCE_EXHAUSTED"}}"#, 0, 0);
         assert_eq!(e.retry_after, 7_000_000_000);
         let e = classify_response(503, &[("retry-after", "Thu, 01 Jan 1970 00:00:10 GMT")], b"", 4, 500_000_000);
-        assert_eq!((e.kind, e.retry_after), (ErrorKind::Server, 5_500_000_000));
+        assert_eq!((e.kind, e.retry_after), (ErrorKind::Overloaded, 5_500_000_000));
     }
 
     #[test]
     fn status_without_api_error() {
         let e = classify_response(404, NONE, b"<html>no</html>", 0, 0);
-        assert_eq!((e.kind, e.retryable), (ErrorKind::InvalidRequest, false));
+        assert_eq!((e.kind, e.retryable), (ErrorKind::NotFound, false));
         assert_eq!(e.message, "gemini: http 404 with a body that is not an API error: \"<html>no</html>\"");
+        let e = classify_response(401, NONE, b"", 0, 0);
+        assert_eq!((e.kind, e.retryable), (ErrorKind::Auth, false));
+        let e = classify_response(400, NONE, b"<html>bad</html>", 0, 0);
+        assert_eq!(e.kind, ErrorKind::InvalidRequest);
         let e = classify_response(400, NONE, br#"{"error":{"code":400,"status":"INVALID_ARGUMENT","details":[{"reason":"API_KEY_INVALID"}]}}"#, 0, 0);
         assert_eq!(e.kind, ErrorKind::Auth);
         let e = classify_response(70000, NONE, br#"{"error":{}}"#, 0, 0);

@@ -184,7 +184,9 @@ pub fn error_object(status: i64, body: &[u8]) -> norm::Error {
     let w = match unmarshal(body) {
         Some(w) => w,
         None => {
-            let kind = if (400..500).contains(&status) { ErrorKind::InvalidRequest } else { ErrorKind::Server };
+            // A proxy's page or an empty body: the status alone classifies
+            // it (a 401 is a credential problem, not a bad request).
+            let kind = by_status(status);
             let mut message = String::from("gemini: http ");
             message.push_str(&status.to_string());
             message.push_str(" with a body that is not an API error: ");
