@@ -112,18 +112,18 @@ func loadFrom(r io.ReaderAt, size int64, opts *Options) (*Session, *Report, erro
 			if int64(f.Declared) > int64(o.MaxPayload) {
 				return nil, nil, &Error{Off: f.Off, Size: int64(f.Declared), Bound: int64(o.MaxPayload),
 					What: "compressed frame declares an uncompressed size over the bound; refused before allocating it",
-					Why:  "decompressing it could exhaust memory", Fix: "if the file is trusted, raise Options.MaxPayload; otherwise " + frame.FixRepair}
+					Why:  "decompressing it could exhaust memory", Fix: "a session file is never written this way; it is damaged or not a session: " + frame.FixRepair}
 			}
 			maxDeclared = max(maxDeclared, int(f.Declared))
 		} else if int64(f.Len) > int64(o.MaxPayload) {
-			return nil, nil, &Error{Off: f.Off, Size: int64(f.Len), Bound: int64(o.MaxPayload), What: "entry payload over the bound", Why: "readers refuse frames over the bound before reading them", Fix: "raise Options.MaxPayload if the file is trusted"}
+			return nil, nil, &Error{Off: f.Off, Size: int64(f.Len), Bound: int64(o.MaxPayload), What: "entry payload over the bound", Why: "readers refuse frames over the bound before reading them", Fix: "Smith never writes entries this large, so the file is damaged or not Smith's: " + frame.FixRepair}
 		}
 		entries++
 		total += int64(f.Declared)
 		if total > int64(o.MaxSession) {
 			return nil, nil, &Error{Off: f.Off, Size: total, Bound: int64(o.MaxSession),
 				What: "entry payloads up to this frame exceed the session bound; refused before allocating them",
-				Fix:  "raise Options.MaxSession if the file is trusted"}
+				Fix:  "the session is larger than Smith reads into memory; start a new session (or fork this one at an earlier entry with 'smith session fork')"}
 		}
 	}
 
@@ -214,7 +214,7 @@ func decompressError(f frame.Frame, err error, bound int) error {
 	var be *zst.BoundError
 	if errors.As(err, &be) {
 		return &Error{Off: f.Off, Size: int64(be.Size), Bound: int64(be.Bound), What: "compressed frame refused: " + be.What + " over its bound",
-			Why: "decompressing it could exhaust memory", Fix: "if the file is trusted, raise Options.MaxPayload; otherwise " + frame.FixRepair}
+			Why: "decompressing it could exhaust memory", Fix: "a session file is never written this way; it is damaged or not a session: " + frame.FixRepair}
 	}
 	return &Error{Off: f.Off, Size: int64(f.Declared), Bound: int64(bound), What: "compressed frame does not decompress to its declared size", Err: err,
 		Why: "its checksum is valid, so the writer was faulty or foreign", Fix: frame.FixRepair}

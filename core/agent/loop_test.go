@@ -207,7 +207,7 @@ func TestMaxTurns(t *testing.T) {
 	}
 	run, _ := a.Start(context.Background(), model.UserText("go"))
 	drain(t, run)
-	if end := run.Wait(); end.Reason != protocol.EndMaxTurns || !strings.Contains(end.Error, "limit of 1 turns") {
+	if end := run.Wait(); end.Reason != protocol.EndMaxTurns || !strings.Contains(end.Error, "limit of 1 model turns; continue the session") {
 		t.Fatalf("end = %+v", end)
 	}
 	if n := len(p.Requests()); n != 1 {

@@ -168,7 +168,7 @@ func (r *Run) turns() protocol.AgentEnd {
 			return r.abortEnd()
 		}
 		if max := r.a.cfg.MaxTurns; max > 0 && r.turn >= max {
-			return protocol.AgentEnd{Reason: protocol.EndMaxTurns, Error: fmt.Sprintf("agent: the run reached its limit of %d turns (Config.MaxTurns)", max)}
+			return protocol.AgentEnd{Reason: protocol.EndMaxTurns, Error: fmt.Sprintf("agent: the run stopped at its limit of %d model turns; continue the session to go on", max)}
 		}
 		var pending []model.UserMessage
 		if first {

@@ -282,7 +282,7 @@ func (s *stream) step() {
 		s.fail(transportKind(s.ctx, end.Err), fmt.Errorf("provider: response from %q failed after %d bytes: %w", cfg.Name, end.Delivered, end.Err))
 		return
 	case httpengine.Truncated:
-		s.fail(model.ErrTruncated, fmt.Errorf("provider: response from %q exceeded the engine's body bound after %d bytes; raise MaxResponseBody", cfg.Name, end.Delivered))
+		s.fail(model.ErrTruncated, fmt.Errorf("provider: the response from %q was cut after %d bytes, Smith's bound on one response; ask for a shorter answer, or lower max-output-tokens", cfg.Name, end.Delivered))
 		return
 	}
 	var err error

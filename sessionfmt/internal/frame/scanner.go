@@ -178,7 +178,7 @@ func (s *Scanner) Next() (Frame, error) {
 			return Frame{}, &Error{Off: s.off, Size: int64(f.Len), Bound: int64(s.lim.MaxFrame),
 				What: "frame length exceeds the bound; refused before reading it",
 				Why:  "either the length field is corrupt, so no later frame can be located, or the file was written with a larger bound",
-				Fix:  "if the file is trusted, raise Options.MaxFrame; otherwise " + FixRepair}
+				Fix:  FixRepair}
 		case stIncomplete:
 			if p, ok, err := s.findValid(s.off + 1); err != nil {
 				return Frame{}, err
@@ -209,7 +209,7 @@ func (s *Scanner) Next() (Frame, error) {
 				return Frame{}, &Error{Off: s.off, Size: int64(len(s.skipped) + 1), Bound: int64(s.lim.MaxSkips),
 					What: "too many corrupt frames",
 					Why:  "a file this damaged is more likely mislaid or overwritten than torn by a crash",
-					Fix:  "if the file is what you expect, raise Options.MaxSkips and " + FixRepair}
+					Fix:  FixRepair}
 			}
 			s.skipped = append(s.skipped, Region{Off: s.off, Len: f.Size(), Reason: "checksum mismatch (length confirmed by the next frame boundary)"})
 			s.off = next
@@ -226,7 +226,7 @@ func (s *Scanner) first() (Frame, error) {
 	}
 	switch {
 	case s.w.size == 0:
-		return Frame{}, &Error{Off: 0, Size: 0, Bound: -1, What: "empty file, not a session", Why: why, Fix: "create sessions with sessionfmt.Create or 'sessionfmt import'"}
+		return Frame{}, &Error{Off: 0, Size: 0, Bound: -1, What: "empty file, not a session", Why: why, Fix: "the file holds nothing, as when creating it was interrupted; remove it and start a new session"}
 	case st == stTooBig || st == stIncomplete:
 		return Frame{}, &Error{Off: 0, Size: s.w.size, Bound: -1, What: "not a session file or header frame truncated", Why: why, Fix: "check the path; a file cut inside its header holds no entries"}
 	case st == stBadCRC:
