@@ -214,12 +214,21 @@ func (rt *Runtime) StartCatalogRefresh(ctx context.Context) {
 var ErrUsage = errors.New("")
 
 // engineConfig is the HTTP engine's configuration: the head timeout as
-// configured (head-timeout), and a chunk gap just past the idle timeout,
+// configured (head-timeout), the response bound, and a chunk gap just past
+// the idle timeout,
 // so that a stalled body is reported by the provider's idle bound, which
 // names the setting, rather than by the engine's.
 func engineConfig(conf *config.Config) httpengine.Config {
-	return httpengine.Config{HeadTimeout: conf.Timeout(config.KeyHeadTimeout), ChunkGap: conf.Timeout(config.KeyIdleTimeout) + 5*time.Second}
+	return httpengine.Config{HeadTimeout: conf.Timeout(config.KeyHeadTimeout), ChunkGap: conf.Timeout(config.KeyIdleTimeout) + 5*time.Second,
+		MaxResponseBody: MaxResponseBytes}
 }
+
+// MaxResponseBytes bounds one provider response body: 8 MiB, some five
+// times the stream of a 128k-token answer. A longer body is cut there as a
+// truncated response, and what arrived is kept; the bound keeps a runaway
+// or hostile server from costing gigabytes (a response is held a few times
+// over while it is decoded, recorded and journaled).
+const MaxResponseBytes = 8 << 20
 
 func usagef(format string, args ...any) error {
 	return fmt.Errorf("%w"+format, append([]any{ErrUsage}, args...)...)
