@@ -118,10 +118,14 @@ func dumpFrom(w io.Writer, r io.ReaderAt, size int64, o Options, rep *Report) er
 		}
 		return enc.Encode(&l)
 	})
+	// Every line written is whole (the buffer may have sent the first part
+	// of the last one already), so the lines before a failure are written
+	// out with the rest of that line: the output never ends mid-line.
+	ferr := bw.Flush()
 	if err != nil {
 		return err
 	}
-	return bw.Flush()
+	return ferr
 }
 
 // contentJSON renders CBOR content as JSON for reading, or nil if it cannot.

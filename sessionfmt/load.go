@@ -203,6 +203,9 @@ func (s *Session) loadEntry(sc *frame.Scanner, f frame.Frame, stored, inflated [
 	if v.Parent != ([16]byte{}) {
 		if parent = s.lookup(ID(v.Parent)); parent < 0 {
 			rep.Orphans++
+			// Its parent was in a damaged region: it joins the entry read
+			// before it, so a gap never hides the history before it.
+			parent = int32(len(s.recs)) - 1
 		}
 	}
 	s.push(id, ID(v.Parent), ID(v.Pair), ID(v.Cause), v.Time, Kind(v.Kind), v.Key, v.Content, parent)

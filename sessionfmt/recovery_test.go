@@ -2,7 +2,9 @@ package sessionfmt
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -238,27 +240,39 @@ func TestRepair(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Skipped) != 1 || rep.Skipped[0].Off != victim.off || rep.Truncated.Len == 0 || rep.Unknown != 1 {
+	if len(rep.Skipped) != 1 || rep.Skipped[0].Off != victim.off || rep.Truncated.Len == 0 || rep.Unknown != 1 || rep.Joined != 1 {
 		t.Fatalf("report %+v", rep)
 	}
-	s, rep2, err := Load(out, nil)
-	if err != nil || rep2.Orphans != 1 || len(rep2.Skipped) != 0 || rep2.Truncated.Len != 0 {
-		t.Fatalf("load repaired: %v %+v", err, rep2)
+	// The repaired file is intact: the entry whose parent was lost now
+	// continues from the entry before the gap.
+	s, rep2, err := Verify(out, nil)
+	if err != nil || rep2.Damaged() || rep2.Orphans != 0 {
+		t.Fatalf("verify repaired: %v %+v", err, rep2)
 	}
 	if s.Len() != len(es)-1 || rep2.Unknown != 1 {
 		t.Fatalf("repaired file has %d entries and %d unknown frames", s.Len(), rep2.Unknown)
 	}
-	// The frames kept are byte-identical to the original ones.
-	got, _ := os.ReadFile(out)
-	var want []byte
-	for _, f := range sp {
-		if f != victim && f.end <= int64(len(b)) {
-			want = append(want, full[f.off:f.end]...)
+	for i := 1; i < s.Len(); i++ {
+		if s.Parent(i) < 0 && !s.Entry(i).Parent.IsZero() {
+			t.Fatalf("entry %d has no parent in the repaired file", i)
 		}
 	}
-	if !bytes.Equal(got, want) {
-		t.Fatal("repaired file is not the original frames minus the damaged ones")
+	// Every frame kept but the joined one is byte-identical to the
+	// original, in order.
+	got, _ := os.ReadFile(out)
+	var want []byte
+	rest := got
+	for _, f := range sp {
+		if f == victim || f == sp[6] || f.end > int64(len(b)) {
+			continue
+		}
+		i := bytes.Index(rest, full[f.off:f.end])
+		if i < 0 {
+			t.Fatalf("the frame at offset %d is not in the repaired file, in order", f.off)
+		}
+		rest = rest[i+int(f.end-f.off):]
 	}
+	want = got
 	if _, err := Repair(p, out, nil); err == nil || !strings.Contains(err.Error(), "already exists") {
 		t.Fatalf("repair over an existing file: %v", err)
 	}
@@ -268,5 +282,85 @@ func TestRepair(t *testing.T) {
 	}
 	if in, _ := os.ReadFile(p); !bytes.Equal(in, want) {
 		t.Fatal("in-place repair differs")
+	}
+}
+
+// TestRepairPastABadLength: a flipped bit in a frame's length field makes
+// the file unreadable to a loader (it does not guess), but Repair keeps
+// every frame before it and every frame a checksum proves after it, and
+// the repaired file verifies intact with the history joined across the
+// gap.
+func TestRepairPastABadLength(t *testing.T) {
+	p, full := realSession(t, 30, true)
+	sp := spans(t, full)
+	victim := sp[8]
+	b := bytes.Clone(full)
+	b[victim.off+3] ^= 0x40 // the length's high byte: far past the bound
+	if err := os.WriteFile(p, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Load(p, nil); err == nil || !strings.Contains(err.Error(), "frame length exceeds the bound") {
+		t.Fatalf("load of the damaged file: %v", err)
+	}
+	out := filepath.Join(t.TempDir(), "fixed.session")
+	rep, err := Repair(p, out, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Lost) != 1 || rep.Lost[0].Off != victim.off || rep.Lost[0].Len != victim.end-victim.off || rep.Joined != 1 {
+		t.Fatalf("report %+v", rep)
+	}
+	var text strings.Builder
+	if err := rep.WriteText(&text); err != nil || !strings.Contains(text.String(), fmt.Sprintf("offset %d: lost %d bytes", victim.off, victim.end-victim.off)) {
+		t.Fatalf("report text %q (%v)", text.String(), err)
+	}
+	s, rep2, err := Verify(out, nil)
+	if err != nil || rep2.Damaged() {
+		t.Fatalf("verify repaired: %v %+v", err, rep2)
+	}
+	orig, _, err := Load(mustWrite(t, full), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Len() != orig.Len()-1 {
+		t.Fatalf("repaired file has %d entries, want %d (all but the lost one)", s.Len(), orig.Len()-1)
+	}
+}
+
+func mustWrite(t *testing.T, b []byte) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "copy.session")
+	if err := os.WriteFile(p, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestDumpOfDamagedFileEndsWithWholeLines: a dump that stops at damage
+// writes every frame before it as whole JSON lines, never part of one.
+func TestDumpOfDamagedFileEndsWithWholeLines(t *testing.T) {
+	p, full := realSession(t, 400, false)
+	sp := spans(t, full)
+	victim := sp[len(sp)-3]
+	b := bytes.Clone(full)
+	b[victim.off+3] ^= 0x40
+	if err := os.WriteFile(p, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if _, err := Dump(&out, p, nil); err == nil {
+		t.Fatal("dump of a file with a bad length succeeded")
+	}
+	lines := strings.Split(out.String(), "\n")
+	if last := lines[len(lines)-1]; last != "" {
+		t.Fatalf("the dump ends mid-line: %q", last[:min(len(last), 80)])
+	}
+	for i, l := range lines[:len(lines)-1] {
+		if !json.Valid([]byte(l)) {
+			t.Fatalf("line %d is not JSON", i)
+		}
+	}
+	if got := len(lines) - 1; got != len(sp)-3 {
+		t.Fatalf("%d lines, want the %d frames before the damage", got, len(sp)-3)
 	}
 }

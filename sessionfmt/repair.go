@@ -17,9 +17,12 @@ import (
 // types included. Corrupt regions and a truncated tail are left out, as are
 // frames whose checksum is valid but whose content is unusable (over a bound,
 // malformed, a duplicate id, a select naming a missing entry); the Report
-// lists each with its offset. dst may equal src, which is then replaced under
-// the writer lock; any other existing dst is refused. Framing ambiguity is
-// an error: Repair does not guess either.
+// lists each with its offset. A length field that cannot be trusted (past
+// the header) does not stop it: the frames before it are kept, the region
+// up to the next frame whose checksum proves it is given up (Report.Lost),
+// and the frames from there are kept too, so the repaired file verifies
+// clean. dst may equal src, which is then replaced under the writer lock;
+// any other existing dst is refused.
 func Repair(src, dst string, opts *Options) (*Report, error) {
 	o := opts.norm()
 	same := filepath.Clean(src) == filepath.Clean(dst)
@@ -40,9 +43,11 @@ func Repair(src, dst string, opts *Options) (*Report, error) {
 	rep := &Report{Path: src}
 	var inflate []byte
 	ids := make(map[ID]struct{})
+	var last ID // the last entry written
+	var enc entryEncoder
 	err = atomicfile.Write(dst, o.Perm, same, func(w *bufio.Writer) error {
 		var out []byte
-		return walk(in, st.Size(), o, rep, func(f frame.Frame, p []byte) error {
+		return fromFrame(walkFrames(in, st.Size(), o, rep, true, func(f frame.Frame, p []byte) error {
 			if f.Type.Known() {
 				d, err := decodeFrame(f, p, o, &inflate)
 				if err == nil && f.Type == frame.TypeHeader {
@@ -51,7 +56,20 @@ func Repair(src, dst string, opts *Options) (*Report, error) {
 				if err == nil && f.Type == frame.TypeEntry {
 					if _, dup := ids[d.entry.ID]; dup {
 						err = fmt.Errorf("entry id %s appears a second time", d.entry.ID)
-					} else if _, ok := ids[d.entry.Parent]; !ok && !d.entry.Parent.IsZero() {
+					} else if _, ok := ids[d.entry.Parent]; !ok && !d.entry.Parent.IsZero() && !last.IsZero() {
+						// Its parent was lost: it joins the entry written
+						// before the gap, so the history before it stays its
+						// history (the loader joins orphans the same way).
+						d.entry.Parent = last
+						rep.Joined++
+						if out, err = enc.appendEntryFrame(out[:0], &d.entry, o.MaxPayload); err == nil {
+							ids[d.entry.ID] = struct{}{}
+							rep.Entries++
+							last = d.entry.ID
+							_, err = w.Write(out)
+							return err
+						}
+					} else if !ok && !d.entry.Parent.IsZero() {
 						rep.Orphans++
 					}
 				}
@@ -71,6 +89,7 @@ func Repair(src, dst string, opts *Options) (*Report, error) {
 				case frame.TypeEntry:
 					ids[d.entry.ID] = struct{}{}
 					rep.Entries++
+					last = d.entry.ID
 				case frame.TypeSelect:
 					rep.Selects++
 				}
@@ -80,7 +99,7 @@ func Repair(src, dst string, opts *Options) (*Report, error) {
 			out = frame.Append(out[:0], f.Type, f.Flags, p)
 			_, err := w.Write(out)
 			return err
-		})
+		}))
 	})
 	if err != nil {
 		var fe *Error

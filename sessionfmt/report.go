@@ -71,9 +71,14 @@ type Report struct {
 	Unknown   int      // frames of unknown type, preserved byte for byte
 	Skipped   []Region // corrupt frames skipped, in file order
 	Truncated Region   // truncated tail (Len 0 if none)
-	// Orphans counts entries whose parent was in a skipped frame; they load
-	// as roots of their own branch.
+	// Orphans counts entries whose parent was in a skipped frame; each
+	// loads as a child of the entry read before it, so the history before
+	// the gap stays its history.
 	Orphans int
+	// Joined counts the orphans Repair rewrote as children of the entry
+	// before the gap (their parent field changed; every other frame is
+	// copied byte for byte).
+	Joined int
 	// StaleSelect counts select frames naming an entry that is not loaded.
 	StaleSelect int
 	// Compressed counts compressed entry frames; StoredBytes and RawBytes
@@ -87,11 +92,15 @@ type Report struct {
 	// Dropped lists frames whose checksum was valid but whose content could
 	// not be used; only Repair drops frames (a load fails on them instead).
 	Dropped []Region
+	// Lost lists regions Repair gave up because a length field in them
+	// could not be trusted, each up to the next frame a checksum proves
+	// (or the end of the file); a load refuses such a file instead.
+	Lost []Region
 }
 
 // Damaged reports whether anything was skipped, truncated or orphaned.
 func (r *Report) Damaged() bool {
-	return len(r.Skipped) > 0 || r.Truncated.Len > 0 || r.Orphans > 0 || r.StaleSelect > 0 || len(r.Dropped) > 0 || len(r.BadContent) > 0
+	return len(r.Skipped) > 0 || r.Truncated.Len > 0 || r.Orphans > 0 || r.StaleSelect > 0 || len(r.Dropped) > 0 || len(r.BadContent) > 0 || len(r.Lost) > 0
 }
 
 // Ratio returns RawBytes/StoredBytes, the entry payload compression ratio
@@ -117,6 +126,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	for _, g := range r.Dropped {
 		fmt.Fprintf(w, "%s: offset %d: dropped %d bytes: %s\n", name, g.Off, g.Len, g.Reason)
 	}
+	for _, g := range r.Lost {
+		fmt.Fprintf(w, "%s: offset %d: lost %d bytes: %s; the frames before and after it were kept\n", name, g.Off, g.Len, g.Reason)
+	}
 	if r.Truncated.Len > 0 {
 		fmt.Fprintf(w, "%s: offset %d: truncated tail of %d bytes: %s; every frame before it was recovered\n", name, r.Truncated.Off, r.Truncated.Len, r.Truncated.Reason)
 	}
@@ -124,7 +136,10 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, "%s: %s: content is not one well-formed CBOR item; its consumer will refuse it\n", name, b)
 	}
 	if r.Orphans > 0 {
-		fmt.Fprintf(w, "%s: entries whose parent was in a skipped frame: %d; each loads as the root of its own branch\n", name, r.Orphans)
+		fmt.Fprintf(w, "%s: entries whose parent was in a skipped frame: %d; each continues from the entry before the gap\n", name, r.Orphans)
+	}
+	if r.Joined > 0 {
+		fmt.Fprintf(w, "%s: entries whose parent was lost, joined to the entry before the gap: %d\n", name, r.Joined)
 	}
 	if r.StaleSelect > 0 {
 		fmt.Fprintf(w, "%s: %d select frames name entries that are not loaded; the last loaded entry stays selected\n", name, r.StaleSelect)

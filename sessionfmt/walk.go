@@ -1,6 +1,7 @@
 package sessionfmt
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -15,10 +16,13 @@ import (
 // until fn returns) and fills the report's frame structure. Memory is bounded
 // by the largest frame, itself bounded by MaxFrame.
 func walk(r io.ReaderAt, size int64, o Options, rep *Report, fn func(f frame.Frame, payload []byte) error) error {
-	return fromFrame(walkFrames(r, size, o, rep, fn))
+	return fromFrame(walkFrames(r, size, o, rep, false, fn))
 }
 
-func walkFrames(r io.ReaderAt, size int64, o Options, rep *Report, fn func(f frame.Frame, payload []byte) error) error {
+// walkFrames is walk; with salvage, a framing error past the header does
+// not stop it: the region up to the next frame whose checksum proves it is
+// given up (rep.Lost) and the walk goes on from there.
+func walkFrames(r io.ReaderAt, size int64, o Options, rep *Report, salvage bool, fn func(f frame.Frame, payload []byte) error) error {
 	sc := frame.NewScanner(r, size, frame.Limits{MaxFrame: uint32(o.MaxFrame), MaxSkips: o.MaxSkips}, nil)
 	rep.Size = size
 	var buf []byte
@@ -26,6 +30,15 @@ func walkFrames(r io.ReaderAt, size int64, o Options, rep *Report, fn func(f fra
 		f, err := sc.Next()
 		if err == io.EOF {
 			break
+		}
+		var fe *frame.Error
+		if err != nil && salvage && rep.Frames > 0 && errors.As(err, &fe) && fe.Err == nil {
+			lost, rerr := sc.Resync(fe.Off, fe.What)
+			if rerr != nil {
+				return rerr
+			}
+			rep.Lost = append(rep.Lost, Region(lost))
+			continue
 		}
 		if err != nil {
 			return err

@@ -33,6 +33,7 @@ func sessionCommand() *cli.Command {
 			{Name: "tree", Usage: "print every entry of a session, every branch, with ids to fork or continue from", ArgsUsage: ref, Action: sessionTree},
 			{Name: "label", Usage: "name an entry of a session (shown by smith session tree); an empty LABEL clears it", ArgsUsage: "ID|NAME ENTRY_ID LABEL", Action: sessionLabel},
 			{Name: "dump", Usage: "write a session as JSONL, one line per frame (the interchange format)", ArgsUsage: ref, Action: sessionDump},
+			{Name: "repair", Usage: "rewrite a damaged session with every entry that can be recovered (the damaged file is kept beside it)", ArgsUsage: ref, Action: sessionRepair},
 			{Name: "fork", Usage: "copy a session's history up to an entry into a new session", ArgsUsage: ref,
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "at", Usage: "fork at the entry with this `ENTRY_ID` or a unique prefix of 4+ characters (default: the selected entry); see 'smith session tree'"},
@@ -195,7 +196,8 @@ func sessionShow(ctx context.Context, cmd *cli.Command) error {
 	}
 	s, report, err := sessionfmt.Load(info.Path, nil)
 	if err != nil {
-		return fmt.Errorf("session show: %w", err)
+		ref, _ := sessionArg(cmd)
+		return unreadable(cmd, ref, err)
 	}
 	w := cmd.Root().Writer
 	fmt.Fprintf(w, "session %s  %s\n", displayName(info), info.Path)
@@ -219,7 +221,8 @@ func sessionShow(ctx context.Context, cmd *cli.Command) error {
 	fmt.Fprintf(w, "entries: %d (messages %d, effect intents %d, effect completions %d), branches: %d\n",
 		s.Len(), counts[sessionfmt.KindMessage], counts[sessionfmt.KindEffectIntent], counts[sessionfmt.KindEffectCompletion], len(s.Leaves(nil)))
 	if report.Damaged() {
-		fmt.Fprintf(w, "damaged: %v (run 'sessionfmt repair %s')\n", report, info.Path)
+		ref, _ := sessionArg(cmd)
+		damageReport(w, report, ref)
 	}
 	msgs, err := session.Messages(s)
 	if err != nil {
@@ -227,6 +230,9 @@ func sessionShow(ctx context.Context, cmd *cli.Command) error {
 	}
 	for _, m := range msgs {
 		showMessage(w, m)
+	}
+	if report.Damaged() {
+		return damagedError(cmd, info.Path)
 	}
 	return nil
 }
@@ -346,12 +352,14 @@ func sessionDump(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	ref, _ := sessionArg(cmd)
 	report, err := sessionfmt.Dump(cmd.Root().Writer, info.Path, nil)
 	if err != nil {
-		return fmt.Errorf("session dump: %w", err)
+		return unreadable(cmd, ref, err)
 	}
 	if report != nil && report.Damaged() {
-		fmt.Fprintf(cmd.Root().ErrWriter, "smith: session %s is damaged: %v; the dump holds the recovered frames\n", info.Path, report)
+		damageReport(cmd.Root().ErrWriter, report, ref)
+		return damagedError(cmd, info.Path)
 	}
 	return nil
 }

@@ -210,6 +210,11 @@ func (rt *Runtime) attach(ctx context.Context, f *sessionfmt.File, info session.
 		}
 		s.recorded = s.modelName == mc.Model && string(s.thinking) == mc.Thinking
 	}
+	if rep := f.Report(); rep != nil && (len(rep.Skipped) > 0 || rep.Orphans > 0) {
+		// A gap in the middle of the history: the model is shown what is
+		// left, joined across it, and must not be thought to see it all.
+		s.notice(protocol.NoticeWarning, fmt.Sprintf("session %s is damaged: %d part(s) of its history could not be read and are left out of what the model sees; 'smith session repair %s' rewrites the file with the rest", display(info), len(rep.Skipped), ref(info)))
+	}
 	for _, c := range recovered {
 		s.notice(protocol.NoticeWarning, fmt.Sprintf("effect %s of an earlier run was interrupted; it is recorded as unknown (it may or may not have happened) and was not retried", c.ID))
 	}

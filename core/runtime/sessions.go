@@ -37,13 +37,13 @@ func (rt *Runtime) Sessions(ctx context.Context) ([]protocol.SessionInfo, error)
 		sess, rep, err := sessionfmt.Load(in.Path, nil)
 		if err != nil {
 			si := rt.describe(in, sessionfmt.New(), in.Path)
-			si.Damaged = fmt.Sprintf("%v; check it with 'go run ./sessionfmt/cmd/sessionfmt verify %s' and write a repaired copy with its repair command", err, in.Path)
+			si.Damaged = fmt.Sprintf("%v; 'smith session repair %s' keeps every entry it can", err, ref(in))
 			out = append(out, si)
 			continue
 		}
 		si := rt.describe(in, sess, in.Path)
 		if rep != nil && rep.Damaged() {
-			si.Damaged = fmt.Sprintf("parts of the file are damaged (%d corrupt frame(s) skipped, %d byte(s) of truncated tail); its intact entries are listed; check it with 'go run ./sessionfmt/cmd/sessionfmt verify %s'", len(rep.Skipped), rep.Truncated.Len, in.Path)
+			si.Damaged = fmt.Sprintf("parts of the file are damaged (%d corrupt frame(s) skipped, %d byte(s) of truncated tail); its intact entries are listed; 'smith session repair %s' rewrites it with them", len(rep.Skipped), rep.Truncated.Len, ref(in))
 		}
 		out = append(out, si)
 	}
@@ -372,4 +372,12 @@ func (s *Session) Label(ctx context.Context, ref, label string) error {
 		return fmt.Errorf("runtime: label entry %s of session %s: %w", ref, display(s.info), err)
 	}
 	return nil
+}
+
+// ref is how a user names the session in a command: its name, else its id.
+func ref(in session.Info) string {
+	if in.Name != "" {
+		return in.Name
+	}
+	return in.ID
 }

@@ -246,6 +246,50 @@ func (s *Scanner) first() (Frame, error) {
 // for a 1 MiB tail, against thousands of times that for a 16 MiB one.
 const fullScan = 1 << 20
 
+// Resync is for a reader that salvages rather than refuses: after Next
+// returned an *Error for a framing problem at Off (a length that cannot be
+// trusted), it moves past the region to the next offset where a complete,
+// checksum-valid frame of a known type starts, and returns the region
+// given up (its Len runs to the end of the file when no later frame is
+// proven). Next then continues from there.
+func (s *Scanner) Resync(at int64, why string) (Region, error) {
+	p, ok, err := s.findKnown(at + 1)
+	if err != nil {
+		return Region{}, err
+	}
+	if !ok {
+		p = s.w.size
+	}
+	lost := Region{Off: at, Len: p - at, Reason: why}
+	s.off = p
+	if ok {
+		s.good = p
+	}
+	return lost, nil
+}
+
+// findKnown is findValid restricted to frames of a known type with legal
+// flags: a salvaged frame must be one the reader can use.
+func (s *Scanner) findKnown(from int64) (int64, bool, error) {
+	for p := from; p+Overhead <= s.w.size; p++ {
+		h, err := s.w.view(p, HeaderSize)
+		if err != nil {
+			return 0, false, &Error{Off: p, Size: -1, Bound: -1, What: "cannot read", Err: err}
+		}
+		t, fl := Type(h[4]), h[5]
+		n := binary.LittleEndian.Uint32(h)
+		if !t.Known() || t == TypeHeader || !ValidFlags(t, fl) || n > s.lim.MaxFrame || p+Overhead+int64(n) > s.w.size {
+			continue
+		}
+		if _, st, err := s.probe(p); err != nil {
+			return 0, false, err
+		} else if st == stOK {
+			return p, true, nil
+		}
+	}
+	return 0, false, nil
+}
+
 // findValid reports the first offset >= from that starts a complete,
 // checksum-valid frame (of a known type with legal flags when the region is
 // over fullScan bytes).
