@@ -48,8 +48,17 @@ type Body struct {
 // engine reuses its memory (copy it to keep it). This is what keeps a body's
 // memory at most ChunkQueue+2 read buffers however long it is.
 func (b *Body) Next() ([]byte, bool) {
+	chunk, ok, _ := b.NextWithin(nil)
+	return chunk, ok
+}
+
+// NextWithin is [Body.Next] that stops waiting when wait delivers
+// (typically a timer's channel): it then returns waited true, no chunk and
+// ok true, and the body goes on; a nil wait waits as Next does. It lets a
+// consumer report that it is still waiting without a second goroutine.
+func (b *Body) NextWithin(wait <-chan time.Time) (chunk []byte, ok, waited bool) {
 	if b.ended {
-		return nil, false
+		return nil, false, false
 	}
 	if b.held != nil { // the previous chunk is the caller's no longer
 		b.free <- b.held[:cap(b.held)]
@@ -57,21 +66,25 @@ func (b *Body) Next() ([]byte, bool) {
 	}
 	if b.ctx.Err() != nil {
 		b.finish(End{Outcome: Cancelled, Err: b.ctx.Err()})
-		return nil, false
+		return nil, false, false
 	}
-	chunk, ok := <-b.ch
+	select {
+	case chunk, ok = <-b.ch:
+	case <-wait:
+		return nil, true, true
+	}
 	switch {
 	case !ok:
 		b.finish(b.readEnd)
-		return nil, false
+		return nil, false, false
 	case b.ctx.Err() != nil:
 		b.finish(End{Outcome: Cancelled, Err: b.ctx.Err()})
-		return nil, false
+		return nil, false, false
 	}
 	b.delivered += int64(len(chunk))
 	b.chunks++
 	b.held = chunk
-	return chunk[:len(chunk):len(chunk)], true
+	return chunk[:len(chunk):len(chunk)], true, false
 }
 
 // Close abandons the body: the connection is released and, unless the body

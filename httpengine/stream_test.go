@@ -139,3 +139,34 @@ func TestStreamingAllocatesNothingPerChunk(t *testing.T) {
 		t.Fatalf("8 MiB body: %.0f allocations, 1 MiB body: %.0f; streaming allocates per chunk", large, small)
 	}
 }
+
+// TestNextWithin: a wait that ends before the next chunk returns waited
+// and loses nothing: the chunk comes with a later call.
+func TestNextWithin(t *testing.T) {
+	release := make(chan struct{})
+	url := chunkServer(t, 2, release)
+	e := newEngine(t, Config{})
+	go func() { release <- struct{}{} }()
+	resp, err := e.Exchange(context.Background(), Request{URL: url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, ok, waited := resp.Body.NextWithin(nil); !ok || waited || string(c) != "chunk-a;" {
+		t.Fatalf("first = %q %v %v", c, ok, waited)
+	}
+	expired := make(chan time.Time, 1)
+	expired <- time.Now()
+	if c, ok, waited := resp.Body.NextWithin(expired); !ok || !waited || c != nil {
+		t.Fatalf("with the second chunk held back = %q %v %v; want waited", c, ok, waited)
+	}
+	release <- struct{}{}
+	if c, ok, waited := resp.Body.NextWithin(nil); !ok || waited || string(c) != "chunk-b;" {
+		t.Fatalf("second = %q %v %v", c, ok, waited)
+	}
+	if _, ok, _ := resp.Body.NextWithin(nil); ok {
+		t.Fatal("the body goes on after its last chunk")
+	}
+	if end := resp.Body.End(); end.Outcome != Complete {
+		t.Fatalf("end %+v", end)
+	}
+}

@@ -69,7 +69,11 @@ read:
 				r.emit(protocol.ProviderFailover{Seq: r.seq(), From: n.From, To: n.To, Error: n.Err})
 				continue
 			case model.Note:
-				r.emit(protocol.Notice{Seq: r.seq(), Level: protocol.NoticeWarning, Text: n.Text})
+				level := protocol.NoticeWarning
+				if n.Progress {
+					level = protocol.NoticeInfo
+				}
+				r.emit(protocol.Notice{Seq: r.seq(), Level: level, Text: n.Text})
 				continue
 			}
 			if err := asm.Push(ev); err != nil {

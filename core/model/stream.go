@@ -141,10 +141,13 @@ type FailingOver struct {
 // Note is a notice, not provider output: something the host adjusted or
 // noticed about the request before sending it (an image replaced because
 // the model takes none, an output bound lowered to the model's limit),
-// one sentence for the user. Like the routing notices it may precede
-// Start.
+// one sentence for the user; or, with Progress, that a request is still
+// waiting (no response yet, or no content for a while). Like the routing
+// notices it may precede Start.
 type Note struct {
 	Text string `json:"text"`
+	// Progress marks a note that reports waiting, not an adjustment.
+	Progress bool `json:"progress,omitempty"`
 }
 
 // IsNotice reports whether e is a notice ([Retrying], [FailingOver] or

@@ -55,7 +55,7 @@ func TestBashKillsProcessGroup(t *testing.T) {
 		cancel bool
 		want   string
 	}{
-		{name: "timeout", args: `{"command":"` + script + `","timeout":1}`, want: "bash: timed out after 1s and was killed with its process group"},
+		{name: "timeout", args: `{"command":"` + script + `","timeout":1}`, want: "bash: timed out after 1s and was killed with everything it started"},
 		{name: "cancel", args: `{"command":"` + script + `"}`, cancel: true, want: "bash: cancelled; the process group was killed"},
 	}
 	for _, tt := range tests {

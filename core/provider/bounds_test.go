@@ -102,3 +102,45 @@ func TestTimeBounds(t *testing.T) {
 		})
 	}
 }
+
+// TestProgressNotes: while the head is late, and again while content is
+// late (keep-alives arriving or not), the stream says it is waiting in
+// progress notes, then delivers the answer as usual.
+func TestProgressNotes(t *testing.T) {
+	srv := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(350 * time.Millisecond) // a late head
+		w.Header().Set("content-type", "text/event-stream")
+		fmt.Fprint(w, messageStart+blockStart)
+		w.(http.Flusher).Flush()
+		for range 7 { // late content, with keep-alives
+			time.Sleep(50 * time.Millisecond)
+			fmt.Fprint(w, ping)
+			w.(http.Flusher).Flush()
+		}
+		fmt.Fprint(w, textDelta)
+		fmt.Fprint(w, "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\nevent: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":2}}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n")
+	})
+	p := newBridge(t, "anthropic", nil, func(c *provider.Config) { c.BaseURLFlag, c.WaitNotice = srv.URL, 100*time.Millisecond })
+	evs := collect(p.Stream(t.Context(), hello()))
+	var head, content int
+	for _, ev := range evs {
+		if n, ok := ev.(model.Note); ok {
+			switch {
+			case !n.Progress:
+				t.Errorf("a note that is not progress: %q", n.Text)
+			case strings.Contains(n.Text, "waiting for anthropic to answer: no response yet after"):
+				head++
+			case strings.Contains(n.Text, "waiting for anthropic: no new content for") && strings.Contains(n.Text, "(idle-timeout 2m0s)"):
+				content++
+			default:
+				t.Errorf("note %q", n.Text)
+			}
+		}
+	}
+	if head == 0 || content == 0 {
+		t.Errorf("%d head and %d content progress notes in %d events; want some of each", head, content, len(evs))
+	}
+	if _, ok := terminal(t, evs).(model.Done); !ok {
+		t.Fatalf("the stream ended with %#v", terminal(t, evs))
+	}
+}

@@ -117,12 +117,17 @@ type Config struct {
 	// ResponseTimeout bounds one exchange, from sending the request to the
 	// response's end. Default [DefaultResponseTimeout].
 	ResponseTimeout time.Duration
+	// WaitNotice is how long the stream waits — for the response head, or
+	// for content — before it yields a progress [model.Note] saying so,
+	// and again after each note. Default [DefaultWaitNotice].
+	WaitNotice time.Duration
 }
 
 // The default time bounds of one exchange.
 const (
 	DefaultIdleTimeout     = 2 * time.Minute
 	DefaultResponseTimeout = 30 * time.Minute
+	DefaultWaitNotice      = 15 * time.Second
 )
 
 // Provider is the bridge. It is safe for concurrent use.

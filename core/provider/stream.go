@@ -26,6 +26,14 @@ type stream struct {
 	req  *model.Request
 	// idle and total enforce Config.IdleTimeout and ResponseTimeout.
 	idle, total *time.Timer
+	// head delivers the exchange's response head while it is awaited;
+	// guest is the codec that built the request (it classifies a failure).
+	head  chan exchanged
+	guest *pluginabi.Guest
+	url   string
+	// sent is when the request went out, content when the stream last
+	// yielded content, quiet when it last yielded content or a note.
+	sent, content, quiet time.Time
 
 	mu       sync.Mutex
 	started  bool
@@ -48,12 +56,15 @@ func (s *stream) Next() (model.StreamEvent, bool) {
 		if s.over {
 			return nil, false
 		}
-		if !s.started {
+		switch {
+		case !s.started:
 			s.started = true
 			s.start()
-			continue
+		case s.head != nil:
+			s.awaitHead()
+		default:
+			s.step()
 		}
-		s.step()
 	}
 	ev := s.queue[0]
 	s.queue = s.queue[1:]
@@ -186,7 +197,61 @@ func (s *stream) start() {
 		return
 	}
 	s.total = time.AfterFunc(orDuration(cfg.ResponseTimeout, DefaultResponseTimeout), func() { s.stop(errResponseTimeout) })
-	resp, err := cfg.Engine.Exchange(s.ctx, r.req)
+	now := time.Now()
+	s.guest, s.url, s.sent, s.content, s.quiet = g, r.req.URL, now, now, now
+	s.head = make(chan exchanged, 1)
+	go func(ctx context.Context, req httpengine.Request, head chan<- exchanged) {
+		resp, err := cfg.Engine.Exchange(ctx, req)
+		if err == nil && ctx.Err() != nil {
+			// Closed or timed out while the head was on its way: nobody
+			// will read this body.
+			resp.Body.Close()
+			resp, err = nil, ctx.Err()
+		}
+		head <- exchanged{resp, err}
+	}(s.ctx, r.req, s.head)
+}
+
+// exchanged is the outcome of sending the request: the response head or
+// why there is none.
+type exchanged struct {
+	resp *httpengine.Response
+	err  error
+}
+
+// awaitHead waits for the response head, yielding a progress note each
+// WaitNotice it does not come.
+func (s *stream) awaitHead() {
+	cfg := &s.p.cfg
+	t := time.NewTimer(s.untilNote())
+	defer t.Stop()
+	select {
+	case x := <-s.head:
+		s.head = nil
+		s.headed(x.resp, x.err)
+	case <-t.C:
+		s.note(fmt.Sprintf("waiting for %s to answer: no response yet after %s", cfg.Name, since(s.sent)))
+	}
+}
+
+// untilNote is the time left before the next progress note is due.
+func (s *stream) untilNote() time.Duration {
+	return max(0, orDuration(s.p.cfg.WaitNotice, DefaultWaitNotice)-time.Since(s.quiet))
+}
+
+// note yields a progress note.
+func (s *stream) note(text string) {
+	s.quiet = time.Now()
+	s.queue = append(s.queue, model.Note{Text: text, Progress: true})
+}
+
+// since renders the time since start, rounded to the second.
+func since(start time.Time) time.Duration { return time.Since(start).Round(time.Second) }
+
+// headed goes on from the response head: a failure is classified, a
+// success opens the decoder.
+func (s *stream) headed(resp *httpengine.Response, err error) {
+	cfg := &s.p.cfg
 	if err != nil {
 		s.rec.Outcome = httpengine.Failed.String()
 		if s.timedOut(0) {
@@ -194,10 +259,10 @@ func (s *stream) start() {
 		}
 		var xe *httpengine.Error
 		if errors.As(err, &xe) && xe.Kind == httpengine.KindTimeout {
-			s.fail(model.ErrTransport, fmt.Errorf("provider: no response head from %q (%s) in time; the server or the network stalled; head-timeout (smith.kdl, SMITH_HEAD_TIMEOUT or --head-timeout) sets how long to wait", cfg.Name, r.req.URL))
+			s.fail(model.ErrTransport, fmt.Errorf("provider: no response head from %q (%s) in time; the server or the network stalled; head-timeout (smith.kdl, SMITH_HEAD_TIMEOUT or --head-timeout) sets how long to wait", cfg.Name, s.url))
 			return
 		}
-		s.fail(transportKind(s.ctx, err), fmt.Errorf("provider: %s %s for %q: %w", r.req.Method, r.req.URL, cfg.Name, err))
+		s.fail(transportKind(s.ctx, err), fmt.Errorf("provider: %s %s for %q: %w", s.rec.Method, s.url, cfg.Name, err))
 		return
 	}
 	idle := orDuration(cfg.IdleTimeout, DefaultIdleTimeout)
@@ -205,7 +270,7 @@ func (s *stream) start() {
 	s.body = resp.Body
 	s.rec.Status, s.rec.ResponseHeader = resp.StatusCode, responseHeader(resp.Header)
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		s.classify(g, resp)
+		s.classify(s.guest, resp)
 		return
 	}
 	dec, err := newDecoder(s.ctx, s.in, cfg.Plugin, DecodeOptions{Provider: cfg.Name, Model: s.req.Model,
@@ -247,7 +312,14 @@ func (s *stream) classify(g *pluginabi.Guest, resp *httpengine.Response) {
 // step pulls one chunk (or the body's end) through the decoder.
 func (s *stream) step() {
 	cfg := &s.p.cfg
-	chunk, ok := s.body.Next()
+	t := time.NewTimer(s.untilNote())
+	chunk, ok, waited := s.body.NextWithin(t.C)
+	t.Stop()
+	if waited {
+		s.note(fmt.Sprintf("waiting for %s: no new content for %s (idle-timeout %v)", cfg.Name, since(s.content),
+			orDuration(cfg.IdleTimeout, DefaultIdleTimeout)))
+		return
+	}
 	if ok {
 		if cfg.Recorder != nil || cfg.Journal != nil {
 			s.rec.Chunks = append(s.rec.Chunks, scrubBytes(append([]byte(nil), chunk...), s.conv.secrets))
@@ -260,6 +332,7 @@ func (s *stream) step() {
 		}
 		if len(s.queue) > before {
 			s.idle.Reset(orDuration(cfg.IdleTimeout, DefaultIdleTimeout))
+			s.content, s.quiet = time.Now(), time.Now()
 		}
 		if s.dec.Terminal() {
 			// The response ended by its protocol; the server's EOF may not

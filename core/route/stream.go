@@ -53,6 +53,11 @@ type routed struct {
 	// end is the terminal event of a request no target accepted.
 	end      model.StreamEvent
 	finished bool
+	// pending is an attempt that has yielded only notices so far (a
+	// provider saying it is still waiting), and its target: it is neither
+	// accepted nor failed yet.
+	pending       model.Stream
+	pendingTarget Target
 
 	mu        sync.Mutex
 	current   model.Stream // the attempt in flight, closed by Close
@@ -82,11 +87,15 @@ func (s *routed) Next() (model.StreamEvent, bool) {
 			return failure(model.NewError(model.ErrAborted, "the request was cancelled while waiting to retry %s: %v", s.plan.target(), err)), true
 		}
 	}
-	t := s.plan.target()
-	attempt := s.open(s.ctx, t)
-	s.mu.Lock()
-	s.current = attempt
-	s.mu.Unlock()
+	t, attempt := s.pendingTarget, s.pending
+	s.pending = nil
+	if attempt == nil {
+		t = s.plan.target()
+		attempt = s.open(s.ctx, t)
+		s.mu.Lock()
+		s.current = attempt
+		s.mu.Unlock()
+	}
 	ev, ok := attempt.Next()
 	var err error
 	switch se, isErr := ev.(model.StreamError); {
@@ -96,6 +105,11 @@ func (s *routed) Next() (model.StreamEvent, bool) {
 		err = model.NewError(model.ErrMalformed, "the stream of %s failed without a classified error", t)
 	case isErr:
 		err = se.Err
+	case model.IsNotice(ev):
+		// Not an answer yet: pass the notice on, keep waiting on the
+		// attempt.
+		s.pending, s.pendingTarget = attempt, t
+		return ev, true
 	default:
 		s.plan.accepted()
 		s.accepted, s.first = attempt, ev

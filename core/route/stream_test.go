@@ -3,6 +3,7 @@ package route
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -118,5 +119,32 @@ func TestStreamCloseEndsAWait(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("Close did not end the wait")
+	}
+}
+
+// TestStreamPassesNoticesBeforeTheAnswer: an attempt that says it is still
+// waiting (a notice) before failing is not accepted by the notice: the
+// notice reaches the reader and the failure is still retried.
+func TestStreamPassesNoticesBeforeTheAnswer(t *testing.T) {
+	attempts := 0
+	open := func(_ context.Context, t Target) model.Stream {
+		attempts++
+		if attempts == 1 {
+			return &events{evs: []model.StreamEvent{model.Note{Text: "still waiting"}, model.StreamError{Err: model.NewError(model.ErrTransport, "no head")}}}
+		}
+		return &events{evs: []model.StreamEvent{model.Note{Text: "still waiting"}, model.TextDelta{Text: "hi"}, model.Done{}}}
+	}
+	s := Stream(context.Background(), []Target{{Provider: "p", Model: "a"}}, open, Policy{Backoff: time.Millisecond, MaxBackoff: time.Millisecond})
+	var kinds []string
+	for {
+		ev, ok := s.Next()
+		if !ok {
+			break
+		}
+		kinds = append(kinds, fmt.Sprintf("%T", ev))
+	}
+	want := "model.Note model.Retrying model.Note model.TextDelta model.Done"
+	if got := strings.Join(kinds, " "); got != want || attempts != 2 {
+		t.Fatalf("events %s after %d attempts; want %s after 2", got, attempts, want)
 	}
 }
