@@ -107,7 +107,9 @@ func anthropicBody(t *testing.T, g *plugin.Generation, req *model.Request) []byt
 	if err != nil {
 		t.Fatal(err)
 	}
-	bridge, err := provider.New(provider.Config{Name: p.Name, Plugin: p.Plugin, Instances: g, Engine: he, Environ: []string{},
+	// CacheKey as the runtime sets it (a session id): the body carries the
+	// cache breakpoints a real first request does.
+	bridge, err := provider.New(provider.Config{Name: p.Name, Plugin: p.Plugin, Instances: g, Engine: he, Environ: []string{}, CacheKey: "01M8TBYC6E25494KR6JZ40WEEX",
 		BaseURLFlag: srv.URL, Secrets: func(string) (string, error) { return "sk-test", nil }})
 	if err != nil {
 		t.Fatal(err)
