@@ -13,6 +13,28 @@ import (
 	"github.com/smith-agent/smith/core/session"
 )
 
+// messageStart opens an Anthropic message stream.
+const messageStart = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"x\",\"content\":[],\"usage\":{\"input_tokens\":1,\"output_tokens\":1}}}\n\n"
+
+// anthropicWorld is a world whose anthropic provider is srv, with config
+// (smith.kdl lines) before the provider block, and a session on
+// anthropic/claude-sonnet-4-5.
+func anthropicWorld(t *testing.T, srv *httptest.Server, config, name string) *Session {
+	t.Helper()
+	w := newWorld(t)
+	w.env["ANTHROPIC_API_KEY"] = "sk-test-key"
+	w.config(config + `provider "anthropic" {
+    base-url "` + srv.URL + `"
+}
+`)
+	rt := w.open(map[string]string{"model": "anthropic/claude-sonnet-4-5"}, nil)
+	s, err := rt.NewSession(t.Context(), NewSessionOptions{Name: name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // TestIdleTimeoutFromConfig: smith.kdl's idle-timeout reaches the
 // provider: a server that starts a response and then sends only SSE
 // comments ends the run within the bound, as a provider error naming the
@@ -20,7 +42,7 @@ import (
 func TestIdleTimeoutFromConfig(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("content-type", "text/event-stream")
-		fmt.Fprint(w, "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"x\",\"content\":[],\"usage\":{\"input_tokens\":1,\"output_tokens\":1}}}\n\n")
+		fmt.Fprint(w, messageStart)
 		w.(http.Flusher).Flush()
 		for {
 			select {
@@ -33,18 +55,7 @@ func TestIdleTimeoutFromConfig(t *testing.T) {
 		}
 	}))
 	t.Cleanup(srv.Close)
-	w := newWorld(t)
-	w.env["ANTHROPIC_API_KEY"] = "sk-test-key"
-	w.config(`idle-timeout 1
-provider "anthropic" {
-    base-url "` + srv.URL + `"
-}
-`)
-	rt := w.open(map[string]string{"model": "anthropic/claude-sonnet-4-5"}, nil)
-	s, err := rt.NewSession(t.Context(), NewSessionOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := anthropicWorld(t, srv, "idle-timeout 1\n", "")
 	runPrompt(t, s, "hi")
 	end, err := s.Wait(t.Context())
 	if err != nil {
@@ -61,7 +72,7 @@ provider "anthropic" {
 func TestHugeResponseIsCutAndKept(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("content-type", "text/event-stream")
-		fmt.Fprint(w, "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"x\",\"content\":[],\"usage\":{\"input_tokens\":1,\"output_tokens\":1}}}\n\n")
+		fmt.Fprint(w, messageStart)
 		fmt.Fprint(w, "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n")
 		delta := "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"" + strings.Repeat("y", 4000) + "\"}}\n\n"
 		for sent := 0; sent <= MaxResponseBytes+len(delta); sent += len(delta) {
@@ -71,17 +82,7 @@ func TestHugeResponseIsCutAndKept(t *testing.T) {
 		}
 	}))
 	t.Cleanup(srv.Close)
-	w := newWorld(t)
-	w.env["ANTHROPIC_API_KEY"] = "sk-test-key"
-	w.config(`provider "anthropic" {
-    base-url "` + srv.URL + `"
-}
-`)
-	rt := w.open(map[string]string{"model": "anthropic/claude-sonnet-4-5"}, nil)
-	s, err := rt.NewSession(t.Context(), NewSessionOptions{Name: "huge"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := anthropicWorld(t, srv, "", "huge")
 	runPrompt(t, s, "hi")
 	end, err := s.Wait(t.Context())
 	if err != nil {

@@ -180,7 +180,7 @@ func (s *Scanner) Next() (Frame, error) {
 				Why:  "either the length field is corrupt, so no later frame can be located, or the file was written with a larger bound",
 				Fix:  FixRepair}
 		case stIncomplete:
-			if p, ok, err := s.findValid(s.off + 1); err != nil {
+			if p, ok, err := s.findValid(s.off+1, false); err != nil {
 				return Frame{}, err
 			} else if ok {
 				return Frame{}, &Error{Off: s.off, Size: int64(f.Len) + Overhead, Bound: s.w.size - s.off,
@@ -253,7 +253,7 @@ const fullScan = 1 << 20
 // given up (its Len runs to the end of the file when no later frame is
 // proven). Next then continues from there.
 func (s *Scanner) Resync(at int64, why string) (Region, error) {
-	p, ok, err := s.findKnown(at + 1)
+	p, ok, err := s.findValid(at+1, true)
 	if err != nil {
 		return Region{}, err
 	}
@@ -268,33 +268,12 @@ func (s *Scanner) Resync(at int64, why string) (Region, error) {
 	return lost, nil
 }
 
-// findKnown is findValid restricted to frames of a known type with legal
-// flags: a salvaged frame must be one the reader can use.
-func (s *Scanner) findKnown(from int64) (int64, bool, error) {
-	for p := from; p+Overhead <= s.w.size; p++ {
-		h, err := s.w.view(p, HeaderSize)
-		if err != nil {
-			return 0, false, &Error{Off: p, Size: -1, Bound: -1, What: "cannot read", Err: err}
-		}
-		t, fl := Type(h[4]), h[5]
-		n := binary.LittleEndian.Uint32(h)
-		if !t.Known() || t == TypeHeader || !ValidFlags(t, fl) || n > s.lim.MaxFrame || p+Overhead+int64(n) > s.w.size {
-			continue
-		}
-		if _, st, err := s.probe(p); err != nil {
-			return 0, false, err
-		} else if st == stOK {
-			return p, true, nil
-		}
-	}
-	return 0, false, nil
-}
-
 // findValid reports the first offset >= from that starts a complete,
-// checksum-valid frame (of a known type with legal flags when the region is
-// over fullScan bytes).
-func (s *Scanner) findValid(from int64) (int64, bool, error) {
-	all := s.w.size-from <= fullScan
+// checksum-valid frame: of a known type with legal flags when the region is
+// over fullScan bytes, and always when known is set (a frame a salvaging
+// reader can use, which is never a second header).
+func (s *Scanner) findValid(from int64, known bool) (int64, bool, error) {
+	all := s.w.size-from <= fullScan && !known
 	for p := from; p+Overhead <= s.w.size; p++ {
 		h, err := s.w.view(p, HeaderSize)
 		if err != nil {
@@ -302,7 +281,7 @@ func (s *Scanner) findValid(from int64) (int64, bool, error) {
 		}
 		t, fl := Type(h[4]), h[5]
 		n := binary.LittleEndian.Uint32(h)
-		if (!all && (!t.Known() || !ValidFlags(t, fl))) || n > s.lim.MaxFrame || p+Overhead+int64(n) > s.w.size {
+		if (!all && (!t.Known() || !ValidFlags(t, fl))) || (known && t == TypeHeader) || n > s.lim.MaxFrame || p+Overhead+int64(n) > s.w.size {
 			continue
 		}
 		if _, st, err := s.probe(p); err != nil {
