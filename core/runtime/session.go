@@ -379,11 +379,25 @@ func (s *Session) running() bool {
 	}
 }
 
-// pump publishes a run's events in order and records how it ended.
+// pump publishes a run's events in order and records how it ended. The
+// run is over (Wait has returned, the session is idle) before Settled is
+// published: a subscriber that sees Settled may act on the session at once.
 func (s *Session) pump(run *agent.Run, done chan struct{}) {
+	settled := false
 	for ev := range run.Events() {
+		if _, ok := ev.(protocol.Settled); ok && !settled {
+			settled = true
+			s.settle(run, done)
+		}
 		s.hub.publish(ev)
 	}
+	if !settled {
+		s.settle(run, done)
+	}
+}
+
+// settle records how the run ended and marks the session idle.
+func (s *Session) settle(run *agent.Run, done chan struct{}) {
 	end := run.Wait()
 	s.mu.Lock()
 	s.last = end
