@@ -14,6 +14,10 @@ import (
 	"time"
 )
 
+// waitPid waits until the escaping process has written its pid to p, then
+// prints it.
+const waitPid = `while [ ! -s p ]; do sleep 0.01; done; cat p`
+
 // TestDescendantsDieWithTheCommand: processes that left the command's
 // process group — setsid, a double fork, a setsid that forks again — die
 // when the command ends, normally or by its timeout, and none is left as a
@@ -24,11 +28,11 @@ func TestDescendantsDieWithTheCommand(t *testing.T) {
 		cmd     string
 		timeout time.Duration
 	}{
-		{name: "setsid", cmd: `setsid sh -c 'echo $$; exec sleep 300' & sleep 0.2`},
-		{name: "double fork", cmd: `(setsid sh -c 'echo $$; exec sleep 300' &) ; sleep 0.2`},
-		{name: "setsid grandchild", cmd: `setsid sh -c 'sleep 300 & echo $!; wait' & sleep 0.2`},
-		{name: "nohup in the group", cmd: `nohup sh -c 'echo $$; exec sleep 300' >/dev/null 2>&1 & echo $!; sleep 0.2`},
-		{name: "timed out", cmd: `setsid sh -c 'echo $$; exec sleep 300' & sleep 300`, timeout: time.Second},
+		{name: "setsid", cmd: `setsid sh -c 'echo $$ > p.tmp; mv p.tmp p; exec sleep 300' & ` + waitPid},
+		{name: "double fork", cmd: `(setsid sh -c 'echo $$ > p.tmp; mv p.tmp p; exec sleep 300' &) ; ` + waitPid},
+		{name: "setsid grandchild", cmd: `setsid sh -c 'sleep 300 & echo $! > p.tmp; mv p.tmp p; wait' & ` + waitPid},
+		{name: "nohup in the group", cmd: `nohup sh -c 'echo $$ > p.tmp; mv p.tmp p; exec sleep 300' >/dev/null 2>&1 & ` + waitPid},
+		{name: "timed out", cmd: `setsid sh -c 'echo $$ > p.tmp; mv p.tmp p; exec sleep 300' & ` + waitPid + `; sleep 300`, timeout: 5 * time.Second},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
