@@ -24,8 +24,10 @@ type stream struct {
 	// stop cancels ctx with a cause: a time bound that ran out.
 	stop context.CancelCauseFunc
 	req  *model.Request
-	// idle and total enforce Config.IdleTimeout and ResponseTimeout.
-	idle, total *time.Timer
+	// idle and total enforce Config.IdleTimeout and ResponseTimeout; note
+	// fires when the next progress note is due (one timer, reset for each
+	// wait: a body read must not allocate one).
+	idle, total, note *time.Timer
 	// head delivers the exchange's response head while it is awaited;
 	// guest is the codec that built the request (it classifies a failure).
 	head  chan exchanged
@@ -109,7 +111,7 @@ func (s *stream) end() {
 }
 
 func (s *stream) release() {
-	for _, t := range []*time.Timer{s.idle, s.total} {
+	for _, t := range []*time.Timer{s.idle, s.total, s.note} {
 		if t != nil {
 			t.Stop()
 		}
@@ -223,24 +225,29 @@ type exchanged struct {
 // WaitNotice it does not come.
 func (s *stream) awaitHead() {
 	cfg := &s.p.cfg
-	t := time.NewTimer(s.untilNote())
-	defer t.Stop()
 	select {
 	case x := <-s.head:
 		s.head = nil
 		s.headed(x.resp, x.err)
-	case <-t.C:
-		s.note(fmt.Sprintf("waiting for %s to answer: no response yet after %s", cfg.Name, since(s.sent)))
+	case <-s.noteDue():
+		s.addNote(fmt.Sprintf("waiting for %s to answer: no response yet after %s", cfg.Name, since(s.sent)))
 	}
 }
 
-// untilNote is the time left before the next progress note is due.
-func (s *stream) untilNote() time.Duration {
-	return max(0, orDuration(s.p.cfg.WaitNotice, DefaultWaitNotice)-time.Since(s.quiet))
+// noteDue returns a channel that delivers when the next progress note is
+// due: WaitNotice after the last content or note.
+func (s *stream) noteDue() <-chan time.Time {
+	d := max(0, orDuration(s.p.cfg.WaitNotice, DefaultWaitNotice)-time.Since(s.quiet))
+	if s.note == nil {
+		s.note = time.NewTimer(d)
+	} else {
+		s.note.Reset(d) // since Go 1.23 no stale tick survives a Reset
+	}
+	return s.note.C
 }
 
-// note yields a progress note.
-func (s *stream) note(text string) {
+// addNote yields a progress note.
+func (s *stream) addNote(text string) {
 	s.quiet = time.Now()
 	s.queue = append(s.queue, model.Note{Text: text, Progress: true})
 }
@@ -312,11 +319,9 @@ func (s *stream) classify(g *pluginabi.Guest, resp *httpengine.Response) {
 // step pulls one chunk (or the body's end) through the decoder.
 func (s *stream) step() {
 	cfg := &s.p.cfg
-	t := time.NewTimer(s.untilNote())
-	chunk, ok, waited := s.body.NextWithin(t.C)
-	t.Stop()
+	chunk, ok, waited := s.body.NextWithin(s.noteDue())
 	if waited {
-		s.note(fmt.Sprintf("waiting for %s: no new content for %s (idle-timeout %v)", cfg.Name, since(s.content),
+		s.addNote(fmt.Sprintf("waiting for %s: no new content for %s (idle-timeout %v)", cfg.Name, since(s.content),
 			orDuration(cfg.IdleTimeout, DefaultIdleTimeout)))
 		return
 	}
