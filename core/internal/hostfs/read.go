@@ -109,26 +109,15 @@ func (h *FS) Read(ctx context.Context, cwd, path string, o ReadOptions) (ReadRes
 		rest = rest[bytes.IndexByte(rest, '\n')+1:]
 	}
 	var out bytes.Buffer
-	for n := 0; n < o.Limit && len(rest) > 0; n++ {
+	for len(rest) > 0 {
 		end := bytes.IndexByte(rest, '\n') + 1
 		if end == 0 {
 			end = len(rest)
 		}
-		if out.Len()+end > o.MaxBytes {
-			if out.Len() == 0 { // one overlong line: cut it on a rune boundary
-				cut := o.MaxBytes
-				for cut > 0 && !utf8.RuneStart(rest[cut]) {
-					cut--
-				}
-				out.Write(rest[:cut])
-				res.EndLine++
-			}
-			res.Truncated = true
+		if windowLine(&out, &res, rest[:end], o) {
 			break
 		}
-		out.Write(rest[:end])
 		rest = rest[end:]
-		res.EndLine++
 	}
 	res.Text = out.String()
 	return res, nil
@@ -199,4 +188,26 @@ func kindOf(m fs.FileMode) string {
 		return "a device"
 	}
 	return "a special file"
+}
+
+// windowLine adds one whole line (with its newline) of the window to out,
+// for Read and readStreamed alike: it reports true when the window is
+// complete (Limit lines, or the byte bound reached, which cuts an
+// overlong first line on a rune boundary and marks the result truncated).
+func windowLine(out *bytes.Buffer, res *ReadResult, text []byte, o ReadOptions) bool {
+	if out.Len()+len(text) > o.MaxBytes {
+		if out.Len() == 0 {
+			cut := o.MaxBytes
+			for cut > 0 && !utf8.RuneStart(text[cut]) {
+				cut--
+			}
+			out.Write(text[:cut])
+			res.EndLine++
+		}
+		res.Truncated = true
+		return true
+	}
+	out.Write(text)
+	res.EndLine++
+	return res.EndLine-res.StartLine+1 >= o.Limit
 }

@@ -86,25 +86,3 @@ func (h *FS) readStreamed(ctx context.Context, t target, o ReadOptions) (ReadRes
 		}
 	}
 }
-
-// windowLine adds one whole line of the window to out, as Read's loop
-// does: it reports true when the window is complete (Limit lines, or the
-// byte bound reached, which cuts an overlong first line on a rune
-// boundary and marks the result truncated).
-func windowLine(out *bytes.Buffer, res *ReadResult, text []byte, o ReadOptions) bool {
-	if out.Len()+len(text) > o.MaxBytes {
-		if out.Len() == 0 {
-			cut := o.MaxBytes
-			for cut > 0 && !utf8.RuneStart(text[cut]) {
-				cut--
-			}
-			out.Write(text[:cut])
-			res.EndLine++
-		}
-		res.Truncated = true
-		return true
-	}
-	out.Write(text)
-	res.EndLine++
-	return res.EndLine-res.StartLine+1 >= o.Limit
-}
