@@ -54,28 +54,7 @@ func BenchmarkMockTurn(b *testing.B) {
 	w.write("read.mock.json", readScript)
 	cfg := Config{Cwd: w.project, Home: w.home, Plugins: systemPlugins(b), Ephemeral: true, Flags: map[string]string{"model": "mock/read.mock.json"},
 		LookupEnv: func(k string) (string, bool) { v, ok := w.env[k]; return v, ok }}
-	turn := func() {
-		rt, err := Open(context.Background(), cfg)
-		if err != nil {
-			b.Fatal(err)
-		}
-		s, err := rt.NewSession(context.Background(), NewSessionOptions{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		sub := s.Subscribe()
-		if err := s.Submit(context.Background(), promptText("What does hello.txt say?")); err != nil {
-			b.Fatal(err)
-		}
-		for ev := range sub.Events() {
-			if _, ok := ev.(protocol.Settled); ok {
-				break
-			}
-		}
-		if err := rt.Close(context.Background()); err != nil {
-			b.Fatal(err)
-		}
-	}
+	turn := func() { benchTurn(b, cfg, "What does hello.txt say?", nil) }
 	turn()
 	b.ResetTimer()
 	for range b.N {
@@ -111,25 +90,8 @@ func BenchmarkFirstRequest(b *testing.B) {
 		LookupEnv: func(k string) (string, bool) { v, ok := w.env[k]; return v, ok }}
 	turn := func() time.Duration {
 		start := time.Now()
-		rt, err := Open(context.Background(), cfg)
-		if err != nil {
-			b.Fatal(err)
-		}
-		s, err := rt.NewSession(context.Background(), NewSessionOptions{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		sub := s.Subscribe()
-		if err := s.Submit(context.Background(), promptText("hi")); err != nil {
-			b.Fatal(err)
-		}
-		at := <-arrived
-		for ev := range sub.Events() {
-			if _, ok := ev.(protocol.Settled); ok {
-				break
-			}
-		}
-		_ = rt.Close(context.Background())
+		var at time.Time
+		benchTurn(b, cfg, "hi", func() { at = <-arrived })
 		return at.Sub(start)
 	}
 	turn()
@@ -139,4 +101,33 @@ func BenchmarkFirstRequest(b *testing.B) {
 		total += turn()
 	}
 	b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms-to-first-request")
+}
+
+// benchTurn opens a runtime on cfg, submits text to a new session, calls
+// during (when not nil) while the run goes on, waits for the run to settle
+// and closes the runtime.
+func benchTurn(b *testing.B, cfg Config, text string, during func()) {
+	rt, err := Open(context.Background(), cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := rt.NewSession(context.Background(), NewSessionOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	sub := s.Subscribe()
+	if err := s.Submit(context.Background(), promptText(text)); err != nil {
+		b.Fatal(err)
+	}
+	if during != nil {
+		during()
+	}
+	for ev := range sub.Events() {
+		if _, ok := ev.(protocol.Settled); ok {
+			break
+		}
+	}
+	if err := rt.Close(context.Background()); err != nil {
+		b.Fatal(err)
+	}
 }
