@@ -18,12 +18,17 @@ func (rt *Runtime) Providers(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	return declaredNames(gen), nil
+}
+
+// declaredNames returns the names of the providers gen declares, sorted.
+func declaredNames(gen *plugin.Generation) []string {
 	var names []string
 	for _, d := range gen.Providers() {
 		names = append(names, d.Name)
 	}
 	slices.Sort(names)
-	return names, nil
+	return names
 }
 
 // CheckProviders checks the configuration's provider blocks against what

@@ -215,11 +215,7 @@ func (rt *Runtime) openTarget(ctx context.Context, gen *plugin.Generation, t rou
 	codec := pc.Codec()
 	def, known := gen.Provider(codec)
 	if !known {
-		var names []string
-		for _, d := range gen.Providers() {
-			names = append(names, d.Name)
-		}
-		slices.Sort(names)
+		names := declaredNames(gen)
 		if codec != t.Provider {
 			return nil, "", nil, usagef("runtime: model %q: provider %q is served by %q (its api in smith.kdl), which no provider plugin declares; use one of %s", spec, t.Provider, codec, strings.Join(names, ", "))
 		}
