@@ -1,4 +1,6 @@
-// Package pluginssrc holds the Go sources of Smith's system plugins: the
-// built-in tools and the provider codecs, each built to a WebAssembly module
-// that runs in the same sandbox as any user plugin.
+// Package pluginssrc holds Smith's system plugins: Rust crates (tools,
+// product, providers and the library crates under lib/) built into the
+// WebAssembly modules smith embeds, and the Go tests that hold them to
+// their contracts. See README.md for the layout and how to add a wire
+// format.
 package pluginssrc

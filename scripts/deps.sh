@@ -33,6 +33,14 @@ if ! /usr/bin/rustc --version 2>/dev/null | grep -qx 'rustc 1.63.0' ||
 	$sudo apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "rustc=$rust_pin" "libstd-rust-dev-wasm32=$rust_pin" >/dev/null
 fi
+# rustfmt of the same release checks the Rust sources' formatting
+# (scripts/test.sh); /usr/bin/rustfmt, as for rustc.
+if ! /usr/bin/rustfmt --version 2>/dev/null | grep -q '^rustfmt 1\.'; then
+	echo "deps: installing rustfmt $rust_pin from Debian"
+	if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "rustfmt=$rust_pin" >/dev/null
+fi
 
 # jco (npm @bytecodealliance/jco, pinned in tools/jco/package.json and its
 # package-lock.json) componentizes the Go conformance guest and runs it in

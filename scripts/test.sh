@@ -22,6 +22,17 @@ if [ -n "$unformatted" ]; then
 	fail=1
 fi
 
+echo "== rustfmt"
+# Every Rust source but the generated ones (marked "Code generated"),
+# formatted as plugins-src/rustfmt.toml says.
+rust=$(git ls-files -co --exclude-standard 'plugins-src/*.rs' | xargs grep -L '^// Code generated' || true)
+if [ -n "$rust" ] && ! /usr/bin/rustfmt --edition 2021 --check --config-path plugins-src/rustfmt.toml $rust >/tmp/rustfmt.$$ 2>&1; then
+	echo "rustfmt: these Rust files are not formatted; run '/usr/bin/rustfmt --edition 2021 --config-path plugins-src/rustfmt.toml FILE':"
+	grep '^Diff in' /tmp/rustfmt.$$ | sed 's/ at line.*//' | sort -u
+	fail=1
+fi
+rm -f /tmp/rustfmt.$$
+
 echo "== go.mod hygiene"
 if grep -n '^[[:space:]]*replace\b\|^replace' $(git ls-files -co --exclude-standard '*go.mod'); then
 	echo "go.mod: a committed go.mod must not contain 'replace'; go.work ties the modules together"

@@ -9,9 +9,10 @@ import (
 )
 
 // classifyHeaderNames are the response headers passed to the codec's
-// classify-failure, as the world lists them: request identifiers and retry
-// signals. Headers starting with "x-ratelimit-" are passed too.
-var classifyHeaderNames = []string{"request-id", "x-request-id", "x-should-retry", "retry-after", "retry-after-ms"}
+// classify-failure, as the world lists them: request identifiers, retry
+// signals and the server's date (an HTTP-date retry-after is measured from
+// it). Headers starting with "x-ratelimit-" are passed too.
+var classifyHeaderNames = []string{"request-id", "x-request-id", "x-should-retry", "retry-after", "retry-after-ms", "date"}
 
 // maxClassifyHeaders bounds how many header values cross to the codec,
 // so a response with thousands of x-ratelimit-* lines costs little.

@@ -5,8 +5,9 @@
 // module that tools/pluginbuild builds with Debian's rustc 1.63 into
 // smith/internal/sysplugins.
 //
-// The Go files here are tests only: they run the crate's Rust unit tests
-// and hold its JSON reader (a command's arguments) to encoding/json:
+// The Go file here is a test only: it runs the crate's Rust unit tests
+// (the arguments a command reads go through smith_json's reader, which
+// the tools' and providers' fuzz targets exercise):
 //
 //	cd plugins-src && go test ./product
 //

@@ -1,22 +1,15 @@
 package product_test
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/smith-agent/smith/plugins-src/internal/rustdriver"
+	"github.com/smith-agent/smith/plugins-src/internal/rusttest"
 )
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	rustdriver.Stop()
-	os.Exit(code)
-}
 
 // TestRustUnitTests runs the crate's own tests (src/tests.rs): the
 // declarations, the system prompt's facts and rules, the context
 // transform against a recording host, the commands and their JSON.
 func TestRustUnitTests(t *testing.T) {
-	rustdriver.RunTests(t, filepath.Join("src", "lib.rs"))
+	rusttest.RunTests(t, filepath.Join("src", "lib.rs"))
 }

@@ -1,6 +1,6 @@
 // Package tools documents Smith's built-in tools plugin, whose source is
 // the Rust crate in this directory (src/lib.rs): read, write, edit, bash,
-// find, grep and ls in one WebAssembly module of about 110 KB,
+// find, grep and ls in one WebAssembly module of about 130 KB,
 // which tools/pluginbuild builds with Debian's rustc 1.63 into
 // smith/internal/sysplugins. The plugin declares each tool with its JSON
 // Schema and description, decodes the host-validated arguments, calls the

@@ -6,7 +6,8 @@
 //	rustc --edition 2021 --crate-type cdylib --target wasm32-wasi \
 //	-C opt-level=s -C panic=abort -C codegen-units=1 -C lto=fat \
 //	-C target-feature=+bulk-memory,+simd128 \
-//	-C strip=symbols -C debuginfo=0 --remap-path-prefix=<repo>=. src/lib.rs
+//	-C strip=symbols -C debuginfo=0 --remap-path-prefix=<repo>=. \
+//	--extern smith_plugin=… --extern smith_text=… --extern smith_json=… src/lib.rs
 //
 // or a wasip1 Go main package, built with
 //
@@ -24,6 +25,11 @@
 //	go run ./tools/pluginbuild            rebuild and write the artifacts
 //	go run ./tools/pluginbuild -check     rebuild into a temporary directory and fail on any byte difference
 //	go run ./tools/pluginbuild [flags] plugins-src/tools plugins-src/providers
+//	go run ./tools/pluginbuild -host-libs DIR   build the library crates for the host (the Rust tests link them)
+//
+// The library crates under plugins-src/lib (smith_plugin, smith_text,
+// smith_json) are built first, as rlibs with the same flags, and linked
+// into every plugin with --extern.
 //
 // Without directories it builds every directory directly under
 // plugins-src holding a Go main package or a Rust crate.
@@ -38,7 +44,17 @@ import (
 func main() {
 	check := flag.Bool("check", false, "rebuild into a temporary directory and exit 1 if any artifact or pins_gen.go differs from -out")
 	out := flag.String("out", "smith/internal/sysplugins", "directory the artifacts and pins_gen.go are written to")
+	libs := flag.String("host-libs", "", "build the library crates for the host into `dir` and print the rustc flags linking them")
 	flag.Parse()
+	if *libs != "" {
+		flags, err := hostLibs(*libs)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		fmt.Print(flags)
+		return
+	}
 	dirs := flag.Args()
 	if len(dirs) == 0 {
 		var err error

@@ -85,25 +85,81 @@ func findRustc() (string, error) {
 		rustVersion, rustTarget, strings.Join(tried, "; "))
 }
 
+// rustLibs are the library crates every Rust plugin links, in build
+// order (each may use the ones before it): plugins-src/lib/<name>/lib.rs,
+// built as rlibs and passed to each plugin crate with --extern. A plugin
+// crate uses them by name (smith_json::read::Decoder); there is no Cargo.
+var rustLibs = []string{"smith_plugin", "smith_text", "smith_json"}
+
+// rustCodegen are the code-generation flags of every wasm build, libraries
+// and plugins alike. The tests' builds use the same.
+var rustCodegen = []string{
+	"-C", "opt-level=s", "-C", "panic=abort", "-C", "codegen-units=1",
+	"-C", "target-feature=" + rustFeatures, "-C", "debuginfo=0",
+}
+
 // rustArgs are the rustc arguments building the crate rooted at lib
-// (dir/src/lib.rs) into out. Paths under root are remapped to ".", so the
-// output does not depend on where the repository is checked out. The
-// tests' wasm builds use the same code-generation flags
-// (plugins-src/internal/rustdriver.WasmFlags); change both together.
-func rustArgs(name, lib, out, root string) []string {
-	return []string{
-		"--edition", "2021", "--crate-type", "cdylib", "--crate-name", name,
-		"--target", rustTarget,
-		"-C", "opt-level=s", "-C", "panic=abort", "-C", "codegen-units=1", "-C", "lto=fat",
-		"-C", "target-feature=" + rustFeatures,
-		"-C", "strip=symbols", "-C", "debuginfo=0",
-		"--remap-path-prefix=" + root + "=.",
-		"-o", out, lib,
+// (dir/src/lib.rs) into out, linking the rlibs in libDir. Paths under
+// root are remapped to ".", so the output does not depend on where the
+// repository is checked out.
+func rustArgs(name, lib, out, root, libDir string) []string {
+	args := []string{"--edition", "2021", "--crate-type", "cdylib", "--crate-name", name, "--target", rustTarget}
+	args = append(args, rustCodegen...)
+	args = append(args, "-C", "lto=fat", "-C", "strip=symbols", "--remap-path-prefix="+root+"=.")
+	args = append(args, externs(libDir, len(rustLibs))...)
+	return append(args, "-o", out, lib)
+}
+
+// externs are the flags that let a crate use the first n of rustLibs,
+// built into libDir.
+func externs(libDir string, n int) []string {
+	args := []string{"-L", "dependency=" + libDir}
+	for _, l := range rustLibs[:n] {
+		args = append(args, "--extern", l+"="+filepath.Join(libDir, "lib"+l+".rlib"))
 	}
+	return args
+}
+
+// buildLibs compiles rustLibs from root/plugins-src/lib into libDir, for
+// target (empty: the host, for tests) with extra flags.
+func buildLibs(rustc, root, libDir, target string, extra ...string) error {
+	if err := os.MkdirAll(libDir, 0o755); err != nil {
+		return fmt.Errorf("pluginbuild: %w", err)
+	}
+	for i, l := range rustLibs {
+		src := filepath.Join(root, "plugins-src", "lib", l, "lib.rs")
+		args := []string{"--edition", "2021", "--crate-type", "rlib", "--crate-name", l}
+		if target != "" {
+			args = append(args, "--target", target)
+		}
+		args = append(args, extra...)
+		args = append(args, "--remap-path-prefix="+root+"=.")
+		args = append(args, externs(libDir, i)...)
+		args = append(args, "-o", filepath.Join(libDir, "lib"+l+".rlib"), src)
+		if err := rustc1(rustc, src, args); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rustc1 runs one rustc build of src, which must not warn.
+func rustc1(rustc, src string, args []string) error {
+	cmd := exec.Command(rustc, args...)
+	cmd.Env = rustEnv()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("pluginbuild: %s %s: %w\n%s", rustc, src, err, stderr.Bytes())
+	}
+	if stderr.Len() > 0 {
+		return fmt.Errorf("pluginbuild: %s: rustc warned; the Rust plugins build without warnings:\n%s", src, stderr.Bytes())
+	}
+	return nil
 }
 
 // buildRust compiles the Rust crate in dir to tmp/<name>.wasm and returns
-// the module's bytes.
+// the module's bytes; the library crates are built once into tmp.
 func buildRust(dir, name, tmp string) ([]byte, error) {
 	rustc, err := findRustc()
 	if err != nil {
@@ -117,16 +173,16 @@ func buildRust(dir, name, tmp string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := filepath.Join(tmp, name+".wasm")
-	cmd := exec.Command(rustc, rustArgs(strings.ReplaceAll(name, "-", "_"), filepath.Join(abs, "src", "lib.rs"), out, root)...)
-	cmd.Env = rustEnv()
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("pluginbuild: %s %s: %w\n%s", rustc, filepath.Join(dir, "src", "lib.rs"), err, stderr.Bytes())
+	libDir := filepath.Join(tmp, "rlib-"+rustTarget)
+	if _, err := os.Stat(libDir); err != nil {
+		if err := buildLibs(rustc, root, libDir, rustTarget, rustCodegen...); err != nil {
+			return nil, err
+		}
 	}
-	if stderr.Len() > 0 {
-		return nil, fmt.Errorf("pluginbuild: %s: rustc warned; the system plugins build without warnings:\n%s", dir, stderr.Bytes())
+	out := filepath.Join(tmp, name+".wasm")
+	lib := filepath.Join(abs, "src", "lib.rs")
+	if err := rustc1(rustc, lib, rustArgs(strings.ReplaceAll(name, "-", "_"), lib, out, root, libDir)); err != nil {
+		return nil, err
 	}
 	return os.ReadFile(out)
 }

@@ -1852,8 +1852,10 @@ type ClassifyOptions struct {
 	Status uint16
 	// The response headers that bear on classification, in order: the
 	// request identifiers (`request-id`, `x-request-id`), the retry
-	// signals (`x-should-retry`, `retry-after`, `retry-after-ms`) and the
-	// rate-limit state (`x-ratelimit-*`). Other headers are not passed.
+	// signals (`x-should-retry`, `retry-after`, `retry-after-ms`), the
+	// rate-limit state (`x-ratelimit-*`) and `date`, the server's clock
+	// an HTTP-date `retry-after` is measured from (a plugin's own clock is
+	// the sandbox's fixed one). Other headers are not passed.
 	Headers []ResponseHeader
 }
 

@@ -1,11 +1,13 @@
-//! The commands. Each answers with text for the user and, in its details,
-//! the prompt the frontend submits on the user's behalf
-//! ({"prompt": "..."}, see the WIT's command-definition).
+//! The commands. Each gets its arguments as {"arguments": "text"} and
+//! answers with text for the user and, in its details, the prompt the
+//! frontend submits on the user's behalf ({"prompt": "..."}, see the WIT's
+//! command-definition).
 
-use crate::json;
-use crate::smith_plugin::tool::{ToolFault, ToolOutput};
-use crate::smith_plugin::types::ContentBlock;
 use crate::text::cat;
+use smith_json::read::{Decoder, Kind};
+use smith_json::write::Writer;
+use smith_plugin::tool::{ToolFault, ToolOutput};
+use smith_plugin::types::ContentBlock;
 
 /// Command is one command's declaration and implementation: run gets the
 /// text the user typed after the command's name and returns the text shown
@@ -31,7 +33,7 @@ pub(crate) fn run(name: &str, args: &[u8]) -> Result<ToolOutput, ToolFault> {
         Some(c) => c,
         None => return Err(ToolFault::UnknownTool(name.to_string())),
     };
-    let text = match json::arguments(args) {
+    let text = match arguments(args) {
         Ok(t) => t,
         Err(e) => {
             return Err(ToolFault::InvalidArguments(cat(&[
@@ -43,7 +45,47 @@ pub(crate) fn run(name: &str, args: &[u8]) -> Result<ToolOutput, ToolFault> {
         }
     };
     let (shown, prompt) = (c.run)(text.trim());
-    Ok(ToolOutput { content: vec![ContentBlock::Text(shown)], details: Some(json::prompt_details(&prompt)) })
+    Ok(ToolOutput { content: vec![ContentBlock::Text(shown)], details: Some(prompt_details(&prompt)) })
+}
+
+/// arguments returns the string member "arguments" of the JSON object
+/// args, "" when it is absent or null; of repeated members the last
+/// counts, as when encoding/json decodes the object into a map. Other
+/// members may hold any JSON value. The error says why args is not such
+/// an object: a syntax error anywhere first.
+pub(crate) fn arguments(args: &[u8]) -> Result<String, String> {
+    let mut d = Decoder::new(args);
+    let mut text = Ok(String::new());
+    match d.peek() {
+        Kind::Object => d.object(|d, key| {
+            if key == b"arguments" {
+                text = match d.peek() {
+                    Kind::Str | Kind::Null => Ok(d.str().string()),
+                    got => Err(cat(&["\"arguments\" must be a string, not ", got.name()])),
+                };
+            }
+        }),
+        // Invalid: skip records the syntax error, which the finish reports.
+        got => {
+            d.skip();
+            text = Err(cat(&["the arguments must be a JSON object, not ", got.name()]));
+        }
+    }
+    if let Err(e) = d.finish() {
+        return Err(e.message().to_string());
+    }
+    text
+}
+
+/// prompt_details returns the details object {"prompt": text}.
+pub(crate) fn prompt_details(text: &str) -> String {
+    let mut w = Writer::new();
+    w.begin_object();
+    w.key("prompt");
+    w.string(text);
+    w.end_object();
+    // The writer escapes every byte that is not valid UTF-8.
+    String::from_utf8(w.into_bytes()).unwrap_or_default()
 }
 
 /// INIT_PROMPT is what init asks of the agent.

@@ -9,9 +9,9 @@
 //! becomes a one-line note instead of failing the transform.
 
 use crate::host::Files;
-use crate::smith_plugin::fs::{FileFault, ReadOptions};
-use crate::smith_plugin::prompt::{ContextAddition, PromptFault, RuntimeFacts};
 use crate::text::{below, cat, cut, join_path, size};
+use smith_plugin::fs::{FileFault, ReadOptions};
+use smith_plugin::prompt::{ContextAddition, PromptFault, RuntimeFacts};
 
 /// NAME is the transform's name.
 pub(crate) const NAME: &str = "project-instructions";

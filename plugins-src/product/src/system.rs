@@ -4,8 +4,8 @@
 //! every line is a fact the model would otherwise spend a tool call on, or
 //! a rule a careful engineer follows.
 
-use crate::smith_plugin::prompt::{PromptFault, RuntimeFacts};
 use crate::text::{cat, utoa};
+use smith_plugin::prompt::{PromptFault, RuntimeFacts};
 
 /// render renders the system prompt for facts, refusing one longer than
 /// limit bytes.

@@ -1,5 +1,6 @@
-//! Small string helpers: the crate formats without core::fmt, which would
-//! add its machinery to the module.
+//! Small string helpers for the prompt's and the messages' text.
+
+use smith_json::write::append_uint;
 
 /// cat concatenates parts into one string.
 pub(crate) fn cat(parts: &[&str]) -> String {
@@ -11,18 +12,11 @@ pub(crate) fn cat(parts: &[&str]) -> String {
 }
 
 /// utoa formats n in decimal.
-pub(crate) fn utoa(mut n: u64) -> String {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    buf[i..].iter().map(|&b| b as char).collect()
+pub(crate) fn utoa(n: u64) -> String {
+    let mut b = Vec::with_capacity(20);
+    append_uint(&mut b, n);
+    // Decimal digits are ASCII.
+    String::from_utf8(b).unwrap_or_default()
 }
 
 /// size formats a byte count that is a multiple of 1024 as "N KiB", and

@@ -1,61 +1,19 @@
 //! decoder maps one wire decoder's normalized events onto the world's
-//! stream events (the port of guest/decoder.go). Text and thinking
+//! stream events. Text and thinking
 //! signatures and encrypted reasoning arrive as deltas, but the world
 //! carries them on block-end, so they are gathered per block and sent when
 //! the stream ends.
 
 use crate::failure::failure;
-use crate::norm::{self, Decoder as _, Event, Meta, StopReason as NormStop};
-use crate::smith_plugin::provider::{
+use crate::norm::{self, Event, Meta, StopReason as NormStop};
+use smith_plugin::provider::{
     BlockEnd, CodecFault, ContentDelta, ResponseEnd, ResponseFailure, ResponseStart, StopReason, StreamEvent,
     ToolCallStart, Usage,
 };
 
-/// Wire is the decoder of one wire API.
-pub enum Wire {
-    Anthropic(crate::anthropic::Decoder),
-    OpenAIChat(crate::openaichat::Decoder),
-    OpenAIResponses(crate::openairesp::Decoder),
-    Gemini(crate::gemini::Decoder),
-}
-
-impl Wire {
-    /// new returns the decoder of `api` tagging opaque payloads with
-    /// `provider`, or the text of Go's codec.NewDecoder error.
-    pub fn new(api: &str, provider: &str) -> Result<Wire, String> {
-        Ok(match api {
-            "anthropic" => Wire::Anthropic(crate::anthropic::Decoder::new(provider)),
-            "openai-chat" => Wire::OpenAIChat(crate::openaichat::Decoder::new(provider)),
-            "openai-responses" => Wire::OpenAIResponses(crate::openairesp::Decoder::new(provider)),
-            "gemini" => Wire::Gemini(crate::gemini::Decoder::new(provider)),
-            _ => {
-                return Err(crate::declare::unknown_api(api))
-            }
-        })
-    }
-
-    fn feed(&mut self, chunk: &[u8], out: &mut Vec<Event>) {
-        match self {
-            Wire::Anthropic(d) => d.feed(chunk, out),
-            Wire::OpenAIChat(d) => d.feed(chunk, out),
-            Wire::OpenAIResponses(d) => d.feed(chunk, out),
-            Wire::Gemini(d) => d.feed(chunk, out),
-        }
-    }
-
-    fn close(&mut self, out: &mut Vec<Event>) {
-        match self {
-            Wire::Anthropic(d) => d.close(out),
-            Wire::OpenAIChat(d) => d.close(out),
-            Wire::OpenAIResponses(d) => d.close(out),
-            Wire::Gemini(d) => d.close(out),
-        }
-    }
-}
-
 /// Block is what a text or thinking block gathered until the stream ends.
-/// Empty byte fields are absent: the Rust decoders do not tell an empty
-/// signature from none (norm.rs), so neither does the block-end.
+/// Empty byte fields are absent: the decoders do not tell an empty
+/// signature from none, so neither does the block-end.
 #[derive(Default)]
 struct Block {
     signature: Vec<u8>,
@@ -85,7 +43,7 @@ impl Block {
 /// chunk by chunk. A decoder opened for an unknown provider holds its
 /// fault and fails every call with it.
 pub struct StreamDecoder {
-    wire: Result<Wire, CodecFault>,
+    wire: Result<Box<dyn norm::Decoder>, CodecFault>,
     events: Vec<Event>,
     blocks: Vec<Block>,
     finished: bool,
@@ -94,8 +52,7 @@ pub struct StreamDecoder {
 impl StreamDecoder {
     /// new opens a decoder for one response of `provider`.
     pub fn new(provider: &str) -> StreamDecoder {
-        let wire = crate::declare::lookup(provider)
-            .and_then(|e| Wire::new(e.api, provider).map_err(CodecFault::Unknown));
+        let wire = crate::format::lookup(provider).map(|(f, _)| (f.decoder)(provider));
         StreamDecoder { wire, events: Vec::new(), blocks: Vec::new(), finished: false }
     }
 

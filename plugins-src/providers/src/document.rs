@@ -1,52 +1,48 @@
-//! document reads the request-snapshot's document, Smith's
-//! provider-neutral JSON request: the Rust port of guest/document.go
-//! (Document and its request method), which stays its oracle (the Go
-//! tests in internal/guest compare the two through
-//! normtrace.RequestTrace and [`trace_request`]).
+//! document reads the request document, the JSON text core/provider/document.go
+//! writes for each request (encoding/json's encoding of its `document`,
+//! `docMessage` and `docBlock`), strictly as the host writes it:
 //!
-//! The document is read as Go's encoding/json reads it into those types:
-//! keys match field names case-insensitively (as encoding/json folds
-//! them: ASCII case, ſ for s and the Kelvin sign for k), of a repeated key
-//! the last wins (an object or array decoded again merges into what is
-//! there, as Go does for a map, a pointer's struct and a slice's
-//! elements), null leaves a field as it was (nil for a slice, map or
-//! pointer), byte fields are standard base64 with padding (line breaks
-//! skipped) or an array of numbers, a RawMessage field keeps its value's
-//! exact text, and a value of the wrong type fails the document.
+//! - Keys are the host's field names, matched exactly; a key it does not
+//!   write is skipped, so that a newer host may add fields. Keys without
+//!   `omitempty` are required (`messages`; a message's `role` and
+//!   `content`; a block's `type`; a tool's `name`, `description` and
+//!   `parameters`); the others may be absent (empty, zero, false).
+//! - Values have the host's types, never null: strings, booleans,
+//!   integers, arrays of objects; `environment` is an object of strings;
+//!   `signature`, `encrypted` and `data` are standard padded base64 without
+//!   line breaks (Go `[]byte`); a tool's `parameters` is any JSON value,
+//!   kept as its text; `quirks` is an object of [`Quirks`] by their JSON
+//!   names, which the host passes only once its configuration validated
+//!   them against the codec's declared options (so a key that is no quirk
+//!   is an error).
+//! - `role` is user, assistant or tool_result; `type` is text, thinking,
+//!   image or tool_call.
 //!
-//! Errors: the guest's own errors (an unknown role or block type, and the
-//! `messages[i]` / `content[i]` that locate an error) are Go's texts byte
-//! for byte. A JSON syntax or type error says the same thing as Go's in
-//! substance with jsonscan's words ("guest: request document is not valid
-//! JSON: jsonscan: …", or "guest: messages[i] of the request document:
-//! jsonscan: …"); Go's guest names the provider in the first, which
-//! [`fault_text`] adds. Of several errors, a syntax error anywhere wins
-//! (as in Go); otherwise a type error may be reported before an invalid
-//! base64 value that precedes it (Go reports the first in the text).
+//! Anything else fails the document with an error naming where
+//! (`messages[3].content[1]: unknown block type "video"; …`); a text that
+//! is not JSON fails with the reader's syntax error.
 //!
-//! Strings Go would carry as arbitrary bytes (the item id, phase, format
-//! and block type framed in a signature, see norm.rs's unpack_meta) have
-//! each byte of invalid UTF-8 replaced by U+FFFD, as Go's
-//! `string([]rune(s))` does.
-//!
-//! Inclusion: the crate root includes this file as `crate::document`,
-//! with `crate::jsonscan`, `crate::norm`, `crate::norm_message`,
-//! `crate::quirks` and `crate::quote`.
+//! A block's producer defaults to its message's provider. A signature's
+//! packed metadata ([`crate::norm::unpack_meta`]) gives the block its item
+//! id, phase and format, and a text block whose metadata names an `other`
+//! type is that vendor block ([`Other`], the payload its JSON). A tool
+//! call's arguments are `arguments_text` verbatim, `{}` when absent.
 
 use std::collections::BTreeMap;
 
-use crate::jsonscan::{Decoder, Kind};
-use crate::norm_message::{
+use crate::norm::message::{
     AssistantMessage, Content, Image, Message, Other, Request, Text, Thinking, Tool, ToolCall, ToolResultMessage,
     UserMessage,
 };
-use crate::quirks::Quirks;
+use crate::openai_chat::quirks::Quirks;
+use smith_json::read::{Decoder, Kind};
+use smith_text::quote::lossy;
 
 /// Document is a parsed request document: the request for the snapshot's
 /// model, the base URL overrides from configuration (`base_url`) and from
 /// a flag (`base_url_flag`), the host's *_BASE_URL variables
-/// (`environment`), and an openai-chat server's quirk flags (`quirks`,
-/// None when the document has none).
+/// (`environment`), and an openai-chat server's quirks (`quirks`, None
+/// when the document has none).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Document {
     pub request: Request,
@@ -56,888 +52,522 @@ pub struct Document {
     pub quirks: Option<Quirks>,
 }
 
-/// JSON_ERROR starts the error of a document that is not valid JSON (or
-/// holds a value of the wrong type outside the messages).
-const JSON_ERROR: &str = "guest: request document is not valid JSON: ";
-
 /// parse reads `doc` and returns the document with its request for
-/// `model`, or the error Go's guest gives for it (see the module
-/// documentation).
+/// `model`, or what is wrong with it and where.
 pub fn parse(doc: &[u8], model: &str) -> Result<Document, String> {
     let mut d = Decoder::new(doc);
-    let mut raw = RawDocument::default();
-    d.object(|d, key| raw.member(d, key));
-    if let Err(e) = d.finish() {
-        return Err(format!("{}{}", JSON_ERROR, e));
-    }
-    let mut r = Request {
-        model: model.to_string(),
-        system: raw.system,
-        max_tokens: raw.max_output_tokens,
-        thinking: raw.thinking,
-        thinking_budget: raw.thinking_budget,
-        cache_key: raw.cache_key,
-        ..Request::default()
-    };
-    raw.tools.buf.truncate(raw.tools.len);
-    r.tools = raw
-        .tools
-        .buf
-        .into_iter()
-        .map(|t| Tool { name: t.name, description: t.description, parameters: t.parameters })
-        .collect();
-    r.messages.reserve(raw.messages.len());
-    for (i, m) in raw.messages.iter().enumerate() {
-        let msg = parse_message(m).map_err(|e| format!("guest: messages[{}] of the request document: {}", i, e))?;
-        r.messages.push(msg);
-    }
-    Ok(Document {
-        request: r,
-        base_url: raw.base_url,
-        base_url_flag: raw.base_url_flag,
-        environment: raw.environment.unwrap_or_default(),
-        quirks: raw.quirks,
+    let read = document(&mut d, model);
+    // The readers check each value's kind before reading it, so an error
+    // of the decoder's is a syntax error, which explains any fault.
+    d.finish().map_err(|e| format!("not valid JSON: {}", e))?;
+    read.map_err(|f| match f.path.trim_start_matches('.') {
+        "" => f.problem,
+        path => format!("{}: {}", path, f.problem),
     })
 }
 
-/// fault_text returns a parse error as Go's guest words it for
-/// `provider`: an invalid document's error names the provider.
+/// fault_text returns `err`, an error of [`parse`], as the codec fault
+/// says it, naming `provider`.
 pub fn fault_text(provider: &str, err: String) -> String {
-    match err.strip_prefix(JSON_ERROR) {
-        Some(rest) => {
-            let mut s = String::from("guest: request document for ");
-            crate::quote::quote(&mut s, provider.as_bytes());
-            s.push_str(" is not valid JSON: ");
-            s.push_str(rest);
-            s
-        }
-        None => err,
+    format!("request document for {:?}: {}", provider, err)
+}
+
+/// Fault is what is wrong with the document and where: `path` grows
+/// outward as the fault is returned (a dot before each key).
+struct Fault {
+    path: String,
+    problem: String,
+}
+
+/// fault is a Fault of the value being read.
+fn fault(problem: String) -> Fault {
+    Fault { path: String::new(), problem }
+}
+
+impl Fault {
+    /// within places the fault inside `step`: `.key` or `[index]`.
+    fn within(mut self, step: String) -> Fault {
+        self.path.insert_str(0, &step);
+        self
     }
 }
 
-/// field returns the index of the field of `names` that `key` names.
-fn field(key: &[u8], names: &[&str]) -> Option<usize> {
-    names.iter().position(|n| key == n.as_bytes()).or_else(|| names.iter().position(|n| crate::retryhint::equal_fold(key, n.as_bytes())))
-}
-
-/// Slice is a Go slice being decoded into: `buf` holds every element its
-/// backing array has had written (elements past `len` stay, as Go's
-/// decoder reuses them when a later array is longer).
-#[derive(Debug, Default)]
-struct Slice<T> {
-    buf: Vec<T>,
-    len: usize,
-}
-
-impl<T: Default> Slice<T> {
-    /// decode reads null (the nil slice), an array (each element decoded
-    /// into the one already there by `elem`), or records a type mismatch.
-    fn decode<'a, F: FnMut(&mut Decoder<'a>, &mut T)>(&mut self, d: &mut Decoder<'a>, mut elem: F) {
-        if d.peek() == Kind::Null {
-            d.skip();
-            self.buf.clear();
-            self.len = 0;
-            return;
-        }
-        let mut i = 0;
-        let buf = &mut self.buf;
-        d.array(|d| {
-            if i >= buf.len() {
-                buf.push(T::default());
-            }
-            elem(d, &mut buf[i]);
-            i += 1;
-        });
-        self.len = i;
-        if i == 0 {
-            self.buf.clear();
-        }
-    }
-
-    fn items(&self) -> &[T] {
-        &self.buf[..self.len.min(self.buf.len())]
-    }
-}
-
-/// string decodes a Go string field: a string sets it, null leaves it.
-fn string(d: &mut Decoder<'_>, v: &mut String) {
-    let s = d.str();
-    if !s.is_nil() {
-        *v = s.string();
-    }
-}
-
-/// boolean decodes a Go bool field: a boolean sets it, null leaves it.
-fn boolean(d: &mut Decoder<'_>, v: &mut bool) {
-    if d.peek() == Kind::Null {
-        d.skip();
-    } else {
-        *v = d.bool();
-    }
-}
-
-/// int decodes a Go int field: an integer sets it, null leaves it.
-fn int(d: &mut Decoder<'_>, v: &mut i64) {
-    if let Some(n) = d.int() {
-        *v = n;
-    }
-}
-
-/// raw_message decodes a json.RawMessage field: the value's exact text
-/// ("null" for null).
-fn raw_message(d: &mut Decoder<'_>, v: &mut Vec<u8>) {
-    if let Some(r) = d.raw() {
-        v.clear();
-        v.extend_from_slice(r);
-    }
-}
-
-/// bytes decodes a Go []byte field: a base64 string, an array of numbers
-/// 0–255, or null (nil). A bad value is recorded in `err` (the first
-/// one), as Go's decoder saves it and goes on.
-fn bytes(d: &mut Decoder<'_>, v: &mut Slice<u8>, err: &mut Option<String>) {
-    match d.peek() {
-        Kind::Str => {
-            let s = d.str();
-            match decode_base64(s.unquoted().as_bytes()) {
-                Ok(b) => {
-                    v.len = b.len();
-                    v.buf = b;
-                }
-                Err(e) => keep(err, e),
-            }
-        }
-        Kind::Array => v.decode(d, |d, c| match d.peek() {
-            Kind::Null => d.skip(),
-            Kind::Number => {
-                let text = d.raw().unwrap_or_default();
-                match parse_u8(text) {
-                    Some(n) => *c = n,
-                    None => keep(err, format!("cannot unmarshal number {} into a byte", String::from_utf8_lossy(text))),
-                }
-            }
-            // A mismatch: jsonscan records it.
-            _ => {
-                d.int();
-            }
-        }),
-        // null clears; another kind is a mismatch jsonscan records.
-        _ => v.decode(d, |_, _| {}),
-    }
-}
-
-fn keep(err: &mut Option<String>, e: String) {
-    if err.is_none() {
-        *err = Some(e);
-    }
-}
-
-/// parse_u8 parses a uint8 as strconv.ParseUint does: decimal digits only.
-fn parse_u8(text: &[u8]) -> Option<u8> {
-    if text.is_empty() || text.len() > 3 || !text.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    let n = text.iter().fold(0u32, |n, &c| n * 10 + u32::from(c - b'0'));
-    u8::try_from(n).ok()
-}
-
-/// decode_base64 decodes standard base64 with padding as Go's
-/// base64.StdEncoding.Decode does: CR and LF are skipped anywhere, the
-/// unused bits of the last quantum are not checked, and the error names
-/// the offset as Go's CorruptInputError does.
-fn decode_base64(src: &[u8]) -> Result<Vec<u8>, String> {
-    let corrupt = |at: usize| format!("illegal base64 data at input byte {}", at);
-    let mut out = Vec::with_capacity(src.len() / 4 * 3);
-    let mut si = 0;
-    while si < src.len() {
-        let mut q = [0u8; 4];
-        let mut j = 0;
-        let mut dlen = 4;
-        let mut trailing = None;
-        while j < 4 {
-            if si == src.len() {
-                if j == 0 {
-                    return Ok(out);
-                }
-                return Err(corrupt(si - j));
-            }
-            let c = src[si];
-            si += 1;
-            if let Some(v) = base64_value(c) {
-                q[j] = v;
-                j += 1;
-                continue;
-            }
-            if c == b'\n' || c == b'\r' {
-                continue;
-            }
-            if c != b'=' || j < 2 {
-                return Err(corrupt(si - 1));
-            }
-            if j == 2 {
-                while si < src.len() && (src[si] == b'\n' || src[si] == b'\r') {
-                    si += 1;
-                }
-                if si == src.len() {
-                    return Err(corrupt(src.len()));
-                }
-                if src[si] != b'=' {
-                    return Err(corrupt(si - 1));
-                }
-                si += 1;
-            }
-            while si < src.len() && (src[si] == b'\n' || src[si] == b'\r') {
-                si += 1;
-            }
-            if si < src.len() {
-                trailing = Some(si);
-            }
-            dlen = j;
-            break;
-        }
-        let val = u32::from(q[0]) << 18 | u32::from(q[1]) << 12 | u32::from(q[2]) << 6 | u32::from(q[3]);
-        let three = [(val >> 16) as u8, (val >> 8) as u8, val as u8];
-        out.extend_from_slice(&three[..dlen - 1]);
-        if let Some(at) = trailing {
-            return Err(corrupt(at));
-        }
-        if dlen < 4 {
-            break;
-        }
-    }
-    Ok(out)
-}
-
-fn base64_value(c: u8) -> Option<u8> {
-    match c {
-        b'A'..=b'Z' => Some(c - b'A'),
-        b'a'..=b'z' => Some(c - b'a' + 26),
-        b'0'..=b'9' => Some(c - b'0' + 52),
-        b'+' => Some(62),
-        b'/' => Some(63),
-        _ => None,
-    }
-}
-
-/// RawDocument is Go's Document as json.Unmarshal fills it.
-#[derive(Default)]
-struct RawDocument<'a> {
-    system: String,
-    messages: Vec<&'a [u8]>,
-    tools: Slice<RawTool>,
-    max_output_tokens: i64,
-    thinking: String,
-    thinking_budget: i64,
-    cache_key: String,
-    base_url: String,
-    base_url_flag: String,
-    environment: Option<BTreeMap<String, String>>,
-    quirks: Option<Quirks>,
-}
-
-#[derive(Default)]
-struct RawTool {
-    name: String,
-    description: String,
-    parameters: Vec<u8>,
-}
-
-const DOCUMENT_FIELDS: [&str; 11] = [
-    "system",
-    "messages",
-    "tools",
-    "max_output_tokens",
-    "thinking",
-    "thinking_budget",
-    "cache_key",
-    "base_url",
-    "base_url_flag",
-    "environment",
-    "quirks",
-];
-
-impl<'a> RawDocument<'a> {
-    fn member(&mut self, d: &mut Decoder<'a>, key: &[u8]) {
-        match field(key, &DOCUMENT_FIELDS) {
-            Some(0) => string(d, &mut self.system),
-            Some(1) => {
-                // []json.RawMessage: every element replaced, null kept as
-                // "null".
-                if d.peek() == Kind::Null {
-                    d.skip();
-                    self.messages.clear();
-                    return;
-                }
-                let mut msgs = Vec::new();
-                let mut array = false;
-                if d.peek() == Kind::Array {
-                    array = true;
-                }
-                d.array(|d| {
-                    if let Some(r) = d.raw() {
-                        msgs.push(r);
-                    }
-                });
-                if array {
-                    self.messages = msgs;
-                }
-            }
-            Some(2) => self.tools.decode(d, |d, t| {
-                d.object(|d, key| match field(key, &["name", "description", "parameters"]) {
-                    Some(0) => string(d, &mut t.name),
-                    Some(1) => string(d, &mut t.description),
-                    Some(2) => raw_message(d, &mut t.parameters),
-                    _ => {}
-                })
-            }),
-            Some(3) => int(d, &mut self.max_output_tokens),
-            Some(4) => string(d, &mut self.thinking),
-            Some(5) => int(d, &mut self.thinking_budget),
-            Some(6) => string(d, &mut self.cache_key),
-            Some(7) => string(d, &mut self.base_url),
-            Some(8) => string(d, &mut self.base_url_flag),
-            Some(9) => {
-                if d.peek() == Kind::Null {
-                    d.skip();
-                    self.environment = None;
-                    return;
-                }
-                if d.peek() != Kind::Object {
-                    d.object(|_, _| {}); // records the mismatch
-                    return;
-                }
-                let env = self.environment.get_or_insert_with(BTreeMap::new);
-                d.object(|d, key| {
-                    let mut v = String::new();
-                    string(d, &mut v);
-                    env.insert(String::from_utf8_lossy(key).into_owned(), v);
-                });
-            }
-            Some(10) => {
-                if d.peek() == Kind::Null {
-                    d.skip();
-                    self.quirks = None;
-                    return;
-                }
-                if d.peek() != Kind::Object {
-                    d.object(|_, _| {});
-                    return;
-                }
-                let q = self.quirks.get_or_insert_with(Quirks::default);
-                d.object(|d, key| quirk(d, key, q));
-            }
+/// document reads the top-level object.
+fn document(d: &mut Decoder<'_>, model: &str) -> Result<Document, Fault> {
+    let mut doc = Document::default();
+    let mut messages = None;
+    object(d, |d, key| {
+        let r = &mut doc.request;
+        match key {
+            b"system" => r.system = string(d)?,
+            b"messages" => messages = Some(array(d, message)?),
+            b"tools" => r.tools = array(d, tool)?,
+            b"max_output_tokens" => r.max_tokens = int(d)?,
+            b"thinking" => r.thinking = string(d)?,
+            b"thinking_budget" => r.thinking_budget = int(d)?,
+            b"cache_key" => r.cache_key = string(d)?,
+            b"base_url" => doc.base_url = string(d)?,
+            b"base_url_flag" => doc.base_url_flag = string(d)?,
+            b"environment" => object(d, |d, key| {
+                doc.environment.insert(String::from_utf8_lossy(key).into_owned(), string(d)?);
+                Ok(())
+            })?,
+            b"quirks" => doc.quirks = Some(quirks(d)?),
             _ => {}
         }
+        Ok(())
+    })?;
+    doc.request.messages = required(messages, "messages")?;
+    doc.request.model = model.to_string();
+    Ok(doc)
+}
+
+/// tool reads a tool definition (model.ToolDefinition).
+fn tool(d: &mut Decoder<'_>) -> Result<Tool, Fault> {
+    let (mut name, mut description, mut parameters) = (None, None, None);
+    object(d, |d, key| {
+        match key {
+            b"name" => name = Some(string(d)?),
+            b"description" => description = Some(string(d)?),
+            b"parameters" => parameters = d.raw().map(<[u8]>::to_vec),
+            _ => {}
+        }
+        Ok(())
+    })?;
+    let name = required(name, "name")?;
+    Ok(Tool {
+        name,
+        description: required(description, "description")?,
+        parameters: required(parameters, "parameters")?,
+    })
+}
+
+/// quirks reads the quirks object.
+fn quirks(d: &mut Decoder<'_>) -> Result<Quirks, Fault> {
+    let mut q = Quirks::default();
+    object(d, |d, key| {
+        match key {
+            b"developer_role" => q.developer_role = boolean(d)?,
+            b"max_tokens_field" => q.max_tokens_field = string(d)?,
+            b"no_stream_usage" => q.no_stream_usage = boolean(d)?,
+            b"thinking_format" => q.thinking_format = string(d)?,
+            b"echo_reasoning" => q.echo_reasoning = string(d)?,
+            b"reasoning_details" => q.reasoning_details = boolean(d)?,
+            b"usage_include" => q.usage_include = boolean(d)?,
+            b"tool_result_name" => q.tool_result_name = boolean(d)?,
+            b"no_strict" => q.no_strict = boolean(d)?,
+            b"no_prompt_cache_key" => q.no_prompt_cache_key = boolean(d)?,
+            b"max_tool_call_id_len" => q.max_tool_call_id_len = int(d)?,
+            _ => return Err(fault("not a quirk of the openai-chat codec".to_string())),
+        }
+        Ok(())
+    })?;
+    Ok(q)
+}
+
+/// message reads a message (docMessage).
+fn message(d: &mut Decoder<'_>) -> Result<Message, Fault> {
+    let (mut role, mut blocks, mut provider, mut model, mut response_id) =
+        (None, None, String::new(), String::new(), String::new());
+    let (mut call_id, mut name, mut is_error) = (String::new(), String::new(), false);
+    object(d, |d, key| {
+        match key {
+            b"role" => role = Some(string(d)?),
+            b"content" => blocks = Some(array(d, block)?),
+            b"provider" => provider = string(d)?,
+            b"model" => model = string(d)?,
+            b"response_id" => response_id = string(d)?,
+            b"call_id" => call_id = string(d)?,
+            b"name" => name = string(d)?,
+            b"is_error" => is_error = boolean(d)?,
+            _ => {}
+        }
+        Ok(())
+    })?;
+    let role = required(role, "role")?;
+    let mut content = Vec::new();
+    for (i, b) in required(blocks, "content")?.into_iter().enumerate() {
+        content.push(to_content(b, &provider).map_err(|f| f.within(format!(".content[{}]", i)))?);
     }
+    Ok(match role.as_str() {
+        "user" => Message::User(UserMessage { content }),
+        "assistant" => {
+            Message::Assistant(AssistantMessage { content, provider, model, response_id, ..Default::default() })
+        }
+        "tool_result" => Message::ToolResult(ToolResultMessage { call_id, name, content, is_error }),
+        _ => return Err(fault(format!("unknown role {:?}; want user, assistant or tool_result", role))),
+    })
 }
 
-const QUIRK_FIELDS: [&str; 11] = [
-    "developer_role",
-    "max_tokens_field",
-    "no_stream_usage",
-    "thinking_format",
-    "echo_reasoning",
-    "reasoning_details",
-    "usage_include",
-    "tool_result_name",
-    "no_strict",
-    "no_prompt_cache_key",
-    "max_tool_call_id_len",
-];
-
-/// quirk decodes one member of openaichat.Quirks (JSON names of quirks.go).
-fn quirk(d: &mut Decoder<'_>, key: &[u8], q: &mut Quirks) {
-    match field(key, &QUIRK_FIELDS) {
-        Some(0) => boolean(d, &mut q.developer_role),
-        Some(1) => string(d, &mut q.max_tokens_field),
-        Some(2) => boolean(d, &mut q.no_stream_usage),
-        Some(3) => string(d, &mut q.thinking_format),
-        Some(4) => string(d, &mut q.echo_reasoning),
-        Some(5) => boolean(d, &mut q.reasoning_details),
-        Some(6) => boolean(d, &mut q.usage_include),
-        Some(7) => boolean(d, &mut q.tool_result_name),
-        Some(8) => boolean(d, &mut q.no_strict),
-        Some(9) => boolean(d, &mut q.no_prompt_cache_key),
-        Some(10) => int(d, &mut q.max_tool_call_id_len),
-        _ => {}
-    }
-}
-
-/// RawMessage is Go's docMessage as json.Unmarshal fills it.
+/// Block is a content block as the document holds it (docBlock).
 #[derive(Default)]
-struct RawMessage {
-    role: String,
-    content: Slice<RawBlock>,
-    provider: String,
-    model: String,
-    response_id: String,
-    call_id: String,
-    name: String,
-    is_error: bool,
-}
-
-/// RawBlock is Go's docBlock as json.Unmarshal fills it.
-#[derive(Default)]
-struct RawBlock {
-    type_: String,
+struct Block {
+    type_: Option<String>,
     text: String,
-    signature: Slice<u8>,
-    encrypted: Slice<u8>,
+    signature: Vec<u8>,
+    encrypted: Vec<u8>,
     redacted: bool,
     producer: String,
-    format: String,
-    item_id: String,
-    phase: String,
     media_type: String,
-    data: Slice<u8>,
+    data: Vec<u8>,
     id: String,
     name: String,
-    arguments: Vec<u8>,
     arguments_text: String,
 }
 
-const MESSAGE_FIELDS: [&str; 8] =
-    ["role", "content", "provider", "model", "response_id", "call_id", "name", "is_error"];
-
-const BLOCK_FIELDS: [&str; 15] = [
-    "type",
-    "text",
-    "signature",
-    "encrypted",
-    "redacted",
-    "producer",
-    "format",
-    "item_id",
-    "phase",
-    "media_type",
-    "data",
-    "id",
-    "name",
-    "arguments",
-    "arguments_text",
-];
-
-fn block(d: &mut Decoder<'_>, key: &[u8], b: &mut RawBlock, err: &mut Option<String>) {
-    match field(key, &BLOCK_FIELDS) {
-        Some(0) => string(d, &mut b.type_),
-        Some(1) => string(d, &mut b.text),
-        Some(2) => bytes(d, &mut b.signature, err),
-        Some(3) => bytes(d, &mut b.encrypted, err),
-        Some(4) => boolean(d, &mut b.redacted),
-        Some(5) => string(d, &mut b.producer),
-        Some(6) => string(d, &mut b.format),
-        Some(7) => string(d, &mut b.item_id),
-        Some(8) => string(d, &mut b.phase),
-        Some(9) => string(d, &mut b.media_type),
-        Some(10) => bytes(d, &mut b.data, err),
-        Some(11) => string(d, &mut b.id),
-        Some(12) => string(d, &mut b.name),
-        Some(13) => raw_message(d, &mut b.arguments),
-        Some(14) => string(d, &mut b.arguments_text),
-        _ => {}
-    }
+/// block reads a content block.
+fn block(d: &mut Decoder<'_>) -> Result<Block, Fault> {
+    let mut b = Block::default();
+    object(d, |d, key| {
+        match key {
+            b"type" => b.type_ = Some(string(d)?),
+            b"text" => b.text = string(d)?,
+            b"signature" => b.signature = bytes(d)?,
+            b"encrypted" => b.encrypted = bytes(d)?,
+            b"redacted" => b.redacted = boolean(d)?,
+            b"producer" => b.producer = string(d)?,
+            b"media_type" => b.media_type = string(d)?,
+            b"data" => b.data = bytes(d)?,
+            b"id" => b.id = string(d)?,
+            b"name" => b.name = string(d)?,
+            b"arguments_text" => b.arguments_text = string(d)?,
+            _ => {}
+        }
+        Ok(())
+    })?;
+    Ok(b)
 }
 
-/// parse_message decodes one element of the document's messages (valid
-/// JSON) and converts it, as Go's json.Unmarshal into a docMessage and its
-/// norm method.
-fn parse_message(raw: &[u8]) -> Result<Message, String> {
-    let mut d = Decoder::new(raw);
-    let mut m = RawMessage::default();
-    let mut err = None;
-    d.object(|d, key| match field(key, &MESSAGE_FIELDS) {
-        Some(0) => string(d, &mut m.role),
-        Some(1) => {
-            let e = &mut err;
-            m.content.decode(d, |d, b| d.object(|d, key| block(d, key, b, e)));
+/// to_content converts a block of a message from `provider`.
+fn to_content(b: Block, provider: &str) -> Result<Content, Fault> {
+    let producer = if b.producer.is_empty() { provider.to_string() } else { b.producer };
+    let (meta, payload) = crate::norm::unpack_meta(&b.signature);
+    let (signature, item_id) = (payload.to_vec(), lossy(meta.item));
+    Ok(match required(b.type_, "type")?.as_str() {
+        "text" if !meta.other.is_empty() => {
+            Content::Other(Other { type_: lossy(meta.other), raw: signature, producer })
         }
-        Some(2) => string(d, &mut m.provider),
-        Some(3) => string(d, &mut m.model),
-        Some(4) => string(d, &mut m.response_id),
-        Some(5) => string(d, &mut m.call_id),
-        Some(6) => string(d, &mut m.name),
-        Some(7) => boolean(d, &mut m.is_error),
-        _ => {}
-    });
-    d.finish().map_err(|e| e.to_string())?;
-    if let Some(e) = err {
-        return Err(e);
-    }
-    let mut content = Vec::with_capacity(m.content.len);
-    for (i, b) in m.content.items().iter().enumerate() {
-        content.push(convert_block(b, &m.provider).map_err(|e| format!("content[{}]: {}", i, e))?);
-    }
-    match m.role.as_str() {
-        "user" => Ok(Message::User(UserMessage { content })),
-        "assistant" => Ok(Message::Assistant(AssistantMessage {
-            content,
-            provider: m.provider,
-            model: m.model,
-            response_id: m.response_id,
-            ..AssistantMessage::default()
-        })),
-        "tool_result" => Ok(Message::ToolResult(ToolResultMessage {
-            call_id: m.call_id,
-            name: m.name,
-            content,
-            is_error: m.is_error,
-        })),
-        _ => {
-            let mut e = String::from("unknown role ");
-            crate::quote::quote(&mut e, m.role.as_bytes());
-            e.push_str("; want user, assistant or tool_result");
-            Err(e)
-        }
-    }
-}
-
-/// or returns a, or b when a is empty.
-fn or(a: &str, b: &[u8]) -> String {
-    if a.is_empty() {
-        crate::quote::lossy(b)
-    } else {
-        a.to_string()
-    }
-}
-
-fn convert_block(b: &RawBlock, provider: &str) -> Result<Content, String> {
-    let producer = if b.producer.is_empty() { provider.to_string() } else { b.producer.clone() };
-    let (meta, sig) = crate::norm::unpack_meta(b.signature.items());
-    let sig = sig.to_vec();
-    match b.type_.as_str() {
-        "text" => {
-            if !meta.other.is_empty() {
-                return Ok(Content::Other(Other { type_: crate::quote::lossy(meta.other), raw: sig, producer }));
-            }
-            Ok(Content::Text(Text {
-                text: b.text.clone(),
-                signature: sig,
-                producer,
-                item_id: or(&b.item_id, meta.item),
-                phase: or(&b.phase, meta.phase),
-            }))
-        }
-        "thinking" => Ok(Content::Thinking(Thinking {
-            text: b.text.clone(),
-            signature: sig,
-            encrypted: b.encrypted.items().to_vec(),
+        "text" => Content::Text(Text { text: b.text, signature, producer, item_id, phase: lossy(meta.phase) }),
+        "thinking" => Content::Thinking(Thinking {
+            text: b.text,
+            signature,
+            encrypted: b.encrypted,
             redacted: b.redacted,
-            format: or(&b.format, meta.format),
-            item_id: or(&b.item_id, meta.item),
+            format: lossy(meta.format),
+            item_id,
             producer,
-        })),
-        "image" => Ok(Content::Image(Image { media_type: b.media_type.clone(), data: b.data.items().to_vec() })),
-        "tool_call" => {
-            let arguments = if !b.arguments_text.is_empty() {
-                b.arguments_text.as_bytes().to_vec()
-            } else if b.arguments.is_empty() {
-                b"{}".to_vec()
-            } else {
-                b.arguments.clone()
+        }),
+        "image" => Content::Image(Image { media_type: b.media_type, data: b.data }),
+        "tool_call" => Content::ToolCall(ToolCall {
+            id: b.id,
+            name: b.name,
+            arguments: if b.arguments_text.is_empty() { b"{}".to_vec() } else { b.arguments_text.into_bytes() },
+            arguments_error: String::new(),
+            signature,
+            item_id,
+            producer,
+        }),
+        t => return Err(fault(format!("unknown block type {:?}; want text, thinking, image or tool_call", t))),
+    })
+}
+
+/// required returns the value of a key the host always writes.
+fn required<T>(v: Option<T>, key: &str) -> Result<T, Fault> {
+    v.ok_or_else(|| fault(format!("missing {}", key)))
+}
+
+/// expect checks that the next value is a `want` (`what`), else skips it
+/// (recording a syntax error where no value starts) and fails.
+fn expect(d: &mut Decoder<'_>, want: Kind, what: &str) -> Result<(), Fault> {
+    let got = d.peek();
+    if got == want {
+        return Ok(());
+    }
+    d.skip();
+    Err(fault(format!("want {}, found {}", what, got)))
+}
+
+/// object reads an object, calling `member` with each key, and returns
+/// the first fault, placed in its key.
+fn object<'a, F>(d: &mut Decoder<'a>, mut member: F) -> Result<(), Fault>
+where
+    F: FnMut(&mut Decoder<'a>, &[u8]) -> Result<(), Fault>,
+{
+    expect(d, Kind::Object, "an object")?;
+    let mut fault = None;
+    d.object(|d, key| {
+        if fault.is_none() {
+            fault = member(d, key).err().map(|f| f.within(format!(".{}", String::from_utf8_lossy(key))));
+        }
+    });
+    fault.map_or(Ok(()), Err)
+}
+
+/// array reads an array, each element with `elem`, and returns the
+/// elements or the first fault, placed in its element.
+fn array<'a, T, F>(d: &mut Decoder<'a>, mut elem: F) -> Result<Vec<T>, Fault>
+where
+    F: FnMut(&mut Decoder<'a>) -> Result<T, Fault>,
+{
+    expect(d, Kind::Array, "an array")?;
+    let (mut out, mut fault) = (Vec::new(), None);
+    d.array(|d| {
+        if fault.is_none() {
+            match elem(d) {
+                Ok(v) => out.push(v),
+                Err(f) => fault = Some(f.within(format!("[{}]", out.len()))),
+            }
+        }
+    });
+    fault.map_or(Ok(out), Err)
+}
+
+fn string(d: &mut Decoder<'_>) -> Result<String, Fault> {
+    expect(d, Kind::Str, "a string")?;
+    Ok(d.str().string())
+}
+
+fn boolean(d: &mut Decoder<'_>) -> Result<bool, Fault> {
+    expect(d, Kind::Bool, "a boolean")?;
+    Ok(d.bool())
+}
+
+/// int reads an integer that fits 64 bits.
+fn int(d: &mut Decoder<'_>) -> Result<i64, Fault> {
+    expect(d, Kind::Number, "an integer")?;
+    let text = d.raw().unwrap_or_default();
+    let n = std::str::from_utf8(text).ok().and_then(|t| t.parse().ok());
+    n.ok_or_else(|| fault(format!("want an integer, found {}", lossy(text))))
+}
+
+/// bytes reads a []byte: standard base64 with padding.
+fn bytes(d: &mut Decoder<'_>) -> Result<Vec<u8>, Fault> {
+    expect(d, Kind::Str, "a base64 string")?;
+    let s = d.str().unquoted();
+    let s = s.as_bytes();
+    let bad = |what: String| fault(format!("not standard padded base64 ({})", what));
+    if s.len() % 4 != 0 {
+        return Err(bad(format!("length {}", s.len())));
+    }
+    let mut out = Vec::with_capacity(s.len() / 4 * 3);
+    for (i, quad) in s.chunks(4).enumerate() {
+        let pad = if (i + 1) * 4 == s.len() { quad.iter().rev().take_while(|&&c| c == b'=').count().min(2) } else { 0 };
+        let mut n = 0u32;
+        for (j, &c) in quad[..4 - pad].iter().enumerate() {
+            let v = match c {
+                b'A'..=b'Z' => c - b'A',
+                b'a'..=b'z' => c - b'a' + 26,
+                b'0'..=b'9' => c - b'0' + 52,
+                b'+' => 62,
+                b'/' => 63,
+                _ => return Err(bad(format!("byte {}", i * 4 + j))),
             };
-            Ok(Content::ToolCall(ToolCall {
-                id: b.id.clone(),
-                name: b.name.clone(),
-                arguments,
-                arguments_error: String::new(),
-                signature: sig,
-                item_id: or(&b.item_id, meta.item),
-                producer,
-            }))
+            n = n << 6 | u32::from(v);
         }
-        _ => {
-            let mut e = String::from("unknown block type ");
-            crate::quote::quote(&mut e, b.type_.as_bytes());
-            e.push_str("; want text, thinking, image or tool_call");
-            Err(e)
-        }
+        out.extend_from_slice(&(n << (6 * pad)).to_be_bytes()[1..4 - pad]);
     }
-}
-
-/// trace_request returns `r` as text exactly as Go's
-/// normtrace.RequestTrace writes the equal Go request: a "Request" line
-/// with the scalar fields, each message as a line of its type and fields
-/// followed by a line per block indented by two spaces, and a line per
-/// tool; every field " Name=value", strings and bytes quoted as Go's
-/// strconv.QuoteToASCII quotes them.
-pub fn trace_request(r: &Request) -> String {
-    let mut b = String::new();
-    b.push_str("Request");
-    s(&mut b, "Model", r.model.as_bytes());
-    s(&mut b, "System", r.system.as_bytes());
-    n(&mut b, "MaxTokens", r.max_tokens);
-    s(&mut b, "Thinking", r.thinking.as_bytes());
-    n(&mut b, "ThinkingBudget", r.thinking_budget);
-    s(&mut b, "CacheKey", r.cache_key.as_bytes());
-    b.push('\n');
-    for m in &r.messages {
-        let content = match m {
-            Message::User(u) => {
-                b.push_str("UserMessage");
-                &u.content
-            }
-            Message::Assistant(a) => {
-                b.push_str("AssistantMessage");
-                s(&mut b, "Provider", a.provider.as_bytes());
-                s(&mut b, "Model", a.model.as_bytes());
-                s(&mut b, "ResponseID", a.response_id.as_bytes());
-                s(&mut b, "Stop", a.stop.map_or("", |r| r.as_str()).as_bytes());
-                s(&mut b, "StopRaw", a.stop_raw.as_bytes());
-                b.push_str(" Usage=");
-                crate::norm::append_usage(&mut b, &a.usage);
-                b.push_str(" Error=");
-                match &a.error {
-                    Some(e) => crate::norm::append_error(&mut b, e),
-                    None => b.push_str("nil"),
-                }
-                &a.content
-            }
-            Message::ToolResult(t) => {
-                b.push_str("ToolResultMessage");
-                s(&mut b, "CallID", t.call_id.as_bytes());
-                s(&mut b, "Name", t.name.as_bytes());
-                flag(&mut b, "IsError", t.is_error);
-                &t.content
-            }
-        };
-        b.push('\n');
-        for c in content {
-            b.push_str("  ");
-            trace_content(&mut b, c);
-            b.push('\n');
-        }
-    }
-    for t in &r.tools {
-        b.push_str("Tool");
-        s(&mut b, "Name", t.name.as_bytes());
-        s(&mut b, "Description", t.description.as_bytes());
-        s(&mut b, "Parameters", &t.parameters);
-        b.push('\n');
-    }
-    b
-}
-
-fn trace_content(b: &mut String, c: &Content) {
-    match c {
-        Content::Text(t) => {
-            b.push_str("Text");
-            s(b, "Text", t.text.as_bytes());
-            s(b, "Signature", &t.signature);
-            s(b, "Producer", t.producer.as_bytes());
-            s(b, "ItemID", t.item_id.as_bytes());
-            s(b, "Phase", t.phase.as_bytes());
-        }
-        Content::Thinking(t) => {
-            b.push_str("Thinking");
-            s(b, "Text", t.text.as_bytes());
-            s(b, "Signature", &t.signature);
-            s(b, "Encrypted", &t.encrypted);
-            flag(b, "Redacted", t.redacted);
-            s(b, "Format", t.format.as_bytes());
-            s(b, "ItemID", t.item_id.as_bytes());
-            s(b, "Producer", t.producer.as_bytes());
-        }
-        Content::Image(i) => {
-            b.push_str("Image");
-            s(b, "MediaType", i.media_type.as_bytes());
-            s(b, "Data", &i.data);
-        }
-        Content::ToolCall(t) => {
-            b.push_str("ToolCall");
-            s(b, "ID", t.id.as_bytes());
-            s(b, "Name", t.name.as_bytes());
-            s(b, "Arguments", &t.arguments);
-            s(b, "ArgumentsError", t.arguments_error.as_bytes());
-            s(b, "Signature", &t.signature);
-            s(b, "ItemID", t.item_id.as_bytes());
-            s(b, "Producer", t.producer.as_bytes());
-        }
-        Content::Other(o) => {
-            b.push_str("Other");
-            s(b, "Type", o.type_.as_bytes());
-            s(b, "Raw", &o.raw);
-            s(b, "Producer", o.producer.as_bytes());
-        }
-    }
-}
-
-fn s(b: &mut String, name: &str, v: &[u8]) {
-    b.push(' ');
-    b.push_str(name);
-    b.push('=');
-    crate::norm::quote_ascii(b, v);
-}
-
-fn n(b: &mut String, name: &str, v: i64) {
-    b.push(' ');
-    b.push_str(name);
-    b.push('=');
-    b.push_str(&v.to_string());
-}
-
-fn flag(b: &mut String, name: &str, v: bool) {
-    b.push(' ');
-    b.push_str(name);
-    b.push('=');
-    b.push_str(if v { "true" } else { "false" });
+    Ok(out)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn parsed(doc: &str) -> Document {
-        match parse(doc.as_bytes(), "m") {
-            Ok(d) => d,
-            Err(e) => panic!("parse {:?}: {}", doc, e),
-        }
+    /// FULL is a document as core/provider/document.go writes it (its
+    /// structs marshaled by encoding/json): every key, every block type,
+    /// signatures with packed metadata.
+    const FULL: &str = concat!(
+        r#"{"system":"Be \u003cbrief\u003e.","messages":["#,
+        r#"{"role":"user","content":[{"type":"text","text":"What is in this picture?"},"#,
+        r#"{"type":"image","media_type":"image/png","data":"iVBORw0K"}]},"#,
+        r#"{"role":"assistant","content":["#,
+        r#"{"type":"thinking","text":"I should look.","signature":"AGZvcm1hdD1vcGVuYWkAAGl0ZW09cnNfMQA=","encrypted":"ZW5j","producer":"openai"},"#,
+        r#"{"type":"thinking","encrypted":"ZW5j","redacted":true},"#,
+        r#"{"type":"text","text":"Let me check.","signature":"AGl0ZW09bXNnXzEAAHBoYXNlPWZpbmFsX2Fuc3dlcgBzaWc=","producer":"openai"},"#,
+        r#"{"type":"text","signature":"AG90aGVyPXdlYl9zZWFyY2gAeyJ4IjoxfQ=="},"#,
+        r#"{"type":"tool_call","signature":"dHNpZw==","producer":"google","id":"call_1","name":"ls","arguments_text":"{\"path\": \".\"}"}],"#,
+        r#""provider":"openai","model":"gpt-5","response_id":"resp_1"},"#,
+        r#"{"role":"tool_result","content":[{"type":"text","text":"a.png"},{"type":"image","media_type":"image/png","data":"iVBORw0K"}],"#,
+        r#""call_id":"call_1","name":"ls","is_error":true}],"#,
+        r#""tools":[{"name":"ls","description":"Lists files.","parameters":{"type":"object"}},{"name":"now","description":"","parameters":null}],"#,
+        r#""max_output_tokens":32000,"thinking":"high","thinking_budget":2048,"cache_key":"session-1","#,
+        r#""base_url":"http://config","base_url_flag":"http://flag","#,
+        r#""environment":{"ANTHROPIC_BASE_URL":"http://a","OPENAI_BASE_URL":"http://env"},"#,
+        r#""quirks":{"developer_role":true,"echo_reasoning":"reasoning","max_tokens_field":"max_tokens","max_tool_call_id_len":40,"#,
+        r#""no_prompt_cache_key":true,"no_stream_usage":true,"no_strict":true,"reasoning_details":true,"thinking_format":"openrouter","#,
+        r#""tool_result_name":true,"usage_include":true}}"#,
+    );
+
+    fn text(text: &str) -> Content {
+        Content::Text(Text { text: text.into(), ..Text::default() })
     }
 
-    fn failure(doc: &str) -> String {
-        match parse(doc.as_bytes(), "m") {
-            Ok(d) => panic!("parse {:?} succeeded: {:?}", doc, d),
-            Err(e) => e,
-        }
+    fn png() -> Content {
+        Content::Image(Image { media_type: "image/png".into(), data: b"\x89PNG\r\n".to_vec() })
     }
 
-    #[test]
-    fn keys_fold_as_encoding_json_folds_them() {
-        let d = parsed(
-            "{\"SYSTEM\":\"a\",\"ſystem\":\"b\",\"Cache_Key\":\"k\",\"thınkıng\":\"high\",\"base_url_FLAG\":\"f\"}",
-        );
-        assert_eq!((&d.request.system[..], &d.request.cache_key[..], &d.request.thinking[..]), ("b", "k", ""));
-        assert_eq!(d.base_url_flag, "f");
-        assert_eq!(d.request.model, "m");
-        let d = parsed("{\"systemx\":\"a\",\"syste\":\"b\",\"\\u212aey\":1}");
-        assert_eq!(d.request.system, "");
-        let folds = |key: &[u8], name: &str| crate::retryhint::equal_fold(key, name.as_bytes());
-        assert!(folds("K\u{212a}".as_bytes(), "kk"));
-        assert!(!folds("k\u{212a}".as_bytes(), "k"));
-        assert!(!folds(b"cache-key", "cache_key"));
-    }
-
-    #[test]
-    fn repeated_keys_merge_as_go_does() {
-        let d = parsed(
-            r#"{"tools":[{"name":"a","description":"d","parameters":null},{"name":"x"}],"TOOLS":[{"name":"b"}],"tools":[{},{}],
-               "environment":{"A":null,"B":"b"},"Environment":{"C":"c"},"quirks":{"no_strict":true},"Quirks":{"usage_include":true}}"#,
-        );
-        let tools: Vec<(&str, &str, &[u8])> =
-            d.request.tools.iter().map(|t| (&t.name[..], &t.description[..], &t.parameters[..])).collect();
-        assert_eq!(tools, vec![("b", "d", &b"null"[..]), ("x", "", &b""[..])]);
-        let env: Vec<(&str, &str)> = d.environment.iter().map(|(k, v)| (&k[..], &v[..])).collect();
-        assert_eq!(env, vec![("A", ""), ("B", "b"), ("C", "c")]);
-        assert_eq!(d.quirks, Some(Quirks { no_strict: true, usage_include: true, ..Quirks::default() }));
-        let d = parsed(
-            r#"{"quirks":{"no_strict":true},"quirks":null,"environment":{"A":"a"},"environment":null,"tools":[{"name":"a"}],"tools":[]}"#,
-        );
-        assert_eq!((d.quirks, d.environment.len(), d.request.tools.len()), (None, 0, 0));
-    }
-
-    #[test]
-    fn blocks_convert_as_the_guest_does() {
-        let d = parsed(
-            r#"{"messages":[{"role":"assistant","provider":"p","model":"mm","response_id":"r","content":[
-                {"type":"text","text":"hi","signature":"AGl0ZW09bXNnXzEAc2ln"},
-                {"type":"thinking","text":"t","signature":"c2ln","encrypted":"ZW5j","redacted":true,"format":"f","producer":"q"},
-                {"type":"image","media_type":"image/png","data":[1,2,null,255]},
-                {"type":"tool_call","id":"c","name":"n","arguments":{ "a" : 1 }},
-                {"type":"tool_call","arguments":{"a":1},"arguments_text":"{\"b\":2}"},
-                {"type":"tool_call"},
-                {"type":"text","signature":"AG90aGVyPXdlYl9zZWFyY2gAeyJ4IjoxfQ=="}]},
-              {"role":"tool_result","call_id":"c","name":"n","is_error":true,"content":null},
-              {"role":"user","content":[{"type":"text","text":"q"}]}]}"#,
-        );
-        let want = "Request Model=\"m\" System=\"\" MaxTokens=0 Thinking=\"\" ThinkingBudget=0 CacheKey=\"\"\n\
-AssistantMessage Provider=\"p\" Model=\"mm\" ResponseID=\"r\" Stop=\"\" StopRaw=\"\" Usage={Input=unknown Output=unknown CacheRead=unknown CacheWrite=unknown Reasoning=unknown} Error=nil\n  \
-Text Text=\"hi\" Signature=\"sig\" Producer=\"p\" ItemID=\"msg_1\" Phase=\"\"\n  \
-Thinking Text=\"t\" Signature=\"sig\" Encrypted=\"enc\" Redacted=true Format=\"f\" ItemID=\"\" Producer=\"q\"\n  \
-Image MediaType=\"image/png\" Data=\"\\x01\\x02\\x00\\xff\"\n  \
-ToolCall ID=\"c\" Name=\"n\" Arguments=\"{ \\\"a\\\" : 1 }\" ArgumentsError=\"\" Signature=\"\" ItemID=\"\" Producer=\"p\"\n  \
-ToolCall ID=\"\" Name=\"\" Arguments=\"{\\\"b\\\":2}\" ArgumentsError=\"\" Signature=\"\" ItemID=\"\" Producer=\"p\"\n  \
-ToolCall ID=\"\" Name=\"\" Arguments=\"{}\" ArgumentsError=\"\" Signature=\"\" ItemID=\"\" Producer=\"p\"\n  \
-Other Type=\"web_search\" Raw=\"{\\\"x\\\":1}\" Producer=\"p\"\n\
-ToolResultMessage CallID=\"c\" Name=\"n\" IsError=true\n\
-UserMessage\n  \
-Text Text=\"q\" Signature=\"\" Producer=\"\" ItemID=\"\" Phase=\"\"\n";
-        assert_eq!(trace_request(&d.request), want);
-    }
-
-    #[test]
-    fn errors_say_what_go_says() {
-        assert_eq!(
-            failure(r#"{"messages":[{"role":"user"},{"role":"robot"}]}"#),
-            "guest: messages[1] of the request document: unknown role \"robot\"; want user, assistant or tool_result"
-        );
-        assert_eq!(
-            failure(r#"{"messages":[null]}"#),
-            "guest: messages[0] of the request document: unknown role \"\"; want user, assistant or tool_result"
-        );
-        assert_eq!(
-            failure(r#"{"messages":[{"role":"user","content":[{"type":"text"},{"type":"vidéo\n"}]}]}"#),
-            "guest: messages[0] of the request document: content[1]: unknown block type \"vidéo\\n\"; want text, thinking, image or tool_call"
-        );
-        assert_eq!(
-            failure(r#"{"messages":[{"role":"user","content":[{"type":"text","signature":"YQ"}]}]}"#),
-            "guest: messages[0] of the request document: illegal base64 data at input byte 0"
-        );
-        for doc in [
-            "{",
-            "[]",
-            r#"{"messages":5}"#,
-            r#"{"max_output_tokens":1.5}"#,
-            r#"{"max_output_tokens":1e2}"#,
-            r#"{"tools":[{"name":5}]}"#,
-            r#"{"environment":{"A":1}}"#,
-            r#"{"environment":[]}"#,
-            r#"{"quirks":{"no_strict":"yes"}}"#,
-            r#"{"quirks":5}"#,
-            r#"{"system":"a"} x"#,
-        ] {
-            let e = failure(doc);
-            assert!(e.starts_with(JSON_ERROR), "{:?}: {}", doc, e);
-        }
-        for doc in [
-            r#"{"messages":[5]}"#,
-            r#"{"messages":[{"role":"user","content":[{"type":"image","data":[256]}]}]}"#,
-            r#"{"messages":[{"role":"user","content":[{"type":"image","data":[-1]}]}]}"#,
-            r#"{"messages":[{"role":"user","content":[{"type":"image","data":["a"]}]}]}"#,
-            r#"{"messages":[{"role":"user","content":[{"type":"image","data":{}}]}]}"#,
-            r#"{"messages":[{"role":"user","is_error":"x"}]}"#,
-        ] {
-            let e = failure(doc);
-            assert!(e.starts_with("guest: messages[0] of the request document: "), "{:?}: {}", doc, e);
-        }
-        assert_eq!(
-            fault_text("anthropic", failure("{")),
-            "guest: request document for \"anthropic\" is not valid JSON: jsonscan: the input ends at offset 1 looking for an object key; the JSON text is incomplete"
-        );
-        assert_eq!(fault_text("p", "guest: x".to_string()), "guest: x");
-        assert_eq!(parsed("null").request.messages.len(), 0);
-    }
-
-    #[test]
-    fn base64_decodes_as_go_does() {
-        let cases: [(&str, Result<&[u8], usize>); 12] = [
-            ("", Ok(b"")),
-            ("YQ==", Ok(b"a")),
-            ("YW==", Ok(b"a")),
-            ("YWI=", Ok(b"ab")),
-            ("Y\r\nW\nJj", Ok(b"abc")),
-            ("YWJj\n", Ok(b"abc")),
-            ("YQ=\n=\n", Ok(b"a")),
-            ("Y", Err(0)),
-            ("YQ", Err(0)),
-            ("YQ=", Err(3)),
-            ("YQ==YQ==", Err(4)),
-            ("Y*==", Err(1)),
+    /// full is what FULL reads as.
+    fn full() -> Document {
+        let (openai, enc) = (|| String::from("openai"), || b"enc".to_vec());
+        let (item_id, format) = ("rs_1".into(), "openai".into());
+        let assistant = vec![
+            Content::Thinking(Thinking {
+                text: "I should look.".into(),
+                encrypted: enc(),
+                format,
+                item_id,
+                producer: openai(),
+                ..Default::default()
+            }),
+            Content::Thinking(Thinking { encrypted: enc(), redacted: true, producer: openai(), ..Default::default() }),
+            Content::Text(Text {
+                text: "Let me check.".into(),
+                signature: b"sig".to_vec(),
+                producer: openai(),
+                item_id: "msg_1".into(),
+                phase: "final_answer".into(),
+            }),
+            Content::Other(Other { type_: "web_search".into(), raw: br#"{"x":1}"#.to_vec(), producer: openai() }),
+            Content::ToolCall(ToolCall {
+                id: "call_1".into(),
+                name: "ls".into(),
+                arguments: br#"{"path": "."}"#.to_vec(),
+                signature: b"tsig".to_vec(),
+                producer: "google".into(),
+                ..Default::default()
+            }),
         ];
-        for (src, want) in cases.iter() {
-            let got = decode_base64(src.as_bytes());
-            let want = want.map(|b| b.to_vec()).map_err(|at| format!("illegal base64 data at input byte {}", at));
-            assert_eq!(got, want, "{:?}", src);
+        let messages = vec![
+            Message::User(UserMessage { content: vec![text("What is in this picture?"), png()] }),
+            Message::Assistant(AssistantMessage {
+                content: assistant,
+                provider: openai(),
+                model: "gpt-5".into(),
+                response_id: "resp_1".into(),
+                ..Default::default()
+            }),
+            Message::ToolResult(ToolResultMessage {
+                call_id: "call_1".into(),
+                name: "ls".into(),
+                content: vec![text("a.png"), png()],
+                is_error: true,
+            }),
+        ];
+        let tools = vec![
+            Tool {
+                name: "ls".into(),
+                description: "Lists files.".into(),
+                parameters: br#"{"type":"object"}"#.to_vec(),
+            },
+            Tool { name: "now".into(), description: "".into(), parameters: b"null".to_vec() },
+        ];
+        let quirks = Quirks {
+            developer_role: true,
+            max_tokens_field: "max_tokens".into(),
+            no_stream_usage: true,
+            thinking_format: "openrouter".into(),
+            echo_reasoning: "reasoning".into(),
+            reasoning_details: true,
+            usage_include: true,
+            tool_result_name: true,
+            no_strict: true,
+            no_prompt_cache_key: true,
+            max_tool_call_id_len: 40,
+        };
+        let env = [("ANTHROPIC_BASE_URL", "http://a"), ("OPENAI_BASE_URL", "http://env")];
+        Document {
+            request: Request {
+                model: "m".into(),
+                system: "Be <brief>.".into(),
+                messages,
+                tools,
+                max_tokens: 32000,
+                thinking: "high".into(),
+                thinking_budget: 2048,
+                cache_key: "session-1".into(),
+            },
+            base_url: "http://config".into(),
+            base_url_flag: "http://flag".into(),
+            environment: env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+            quirks: Some(quirks),
         }
-        assert_eq!(parse_u8(b"255"), Some(255));
-        assert_eq!((parse_u8(b"256"), parse_u8(b"-0"), parse_u8(b"1.0"), parse_u8(b"")), (None, None, None, None));
+    }
+
+    /// doc is the document of `messages` for model "m".
+    fn doc(messages: Vec<Message>) -> Document {
+        Document { request: Request { model: "m".into(), messages, ..Request::default() }, ..Document::default() }
+    }
+
+    /// top is a document of no messages and `members`.
+    fn top(members: &str) -> String {
+        format!(r#"{{"messages":[],{}}}"#, members)
+    }
+
+    /// one is a document of one `role` message holding `blocks`.
+    fn one(role: &str, blocks: &str) -> String {
+        format!(r#"{{"messages":[{{"role":"{}","content":[{}]}}]}}"#, role, blocks)
+    }
+
+    #[test]
+    fn parse_reads_what_the_host_writes() {
+        let bare = doc(vec![Message::Assistant(AssistantMessage {
+            content: vec![
+                text(""),
+                Content::Thinking(Thinking::default()),
+                Content::Image(Image { data: b"\xfb\xff\xbf".to_vec(), ..Image::default() }),
+                Content::ToolCall(ToolCall { arguments: b"{}".to_vec(), ..ToolCall::default() }),
+            ],
+            ..AssistantMessage::default()
+        })]);
+        let mut skipped = doc(vec![Message::User(UserMessage { content: vec![text("hi")] })]);
+        skipped.request.tools = vec![Tool { name: "t".into(), description: "d".into(), parameters: b"{}".to_vec() }];
+        skipped.quirks = Some(Quirks::default());
+        let cases: Vec<(&str, String, Result<Document, &str>)> = vec![
+            ("full document", FULL.into(), Ok(full())),
+            ("no messages", r#"{"messages":[]}"#.into(), Ok(doc(vec![]))),
+            ("tool result", r#"{"messages":[{"role":"tool_result","content":[]}]}"#.into(), Ok(doc(vec![Message::ToolResult(ToolResultMessage::default())]))),
+            ("optional fields missing", one("assistant", r#"{"type":"text"},{"type":"thinking"},{"type":"image","data":"+/+/"},{"type":"tool_call"}"#), Ok(bare)),
+            (
+                "unknown keys skipped",
+                r#"{"future":[1,{"a":null}],"System":"no","messages":[{"role":"user","Role":5,"mutation":"x",
+                   "content":[{"type":"text","text":"hi","cache_control":{"type":"ephemeral"},"Text":5}]}],
+                   "tools":[{"name":"t","description":"d","parameters":{},"strict":true}],"quirks":{}}"#
+                    .into(),
+                Ok(skipped),
+            ),
+            ("not JSON", "{".into(), Err("not valid JSON: the input ends at offset 1 looking for an object key; the JSON text is incomplete")),
+            ("no text", "".into(), Err("not valid JSON: the input ends at offset 0 looking for the beginning of a value; the JSON text is incomplete")),
+            ("text after", r#"{"messages":[]} x"#.into(), Err("not valid JSON: invalid character 'x' at offset 16 after the top-level value")),
+            ("not an object", "[]".into(), Err("want an object, found array")),
+            ("messages missing", "{}".into(), Err("missing messages")),
+            ("keys are case-sensitive", r#"{"Messages":[]}"#.into(), Err("missing messages")),
+            ("messages null", r#"{"messages":null}"#.into(), Err("messages: want an array, found null")),
+            ("system a number", top(r#""system":1"#), Err("system: want a string, found number")),
+            ("fraction", top(r#""max_output_tokens":1.5"#), Err("max_output_tokens: want an integer, found 1.5")),
+            ("budget a string", top(r#""thinking_budget":"2048""#), Err("thinking_budget: want an integer, found string")),
+            ("tool parameters missing", top(r#""tools":[{"name":"t","description":""}]"#), Err("tools[0]: missing parameters")),
+            ("environment value a number", top(r#""environment":{"A_BASE_URL":1}"#), Err("environment.A_BASE_URL: want a string, found number")),
+            ("quirks a string", top(r#""quirks":"{}""#), Err("quirks: want an object, found string")),
+            ("quirk a string", top(r#""quirks":{"no_strict":"yes"}"#), Err("quirks.no_strict: want a boolean, found string")),
+            ("unknown quirk", top(r#""quirks":{"no-strict":true}"#), Err("quirks.no-strict: not a quirk of the openai-chat codec")),
+            ("message a number", r#"{"messages":[5]}"#.into(), Err("messages[0]: want an object, found number")),
+            ("unknown role", r#"{"messages":[{"role":"user","content":[]},{"role":"robot","content":[]}]}"#.into(), Err(r#"messages[1]: unknown role "robot"; want user, assistant or tool_result"#)),
+            ("role missing", r#"{"messages":[{"content":[]}]}"#.into(), Err("messages[0]: missing role")),
+            ("content missing", r#"{"messages":[{"role":"user"}]}"#.into(), Err("messages[0]: missing content")),
+            ("is_error a string", r#"{"messages":[{"role":"user","content":[],"is_error":"true"}]}"#.into(), Err("messages[0].is_error: want a boolean, found string")),
+            ("unknown block type", one("user", r#"{"type":"text"},{"type":"video"}"#), Err(r#"messages[0].content[1]: unknown block type "video"; want text, thinking, image or tool_call"#)),
+            ("block type missing", one("user", r#"{"Type":"text"}"#), Err("messages[0].content[0]: missing type")),
+            ("text an array", one("user", r#"{"type":"text","text":["a"]}"#), Err("messages[0].content[0].text: want a string, found array")),
+            ("base64 unpadded", one("user", r#"{"type":"text","signature":"YQ"}"#), Err("messages[0].content[0].signature: not standard padded base64 (length 2)")),
+            ("base64 bad digit", one("user", r#"{"type":"thinking","encrypted":"YWJjY*=="}"#), Err("messages[0].content[0].encrypted: not standard padded base64 (byte 5)")),
+            ("base64 line break", one("user", r#"{"type":"image","data":"YWJj\nYWI"}"#), Err("messages[0].content[0].data: not standard padded base64 (byte 4)")),
+            ("base64 padded too much", one("user", r#"{"type":"image","data":"Y==="}"#), Err("messages[0].content[0].data: not standard padded base64 (byte 1)")),
+            ("bytes as numbers", one("user", r#"{"type":"image","data":[1,2]}"#), Err("messages[0].content[0].data: want a base64 string, found array")),
+        ];
+        for (name, text, want) in cases {
+            assert_eq!(parse(text.as_bytes(), "m"), want.map_err(String::from), "{}", name);
+        }
+        let e = parse(b"{}", "m").unwrap_err();
+        assert_eq!(fault_text("anthropic", e), r#"request document for "anthropic": missing messages"#);
     }
 }

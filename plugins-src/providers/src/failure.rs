@@ -1,24 +1,30 @@
-//! failure classifies non-2xx responses and maps the codecs' classified
-//! errors onto the world's `failure` (the port of guest/classify.go).
+//! failure classifies non-2xx responses with the codec of the provider's
+//! wire API and maps the classified errors onto the world's `failure`.
 
 use crate::norm::{Error, ErrorKind};
-use crate::smith_plugin::provider::{ClassifyOptions, Failure};
-use crate::smith_plugin::types::FailureKind;
+use smith_plugin::provider::{ClassifyOptions, Failure};
+use smith_plugin::types::FailureKind;
 
 /// classify classifies a non-2xx response from its body and the headers
 /// the host passed (request ids, x-should-retry, retry-after,
 /// retry-after-ms, x-ratelimit-*); vendor hints in the body (Gemini's
 /// RetryInfo, OpenAI's "try again in") are read by the codecs. A header
-/// repeated in the list keeps its first value. `now` is the Unix time
-/// (seconds, nanoseconds) HTTP-date retry-after values are resolved
-/// against.
-pub fn classify(body: &[u8], o: &ClassifyOptions, now: (i64, u32)) -> Failure {
-    let e = match crate::declare::lookup(&o.provider) {
-        Ok(e) => e,
-        Err(f) => return Failure { kind: FailureKind::Unknown, message: crate::declare::fault_text(&f), ..Failure::default() },
+/// repeated in the list keeps its first value. An HTTP-date
+/// retry-after is resolved against the response's Date header (the
+/// plugin's own clock is the sandbox's fixed one).
+pub fn classify(body: &[u8], o: &ClassifyOptions) -> Failure {
+    let f = match crate::format::lookup(&o.provider) {
+        Ok((f, _)) => f,
+        Err(f) => {
+            return Failure {
+                kind: FailureKind::Unknown,
+                message: crate::declare::fault_text(&f),
+                ..Failure::default()
+            }
+        }
     };
     // Header names are HTTP tokens (ASCII); they are compared lower-cased,
-    // first value wins, as the Go guest's map did.
+    // first value wins.
     let mut h: Vec<(String, &str)> = Vec::with_capacity(o.headers.len());
     for kv in o.headers.iter() {
         let k = kv.name.to_ascii_lowercase();
@@ -27,20 +33,7 @@ pub fn classify(body: &[u8], o: &ClassifyOptions, now: (i64, u32)) -> Failure {
         }
     }
     let status = i64::from(o.status);
-    let err = match e.api {
-        "anthropic" => crate::anthropic::classify::classify_response(status, &h, body, now.0, now.1),
-        "openai-chat" | "openai-responses" => {
-            crate::openaichat::response::classify_response(status, &h, body, now.0, now.1)
-        }
-        "gemini" => crate::gemini::classify::classify_response(status, &h, body, now.0, now.1),
-        api => {
-            return Failure {
-                kind: FailureKind::Unknown,
-                message: crate::declare::unknown_api(api),
-                ..Failure::default()
-            }
-        }
-    };
+    let err = (f.classify)(status, &h, body);
     failure(&err)
 }
 
@@ -55,9 +48,7 @@ pub fn failure(e: &Error) -> Failure {
         ErrorKind::Overloaded => FailureKind::Overloaded,
         ErrorKind::Server => FailureKind::Server,
         ErrorKind::NotFound => FailureKind::NotFound,
-        ErrorKind::Transport => FailureKind::Transport,
         ErrorKind::Truncated => FailureKind::Truncated,
-        ErrorKind::Aborted => FailureKind::Aborted,
         ErrorKind::Malformed => FailureKind::Malformed,
     };
     Failure {

@@ -1,44 +1,35 @@
-//! request builds the request template for a snapshot (the port of
-//! guest/build.go): the history is handed off to the target provider
-//! (foreign thinking and ids transformed), the base URL resolved (default
-//! < document base_url < the provider's conventional environment variable
-//! from the document's environment < base_url_flag), and the credential
-//! left as a secret reference named after the provider's first credential
-//! variable.
+//! request builds the request template for a snapshot: the history is
+//! handed off to the target provider (foreign thinking and ids
+//! transformed), the base URL resolved (default < document base_url < the
+//! provider's conventional environment variable from the document's
+//! environment < base_url_flag), and the credential left as a secret
+//! reference named after the provider's first credential variable.
 
 use crate::handoff::{self, Target};
-use crate::norm_message::HttpRequest;
-use crate::smith_plugin::provider::{
+use crate::norm::message::HttpRequest;
+use smith_plugin::provider::{
     CodecFault, HeaderTemplate, HttpMethod, RequestSnapshot, RequestTemplate, SecretReference, TemplatePart,
 };
 
 /// build returns the request template of `s`.
 pub fn build(s: &RequestSnapshot) -> Result<RequestTemplate, CodecFault> {
-    let e = crate::declare::lookup(&s.provider)?;
-    let doc = crate::document::parse(s.document.as_bytes(), &s.model).map_err(|m| {
-        CodecFault::UnsupportedRequest(crate::document::fault_text(&s.provider, m))
-    })?;
+    let (f, e) = crate::format::lookup(&s.provider)?;
+    let doc = crate::document::parse(s.document.as_bytes(), &s.model)
+        .map_err(|m| CodecFault::UnsupportedRequest(crate::document::fault_text(&s.provider, m)))?;
     let mut r = doc.request;
     let target = Target {
         provider: s.provider.clone(),
-        api: e.api.to_string(),
+        api: f.api.to_string(),
         model: s.model.clone(),
         id_style: e.id_style.to_string(),
     };
     r.messages = handoff::transform(std::mem::take(&mut r.messages), &target);
     let env = doc.environment.get(e.base_url_env).map(String::as_str).unwrap_or("");
-    let (base, _) = crate::endpoints::resolve_base_url(&e, &doc.base_url, env, &doc.base_url_flag)
+    let (base, _) = crate::format::resolve_base_url(&e, &doc.base_url, env, &doc.base_url_flag)
         .map_err(CodecFault::UnsupportedRequest)?;
     let quirks = doc.quirks.as_ref().unwrap_or(&e.quirks);
     let secret_ref = e.key_env.first().copied().unwrap_or("");
-    let h = match e.api {
-        "anthropic" => crate::anthropic_build::build_request(&r, secret_ref),
-        "openai-chat" => crate::openaichat_build::build_request(&r, quirks, secret_ref),
-        "openai-responses" => crate::openairesp_build::build_request(&r, secret_ref),
-        "gemini" => crate::gemini_build::build_request(&r, secret_ref),
-        api => Err(crate::declare::unknown_api(api)),
-    }
-    .map_err(CodecFault::UnsupportedRequest)?;
+    let h = (f.build)(&r, quirks, secret_ref).map_err(CodecFault::UnsupportedRequest)?;
     Ok(template(base, h))
 }
 

@@ -5,8 +5,8 @@ use crate::catalog::{BASH_MAX_TIME, BASH_OUTPUT, BASH_TIMEOUT};
 use crate::faults::Fault;
 use crate::host::Host;
 use crate::output::{cat, failed, invalid, itoa};
-use crate::smith_plugin::process::{Command, RunOptions};
-use crate::smith_plugin::tool::ToolFault;
+use smith_plugin::process::{Command, RunOptions};
+use smith_plugin::tool::ToolFault;
 
 /// run_bash runs a command line; a non-zero exit or a signal is a failure
 /// whose message carries the output.

@@ -2,7 +2,7 @@
 //! Schemas) and bounds.
 
 use crate::host::Host;
-use crate::smith_plugin::tool::ToolFault;
+use smith_plugin::tool::ToolFault;
 
 /// Entry is one tool: its declaration and its implementation. run gets the
 /// host, the arguments (a JSON object) and the working directory, and

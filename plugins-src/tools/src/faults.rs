@@ -1,8 +1,8 @@
 //! What the tools tell the model when a host effect fails.
 
 use crate::output::{cat, itoa};
-use crate::smith_plugin::fs::FileFault;
-use crate::smith_plugin::process::ProcessFault;
+use smith_plugin::fs::FileFault;
+use smith_plugin::process::ProcessFault;
 
 /// Fault is a failed import call.
 pub(crate) enum Fault {

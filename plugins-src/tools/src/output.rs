@@ -1,28 +1,16 @@
 //! Output and fault helpers shared by the tools.
 
 use crate::faults::Fault;
-use crate::quote::quote;
-use crate::smith_plugin::tool::ToolFault;
+use smith_json::write::append_int;
+use smith_plugin::tool::ToolFault;
+use smith_text::quote::quote;
 
 /// itoa formats n in decimal.
 pub(crate) fn itoa(n: i64) -> String {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    let mut u = n.unsigned_abs();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (u % 10) as u8;
-        u /= 10;
-        if u == 0 {
-            break;
-        }
-    }
-    let mut s = String::with_capacity(21);
-    if n < 0 {
-        s.push('-');
-    }
-    s.push_str(std::str::from_utf8(&buf[i..]).unwrap_or(""));
-    s
+    let mut b = Vec::with_capacity(20);
+    append_int(&mut b, n);
+    // Decimal digits and a minus sign are ASCII.
+    String::from_utf8(b).unwrap_or_default()
 }
 
 /// cat concatenates parts into one string.

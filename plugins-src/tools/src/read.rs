@@ -5,8 +5,8 @@ use crate::catalog::{READ_BYTES, READ_LINES};
 use crate::faults::Fault;
 use crate::host::Host;
 use crate::output::{describe, invalid, itoa, lines};
-use crate::smith_plugin::fs::ReadOptions;
-use crate::smith_plugin::tool::ToolFault;
+use smith_plugin::fs::ReadOptions;
+use smith_plugin::tool::ToolFault;
 
 /// run_read returns a window of a text file, ending with a notice naming
 /// the next offset when more lines follow.

@@ -5,8 +5,8 @@ use crate::catalog::{FIND_LIMIT, GREP_LIMIT, LS_LIMIT, MAX_LIMIT};
 use crate::faults::Fault;
 use crate::host::Host;
 use crate::output::{cat, describe, invalid, itoa};
-use crate::smith_plugin::fs::{EntryKind, FindOptions, ListOptions, SearchOptions};
-use crate::smith_plugin::tool::ToolFault;
+use smith_plugin::fs::{EntryKind, FindOptions, ListOptions, SearchOptions};
+use smith_plugin::tool::ToolFault;
 
 /// limit_of returns the limit to use and the one to ask the host for: one
 /// more, to learn whether results were cut.

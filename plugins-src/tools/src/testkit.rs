@@ -1,15 +1,17 @@
 //! What the crate's tests and its fuzz driver (serve.rs) share: the sample
 //! argument object and the echo host.
 
-use crate::args::{bool_field, decode, int_field, str_field, Field, Reader, Slot};
+use crate::args::{bool_field, decode, int_field, list_field, str_field};
 use crate::catalog::Entry;
 use crate::host::Host;
-use crate::smith_plugin::fs::{
+use smith_json::read::Decoder;
+use smith_plugin::fs::{
     DirectoryEntry, EditOptions, EditOutcome, EntryKind, FileFault, FileText, FindOptions, ListOptions, ReadOptions,
     SearchOptions, TextEdit, TextMatch, WriteOptions,
 };
-use crate::smith_plugin::process::{Command, ProcessFault, ProcessOutcome, RunOptions};
-use crate::smith_plugin::tool::ToolFault;
+use smith_plugin::process::{Command, ProcessFault, ProcessOutcome, RunOptions};
+use smith_plugin::tool::{InvokeOptions, ToolCall, ToolFault};
+use smith_plugin::types::ContentBlock;
 
 /// Sample holds a decoded sample object.
 #[derive(Debug, Default, PartialEq)]
@@ -25,9 +27,9 @@ pub(crate) struct Sample {
 pub(crate) fn decode_sample(args: &[u8]) -> Result<Sample, String> {
     let mut s = Sample::default();
     let mut items = Vec::new();
-    let mut each = |r: &mut Reader| -> Result<(), String> {
+    let mut each = |d: &mut Decoder| -> Result<(), String> {
         let mut v = String::new();
-        let res = r.into(&mut str_field("items[]", &mut v));
+        let res = str_field("items[]", &mut v).read(d);
         items.push(v);
         res
     };
@@ -38,7 +40,7 @@ pub(crate) fn decode_sample(args: &[u8]) -> Result<Sample, String> {
             str_field("path", &mut s.path),
             int_field("n", &mut s.n),
             bool_field("b", &mut s.b),
-            Field { name: "items", slot: Slot::List(&mut each), seen: None },
+            list_field("items", &mut each),
         ],
     );
     s.items = items;
@@ -97,8 +99,29 @@ impl Host for Echo {
 /// NUL-separated, as testdata/differential.golden records them.
 pub(crate) fn echo_run(t: &Entry, args: &[u8]) -> String {
     let mut h = Echo { calls: Vec::new() };
-    let res = match (t.run)(&mut h, args, "/cwd") {
-        Ok(t) => format!("ok {}", t),
+    // Arguments cross the world as a string, so invalid UTF-8 reaches a
+    // tool only here, through its reader directly; the rest goes through
+    // invoke, as the host calls it.
+    let res = match std::str::from_utf8(args) {
+        Ok(a) => {
+            let call = ToolCall { id: String::new(), name: t.name.to_string(), arguments: a.to_string() };
+            let o = InvokeOptions { output_limit: u32::MAX, working_directory: "/cwd".to_string() };
+            crate::invoke(&mut h, call, o).map(|out| {
+                let text: Vec<&str> = out
+                    .content
+                    .iter()
+                    .map(|c| match c {
+                        ContentBlock::Text(t) => t.as_str(),
+                        _ => "[image]",
+                    })
+                    .collect();
+                text.concat()
+            })
+        }
+        Err(_) => (t.run)(&mut h, args, "/cwd"),
+    };
+    let res = match res {
+        Ok(text) => format!("ok {}", text),
         Err(ToolFault::InvalidArguments(m)) => format!("fault1 {}", m),
         Err(ToolFault::EffectFailure(m)) => format!("fault2 {}", m),
         Err(f) => format!("{:?}", f),

@@ -1,11 +1,12 @@
 //! The write and edit tools.
 
-use crate::args::{decode, str_field, Field, Reader, Slot};
+use crate::args::{decode, list_field, object, str_field};
 use crate::faults::Fault;
 use crate::host::Host;
 use crate::output::{cat, describe, invalid, itoa, plural};
-use crate::smith_plugin::fs::{EditOptions, TextEdit, WriteOptions};
-use crate::smith_plugin::tool::ToolFault;
+use smith_json::read::Decoder;
+use smith_plugin::fs::{EditOptions, TextEdit, WriteOptions};
+use smith_plugin::tool::ToolFault;
 
 /// run_write replaces or creates a file, creating missing parents.
 pub(crate) fn run_write(h: &mut dyn Host, args: &[u8], _cwd: &str) -> Result<String, ToolFault> {
@@ -24,19 +25,17 @@ pub(crate) fn decode_edit(args: &[u8]) -> Result<(String, Vec<TextEdit>), ToolFa
     let mut one = TextEdit::default();
     let (mut has_old, mut has_new) = (false, false);
     let mut edits: Vec<TextEdit> = Vec::new();
-    let mut each = |r: &mut Reader| -> Result<(), String> {
+    let mut each = |d: &mut Decoder| -> Result<(), String> {
         let mut e = TextEdit::default();
         let (mut e_old, mut e_new) = (false, false);
-        r.object(&mut |r: &mut Reader, key: &str| match key {
-            "old_text" => {
-                r.into(&mut Field { name: "old_text", slot: Slot::Str(&mut e.old_text), seen: Some(&mut e_old) })
-            }
-            "new_text" => {
-                r.into(&mut Field { name: "new_text", slot: Slot::Str(&mut e.new_text), seen: Some(&mut e_new) })
-            }
-            _ => Ok(()),
-        });
-        if r.err.is_none() && (!e_old || !e_new) {
+        object(
+            d,
+            &mut [
+                str_field("old_text", &mut e.old_text).seen(&mut e_old),
+                str_field("new_text", &mut e.new_text).seen(&mut e_new),
+            ],
+        )?;
+        if !e_old || !e_new {
             return Err(cat(&["edits[", &itoa(edits.len() as i64), "] needs both old_text and new_text"]));
         }
         edits.push(e);
@@ -47,9 +46,9 @@ pub(crate) fn decode_edit(args: &[u8]) -> Result<(String, Vec<TextEdit>), ToolFa
         args,
         &mut [
             str_field("path", &mut path),
-            Field { name: "old_text", slot: Slot::Str(&mut one.old_text), seen: Some(&mut has_old) },
-            Field { name: "new_text", slot: Slot::Str(&mut one.new_text), seen: Some(&mut has_new) },
-            Field { name: "edits", slot: Slot::List(&mut each), seen: None },
+            str_field("old_text", &mut one.old_text).seen(&mut has_old),
+            str_field("new_text", &mut one.new_text).seen(&mut has_new),
+            list_field("edits", &mut each),
         ],
     )
     .map_err(invalid)?;

@@ -21,7 +21,7 @@ var toolsWasm []byte
 // the toolchains that built them (a rebuild is byte-identical only with
 // the same one).
 var pins = []pin{
-	{name: "product", file: "product.wasm", size: 89541, sha256: "e9fa2903c4c979a7aff4b694f253ca1f9fe56bc4f135c5f77cf9a5e064065fb1", toolchain: "rustc 1.63.0", data: productWasm},
-	{name: "providers", file: "providers.wasm", size: 700189, sha256: "4591e71c68aa0e912230ffb9398d9ce17ae174d1d402e6676bc038db022a82bd", toolchain: "rustc 1.63.0", data: providersWasm},
-	{name: "tools", file: "tools.wasm", size: 120087, sha256: "aa45dff1deca626991ee9100572cf280c11b5e37c9d6a78ca9352213bc4a03d7", toolchain: "rustc 1.63.0", data: toolsWasm},
+	{name: "product", file: "product.wasm", size: 99595, sha256: "f9accca75baa47dbabfb2c817d365eb25f58cf9cdccfa573aa4d21e8b05b633e", toolchain: "rustc 1.63.0", data: productWasm},
+	{name: "providers", file: "providers.wasm", size: 688710, sha256: "fe6774e726886123dbd74cd53e32133cfdb4c7a8314627ede6182fa940ad452f", toolchain: "rustc 1.63.0", data: providersWasm},
+	{name: "tools", file: "tools.wasm", size: 130738, sha256: "55e136fb863e3de3670e3110351cc3992a3ac6ecbbb14d3fff6f030e7f107586", toolchain: "rustc 1.63.0", data: toolsWasm},
 }
