@@ -10,8 +10,8 @@
 //!
 //! - Keys and strings are escaped by [`crate::read::append_quote`]: `"`,
 //!   `\` and the control characters as RFC 8259 requires; it also escapes
-//!   `<`, `>`, `&`, U+2028 and U+2029, and writes each byte that does not
-//!   begin valid UTF-8 as `\ufffd`.
+//!   U+2028 and U+2029, and writes each byte that does not begin valid
+//!   UTF-8 as `\ufffd`.
 //! - Integers are written in decimal. A float is written in the shortest
 //!   digits that read back as the same f64 (Rust's own formatting), in
 //!   plain notation when 1e-6 <= |v| < 1e21 and in exponent notation
@@ -20,9 +20,9 @@
 //!   accepts it (RFC 8259, nested at most 10000 deep), else it is an error
 //!   naming what is wrong and its offset. It is written compacted by
 //!   [`crate::read::append_compact`]: its numbers and escape sequences
-//!   spelt as they were, `<`, `>`, `&`, U+2028 and U+2029 in its strings
-//!   escaped as append_quote escapes them, and (here) each invalid UTF-8
-//!   byte as `\ufffd`.
+//!   spelt as they were, U+2028 and U+2029 in its strings escaped as
+//!   append_quote escapes them, and (here) each invalid UTF-8 byte as
+//!   `\ufffd`.
 //! - A byte string is written as a string of its standard base64.
 //!
 //! ```ignore

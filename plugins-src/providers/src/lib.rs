@@ -39,6 +39,8 @@ mod norm;
 mod request;
 mod retry;
 mod sse;
+#[cfg(test)]
+mod fasttest;
 
 use smith_plugin::contrib::{Contributions, DeclareOptions, RegistrationFault};
 use smith_plugin::provider::{

@@ -21,7 +21,7 @@ var toolsWasm []byte
 // the toolchains that built them (a rebuild is byte-identical only with
 // the same one).
 var pins = []pin{
-	{name: "product", file: "product.wasm", size: 99595, sha256: "f9accca75baa47dbabfb2c817d365eb25f58cf9cdccfa573aa4d21e8b05b633e", toolchain: "rustc 1.63.0", data: productWasm},
-	{name: "providers", file: "providers.wasm", size: 688710, sha256: "fe6774e726886123dbd74cd53e32133cfdb4c7a8314627ede6182fa940ad452f", toolchain: "rustc 1.63.0", data: providersWasm},
-	{name: "tools", file: "tools.wasm", size: 130738, sha256: "55e136fb863e3de3670e3110351cc3992a3ac6ecbbb14d3fff6f030e7f107586", toolchain: "rustc 1.63.0", data: toolsWasm},
+	{name: "product", file: "product.wasm", size: 100133, sha256: "c4dcb0f09ea6e4cc699aec658a8b97a9b227b30699275589fd6df9e34afef8bb", toolchain: "rustc 1.63.0", data: productWasm},
+	{name: "providers", file: "providers.wasm", size: 680078, sha256: "a9bcd2b7711a79d3dcefda658221b60abec4965aaaf9d2472f41f8ac429e79a8", toolchain: "rustc 1.63.0", data: providersWasm},
+	{name: "tools", file: "tools.wasm", size: 131488, sha256: "e3b0c0109c762b3e53b730a322bd0f5cd1d8ebacff1b827b633c166b7b892762", toolchain: "rustc 1.63.0", data: toolsWasm},
 }

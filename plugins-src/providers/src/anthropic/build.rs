@@ -440,17 +440,6 @@ mod tests {
     #[test]
     fn bodies() {
         let r = Request {
-            model: "claude-sonnet-4-5".into(),
-            system: "be <brief>".into(),
-            messages: vec![user(vec![text("hi")])],
-            cache_key: "s1".into(),
-            ..Request::default()
-        };
-        assert_eq!(
-            body_of(&r),
-            r#"{"max_tokens":4096,"messages":[{"content":[{"cache_control":{"type":"ephemeral"},"text":"hi","type":"text"}],"role":"user"}],"model":"claude-sonnet-4-5","stream":true,"system":[{"cache_control":{"type":"ephemeral"},"text":"be \u003cbrief\u003e","type":"text"}]}"#
-        );
-        let r = Request {
             model: "m".into(),
             max_tokens: 2000,
             thinking: "high".into(),
@@ -518,23 +507,6 @@ mod tests {
         assert_eq!(
             body_of(&Request { model: "m".into(), ..Request::default() }),
             r#"{"max_tokens":4096,"messages":null,"model":"m","stream":true}"#
-        );
-    }
-
-    #[test]
-    fn headers_carry_the_secret_reference() {
-        let hr = build_request(&Request { model: "m".into(), ..Request::default() }, "ANTHROPIC_API_KEY").unwrap();
-        assert_eq!((hr.method.as_str(), hr.path.as_str()), ("POST", "/v1/messages"));
-        let h: Vec<(&str, &str, &str)> =
-            hr.headers.iter().map(|h| (&h.name[..], &h.value[..], &h.secret_ref[..])).collect();
-        assert_eq!(
-            h,
-            vec![
-                ("content-type", "application/json", ""),
-                ("accept", "text/event-stream", ""),
-                ("anthropic-version", "2023-06-01", ""),
-                ("x-api-key", "", "ANTHROPIC_API_KEY"),
-            ]
         );
     }
 
@@ -610,7 +582,6 @@ mod tests {
             (3000, "medium", 0, Ok((3000, 1976))),
             (1500, "low", 0, Ok((1500, 1024))),
             (1025, "xhigh", 0, Ok((1025, 1024))),
-            (4096, "medium", 4000, Ok((4096, 4000))),
             (4096, "extreme", 2000, Ok((4096, 2000))),
             (4096, "high", -5, Ok((4096, 3072))),
             (

@@ -147,23 +147,7 @@ mod tests {
 
     #[test]
     fn api_errors_name_their_kind() {
-        let e = classify(
-            529,
-            &[("request-id", "req_h")],
-            r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"request_id":"req_b"}"#,
-        );
-        assert_eq!(
-            e,
-            norm::Error {
-                kind: ErrorKind::Overloaded,
-                message: "Overloaded".into(),
-                retryable: true,
-                http_status: 529,
-                provider_type: "overloaded_error".into(),
-                request_id: "req_b".into(),
-                ..norm::Error::default()
-            }
-        );
+        // The 529 overloaded_error with both request ids is in classifyCases.
         let e = classify(
             400,
             &[("request-id", "req_h")],
@@ -176,18 +160,11 @@ mod tests {
 
     #[test]
     fn statuses_classify_bodies_without_a_type() {
+        // The golden shapes hold "{}" under the usual failure statuses.
         let cases: &[(i64, ErrorKind)] = &[
             (0, ErrorKind::Server),
-            (400, ErrorKind::InvalidRequest),
-            (401, ErrorKind::Auth),
             (402, ErrorKind::Quota),
-            (403, ErrorKind::Auth),
-            (404, ErrorKind::NotFound),
-            (413, ErrorKind::ContextOverflow),
-            (429, ErrorKind::RateLimit),
             (499, ErrorKind::InvalidRequest),
-            (500, ErrorKind::Server),
-            (529, ErrorKind::Overloaded),
             (-1, ErrorKind::InvalidRequest),
         ];
         for &(status, kind) in cases {
@@ -197,19 +174,13 @@ mod tests {
 
     #[test]
     fn bodies_that_are_not_api_errors_are_quoted() {
-        let e = classify(502, &[], "<html>bad gateway</html>");
-        assert_eq!(e.message, "anthropic: http 502 with a body that is not an API error: \"<html>bad gateway</html>\"");
-        assert_eq!((e.kind, e.retryable), (ErrorKind::Server, true));
         let long = "é".repeat(130);
         let e = classify(500, &[], &long);
         assert_eq!(
             e.message,
             format!("anthropic: http 500 with a body that is not an API error: \"{}\"", "é".repeat(120))
         );
-        assert_eq!(classify(500, &[], "").message, "anthropic: http 500 with a body that is not an API error: \"\"");
-        // Valid JSON of another shape is not an API error either, and an
-        // error member of the wrong type still is one (an empty one).
-        assert!(classify(500, &[], r#"{"error":null}"#).message.starts_with("anthropic: http 500 with a body"));
+        // An error member of the wrong type is an API error (an empty one).
         let e = classify(500, &[], r#"{"error":"boom","request_id":7}"#);
         assert_eq!((e.message.as_str(), e.request_id.as_str()), ("", ""));
     }

@@ -259,11 +259,11 @@ fn delta_member<'a>(r: &mut Cursor<'a>, d: &mut Delta<'a>, key: &[u8]) -> Option
 mod tests {
     use super::super::wire::Event;
     use super::{read, Prefix};
+    use crate::fasttest::{compare, resumes, Case, Resume};
 
-    /// general reads data with the general reader, rendering what it read
-    /// (None when it rejects the text).
-    fn general(data: &[u8]) -> Option<String> {
-        Event::read(data).ok().map(|e| format!("{:?}", e))
+    /// general reads data with the general reader, rendering what it read.
+    fn general(data: &[u8]) -> Result<String, String> {
+        Event::read(data).map(|e| format!("{:?}", e)).map_err(|e| format!("{:?}", e))
     }
 
     /// fast reads data with the fast reader, rendering what it read (None
@@ -290,113 +290,24 @@ mod tests {
     /// start; what a first event leaves as the prefix is as documented.
     #[test]
     fn prefix_reads_as_from_the_start() {
-        struct Case {
-            name: &'static str,
-            first: &'static str,
-            next: &'static str,
-            prefix: &'static str, // what first leaves as the prefix
-        }
-        let cases = [
-            Case {
-                name: "thinking",
-                first: r#"{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"The user"}      }"#,
-                next: r#"{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":" have"}}"#,
-                prefix: r#"{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"#,
-            },
-            Case {
-                name: "input json",
-                first: r#"{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":""}}"#,
-                next: r#"{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{"a": 1}"}}"#,
-                prefix: r#"{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"#,
-            },
-            Case {
-                name: "spaces",
-                first: r#" { "index" : 2 , "delta" : { "type" : "text_delta" , "text" : "a" } , "type" : "content_block_delta" } "#,
-                next: r#" { "index" : 2 , "delta" : { "type" : "text_delta" , "text" : "b" , "text" : null } , "type" : "x" } "#,
-                prefix: r#" { "index" : 2 , "delta" : { "type" : "text_delta" , "text" :"#,
-            },
-            Case {
-                name: "members after the text",
-                first: r#"{"type":"a","delta":{"text":"x","type":"t"},"index":3}"#,
-                next: r#"{"type":"a","delta":{"text":"y","signature":"s"},"index":null,"type":"b"}"#,
-                prefix: r#"{"type":"a","delta":{"text":"#,
-            },
-            Case {
-                name: "repeated type and index",
-                first: r#"{"type":"a","type":"b","index":1,"index":null,"delta":{"type":null,"type":"t","signature":"s"}}"#,
-                next: r#"{"type":"a","type":"b","index":1,"index":null,"delta":{"type":null,"type":"t","signature":"z"}}"#,
-                prefix: r#"{"type":"a","type":"b","index":1,"index":null,"delta":{"type":null,"type":"t","signature":"#,
-            },
-            Case {
-                name: "null types",
-                first: r#"{"type":null,"delta":{"type":null,"thinking":"x"}}"#,
-                next: r#"{"type":null,"delta":{"type":null,"thinking":"q"}}"#,
-                prefix: r#"{"type":null,"delta":{"type":null,"thinking":"#,
-            },
-            Case {
-                name: "another member first",
-                first: r#"{"type":"a","x":1,"delta":{"text":"x"}}"#,
-                next: r#"{"type":"a","x":1,"delta":{"text":"y"}}"#,
-                prefix: "",
-            },
-            Case {
-                name: "another delta member first",
-                first: r#"{"delta":{"stop_reason":"s","text":"x"}}"#,
-                next: r#"{"delta":{"stop_reason":"s","text":"y"}}"#,
-                prefix: "",
-            },
-            Case {
-                name: "null delta first",
-                first: r#"{"delta":null,"delta":{"text":"x"}}"#,
-                next: r#"{"delta":null,"delta":{"text":"y"}}"#,
-                prefix: "",
-            },
-            Case {
-                name: "no text",
-                first: r#"{"type":"content_block_stop","index":0}"#,
-                next: r#"{"type":"content_block_stop","index":0}"#,
-                prefix: "",
-            },
-            Case {
-                name: "same prefix, bad rest",
-                first: r#"{"delta":{"text":"x"}}"#,
-                next: r#"{"delta":{"text":"x"},}"#,
-                prefix: r#"{"delta":{"text":"#,
-            },
-            Case {
-                name: "same prefix, number text",
-                first: r#"{"delta":{"text":"x"}}"#,
-                next: r#"{"delta":{"text":5}}"#,
-                prefix: r#"{"delta":{"text":"#,
-            },
-            Case {
-                name: "same prefix, nothing after",
-                first: r#"{"delta":{"text":"x"}}"#,
-                next: r#"{"delta":{"text":"#,
-                prefix: r#"{"delta":{"text":"#,
-            },
-            Case {
-                name: "another index",
-                first: r#"{"index":0,"delta":{"text":"x"}}"#,
-                next: r#"{"index":1,"delta":{"text":"x"}}"#,
-                prefix: r#"{"index":0,"delta":{"text":"#,
-            },
+        #[rustfmt::skip]
+        let cases: [Resume; 14] = [
+            ("thinking", r#"{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"The user"}      }"#, r#"{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":" have"}}"#, r#"{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"#),
+            ("input json", r#"{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":""}}"#, r#"{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{"a": 1}"}}"#, r#"{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"#),
+            ("spaces", r#" { "index" : 2 , "delta" : { "type" : "text_delta" , "text" : "a" } , "type" : "content_block_delta" } "#, r#" { "index" : 2 , "delta" : { "type" : "text_delta" , "text" : "b" , "text" : null } , "type" : "x" } "#, r#" { "index" : 2 , "delta" : { "type" : "text_delta" , "text" :"#),
+            ("members after the text", r#"{"type":"a","delta":{"text":"x","type":"t"},"index":3}"#, r#"{"type":"a","delta":{"text":"y","signature":"s"},"index":null,"type":"b"}"#, r#"{"type":"a","delta":{"text":"#),
+            ("repeated type and index", r#"{"type":"a","type":"b","index":1,"index":null,"delta":{"type":null,"type":"t","signature":"s"}}"#, r#"{"type":"a","type":"b","index":1,"index":null,"delta":{"type":null,"type":"t","signature":"z"}}"#, r#"{"type":"a","type":"b","index":1,"index":null,"delta":{"type":null,"type":"t","signature":"#),
+            ("null types", r#"{"type":null,"delta":{"type":null,"thinking":"x"}}"#, r#"{"type":null,"delta":{"type":null,"thinking":"q"}}"#, r#"{"type":null,"delta":{"type":null,"thinking":"#),
+            ("another member first", r#"{"type":"a","x":1,"delta":{"text":"x"}}"#, r#"{"type":"a","x":1,"delta":{"text":"y"}}"#, ""),
+            ("another delta member first", r#"{"delta":{"stop_reason":"s","text":"x"}}"#, r#"{"delta":{"stop_reason":"s","text":"y"}}"#, ""),
+            ("null delta first", r#"{"delta":null,"delta":{"text":"x"}}"#, r#"{"delta":null,"delta":{"text":"y"}}"#, ""),
+            ("no text", r#"{"type":"content_block_stop","index":0}"#, r#"{"type":"content_block_stop","index":0}"#, ""),
+            ("same prefix, bad rest", r#"{"delta":{"text":"x"}}"#, r#"{"delta":{"text":"x"},}"#, r#"{"delta":{"text":"#),
+            ("same prefix, number text", r#"{"delta":{"text":"x"}}"#, r#"{"delta":{"text":5}}"#, r#"{"delta":{"text":"#),
+            ("same prefix, nothing after", r#"{"delta":{"text":"x"}}"#, r#"{"delta":{"text":"#, r#"{"delta":{"text":"#),
+            ("another index", r#"{"index":0,"delta":{"text":"x"}}"#, r#"{"index":1,"delta":{"text":"x"}}"#, r#"{"index":0,"delta":{"text":"#),
         ];
-        for c in &cases {
-            let mut prefix = Prefix::default();
-            assert!(fast_after(c.first.as_bytes(), &mut prefix).is_some(), "{}: first text read slow", c.name);
-            assert_eq!(String::from_utf8_lossy(&prefix.bytes), c.prefix, "{}: prefix", c.name);
-            let next = c.next.as_bytes();
-            let want = general(next);
-            match fast_after(next, &mut prefix) {
-                Some(got) => assert_eq!(Some(got), want, "{}", c.name),
-                None => assert!(want.is_none(), "{}: gave up on a text the general reader reads", c.name),
-            }
-            // A second event with the prefix reads the same again.
-            if let Some(again) = fast_after(next, &mut prefix) {
-                assert_eq!(Some(again), want, "{}: second read", c.name);
-            }
-        }
+        resumes(&cases, &fast_after, &|p: &Prefix| &p.bytes, &general, &|_| false);
     }
 
     /// Every event of every recorded Anthropic stream (the .sse files of
@@ -435,7 +346,7 @@ mod tests {
                 }
                 events += 1;
                 assert!(fast(data).is_some(), "{}: event {} read slow", path.display(), text);
-                assert_eq!(fast(data), general(data), "{}: event {}", path.display(), text);
+                assert_eq!(fast(data), general(data).ok(), "{}: event {}", path.display(), text);
                 // In the stream's order, after the prefix the events
                 // before it left.
                 resumed += usize::from(
@@ -443,7 +354,7 @@ mod tests {
                 );
                 assert_eq!(
                     fast_after(data, &mut prefix),
-                    general(data),
+                    general(data).ok(),
                     "{}: event {} after a prefix",
                     path.display(),
                     text
@@ -460,11 +371,6 @@ mod tests {
     /// reads; it gives up on what it must not decide.
     #[test]
     fn reads_as_the_general_reader() {
-        struct Case {
-            name: &'static str,
-            data: &'static str,
-            fast: bool,
-        }
         let cases = [
             Case { name: "text delta", data: r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello"}}"#, fast: true },
             Case { name: "thinking delta, trailing spaces", data: r#"{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":" weather"}       }"#, fast: true },
@@ -508,40 +414,10 @@ mod tests {
             Case { name: "not an object", data: "null", fast: false },
             Case { name: "control character", data: "{\"type\":\"a\u{1}\"}", fast: false },
         ];
-        for c in &cases {
-            let data = c.data.as_bytes();
-            let want = general(data);
-            let got = fast(data);
-            assert_eq!(got.is_some(), c.fast, "{}: fast path taken", c.name);
-            if got.is_some() {
-                assert!(want.is_some(), "{}: the fast path read a text the general reader rejects", c.name);
-                assert_eq!(got, want, "{}", c.name);
-            }
-            // Every prefix and every one-byte change reads the same or
-            // gives up.
-            for n in 0..data.len() {
-                let mut variants = vec![data[..n].to_vec(), [&data[..n], b" ", &data[n..]].concat()];
-                for b in [b"\"", b"1", b"{", b"]", b",", b"n", b"\\"] {
-                    variants.push([&data[..n], b, &data[n + 1..]].concat());
-                }
-                for variant in variants {
-                    // Read from the start, and after the original text
-                    // (whose prefix a variant may share).
-                    for mut prefix in [Prefix::default(), primed(data)] {
-                        if let Some(got) = fast_after(&variant, &mut prefix) {
-                            let v = String::from_utf8_lossy(&variant);
-                            let want = general(&variant);
-                            assert!(
-                                want.is_some(),
-                                "{}: variant {:?} read fast, rejected by the general reader",
-                                c.name,
-                                v
-                            );
-                            assert_eq!(Some(got), want, "{}: variant {:?}", c.name, v);
-                        }
-                    }
-                }
-            }
-        }
+        // Every prefix and every one-byte change reads the same or gives
+        // up, from the start and after the original text (whose prefix a
+        // variant may share).
+        let after = |data: &[u8], variant: &[u8]| fast_after(variant, &mut primed(data));
+        compare(&cases, b"\"1{],n\\", &[&|_, v| fast(v), &after], &general);
     }
 }

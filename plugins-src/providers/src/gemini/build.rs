@@ -5,10 +5,10 @@
 //! ```
 //!
 //! The body's objects are written with their members in key order,
-//! strings escaped by smith_json::write. A tool's parameters are decoded
-//! into a tree (numbers become f64, the last of repeated keys wins,
-//! strings are unquoted with U+FFFD for invalid UTF-8) and converted to
-//! Gemini's schema subset; everything is done without recursion, so a
+//! strings escaped by smith_json::write. A tool's parameters are read as
+//! one JSON value (of repeated keys the last counts, strings are unquoted
+//! with U+FFFD for invalid UTF-8 and lone surrogates, numbers keep their
+//! text) and converted to Gemini's schema subset without recursion, so a
 //! schema nested as deep as the JSON reader allows (10000 levels) costs
 //! heap, not stack.
 //!
@@ -16,16 +16,17 @@
 //! fail as JSON that ends early.
 
 use crate::norm::message::{Content, Header, HttpRequest, Image, Message, Request, ToolResultMessage};
-use smith_json::read;
-use smith_json::write::{self, Writer};
+use smith_json::read::{self, Cursor};
+use smith_json::write::Writer;
+use std::borrow::Cow;
 
 /// build_request returns the streamGenerateContent?alt=sse request for r. The
 /// credential is a reference: the x-goog-api-key header carries secret_ref for
 /// the host to fill in. Each thought signature goes back on the part it came
 /// on; thought summaries without a signature are not sent back. Tool schemas
-/// are converted to Gemini's OpenAPI subset (upper-case types, unsupported
-/// keywords dropped). Gemini 3 models take thinkingLevel, older ones
-/// thinkingBudget. The error is a message starting "gemini: ".
+/// are converted to Gemini's OpenAPI subset (see [`Schema::parse`]). Gemini 3
+/// models take thinkingLevel, older ones thinkingBudget. The error is a
+/// message starting "gemini: ".
 pub fn build_request(r: &Request, secret_ref: &str) -> Result<HttpRequest, String> {
     // The checks before encoding, in order: an image in an assistant
     // message, then the tool schemas, then the thinking level.
@@ -38,8 +39,8 @@ pub fn build_request(r: &Request, secret_ref: &str) -> Result<HttpRequest, Strin
     }
     let mut schemas = Vec::with_capacity(r.tools.len());
     for t in &r.tools {
-        match Tree::parse(&t.parameters) {
-            Ok(tree) => schemas.push(tree),
+        match Schema::parse(&t.parameters) {
+            Ok(s) => schemas.push(s),
             Err(e) => {
                 let mut msg = String::from("gemini: tool ");
                 smith_text::quote::quote(&mut msg, t.name.as_bytes());
@@ -118,7 +119,12 @@ fn thinking_config(r: &Request) -> Result<Option<(bool, Thinking)>, String> {
 }
 
 /// write_body writes the request body, its keys in order.
-fn write_body(w: &mut Writer, r: &Request, schemas: &[Tree], thinking: Option<(bool, Thinking)>) -> Result<(), String> {
+fn write_body(
+    w: &mut Writer,
+    r: &Request,
+    schemas: &[Schema],
+    thinking: Option<(bool, Thinking)>,
+) -> Result<(), String> {
     w.begin_object();
     w.key("contents");
     write_contents(w, &r.messages)?;
@@ -150,27 +156,13 @@ fn write_body(w: &mut Writer, r: &Request, schemas: &[Tree], thinking: Option<(b
     }
     if !r.system.is_empty() {
         w.key("systemInstruction");
-        w.begin_object();
-        w.key("parts");
-        w.begin_array();
-        w.begin_object();
-        w.key("text");
-        w.string(&r.system);
-        w.end_object();
-        w.end_array();
-        w.key("role");
-        w.string("user");
-        w.end_object();
+        begin_turn(w);
+        text_part(w, &r.system);
+        end_turn(w, "user");
     }
     if !r.tools.is_empty() {
         w.key("toolConfig");
-        w.begin_object();
-        w.key("functionCallingConfig");
-        w.begin_object();
-        w.key("mode");
-        w.string("AUTO");
-        w.end_object();
-        w.end_object();
+        raw(w, br#"{"functionCallingConfig":{"mode":"AUTO"}}"#)?;
         w.key("tools");
         w.begin_array();
         w.begin_object();
@@ -183,7 +175,7 @@ fn write_body(w: &mut Writer, r: &Request, schemas: &[Tree], thinking: Option<(b
             w.key("name");
             w.string(&t.name);
             w.key("parameters");
-            schema.write(w).map_err(|e| encode_error(b"", &e))?;
+            schema.write(w)?;
             w.end_object();
         }
         w.end_array();
@@ -194,84 +186,82 @@ fn write_body(w: &mut Writer, r: &Request, schemas: &[Tree], thinking: Option<(b
     Ok(())
 }
 
-/// Turn is one element of contents: a user message, the parts of a model
-/// message, or consecutive tool results sent as one user turn.
-enum Turn<'a> {
-    User(&'a [Content]),
-    Model(&'a [Content]),
-    Responses(Vec<&'a ToolResultMessage>),
-}
-
+/// write_contents writes the turns of messages, or null when there are
+/// none: a user message is a user turn, an assistant message with parts to
+/// send back a model turn, and consecutive tool results one user turn.
 fn write_contents(w: &mut Writer, messages: &[Message]) -> Result<(), String> {
-    let mut turns = Vec::new();
-    let mut responses: Vec<&ToolResultMessage> = Vec::new();
-    for m in messages {
-        match m {
-            Message::User(u) => {
-                if !responses.is_empty() {
-                    turns.push(Turn::Responses(std::mem::take(&mut responses)));
-                }
-                turns.push(Turn::User(&u.content));
-            }
-            Message::ToolResult(t) => responses.push(t),
-            Message::Assistant(a) => {
-                if !responses.is_empty() {
-                    turns.push(Turn::Responses(std::mem::take(&mut responses)));
-                }
-                if a.content.iter().any(is_model_part) {
-                    turns.push(Turn::Model(&a.content));
-                }
-            }
-        }
-    }
-    if !responses.is_empty() {
-        turns.push(Turn::Responses(responses));
-    }
-    if turns.is_empty() {
-        w.null(); // no turns
+    let has_turn = |m: &Message| match m {
+        Message::Assistant(a) => a.content.iter().any(is_model_part),
+        _ => true,
+    };
+    if !messages.iter().any(has_turn) {
+        w.null();
         return Ok(());
     }
     w.begin_array();
-    for t in &turns {
-        w.begin_object();
-        w.key("parts");
-        w.begin_array();
-        let role = match t {
-            Turn::User(content) => {
-                for c in content.iter() {
+    let mut results = false; // a turn of tool results is open
+    for m in messages {
+        if results && !matches!(m, Message::ToolResult(_)) {
+            end_turn(w, "user");
+            results = false;
+        }
+        match m {
+            Message::User(u) => {
+                begin_turn(w);
+                for c in &u.content {
                     match c {
-                        Content::Text(t) => {
-                            w.begin_object();
-                            w.key("text");
-                            w.string(&t.text);
-                            w.end_object();
-                        }
+                        Content::Text(t) => text_part(w, &t.text),
                         Content::Image(img) => inline(w, img),
                         _ => {}
                     }
                 }
-                "user"
+                end_turn(w, "user");
             }
-            Turn::Responses(results) => {
-                for m in results {
-                    write_response(w, m);
+            Message::ToolResult(t) => {
+                if !results {
+                    begin_turn(w);
+                    results = true;
                 }
-                "user"
+                write_response(w, t);
             }
-            Turn::Model(content) => {
-                for c in content.iter() {
+            Message::Assistant(a) if has_turn(m) => {
+                begin_turn(w);
+                for c in a.content.iter().filter(|c| is_model_part(c)) {
                     write_model_part(w, c)?;
                 }
-                "model"
+                end_turn(w, "model");
             }
-        };
-        w.end_array();
-        w.key("role");
-        w.string(role);
-        w.end_object();
+            Message::Assistant(_) => {}
+        }
+    }
+    if results {
+        end_turn(w, "user");
     }
     w.end_array();
     Ok(())
+}
+
+/// begin_turn opens a turn and its parts.
+fn begin_turn(w: &mut Writer) {
+    w.begin_object();
+    w.key("parts");
+    w.begin_array();
+}
+
+/// end_turn closes a turn's parts and the turn, which has role.
+fn end_turn(w: &mut Writer, role: &str) {
+    w.end_array();
+    w.key("role");
+    w.string(role);
+    w.end_object();
+}
+
+/// text_part writes a part holding text.
+fn text_part(w: &mut Writer, text: &str) {
+    w.begin_object();
+    w.key("text");
+    w.string(text);
+    w.end_object();
 }
 
 /// write_response writes a tool result: its functionResponse with the
@@ -289,13 +279,8 @@ fn write_response(w: &mut Writer, m: &ToolResultMessage) {
     w.key("response");
     w.begin_object();
     w.key(if m.is_error { "error" } else { "result" });
-    let mut text = String::new();
-    for c in &m.content {
-        if let Content::Text(t) = c {
-            text.push_str(&t.text);
-        }
-    }
-    w.string(&text);
+    let text = m.content.iter().filter_map(|c| if let Content::Text(t) = c { Some(t.text.as_str()) } else { None });
+    w.string(&text.collect::<String>());
     w.end_object();
     w.end_object();
     w.end_object();
@@ -316,40 +301,32 @@ fn is_model_part(c: &Content) -> bool {
     }
 }
 
+/// write_model_part writes c, a part [`is_model_part`] accepts, with its
+/// thought signature.
 fn write_model_part(w: &mut Writer, c: &Content) -> Result<(), String> {
-    let signature = |w: &mut Writer, sig: &[u8]| {
-        if !sig.is_empty() {
-            w.key("thoughtSignature");
-            w.string(sig);
-        }
-    };
-    match c {
-        Content::Thinking(t) if !t.signature.is_empty() => {
+    let sig = match c {
+        Content::Thinking(t) => {
             w.begin_object();
             w.key("text");
             w.string(&t.text);
             w.key("thought");
             w.bool(true);
-            signature(w, &t.signature);
-            w.end_object();
+            &t.signature
         }
-        Content::Text(t) if !t.text.is_empty() || !t.signature.is_empty() => {
+        Content::Text(t) => {
             w.begin_object();
             w.key("text");
             w.string(&t.text);
-            signature(w, &t.signature);
-            w.end_object();
+            &t.signature
         }
         Content::ToolCall(tc) => {
             w.begin_object();
             w.key("functionCall");
             w.begin_object();
             w.key("args");
-            if !tc.arguments_error.is_empty() {
-                raw(w, b"{}")?; // never executed; its result says why
-            } else {
-                raw(w, &tc.arguments)?;
-            }
+            // A call whose arguments were not JSON is never executed; its
+            // result says why.
+            raw(w, if tc.arguments_error.is_empty() { &tc.arguments } else { b"{}" })?;
             if !tc.id.is_empty() {
                 w.key("id");
                 w.string(&tc.id);
@@ -357,30 +334,28 @@ fn write_model_part(w: &mut Writer, c: &Content) -> Result<(), String> {
             w.key("name");
             w.string(&tc.name);
             w.end_object();
-            signature(w, &tc.signature);
-            w.end_object();
+            &tc.signature
         }
-        Content::Other(o) => raw(w, &o.raw)?,
-        _ => {}
+        Content::Other(o) => return raw(w, &o.raw),
+        Content::Image(_) => return Ok(()),
+    };
+    if !sig.is_empty() {
+        w.key("thoughtSignature");
+        w.string(sig);
     }
+    w.end_object();
     Ok(())
 }
 
-/// raw writes a raw JSON value: null when empty, else compacted, or fails
-/// with [`encode_error`]'s text for it.
+/// raw writes a raw JSON value: null when empty, else compacted; one that
+/// is not a JSON text fails with "gemini: encode request body: " and the
+/// writer's error.
 fn raw(w: &mut Writer, v: &[u8]) -> Result<(), String> {
     if v.is_empty() {
         w.null();
         return Ok(());
     }
-    w.raw(v).map_err(|e| encode_error(v, &e))
-}
-
-/// encode_error is the error for a body the writer refused: the raw value
-/// src (its syntax error) or, which a decoded schema cannot hold, a
-/// float without a JSON form.
-fn encode_error(src: &[u8], e: &write::Error) -> String {
-    format!("gemini: encode request body: {}", write::marshal_error_text(src, e))
+    w.raw(v).map_err(|e| format!("gemini: encode request body: {}", e))
 }
 
 /// inline writes an image part: its data in standard base64.
@@ -411,334 +386,237 @@ fn path_escape(dst: &mut String, s: &[u8]) {
     }
 }
 
-/// Node is a decoded JSON value; a container holds the indexes of its
-/// elements in the tree's arena, an object's members sorted by key, each
-/// key once (the last one read).
-enum Node {
-    Null,
-    Bool(bool),
-    Num(f64),
-    Str(String),
+/// Node is a value of a tool schema in a [`Schema`]'s arena: a number,
+/// true, false or null as its text, a string unquoted, or a container
+/// holding the indexes of its elements (an object's members in key order,
+/// each key once).
+enum Node<'a> {
+    Raw(&'a [u8]),
+    Str(Cow<'a, str>),
     Arr(Vec<usize>),
-    Obj(Vec<(String, usize)>),
+    Obj(Vec<(Cow<'a, str>, usize)>),
 }
 
-/// Tree is a decoded tool schema: an arena of nodes, the value at 0.
-struct Tree {
-    nodes: Vec<Node>,
+/// Role is what a value is to the schema conversion: a schema, the
+/// properties of one (whose members are schemas), the anyOf list of one
+/// (whose elements are schemas), or a plain value, kept as it is.
+#[derive(Clone, Copy, PartialEq)]
+enum Role {
+    Schema,
+    Props,
+    AnyOf,
+    Plain,
 }
 
-/// Open is a container being parsed: its node and, in an object, the key
-/// of the member whose value comes next.
-struct Open {
-    node: usize,
-    key: Option<String>,
+/// Step is what [`Schema::write`] has still to write.
+enum Step<'s> {
+    Value(usize),
+    Key(&'s str),
+    End(u8),
 }
 
-impl Tree {
-    /// parse decodes src. The error is a syntax error anywhere first
-    /// ([`write::syntax_error_text`]), else, for the first number that does
-    /// not fit an f64, "json: cannot unmarshal number N into Go value of
-    /// type float64".
-    fn parse(src: &[u8]) -> Result<Tree, String> {
-        let mut scratch = Vec::new();
-        if let Err(e) = write::append_raw(&mut scratch, src) {
-            return Err(write::syntax_error_text(src, &e));
+/// Schema is a tool's parameters converted to Gemini's schema subset: an
+/// arena of nodes, the value at 0.
+struct Schema<'a> {
+    nodes: Vec<Node<'a>>,
+}
+
+impl<'a> Schema<'a> {
+    /// parse reads src and converts it. An object that is a schema keeps
+    /// only the keywords Gemini's Schema takes: "type" ASCII upper-cased (a
+    /// list of types gives its last non-empty name other than "null", and
+    /// nullable true if it names "null", whatever "nullable" says);
+    /// "properties" an object of converted schemas ({} when it is no
+    /// object); "items" converted; "anyOf" a list of converted schemas
+    /// (dropped when it is no list); "nullable", "description",
+    /// "required", "enum", "format", "minItems", "maxItems", "minimum",
+    /// "maximum", "title", "minLength", "maxLength", "pattern", "default"
+    /// and "propertyOrdering" as they are. A schema that is no object is
+    /// kept as it is. The error is src's syntax error ("invalid character
+    /// 'x' at offset 3 after an object key"), else the first number, in
+    /// src's order, beyond a 64-bit float's range.
+    fn parse(src: &'a [u8]) -> Result<Schema<'a>, String> {
+        let mut d = read::Decoder::new(src);
+        d.skip();
+        d.finish().map_err(|e| e.message().to_string())?;
+        let s = Schema::read(src).ok_or("the schema cannot be read")?;
+        match s.nodes.iter().find(|n| matches!(n, Node::Raw(t) if out_of_range(t))) {
+            Some(Node::Raw(t)) => {
+                Err(format!("the number {} is beyond the range of a 64-bit float", String::from_utf8_lossy(t)))
+            }
+            _ => Ok(s),
         }
-        drop(scratch);
-        // src is now known to be one valid JSON value.
-        let mut nodes = vec![Node::Null];
-        let mut stack: Vec<Open> = Vec::new();
-        let mut overflow: Option<String> = None;
-        let mut i = 0;
+    }
+
+    /// read converts src, one valid JSON text, keeping its nodes in src's
+    /// order; None only if the cursor gives up on it.
+    fn read(src: &'a [u8]) -> Option<Schema<'a>> {
+        let mut c = Cursor { data: src, pos: 0 };
+        let mut s = Schema { nodes: Vec::new() };
+        let mut open: Vec<(usize, Role, u8)> = Vec::new(); // node, role, closing byte
+        let mut key = None;
+        let mut role = Role::Schema;
         loop {
-            i = skip_space(src, i);
-            let c = match src.get(i) {
-                Some(&c) => c,
-                None => break,
+            let at = s.nodes.len();
+            let first = c.peek()?;
+            s.nodes.push(match first {
+                b'{' => Node::Obj(Vec::new()),
+                b'[' => Node::Arr(Vec::new()),
+                b'"' => Node::Str(c.str()?.unquoted()),
+                _ => Node::Raw(c.value()?),
+            });
+            if let Some(&(parent, _, _)) = open.last() {
+                match &mut s.nodes[parent] {
+                    Node::Obj(members) => members.push((key.take()?, at)),
+                    Node::Arr(elems) => elems.push(at),
+                    _ => {}
+                }
+            }
+            let close = match first {
+                b'{' => b'}',
+                b'[' => b']',
+                _ => 0,
             };
-            let node = match c {
-                b',' | b':' => {
-                    i += 1;
-                    continue;
-                }
-                b'"' if matches!(stack.last(), Some(Open { key: None, node }) if matches!(nodes[*node], Node::Obj(_))) =>
-                {
-                    let end = string_end(src, i);
-                    let key = unquote(&src[i..end]);
-                    if let Some(top) = stack.last_mut() {
-                        top.key = Some(key);
-                    }
-                    i = end;
-                    continue;
-                }
-                b'}' | b']' => {
-                    i += 1;
-                    let open = match stack.pop() {
-                        Some(o) => o,
-                        None => break,
+            if close != 0 {
+                open.push((at, role, close));
+                c.pos += 1;
+            }
+            // After a scalar or in an empty container: close containers
+            // until one has another element.
+            if close == 0 || c.peek()? == close {
+                loop {
+                    let close = match open.last() {
+                        Some(&(_, _, close)) => close,
+                        None => return Some(s),
                     };
-                    if let Node::Obj(members) = &mut nodes[open.node] {
-                        last_wins(members);
-                    }
-                    if stack.is_empty() {
+                    if c.next(close)? {
                         break;
                     }
-                    continue;
+                    let (n, role, _) = open.pop()?;
+                    s.finish(n, role);
                 }
-                b'{' => {
-                    i += 1;
-                    Node::Obj(Vec::new())
-                }
-                b'[' => {
-                    i += 1;
-                    Node::Arr(Vec::new())
-                }
-                b'"' => {
-                    let end = string_end(src, i);
-                    let s = unquote(&src[i..end]);
-                    i = end;
-                    Node::Str(s)
-                }
-                b't' => {
-                    i += 4;
-                    Node::Bool(true)
-                }
-                b'f' => {
-                    i += 5;
-                    Node::Bool(false)
-                }
-                b'n' => {
-                    i += 4;
-                    Node::Null
-                }
-                _ => {
-                    let start = i;
-                    while src.get(i).map_or(false, |&d| matches!(d, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')) {
-                        i += 1;
-                    }
-                    let text = std::str::from_utf8(&src[start..i]).unwrap_or("");
-                    match text.parse::<f64>() {
-                        Ok(v) if v.is_finite() => Node::Num(v),
-                        _ => {
-                            if overflow.is_none() {
-                                overflow = Some(format!(
-                                    "json: cannot unmarshal number {} into Go value of type float64",
-                                    text
-                                ));
-                            }
-                            Node::Null
-                        }
-                    }
-                }
+            }
+            // The next element's role follows from its container's and,
+            // in an object, its key.
+            let &(_, parent, close) = open.last()?;
+            key = if close == b'}' { Some(c.member()?.unquoted()) } else { None };
+            role = match (parent, key.as_deref()) {
+                (Role::Schema, Some("properties")) => Role::Props,
+                (Role::Schema, Some("anyOf")) => Role::AnyOf,
+                (Role::Schema, Some("items")) | (Role::Props, Some(_)) | (Role::AnyOf, None) => Role::Schema,
+                _ => Role::Plain,
             };
-            let opens = c == b'{' || c == b'[';
-            let at = if stack.is_empty() {
-                nodes[0] = node;
-                0
-            } else {
-                nodes.push(node);
-                nodes.len() - 1
-            };
-            if let Some(top) = stack.last_mut() {
-                match &mut nodes[top.node] {
-                    Node::Arr(elems) => elems.push(at),
-                    Node::Obj(members) => members.push((top.key.take().unwrap_or_default(), at)),
-                    _ => {}
-                }
-            }
-            if opens {
-                stack.push(Open { node: at, key: None });
-            } else if stack.is_empty() {
-                break;
-            }
-        }
-        match overflow {
-            Some(e) => Err(e),
-            None => Ok(Tree { nodes }),
         }
     }
 
-    /// write writes the tree's value converted to Gemini's schema subset,
-    /// without recursion: pending work is kept on a stack.
-    fn write(&self, w: &mut Writer) -> Result<(), write::Error> {
-        let mut todo = vec![Task::Schema(0)];
-        while let Some(t) = todo.pop() {
-            match t {
-                Task::Key(k) => w.key(k),
-                Task::End(b'}') => w.end_object(),
-                Task::End(_) => w.end_array(),
-                Task::Upper(s) => w.string(&s),
-                Task::True => w.bool(true),
-                Task::Plain(n) => self.plain(w, n, &mut todo)?,
-                Task::Schema(n) => match &self.nodes[n] {
-                    Node::Obj(members) => self.schema(w, members, &mut todo),
-                    _ => self.plain(w, n, &mut todo)?,
-                },
-                Task::Props(n) => {
-                    w.begin_object();
-                    todo.push(Task::End(b'}'));
-                    if let Some(Node::Obj(members)) = n.map(|n| &self.nodes[n]) {
-                        for (k, v) in members.iter().rev() {
-                            todo.push(Task::Schema(*v));
-                            todo.push(Task::Key(k));
-                        }
-                    }
-                }
-                Task::AnyOf(elems) => {
-                    w.begin_array();
-                    todo.push(Task::End(b']'));
-                    for v in elems.iter().rev() {
-                        todo.push(Task::Schema(*v));
-                    }
-                }
-            }
+    /// finish completes the container at n, read with role: an object's
+    /// members are put in key order, the last of repeated keys kept, and
+    /// an object that is a schema is converted (see [`Schema::parse`]).
+    fn finish(&mut self, n: usize, role: Role) {
+        let mut members = match &mut self.nodes[n] {
+            Node::Obj(members) => std::mem::take(members),
+            _ => return,
+        };
+        // Reversed, then sorted stably: the last of repeated keys is the
+        // first of its run, which dedup keeps.
+        members.reverse();
+        members.sort_by(|a, b| a.0.cmp(&b.0));
+        members.dedup_by(|a, b| a.0 == b.0);
+        if role == Role::Schema {
+            members = self.convert(members);
         }
-        Ok(())
+        self.nodes[n] = Node::Obj(members);
     }
 
-    /// plain writes node n as it was decoded (numbers in their shortest
-    /// form), its elements through todo.
-    fn plain<'a>(&'a self, w: &mut Writer, n: usize, todo: &mut Vec<Task<'a>>) -> Result<(), write::Error> {
-        match &self.nodes[n] {
-            Node::Null => w.null(),
-            Node::Bool(b) => w.bool(*b),
-            Node::Num(v) => w.float64(*v)?,
-            Node::Str(s) => w.string(s),
-            Node::Arr(elems) => {
-                w.begin_array();
-                todo.push(Task::End(b']'));
-                for v in elems.iter().rev() {
-                    todo.push(Task::Plain(*v));
-                }
-            }
-            Node::Obj(members) => {
-                w.begin_object();
-                todo.push(Task::End(b'}'));
-                for (k, v) in members.iter().rev() {
-                    todo.push(Task::Plain(*v));
-                    todo.push(Task::Key(k));
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// schema writes an object converted to Gemini's schema: only the
-    /// keywords Gemini's Schema accepts, "type" ASCII upper-cased (a list
-    /// of types gives its last non-null name and nullable), "properties",
-    /// "items" and "anyOf" converted in turn, the rest as they are.
-    fn schema<'a>(&'a self, w: &mut Writer, members: &'a [(String, usize)], todo: &mut Vec<Task<'a>>) {
-        let mut out: Vec<(&'a str, Task<'a>)> = Vec::new();
-        let mut typ: Option<String> = None;
-        let mut nullable: Option<Task<'a>> = None;
+    /// convert returns the members, in key order, of a schema object with
+    /// these members (in key order) as [`Schema::parse`] says.
+    fn convert(&mut self, members: Vec<(Cow<'a, str>, usize)>) -> Vec<(Cow<'a, str>, usize)> {
+        let mut out = Vec::with_capacity(members.len());
+        let mut null = false;
         for (k, v) in members {
-            let v = *v;
-            match k.as_str() {
-                "type" => match &self.nodes[v] {
-                    Node::Str(s) => typ = Some(s.to_ascii_uppercase()),
-                    Node::Arr(elems) => {
-                        for x in elems {
-                            if let Node::Str(s) = &self.nodes[*x] {
-                                if s == "null" {
-                                    nullable = Some(Task::True);
-                                } else if !s.is_empty() {
-                                    typ = Some(s.to_ascii_uppercase());
-                                }
-                            }
+            let v = match (&*k, &self.nodes[v]) {
+                ("type", Node::Str(t)) => {
+                    let t = t.to_ascii_uppercase();
+                    self.push(Node::Str(t.into()))
+                }
+                ("type", Node::Arr(elems)) => {
+                    let mut typ = None;
+                    for &e in elems {
+                        match &self.nodes[e] {
+                            Node::Str(t) if *t == "null" => null = true,
+                            Node::Str(t) if !t.is_empty() => typ = Some(t.to_ascii_uppercase()),
+                            _ => {}
                         }
                     }
-                    _ => {}
+                    match typ {
+                        Some(t) => self.push(Node::Str(t.into())),
+                        None => continue,
+                    }
+                }
+                ("properties", Node::Obj(_)) | ("anyOf", Node::Arr(_)) => v,
+                ("properties", _) => self.push(Node::Obj(Vec::new())),
+                (
+                    "items" | "nullable" | "description" | "required" | "enum" | "format" | "minItems" | "maxItems"
+                    | "minimum" | "maximum" | "title" | "minLength" | "maxLength" | "pattern" | "default"
+                    | "propertyOrdering",
+                    _,
+                ) => v,
+                _ => continue,
+            };
+            out.push((k, v));
+        }
+        if null {
+            let t = self.push(Node::Raw(b"true"));
+            out.retain(|m| m.0 != "nullable");
+            out.push(("nullable".into(), t));
+            out.sort_by(|a, b| a.0.cmp(&b.0));
+        }
+        out
+    }
+
+    /// push adds n to the arena and returns its index.
+    fn push(&mut self, n: Node<'a>) -> usize {
+        self.nodes.push(n);
+        self.nodes.len() - 1
+    }
+
+    /// write writes the converted schema, without recursion: what is still
+    /// to write is kept on a stack.
+    fn write(&self, w: &mut Writer) -> Result<(), String> {
+        let mut todo = vec![Step::Value(0)];
+        while let Some(step) = todo.pop() {
+            match step {
+                Step::Key(k) => w.key(k),
+                Step::End(b'}') => w.end_object(),
+                Step::End(_) => w.end_array(),
+                Step::Value(n) => match &self.nodes[n] {
+                    Node::Raw(t) => raw(w, t)?,
+                    Node::Str(s) => w.string(s.as_bytes()),
+                    Node::Arr(elems) => {
+                        w.begin_array();
+                        todo.push(Step::End(b']'));
+                        todo.extend(elems.iter().rev().map(|&e| Step::Value(e)));
+                    }
+                    Node::Obj(members) => {
+                        w.begin_object();
+                        todo.push(Step::End(b'}'));
+                        for (k, v) in members.iter().rev() {
+                            todo.push(Step::Value(*v));
+                            todo.push(Step::Key(k));
+                        }
+                    }
                 },
-                "properties" => {
-                    out.push(("properties", Task::Props(Some(v).filter(|&v| matches!(self.nodes[v], Node::Obj(_))))))
-                }
-                "items" => out.push(("items", Task::Schema(v))),
-                "anyOf" => {
-                    if let Node::Arr(elems) = &self.nodes[v] {
-                        out.push(("anyOf", Task::AnyOf(elems)));
-                    }
-                }
-                "nullable" => {
-                    // A type list naming "null" wins, whatever the key
-                    // order.
-                    if nullable.is_none() {
-                        nullable = Some(Task::Plain(v));
-                    }
-                }
-                "description" | "required" | "enum" | "format" | "minItems" | "maxItems" | "minimum" | "maximum"
-                | "title" | "minLength" | "maxLength" | "pattern" | "default" | "propertyOrdering" => {
-                    out.push((k, Task::Plain(v)))
-                }
-                _ => {}
             }
         }
-        if let Some(t) = typ {
-            out.push(("type", Task::Upper(t)));
-        }
-        if let Some(t) = nullable {
-            out.push(("nullable", t));
-        }
-        out.sort_by(|a, b| a.0.cmp(b.0));
-        w.begin_object();
-        todo.push(Task::End(b'}'));
-        for (k, t) in out.into_iter().rev() {
-            todo.push(t);
-            todo.push(Task::Key(k));
-        }
+        Ok(())
     }
 }
 
-/// Task is pending work of Tree::write.
-enum Task<'a> {
-    Key(&'a str),
-    End(u8),
-    Upper(String),
-    True,
-    Plain(usize),
-    Schema(usize),
-    Props(Option<usize>),
-    AnyOf(&'a [usize]),
-}
-
-/// last_wins sorts an object's members by key and keeps, of repeated
-/// keys, the last one read.
-fn last_wins(members: &mut Vec<(String, usize)>) {
-    members.sort_by(|a, b| a.0.cmp(&b.0)); // stable: repeated keys stay in order
-    let mut out: Vec<(String, usize)> = Vec::with_capacity(members.len());
-    for m in members.drain(..) {
-        match out.last_mut() {
-            Some(last) if last.0 == m.0 => *last = m,
-            _ => out.push(m),
-        }
-    }
-    *members = out;
-}
-
-fn skip_space(src: &[u8], mut i: usize) -> usize {
-    while let Some(b' ' | b'\t' | b'\r' | b'\n') = src.get(i) {
-        i += 1;
-    }
-    i
-}
-
-/// string_end returns the offset after the valid string starting at i.
-fn string_end(src: &[u8], mut i: usize) -> usize {
-    i += 1;
-    while let Some(&c) = src.get(i) {
-        match c {
-            b'\\' => i += 2,
-            b'"' => return i + 1,
-            _ => i += 1,
-        }
-    }
-    src.len()
-}
-
-/// unquote decodes a valid quoted string (invalid UTF-8 and lone
-/// surrogates become U+FFFD).
-fn unquote(quoted: &[u8]) -> String {
-    read::Decoder::new(quoted).str().string()
+/// out_of_range reports whether t, the text of a number, true, false or
+/// null, is a number beyond a 64-bit float's range.
+fn out_of_range(t: &[u8]) -> bool {
+    let f = std::str::from_utf8(t).ok().and_then(|s| s.parse::<f64>().ok());
+    matches!(t.first(), Some(b'-' | b'0'..=b'9')) && !f.map_or(false, f64::is_finite)
 }
 
 #[cfg(test)]
@@ -761,16 +639,8 @@ mod tests {
     }
 
     #[test]
-    fn path_headers_and_minimal_body() {
-        let r = Request { model: "gemini-2.5-flash".into(), messages: vec![user("hi")], ..Request::default() };
-        let hr = build_request(&r, "GEMINI_API_KEY").unwrap();
-        assert_eq!(hr.method, "POST");
-        assert_eq!(hr.path, "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse");
-        assert_eq!(
-            hr.headers[2],
-            Header { name: "x-goog-api-key".into(), value: String::new(), secret_ref: "GEMINI_API_KEY".into() }
-        );
-        assert_eq!(String::from_utf8(hr.body).unwrap(), r#"{"contents":[{"parts":[{"text":"hi"}],"role":"user"}]}"#);
+    fn model_is_escaped_and_no_messages_is_null() {
+        // The goldens hold the method, headers and a plain body.
         let r = Request { model: "a/b c;d,e?f$&+:=@~é".into(), ..Request::default() };
         let hr = build_request(&r, "K").unwrap();
         assert_eq!(hr.path, "/v1beta/models/a%2Fb%20c%3Bd%2Ce%3Ff$&+:=@~%C3%A9:streamGenerateContent?alt=sse");
@@ -896,7 +766,7 @@ mod tests {
         };
         assert_eq!(build_request(&r, "K").unwrap_err(), "gemini: tool \"n\\\"1\": parameters are not a JSON schema: invalid character 'x' at offset 15 looking for the beginning of a value");
         let r = Request { tools: vec![tool("[1, 1e400, 2e999]")], ..Request::default() };
-        assert_eq!(build_request(&r, "K").unwrap_err(), "gemini: tool \"t\": parameters are not a JSON schema: json: cannot unmarshal number 1e400 into Go value of type float64");
+        assert_eq!(build_request(&r, "K").unwrap_err(), "gemini: tool \"t\": parameters are not a JSON schema: the number 1e400 is beyond the range of a 64-bit float");
         let r = Request {
             messages: vec![Message::Assistant(AssistantMessage {
                 content: vec![Content::ToolCall(ToolCall { arguments: b"{\"a\":tru".to_vec(), ..ToolCall::default() })],
@@ -918,18 +788,18 @@ mod tests {
             ("{\"a\" 1}", "invalid character '1' at offset 5 after an object key"),
         ];
         for (src, want) in cases {
-            match Tree::parse(src.as_bytes()) {
+            match Schema::parse(src.as_bytes()) {
                 Err(got) => assert_eq!(&got, want, "input {:?}", src),
                 Ok(_) => panic!("input {:?} parsed", src),
             }
         }
         assert_eq!(
-            Tree::parse(b"\xff").err().unwrap(),
+            Schema::parse(b"\xff").err().unwrap(),
             "invalid character '\u{ff}' at offset 0 looking for the beginning of a value"
         );
         let deep = "[".repeat(10001);
         assert_eq!(
-            Tree::parse(deep.as_bytes()).err().unwrap(),
+            Schema::parse(deep.as_bytes()).err().unwrap(),
             "nesting at offset 10000 exceeds the limit of 10000 levels"
         );
     }
@@ -939,7 +809,7 @@ mod tests {
         let cases: &[(&str, &str)] = &[
             (
                 r#"{"type":"object","$schema":"x","additionalProperties":false,"properties":{"b":{"type":["string","null"],"format":"date"},"a":{"type":"integer","minimum":1.50,"maximum":1e2}},"required":["a"]}"#,
-                r#"{"properties":{"a":{"maximum":100,"minimum":1.5,"type":"INTEGER"},"b":{"format":"date","nullable":true,"type":"STRING"}},"required":["a"],"type":"OBJECT"}"#,
+                r#"{"properties":{"a":{"maximum":1e2,"minimum":1.50,"type":"INTEGER"},"b":{"format":"date","nullable":true,"type":"STRING"}},"required":["a"],"type":"OBJECT"}"#,
             ),
             (
                 r#"{"items":{"type":"strasse\u00df\u0131ǆ"},"anyOf":[{"type":"number"},5],"default":{"z":1,"a":[true,null]}}"#,
@@ -947,17 +817,25 @@ mod tests {
             ),
             (
                 r#"{"properties":[1],"anyOf":{},"type":[1,"","null"],"enum":["\u003c\ud800"]}"#,
-                "{\"enum\":[\"\\u003c\u{fffd}\"],\"nullable\":true,\"properties\":{}}",
+                "{\"enum\":[\"<\u{fffd}\"],\"nullable\":true,\"properties\":{}}",
             ),
             (r#"{"type":"a","type":"b","nullable":false}"#, r#"{"nullable":false,"type":"B"}"#),
             (r#"{"nullable":false,"type":["null"]}"#, r#"{"nullable":true}"#),
+            (
+                r#"{"t\u0079pe":"x","type":"y","items":[{"type":"z"}],"anyOf":{"type":"q"}}"#,
+                r#"{"items":[{"type":"z"}],"type":"Y"}"#,
+            ),
+            (
+                r#"{"properties":{"p":{"type":"a","x":1},"p":{"type":"b"}},"default":{"type":"c","x":1}}"#,
+                r#"{"default":{"type":"c","x":1},"properties":{"p":{"type":"B"}}}"#,
+            ),
             ("[1,{\"x\":1}]", "[1,{\"x\":1}]"),
             ("null", "null"),
             ("-0", "-0"),
             ("1e21", "1e21"),
         ];
         for (src, want) in cases {
-            let tree = Tree::parse(src.as_bytes()).unwrap_or_else(|e| panic!("{}: {}", src, e));
+            let tree = Schema::parse(src.as_bytes()).unwrap_or_else(|e| panic!("{}: {}", src, e));
             let mut w = Writer::new();
             tree.write(&mut w).unwrap();
             assert_eq!(String::from_utf8(w.into_bytes()).unwrap(), *want, "schema {}", src);
@@ -967,12 +845,12 @@ mod tests {
     #[test]
     fn deep_schemas_need_no_stack() {
         let src = format!("{}{}", "{\"items\":".repeat(9999), "1".to_string() + &"}".repeat(9999));
-        let tree = Tree::parse(src.as_bytes()).unwrap();
+        let tree = Schema::parse(src.as_bytes()).unwrap();
         let mut w = Writer::new();
         tree.write(&mut w).unwrap();
         assert_eq!(w.into_bytes(), src.as_bytes());
         let src = format!("{}{}", "[".repeat(10000), "]".repeat(10000));
-        let tree = Tree::parse(src.as_bytes()).unwrap();
+        let tree = Schema::parse(src.as_bytes()).unwrap();
         let mut w = Writer::new();
         tree.write(&mut w).unwrap();
         assert_eq!(w.into_bytes(), src.as_bytes());

@@ -238,6 +238,7 @@ fn usage<'a>(r: &mut Cursor<'a>, c: &mut Chunk<'a>) -> Option<()> {
 mod tests {
     use super::super::{read_chunk, read_part, recycle, usage::UsageState, Chunk, Part};
     use super::read;
+    use crate::fasttest::{compare, Case};
 
     /// chunk renders what a reader read of a chunk, but its parts.
     fn chunk(c: &Chunk) -> String {
@@ -309,11 +310,6 @@ mod tests {
     /// reader reads; it gives up on what it must not decide.
     #[test]
     fn reads_as_the_general_reader() {
-        struct Case {
-            name: &'static str,
-            data: &'static str,
-            fast: bool,
-        }
         let cases = [
             Case { name: "text with spaces, as Google sends it", data: r#"{"candidates": [{"content": {"parts": [{"text": " it's quite hot!"}],"role": "model"},"index": 0}],"usageMetadata": {"promptTokenCount": 95,"candidatesTokenCount": 29,"totalTokenCount": 192,"promptTokensDetails": [{"modality": "TEXT","tokenCount": 95}],"thoughtsTokenCount": 68},"modelVersion": "gemini-3.1-pro-preview","responseId": "ywCzae2oL5ODz7IP29qJmQw"}"#, fast: true },
             Case { name: "thought", data: r#"{"candidates":[{"content":{"parts":[{"text":"**Plan**\n\n\"x\" \u00e9 é","thought":true}],"role":"model"},"index":0}],"usageMetadata":{"promptTokenCount":54,"totalTokenCount":116,"thoughtsTokenCount":62},"modelVersion":"gemini-2.5-flash","responseId":"zw"}"#, fast: true },
@@ -353,37 +349,9 @@ mod tests {
             Case { name: "not an object", data: "null", fast: false },
             Case { name: "control character", data: "{\"responseId\":\"a\u{1}\"}", fast: false },
         ];
-        for c in &cases {
-            let data = c.data.as_bytes();
-            let want = general(data);
-            let got = fast(data);
-            assert_eq!(got.is_some(), c.fast, "{}: fast path taken (general reader: {:?})", c.name, want);
-            if let Some(got) = &got {
-                assert_eq!(Ok(got), want.as_ref(), "{}", c.name);
-            }
-            // Every prefix and every one-byte change reads the same or
-            // gives up.
-            for n in 0..data.len() {
-                for variant in [
-                    data[..n].to_vec(),
-                    [&data[..n], b"\"", &data[n + 1..]].concat(),
-                    [&data[..n], b" ", &data[n..]].concat(),
-                    [&data[..n], b"1", &data[n + 1..]].concat(),
-                    [&data[..n], b"}", &data[n + 1..]].concat(),
-                ] {
-                    if let Some(got) = fast(&variant) {
-                        let want = general(&variant);
-                        assert_eq!(
-                            Ok(&got),
-                            want.as_ref(),
-                            "{}: variant {:?}",
-                            c.name,
-                            String::from_utf8_lossy(&variant)
-                        );
-                    }
-                }
-            }
-        }
+        // Every prefix and every one-byte change reads the same or gives
+        // up.
+        compare(&cases, b"\"1}", &[&|_, d| fast(d)], &general);
     }
 
     /// Every chunk of the recorded streams (data lines of recorded Gemini

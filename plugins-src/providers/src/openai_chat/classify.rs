@@ -222,89 +222,36 @@ mod tests {
 
     #[test]
     fn classifies_error_objects() {
-        let cases: [(&str, &str, ErrorKind, &str, &str, &str, u64); 10] = [
-            (
-                "openrouter numeric code",
-                r#"{"message":"Provider returned error","code":502}"#,
-                ErrorKind::Server,
-                "Provider returned error",
-                "502",
-                "",
-                0,
-            ),
-            (
-                "quota by code",
-                r#"{"message":"out","type":"x","code":"insufficient_quota"}"#,
-                ErrorKind::Quota,
-                "out",
-                "x",
-                "insufficient_quota",
-                0,
-            ),
-            (
-                "rate limit with a hint",
-                r#"{"message":"Please try again in 1.5s","code":"rate_limit_exceeded"}"#,
-                ErrorKind::RateLimit,
-                "Please try again in 1.5s",
-                "rate_limit_exceeded",
-                "",
-                1_500_000_000,
-            ),
-            (
-                "overflow in the message",
-                r#"{"message":"Maximum Context exceeded","code":400}"#,
-                ErrorKind::ContextOverflow,
-                "Maximum Context exceeded",
-                "400",
-                "",
-                0,
-            ),
-            (
-                "overflow named in the message, Kelvin sign lowered",
-                "{\"message\":\"Too many to\u{212a}ens\",\"code\":\"4\"}",
-                ErrorKind::ContextOverflow,
-                "Too many to\u{212a}ens",
-                "4",
-                "",
-                0,
-            ),
-            (
-                "folded keys",
-                "{\"MESSAGE\":\"m\",\"Type\":\"t\",\"\u{212a}\":1,\"CODE\":\"503\"}",
-                ErrorKind::Overloaded,
-                "m",
-                "t",
-                "503",
-                0,
-            ),
-            ("a string", r#""boom""#, ErrorKind::Server, "boom", "", "", 0),
-            ("an array falls back to its text", r#"[1,"x"]"#, ErrorKind::Server, r#"[1,"x"]"#, "", "", 0),
-            (
-                "a wrong field type keeps the other fields",
-                r#"{"type":"server_is_overloaded","message":5}"#,
-                ErrorKind::Overloaded,
-                r#"{"type":"server_is_overloaded","message":5}"#,
-                "server_is_overloaded",
-                "",
-                0,
-            ),
-            (
-                "null message keeps the earlier one",
-                r#"{"message":"a","message":null,"code":null}"#,
-                ErrorKind::Server,
-                "a",
-                "",
-                "",
-                0,
-            ),
+        use ErrorKind as K;
+        let (wrong, hint, kelvin) = (
+            r#"{"type":"server_is_overloaded","message":5}"#,
+            r#"{"message":"Please try again in 1.5s","code":"rate_limit_exceeded"}"#,
+            "{\"message\":\"Too many to\u{212a}ens\",\"code\":\"4\"}",
+        );
+        // (error object, kind, message, provider type, code, retry after):
+        // an OpenRouter numeric code, quota by code, a rate limit's hint,
+        // overflow named in the message (the Kelvin sign lowered), keys
+        // folded, a string, an array falling back to its text, a wrong
+        // field type keeping the rest, null keeping the earlier message.
+        let cases: [(&str, ErrorKind, &str, &str, &str, u64); 10] = [
+            (r#"{"message":"Provider returned error","code":502}"#, K::Server, "Provider returned error", "502", "", 0),
+            (r#"{"message":"q","type":"x","code":"insufficient_quota"}"#, K::Quota, "q", "x", "insufficient_quota", 0),
+            (hint, K::RateLimit, "Please try again in 1.5s", "rate_limit_exceeded", "", 1_500_000_000),
+            (r#"{"message":"Maximum Context","code":400}"#, K::ContextOverflow, "Maximum Context", "400", "", 0),
+            (kelvin, K::ContextOverflow, "Too many to\u{212a}ens", "4", "", 0),
+            ("{\"MESSAGE\":\"m\",\"Type\":\"t\",\"\u{212a}\":1,\"CODE\":\"503\"}", K::Overloaded, "m", "t", "503", 0),
+            (r#""boom""#, K::Server, "boom", "", "", 0),
+            (r#"[1,"x"]"#, K::Server, r#"[1,"x"]"#, "", "", 0),
+            (wrong, K::Overloaded, wrong, "server_is_overloaded", "", 0),
+            (r#"{"message":"a","message":null,"code":null}"#, K::Server, "a", "", "", 0),
         ];
-        for (name, raw, kind, message, ptype, code, after) in cases {
+        for (raw, kind, message, ptype, code, after) in cases {
             let e = stream_error(raw.as_bytes());
             assert_eq!(
                 (e.kind, e.message.as_str(), e.provider_type.as_str(), e.code.as_str(), e.retry_after, e.retryable),
                 (kind, message, ptype, code, after, kind.retryable()),
                 "{}",
-                name
+                raw
             );
         }
     }

@@ -256,11 +256,25 @@ fn tool_call<'a>(r: &mut Cursor<'a>, tc: &mut ToolCall<'a>) -> Option<()> {
 mod tests {
     use super::super::Chunk;
     use super::{read, Prefix};
+    use crate::fasttest::{compare, resumes, Case, Resume};
+
+    /// general reads data with the general reader, rendering what it read.
+    fn general(data: &[u8]) -> Result<String, String> {
+        let mut c = Chunk::default();
+        c.read(data).map(|()| text(&c)).map_err(|e| format!("{:?}", e))
+    }
+
+    /// fast_after reads data with the fast reader after prefix, rendering
+    /// what it read (None when it gives up).
+    fn fast_after(data: &[u8], prefix: &mut Prefix) -> Option<String> {
+        let mut c = Chunk::default();
+        read(&mut c, data, prefix).map(|()| text(&c))
+    }
 
     /// primed returns the prefix reading data leaves.
     fn primed(data: &[u8]) -> Prefix {
         let mut prefix = Prefix::default();
-        let _ = read(&mut Chunk::default(), data, &mut prefix);
+        let _ = fast_after(data, &mut prefix);
         prefix
     }
 
@@ -292,122 +306,29 @@ mod tests {
     /// with the same result as a read from the start.
     #[test]
     fn prefix_reads_as_from_the_start() {
-        struct Case {
-            name: &'static str,
-            first: &'static str,
-            next: &'static str,
-            prefix: &'static str, // what first leaves as the prefix
-        }
-        let cases = [
-            Case {
-                name: "deepseek",
-                first: r#"{"id":"f6","object":"chat.completion.chunk","created":17,"model":"deepseek-chat","system_fingerprint":"fp_e","choices":[{"index":0,"delta":{"content":"a"}}]}"#,
-                next: r#"{"id":"f6","object":"chat.completion.chunk","created":17,"model":"deepseek-chat","system_fingerprint":"fp_e","choices":[{"index":0,"delta":{"content":"b"}}],"usage":null}"#,
-                prefix: r#"{"id":"f6","object":"chat.completion.chunk","created":17,"model":"deepseek-chat","system_fingerprint":"fp_e","#,
-            },
-            Case {
-                name: "spaces",
-                first: r#"{ "id" : "a" , "model" : "m" , "choices" : [ ] }"#,
-                next: r#"{ "id" : "a" , "model" : "m" , "choices" : [ { "delta" : { "content" : "x" } } ] }"#,
-                prefix: r#"{ "id" : "a" , "model" : "m" ,"#,
-            },
-            Case {
-                name: "id again after choices",
-                first: r#"{"id":"a","choices":[],"id":"b"}"#,
-                next: r#"{"id":"a","choices":[{"delta":{"content":"x"}}]}"#,
-                prefix: r#"{"id":"a","#,
-            },
-            Case {
-                name: "model again",
-                first: r#"{"model":"m","x":1,"model":"n","choices":null}"#,
-                next: r#"{"model":"m","x":1,"model":"n","choices":[]}"#,
-                prefix: r#"{"model":"m","x":1,"model":"n","#,
-            },
-            Case {
-                name: "null id ends the prefix",
-                first: r#"{"object":"o","id":null,"choices":[]}"#,
-                next: r#"{"object":"o","id":"q","choices":[]}"#,
-                prefix: r#"{"object":"o","#,
-            },
-            Case {
-                name: "usage first",
-                first: r#"{"usage":null,"id":"a"}"#,
-                next: r#"{"usage":null,"id":"b"}"#,
-                prefix: "",
-            },
-            Case {
-                name: "only plain members",
-                first: r#"{"id":"a","model":"m"}"#,
-                next: r#"{"id":"a","model":"m","choices":[]}"#,
-                prefix: r#"{"id":"a","#,
-            },
-            Case {
-                name: "same prefix, bad rest",
-                first: r#"{"id":"a","choices":[]}"#,
-                next: r#"{"id":"a","choices":[}"#,
-                prefix: r#"{"id":"a","#,
-            },
-            Case {
-                name: "same prefix, nothing after",
-                first: r#"{"id":"a","choices":[]}"#,
-                next: r#"{"id":"a","#,
-                prefix: r#"{"id":"a","#,
-            },
-            Case {
-                name: "last member not in the prefix",
-                first: r#"{"id":"a","id":"b"}"#,
-                next: r#"{"id":"a","choices":[]}"#,
-                prefix: r#"{"id":"a","#,
-            },
-            Case {
-                name: "another id",
-                first: r#"{"id":"a","choices":[]}"#,
-                next: r#"{"id":"b","choices":[]}"#,
-                prefix: r#"{"id":"a","#,
-            },
+        #[rustfmt::skip]
+        let cases: [Resume; 11] = [
+            ("deepseek", r#"{"id":"f6","object":"chat.completion.chunk","created":17,"model":"deepseek-chat","system_fingerprint":"fp_e","choices":[{"index":0,"delta":{"content":"a"}}]}"#, r#"{"id":"f6","object":"chat.completion.chunk","created":17,"model":"deepseek-chat","system_fingerprint":"fp_e","choices":[{"index":0,"delta":{"content":"b"}}],"usage":null}"#, r#"{"id":"f6","object":"chat.completion.chunk","created":17,"model":"deepseek-chat","system_fingerprint":"fp_e","#),
+            ("spaces", r#"{ "id" : "a" , "model" : "m" , "choices" : [ ] }"#, r#"{ "id" : "a" , "model" : "m" , "choices" : [ { "delta" : { "content" : "x" } } ] }"#, r#"{ "id" : "a" , "model" : "m" ,"#),
+            ("id again after choices", r#"{"id":"a","choices":[],"id":"b"}"#, r#"{"id":"a","choices":[{"delta":{"content":"x"}}]}"#, r#"{"id":"a","#),
+            ("model again", r#"{"model":"m","x":1,"model":"n","choices":null}"#, r#"{"model":"m","x":1,"model":"n","choices":[]}"#, r#"{"model":"m","x":1,"model":"n","#),
+            ("null id ends the prefix", r#"{"object":"o","id":null,"choices":[]}"#, r#"{"object":"o","id":"q","choices":[]}"#, r#"{"object":"o","#),
+            ("usage first", r#"{"usage":null,"id":"a"}"#, r#"{"usage":null,"id":"b"}"#, ""),
+            ("only plain members", r#"{"id":"a","model":"m"}"#, r#"{"id":"a","model":"m","choices":[]}"#, r#"{"id":"a","#),
+            ("same prefix, bad rest", r#"{"id":"a","choices":[]}"#, r#"{"id":"a","choices":[}"#, r#"{"id":"a","#),
+            ("same prefix, nothing after", r#"{"id":"a","choices":[]}"#, r#"{"id":"a","#, r#"{"id":"a","#),
+            ("last member not in the prefix", r#"{"id":"a","id":"b"}"#, r#"{"id":"a","choices":[]}"#, r#"{"id":"a","#),
+            ("another id", r#"{"id":"a","choices":[]}"#, r#"{"id":"b","choices":[]}"#, r#"{"id":"a","#),
         ];
-        for c in &cases {
-            let mut prefix = Prefix::default();
-            let mut first = Chunk::default();
-            assert!(read(&mut first, c.first.as_bytes(), &mut prefix).is_some(), "{}: first text read slow", c.name);
-            assert_eq!(String::from_utf8_lossy(&prefix.bytes), c.prefix, "{}: prefix", c.name);
-            let next = c.next.as_bytes();
-            let mut general = Chunk::default();
-            let want = general.read(next);
-            let mut fast = Chunk::default();
-            match read(&mut fast, next, &mut prefix) {
-                Some(()) => {
-                    assert!(
-                        want.is_ok(),
-                        "{}: read fast after the prefix, rejected by the general reader ({:?})",
-                        c.name,
-                        want
-                    );
-                    assert_eq!(text(&fast), text(&general), "{}", c.name);
-                }
-                None => assert!(
-                    want.is_err() || c.next.contains("usage\":{"),
-                    "{}: gave up on a text the general reader reads",
-                    c.name
-                ),
-            }
-            // A second chunk with the prefix reads the same again.
-            let mut again = Chunk::default();
-            if read(&mut again, next, &mut prefix).is_some() {
-                assert_eq!(text(&again), text(&general), "{}: second read", c.name);
-            }
-        }
+        // A chunk with a usage object after the prefix is for the general
+        // reader.
+        resumes(&cases, &fast_after, &|p: &Prefix| &p.bytes, &general, &|next| next.contains("usage\":{"));
     }
 
     /// Where the fast reader reads a text, it reads what Chunk::read
     /// reads; it gives up on what it must not decide.
     #[test]
     fn reads_as_the_general_reader() {
-        struct Case {
-            name: &'static str,
-            data: &'static str,
-            fast: bool,
-        }
         let cases = [
             Case { name: "deepseek content", data: r#"{"id":"f6117a0b","object":"chat.completion.chunk","created":1764657993,"model":"deepseek-chat","system_fingerprint":"fp_eaab8d114b","choices":[{"index":0,"delta":{"content":" **"},"logprobs":null,"finish_reason":null}],"usage":null}"#, fast: true },
             Case { name: "spaces everywhere", data: " {\"id\" : \"x\" ,\n\"choices\" : [ { \"delta\" : { \"content\" : null } , \"finish_reason\" : \"stop\" } ] } \r\n", fast: true },
@@ -436,52 +357,10 @@ mod tests {
             Case { name: "not an object", data: "null", fast: false },
             Case { name: "control character", data: "{\"id\":\"a\u{1}\"}", fast: false },
         ];
-        for c in &cases {
-            let data = c.data.as_bytes();
-            let mut general = Chunk::default();
-            let want = general.read(data);
-            let mut fast = Chunk::default();
-            let mut prefix = Prefix::default();
-            let got = read(&mut fast, data, &mut prefix);
-            assert_eq!(got.is_some(), c.fast, "{}: fast path taken", c.name);
-            if got.is_some() {
-                assert!(want.is_ok(), "{}: the fast path read a text the general reader rejects ({:?})", c.name, want);
-                assert_eq!(text(&fast), text(&general), "{}", c.name);
-            }
-            // Every prefix and every one-byte change reads the same or
-            // gives up.
-            for n in 0..data.len() {
-                for variant in [
-                    data[..n].to_vec(),
-                    [&data[..n], b"\"", &data[n + 1..]].concat(),
-                    [&data[..n], b" ", &data[n..]].concat(),
-                    [&data[..n], b"1", &data[n + 1..]].concat(),
-                ] {
-                    let mut general = Chunk::default();
-                    let want = general.read(&variant);
-                    // Read from the start, and after the original text
-                    // (whose prefix a variant may share).
-                    for mut prefix in [Prefix::default(), primed(data)] {
-                        let mut fast = Chunk::default();
-                        if read(&mut fast, &variant, &mut prefix).is_some() {
-                            assert!(
-                                want.is_ok(),
-                                "{}: variant {:?} read fast, rejected by the general reader ({:?})",
-                                c.name,
-                                String::from_utf8_lossy(&variant),
-                                want
-                            );
-                            assert_eq!(
-                                text(&fast),
-                                text(&general),
-                                "{}: variant {:?}",
-                                c.name,
-                                String::from_utf8_lossy(&variant)
-                            );
-                        }
-                    }
-                }
-            }
-        }
+        // Every prefix and every one-byte change reads the same or gives
+        // up, from the start and after the original text (whose prefix a
+        // variant may share).
+        let after = |data: &[u8], variant: &[u8]| fast_after(variant, &mut primed(data));
+        compare(&cases, b"\"1", &[&|_, v| fast_after(v, &mut Prefix::default()), &after], &general);
     }
 }
