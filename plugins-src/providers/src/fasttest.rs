@@ -10,59 +10,46 @@ pub(crate) struct Case {
     pub(crate) fast: bool,
 }
 
-/// Fast reads a text, the second argument, after the original sample, the
-/// first (which it may read first to set up a reader's state), rendering
-/// what it read; None when it gives up.
-pub(crate) type Fast<'f> = &'f dyn Fn(&[u8], &[u8]) -> Option<String>;
+/// Fast reads a text with a fast reader after the state (a prefix) the
+/// texts before it left, rendering what it read; None when it gives up.
+pub(crate) type Fast<'f, P> = &'f dyn Fn(&[u8], &mut P) -> Option<String>;
 
 /// General reads a text with the general reader, rendering what it read
-/// as the fast readers render it; Err says why it rejected the text.
+/// as Fast does; Err says why it rejected the text.
 pub(crate) type General<'f> = &'f dyn Fn(&[u8]) -> Result<String, String>;
-
-/// variants returns every prefix of data, and data with a space inserted
-/// before each of its bytes and with each of its bytes replaced by each
-/// byte of subs.
-pub(crate) fn variants(data: &[u8], subs: &[u8]) -> Vec<Vec<u8>> {
-    let mut out = Vec::new();
-    for n in 0..data.len() {
-        out.push(data[..n].to_vec());
-        out.push([&data[..n], b" ", &data[n..]].concat());
-        for &b in subs {
-            out.push([&data[..n], &[b], &data[n + 1..]].concat());
-        }
-    }
-    out
-}
 
 /// agree checks that got, what a fast reader read of data, is what general
 /// reads of it, unless the fast reader gave up.
 pub(crate) fn agree(what: &str, data: &[u8], got: Option<String>, general: General) {
     if let Some(got) = got {
+        let text = String::from_utf8_lossy(data);
         match general(data) {
-            Ok(want) => assert_eq!(got, want, "{}: {:?}", what, String::from_utf8_lossy(data)),
-            Err(e) => panic!(
-                "{}: {:?} read fast, rejected by the general reader ({})",
-                what,
-                String::from_utf8_lossy(data),
-                e
-            ),
+            Ok(want) => assert_eq!(got, want, "{}: {:?}", what, text),
+            Err(e) => panic!("{}: {:?} read fast, rejected by the general reader ({})", what, text, e),
         }
     }
 }
 
-/// compare checks that the first of fasts reads each case's text as
-/// general does or gives up, as the case expects; and that each of fasts
-/// reads every variant of it (with subs the bytes replacing one) as general
-/// does or gives up.
-pub(crate) fn compare(cases: &[Case], subs: &[u8], fasts: &[Fast], general: General) {
+/// compare checks that fast reads each case's text as general does or
+/// gives up, as the case expects; and that it reads every prefix of it,
+/// and it with a space inserted before any byte or any byte replaced by
+/// one of subs, as general does or gives up, from the start and after the
+/// case's text (whose prefix a variant may share).
+pub(crate) fn compare<P: Default>(cases: &[Case], subs: &[u8], fast: Fast<P>, general: General) {
     for c in cases {
         let data = c.data.as_bytes();
-        let got = fasts[0](data, data);
+        let got = fast(data, &mut P::default());
         assert_eq!(got.is_some(), c.fast, "{}: fast path taken (general reader: {:?})", c.name, general(data));
         agree(c.name, data, got, general);
-        for variant in variants(data, subs) {
-            for fast in fasts {
-                agree(&format!("{}: variant", c.name), &variant, fast(data, &variant), general);
+        for n in 0..data.len() {
+            let mut variants = vec![data[..n].to_vec(), [&data[..n], b" ", &data[n..]].concat()];
+            variants.extend(subs.iter().map(|&b| [&data[..n], &[b], &data[n + 1..]].concat()));
+            for variant in variants {
+                let mut primed = P::default();
+                let _ = fast(data, &mut primed);
+                for mut state in [P::default(), primed] {
+                    agree(&format!("{}: variant", c.name), &variant, fast(&variant, &mut state), general);
+                }
             }
         }
     }
@@ -72,29 +59,25 @@ pub(crate) fn compare(cases: &[Case], subs: &[u8], fasts: &[Fast], general: Gene
 /// the first text, the next text, and what the first leaves as the prefix.
 pub(crate) type Resume = (&'static str, &'static str, &'static str, &'static str);
 
-/// resumes checks, for readers that read on from a prefix the last text
-/// left, that each case's first text reads fast and leaves the prefix the
-/// case expects; and that the next text after it (twice, the second time
-/// after the prefix the first left) reads as general does, or gives up
-/// where general rejects it or may_give_up holds for it.
+/// resumes checks that each case's first text reads fast and leaves the
+/// prefix (held) the case expects; and that the next text after it reads
+/// as general does, twice (the second time after the prefix the first
+/// left), or gives up where general rejects it or may_give_up holds.
 pub(crate) fn resumes<P: Default>(
     cases: &[Resume],
-    read: &dyn Fn(&[u8], &mut P) -> Option<String>,
+    fast: Fast<P>,
     held: &dyn Fn(&P) -> &[u8],
     general: General,
     may_give_up: &dyn Fn(&str) -> bool,
 ) {
-    for &(name, first, next, want_prefix) in cases {
+    for &(name, first, next, want) in cases {
         let mut prefix = P::default();
-        assert!(read(first.as_bytes(), &mut prefix).is_some(), "{}: first text read slow", name);
-        assert_eq!(String::from_utf8_lossy(held(&prefix)), want_prefix, "{}: prefix", name);
-        let got = read(next.as_bytes(), &mut prefix);
-        assert!(
-            got.is_some() || general(next.as_bytes()).is_err() || may_give_up(next),
-            "{}: gave up on a text the general reader reads",
-            name
-        );
+        assert!(fast(first.as_bytes(), &mut prefix).is_some(), "{}: first text read slow", name);
+        assert_eq!(String::from_utf8_lossy(held(&prefix)), want, "{}: prefix", name);
+        let got = fast(next.as_bytes(), &mut prefix);
+        let slow_ok = general(next.as_bytes()).is_err() || may_give_up(next);
+        assert!(got.is_some() || slow_ok, "{}: gave up on a text the general reader reads", name);
         agree(name, next.as_bytes(), got, general);
-        agree(&format!("{}: second read", name), next.as_bytes(), read(next.as_bytes(), &mut prefix), general);
+        agree(&format!("{}: second read", name), next.as_bytes(), fast(next.as_bytes(), &mut prefix), general);
     }
 }

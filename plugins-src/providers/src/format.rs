@@ -31,9 +31,8 @@ pub struct Format {
 /// conventional variable overriding it (empty: none), `key_env` the
 /// credential's secret names (the conventional variables, first found
 /// wins, or the single [`OPTIONAL_KEY`]; empty: the server takes no key;
-/// the first is the reference the request templates), `quirks` the Chat
-/// Completions quirks (openai-chat only), and `id_style` a tool-call id
-/// rule stricter than the API's (see crate::handoff; empty: the API's).
+/// the first is the reference the request templates), and `quirks` the Chat
+/// Completions quirks (openai-chat only).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Provider {
     pub name: &'static str,
@@ -42,7 +41,6 @@ pub struct Provider {
     pub base_url_env: &'static str,
     pub key_env: &'static [&'static str],
     pub quirks: Quirks,
-    pub id_style: &'static str,
 }
 
 /// OPTIONAL_KEY is the secret name of an optional key with no

@@ -17,16 +17,13 @@ use crate::norm::message::{AssistantMessage, Content, Message, Text, ToolResultM
 /// Target is the provider the conversation goes to next: `provider` is
 /// the producer tag its decoder puts on messages ("anthropic", "openai",
 /// "google", "openrouter", …), `api` its wire API (anthropic, openai-chat,
-/// openai-responses, gemini), `model` the model id (encrypted reasoning is
-/// only replayed to the model that made it), and `id_style` overrides the
-/// API's tool-call id rule for servers with a stricter one: "mistral"
-/// (exactly 9 letters or digits); empty means the API's rule.
+/// openai-responses, gemini), and `model` the model id (encrypted reasoning is
+/// only replayed to the model that made it).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Target {
     pub provider: String,
     pub api: String,
     pub model: String,
-    pub id_style: String,
 }
 
 /// SKIP_SIGNATURE is the value Gemini accepts in place of a thought
@@ -42,7 +39,7 @@ const NOT_EXECUTED: &str = "The tool call was not executed (the turn was interru
 /// calls no longer in the history become user text; calls without a
 /// result get an error result, so pairing always holds.
 pub fn transform(msgs: Vec<Message>, t: &Target) -> Vec<Message> {
-    let mut ids = IdMap::new(&t.api, &t.id_style);
+    let mut ids = IdMap::new(&t.api);
     let mut out = Vec::with_capacity(msgs.len());
     let mut it = msgs.into_iter().peekable();
     while let Some(m) = it.next() {
@@ -180,14 +177,13 @@ fn id_rule(api: &str) -> Option<IdRule> {
 /// collisions.
 struct IdMap {
     rule: Option<IdRule>,
-    mistral: bool,
     to: BTreeMap<String, String>,
     used: BTreeMap<String, String>, // rewritten → original
 }
 
 impl IdMap {
-    fn new(api: &str, style: &str) -> IdMap {
-        IdMap { rule: id_rule(api), mistral: style == "mistral", to: BTreeMap::new(), used: BTreeMap::new() }
+    fn new(api: &str) -> IdMap {
+        IdMap { rule: id_rule(api), to: BTreeMap::new(), used: BTreeMap::new() }
     }
 
     fn get(&mut self, id: &str) -> String {
@@ -195,14 +191,7 @@ impl IdMap {
             return v.clone();
         }
         let mut v = id.to_string();
-        if self.mistral {
-            let is_mistral = v.len() == 9 && v.bytes().all(|c| c.is_ascii_alphanumeric());
-            // An id first taken by the empty id does not count as taken.
-            let taken = self.used.get(&v).map_or(false, |o| !o.is_empty() && o != id);
-            if !is_mistral || taken {
-                v = base62(id, 9);
-            }
-        } else if let Some(rule) = &self.rule {
+        if let Some(rule) = &self.rule {
             v = id
                 .chars()
                 .map(|c| {
@@ -231,18 +220,6 @@ impl IdMap {
     }
 }
 
-/// base62 derives n letters and digits from id (FNV-1a, 64 bits).
-fn base62(id: &str, n: usize) -> String {
-    const DIGITS: &[u8; 62] = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
-    let mut x = fnv64a(id.as_bytes());
-    let mut b = String::with_capacity(n);
-    for _ in 0..n {
-        b.push(DIGITS[(x % 62) as usize] as char);
-        x /= 62;
-    }
-    b
-}
-
 /// hashed returns prefix, "_" and the FNV-1a (32 bits) hash of id in
 /// eight hex digits.
 fn hashed(prefix: &str, id: &str) -> String {
@@ -251,10 +228,6 @@ fn hashed(prefix: &str, id: &str) -> String {
 
 fn fnv32a(b: &[u8]) -> u32 {
     b.iter().fold(0x811c_9dc5u32, |h, &c| (h ^ u32::from(c)).wrapping_mul(0x0100_0193))
-}
-
-fn fnv64a(b: &[u8]) -> u64 {
-    b.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &c| (h ^ u64::from(c)).wrapping_mul(0x0000_0100_0000_01b3))
 }
 
 #[cfg(test)]
@@ -280,8 +253,8 @@ mod tests {
         })
     }
 
-    fn target(provider: &str, api: &str, model: &str, style: &str) -> Target {
-        Target { provider: provider.into(), api: api.into(), model: model.into(), id_style: style.into() }
+    fn target(provider: &str, api: &str, model: &str) -> Target {
+        Target { provider: provider.into(), api: api.into(), model: model.into() }
     }
 
     fn ids_of(msgs: &[Message]) -> Vec<String> {
@@ -321,9 +294,9 @@ mod tests {
             ..AssistantMessage::default()
         };
         let msgs = vec![Message::Assistant(turn.clone()), result("toolu_01", "read", "x")];
-        let same = transform(msgs.clone(), &target("anthropic", "anthropic", "claude", ""));
+        let same = transform(msgs.clone(), &target("anthropic", "anthropic", "claude"));
         assert_eq!(same, msgs);
-        let out = transform(msgs, &target("google", "gemini", "g", ""));
+        let out = transform(msgs, &target("google", "gemini", "g"));
         let want = AssistantMessage {
             content: vec![
                 Content::Text(Text { text: "let me look\n\n".into(), ..Text::default() }),
@@ -354,16 +327,12 @@ mod tests {
             })],
             ..AssistantMessage::default()
         };
-        let kept =
-            transform(vec![Message::Assistant(turn.clone())], &target("openai", "openai-responses", "gpt-5", ""));
+        let kept = transform(vec![Message::Assistant(turn.clone())], &target("openai", "openai-responses", "gpt-5"));
         assert_eq!(kept, vec![Message::Assistant(turn.clone())]);
-        let other = transform(vec![Message::Assistant(turn)], &target("openai", "openai-responses", "gpt-5-mini", ""));
-        match &other[0] {
-            Message::Assistant(a) => {
-                assert_eq!(a.content, vec![Content::Text(Text { text: "sum\n\n".into(), ..Text::default() })])
-            }
-            m => panic!("{:?}", m),
-        }
+        let other =
+            transform(vec![Message::Assistant(turn.clone())], &target("openai", "openai-responses", "gpt-5-mini"));
+        let text = Content::Text(Text { text: "sum\n\n".into(), ..Text::default() });
+        assert_eq!(other, vec![Message::Assistant(AssistantMessage { content: vec![text], ..turn })]);
     }
 
     #[test]
@@ -382,15 +351,10 @@ mod tests {
             result("b", "g", "r2"),
             result("zz", "h", "r3"),
         ];
-        let out = transform(msgs, &target("", "anthropic", "", ""));
+        let out = transform(msgs, &target("", "anthropic", ""));
         assert_eq!(ids_of(&out), vec!["user", "user", "a", "b", "result b", "user", "result a"]);
-        match &out[0] {
-            Message::User(u) => assert_eq!(
-                u.content,
-                vec![Content::Text(Text { text: "Result of an earlier f tool call:\nr0".into(), ..Text::default() })]
-            ),
-            m => panic!("{:?}", m),
-        }
+        let earlier = Content::Text(Text { text: "Result of an earlier f tool call:\nr0".into(), ..Text::default() });
+        assert_eq!(out[0], Message::User(UserMessage { content: vec![earlier] }));
         match &out[5] {
             Message::ToolResult(r) => assert_eq!((&r.name[..], r.is_error), ("f", true)),
             m => panic!("{:?}", m),
@@ -400,7 +364,7 @@ mod tests {
     #[test]
     fn ids_follow_each_rule() {
         let long = "call_abc|fc_0123456789012345678901234567890123456789012345678901234567890123";
-        let mut m = IdMap::new("anthropic", "");
+        let mut m = IdMap::new("anthropic");
         assert_eq!(m.get("toolu_01"), "toolu_01");
         assert_eq!(m.get(""), "call");
         let v = m.get(long);
@@ -410,15 +374,10 @@ mod tests {
         // "a|b" and "a.b" both become "a_b": the second is hashed.
         assert_eq!(m.get("a|b"), "a_b");
         assert_eq!(m.get("a.b"), format!("a_b_{:08x}", fnv32a(b"a.b")));
-        let mut g = IdMap::new("gemini", "");
+        let mut g = IdMap::new("gemini");
         assert_eq!(g.get("a.b:c/é"), "a.b:c__");
-        let mut x = IdMap::new("mistral-less", "");
+        let mut x = IdMap::new("mistral-less");
         assert_eq!(x.get("any|thing"), "any|thing");
-        let mut ms = IdMap::new("openai-chat", "mistral");
-        assert_eq!(ms.get("abcDEF123"), "abcDEF123");
-        assert_eq!(ms.get("call_1"), base62("call_1", 9));
-        assert_eq!(base62("", 9).len(), 9);
         assert_eq!((fnv32a(b""), fnv32a(b"a")), (0x811c9dc5, 0xe40c292c));
-        assert_eq!(fnv64a(b"a"), 0xaf63dc4c8601ec8c);
     }
 }

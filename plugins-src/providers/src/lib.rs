@@ -33,14 +33,14 @@ mod declare;
 mod decoder;
 mod document;
 mod failure;
+#[cfg(test)]
+mod fasttest;
 mod format;
 mod handoff;
 mod norm;
 mod request;
 mod retry;
 mod sse;
-#[cfg(test)]
-mod fasttest;
 
 use smith_plugin::contrib::{Contributions, DeclareOptions, RegistrationFault};
 use smith_plugin::provider::{

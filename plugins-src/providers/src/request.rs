@@ -17,12 +17,7 @@ pub fn build(s: &RequestSnapshot) -> Result<RequestTemplate, CodecFault> {
     let doc = crate::document::parse(s.document.as_bytes(), &s.model)
         .map_err(|m| CodecFault::UnsupportedRequest(crate::document::fault_text(&s.provider, m)))?;
     let mut r = doc.request;
-    let target = Target {
-        provider: s.provider.clone(),
-        api: f.api.to_string(),
-        model: s.model.clone(),
-        id_style: e.id_style.to_string(),
-    };
+    let target = Target { provider: s.provider.clone(), api: f.api.to_string(), model: s.model.clone() };
     r.messages = handoff::transform(std::mem::take(&mut r.messages), &target);
     let env = doc.environment.get(e.base_url_env).map(String::as_str).unwrap_or("");
     let (base, _) = crate::format::resolve_base_url(&e, &doc.base_url, env, &doc.base_url_flag)

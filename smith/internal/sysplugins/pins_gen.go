@@ -22,6 +22,6 @@ var toolsWasm []byte
 // the same one).
 var pins = []pin{
 	{name: "product", file: "product.wasm", size: 100133, sha256: "c4dcb0f09ea6e4cc699aec658a8b97a9b227b30699275589fd6df9e34afef8bb", toolchain: "rustc 1.63.0", data: productWasm},
-	{name: "providers", file: "providers.wasm", size: 680078, sha256: "a9bcd2b7711a79d3dcefda658221b60abec4965aaaf9d2472f41f8ac429e79a8", toolchain: "rustc 1.63.0", data: providersWasm},
+	{name: "providers", file: "providers.wasm", size: 679112, sha256: "3f48b131e3b68a5c361ff062ed72617a275f19f82b0a9a3a26195134dd86d180", toolchain: "rustc 1.63.0", data: providersWasm},
 	{name: "tools", file: "tools.wasm", size: 131488, sha256: "e3b0c0109c762b3e53b730a322bd0f5cd1d8ebacff1b827b633c166b7b892762", toolchain: "rustc 1.63.0", data: toolsWasm},
 }

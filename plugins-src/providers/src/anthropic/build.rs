@@ -566,6 +566,11 @@ mod tests {
     fn thinking_budgets() {
         // (max_tokens, level, budget, want max_tokens, want budget_tokens
         // (0: no thinking object) or the error); model "claude-sonnet-4-5".
+        let no_room = "anthropic: model claude-sonnet-4-5 may write at most 1024 output tokens (max_tokens), which leaves no room for thinking: its budget must be at least 1024 and below max_tokens; allow more than 1024 output tokens (2048 or more leaves 1024 for the answer), or turn thinking off";
+        let not_below = "anthropic: thinking budget 4096 must be below max_tokens 4096 of model claude-sonnet-4-5; give a budget of at most 4095, or allow more than 4096 output tokens";
+        let too_small = "anthropic: thinking budget 500 is below the API's minimum of 1024 tokens; give 1024 or more";
+        let bad_level =
+            "anthropic: thinking level \"ex\\\"treme\\x01\" has no budget; use minimal, low, medium, high or xhigh";
         let cases: &[(i64, &str, i64, Result<(i64, i64), &str>)] = &[
             (0, "", 0, Ok((4096, 0))),
             (0, "off", 0, Ok((4096, 0))),
@@ -584,20 +589,10 @@ mod tests {
             (1025, "xhigh", 0, Ok((1025, 1024))),
             (4096, "extreme", 2000, Ok((4096, 2000))),
             (4096, "high", -5, Ok((4096, 3072))),
-            (
-                1024,
-                "minimal",
-                0,
-                Err("anthropic: model claude-sonnet-4-5 may write at most 1024 output tokens (max_tokens), which leaves no room for thinking: its budget must be at least 1024 and below max_tokens; allow more than 1024 output tokens (2048 or more leaves 1024 for the answer), or turn thinking off"),
-            ),
-            (
-                4096,
-                "medium",
-                4096,
-                Err("anthropic: thinking budget 4096 must be below max_tokens 4096 of model claude-sonnet-4-5; give a budget of at most 4095, or allow more than 4096 output tokens"),
-            ),
-            (4096, "medium", 500, Err("anthropic: thinking budget 500 is below the API's minimum of 1024 tokens; give 1024 or more")),
-            (4096, "ex\"treme\u{1}", 0, Err("anthropic: thinking level \"ex\\\"treme\\x01\" has no budget; use minimal, low, medium, high or xhigh")),
+            (1024, "minimal", 0, Err(no_room)),
+            (4096, "medium", 4096, Err(not_below)),
+            (4096, "medium", 500, Err(too_small)),
+            (4096, "ex\"treme\u{1}", 0, Err(bad_level)),
             (0, "high", i64::MAX, Ok((i64::MAX.wrapping_add(4096), i64::MAX))),
         ];
         for (max_tokens, level, budget, want) in cases {

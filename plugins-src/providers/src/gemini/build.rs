@@ -625,9 +625,15 @@ mod tests {
     use crate::norm::message::{AssistantMessage, Other, Text, Thinking, Tool, ToolCall};
 
     fn user(s: &str) -> Message {
-        Message::User(crate::norm::message::UserMessage {
-            content: vec![Content::Text(Text { text: s.to_string(), ..Text::default() })],
-        })
+        Message::User(crate::norm::message::UserMessage { content: vec![text(s)] })
+    }
+
+    fn assistant(content: Vec<Content>) -> Message {
+        Message::Assistant(AssistantMessage { content, ..AssistantMessage::default() })
+    }
+
+    fn text(s: &str) -> Content {
+        Content::Text(Text { text: s.into(), ..Text::default() })
     }
 
     fn body(r: &Request) -> String {
@@ -678,44 +684,37 @@ mod tests {
             model: "m".into(),
             messages: vec![
                 user("q"),
-                Message::Assistant(AssistantMessage {
-                    content: vec![
-                        Content::Thinking(Thinking { text: "dropped".into(), ..Thinking::default() }),
-                        Content::Thinking(Thinking {
-                            text: "kept".into(),
-                            signature: sig.clone(),
-                            ..Thinking::default()
-                        }),
-                        Content::Text(Text::default()),
-                        Content::Text(Text { signature: b"t".to_vec(), ..Text::default() }),
-                        Content::ToolCall(ToolCall {
-                            id: "c1".into(),
-                            name: "f".into(),
-                            arguments: b" { \"a\" : 1 } ".to_vec(),
-                            ..ToolCall::default()
-                        }),
-                        Content::ToolCall(ToolCall {
-                            name: "g".into(),
-                            arguments: b"oops".to_vec(),
-                            arguments_error: "bad".into(),
-                            signature: b"x".to_vec(),
-                            ..ToolCall::default()
-                        }),
-                        Content::Other(Other {
-                            type_: "x".into(),
-                            raw: b"{\"executableCode\":{}}".to_vec(),
-                            ..Other::default()
-                        }),
-                    ],
-                    ..AssistantMessage::default()
-                }),
+                assistant(vec![
+                    Content::Thinking(Thinking { text: "dropped".into(), ..Thinking::default() }),
+                    Content::Thinking(Thinking { text: "kept".into(), signature: sig.clone(), ..Thinking::default() }),
+                    Content::Text(Text::default()),
+                    Content::Text(Text { signature: b"t".to_vec(), ..Text::default() }),
+                    Content::ToolCall(ToolCall {
+                        id: "c1".into(),
+                        name: "f".into(),
+                        arguments: b" { \"a\" : 1 } ".to_vec(),
+                        ..ToolCall::default()
+                    }),
+                    Content::ToolCall(ToolCall {
+                        name: "g".into(),
+                        arguments: b"oops".to_vec(),
+                        arguments_error: "bad".into(),
+                        signature: b"x".to_vec(),
+                        ..ToolCall::default()
+                    }),
+                    Content::Other(Other {
+                        type_: "x".into(),
+                        raw: b"{\"executableCode\":{}}".to_vec(),
+                        ..Other::default()
+                    }),
+                ]),
                 Message::ToolResult(ToolResultMessage {
                     call_id: "c1".into(),
                     name: "f".into(),
                     content: vec![
-                        Content::Text(Text { text: "4".into(), ..Text::default() }),
+                        text("4"),
                         Content::Image(Image { media_type: "image/png".into(), data: vec![1, 2, 3, 4] }),
-                        Content::Text(Text { text: "2".into(), ..Text::default() }),
+                        text("2"),
                     ],
                     is_error: false,
                 }),
@@ -724,10 +723,7 @@ mod tests {
                     is_error: true,
                     ..ToolResultMessage::default()
                 }),
-                Message::Assistant(AssistantMessage {
-                    content: vec![Content::Text(Text::default())],
-                    ..AssistantMessage::default()
-                }),
+                assistant(vec![text("")]),
             ],
             ..Request::default()
         };
@@ -747,14 +743,8 @@ mod tests {
     #[test]
     fn errors_in_order() {
         let img = Content::Image(Image::default());
-        let r = Request {
-            messages: vec![
-                user("a"),
-                Message::Assistant(AssistantMessage { content: vec![img], ..AssistantMessage::default() }),
-            ],
-            tools: vec![tool("x")],
-            ..Request::default()
-        };
+        let r =
+            Request { messages: vec![user("a"), assistant(vec![img])], tools: vec![tool("x")], ..Request::default() };
         assert_eq!(
             build_request(&r, "K").unwrap_err(),
             "gemini: message 1: an assistant message cannot carry an image"
@@ -768,10 +758,10 @@ mod tests {
         let r = Request { tools: vec![tool("[1, 1e400, 2e999]")], ..Request::default() };
         assert_eq!(build_request(&r, "K").unwrap_err(), "gemini: tool \"t\": parameters are not a JSON schema: the number 1e400 is beyond the range of a 64-bit float");
         let r = Request {
-            messages: vec![Message::Assistant(AssistantMessage {
-                content: vec![Content::ToolCall(ToolCall { arguments: b"{\"a\":tru".to_vec(), ..ToolCall::default() })],
-                ..AssistantMessage::default()
-            })],
+            messages: vec![assistant(vec![Content::ToolCall(ToolCall {
+                arguments: b"{\"a\":tru".to_vec(),
+                ..ToolCall::default()
+            })])],
             ..Request::default()
         };
         assert_eq!(

@@ -78,46 +78,27 @@ mod tests {
 
     #[test]
     fn envelopes() {
+        use ErrorKind as K;
         // Quota, string and null errors, and an HTML body are in the classify
-        // goldens.
-        let cases: [(&str, u16, &str, ErrorKind, &str, &str, &str); 5] = [
-            (
-                "context",
-                400,
-                r#"{"ERROR":{"message":"This model's maximum context length is 8192","code":"x"}}"#,
-                ErrorKind::ContextOverflow,
-                "This model's maximum context length is 8192",
-                "x",
-                "",
-            ),
-            ("openrouter code", 200, r#"{"error":{"message":"m","code":502}}"#, ErrorKind::Server, "m", "502", ""),
-            ("number error", 418, r#"{"error":1}"#, ErrorKind::InvalidRequest, "", "", ""),
-            (
-                "wrong member type keeps the rest",
-                500,
-                r#"{"error":{"type":"t","message":[1],"code":"c"}}"#,
-                ErrorKind::Server,
-                "",
-                "t",
-                "c",
-            ),
-            (
-                "no error member",
-                400,
-                r#"{"detail":"x"}"#,
-                ErrorKind::InvalidRequest,
-                r#"openaichat: http 400 with a body that is not an API error: "{\"detail\":\"x\"}""#,
-                "",
-                "",
-            ),
+        // goldens. (status, body, kind, message, provider type, code): an
+        // upper-case key, an OpenRouter numeric code on 200, a number error,
+        // a wrong member type keeping the rest, no error member.
+        let context = r#"{"ERROR":{"message":"This model's maximum context length is 8192","code":"x"}}"#;
+        let quoted = r#"openaichat: http 400 with a body that is not an API error: "{\"detail\":\"x\"}""#;
+        let cases: [(u16, &str, ErrorKind, &str, &str, &str); 5] = [
+            (400, context, K::ContextOverflow, "This model's maximum context length is 8192", "x", ""),
+            (200, r#"{"error":{"message":"m","code":502}}"#, K::Server, "m", "502", ""),
+            (418, r#"{"error":1}"#, K::InvalidRequest, "", "", ""),
+            (500, r#"{"error":{"type":"t","message":[1],"code":"c"}}"#, K::Server, "", "t", "c"),
+            (400, r#"{"detail":"x"}"#, K::InvalidRequest, quoted, "", ""),
         ];
-        for (name, status, body, kind, message, ptype, code) in cases {
+        for (status, body, kind, message, ptype, code) in cases {
             let e = classify_response(i64::from(status), &NONE, body.as_bytes());
             assert_eq!(
                 (e.kind, e.message.as_str(), e.provider_type.as_str(), e.code.as_str(), e.http_status, e.retryable),
                 (kind, message, ptype, code, status, kind.retryable()),
                 "{}",
-                name
+                body
             );
         }
     }

@@ -154,19 +154,13 @@ mod tests {
     fn tool_results_with_images() {
         let png = Content::Image(Image { media_type: "image/png".into(), data: b"ab".to_vec() });
         let text = |s: &str| Content::Text(Text { text: s.into(), ..Text::default() });
+        let result = |id: &str, content| {
+            Message::ToolResult(ToolResultMessage { call_id: id.into(), content, ..ToolResultMessage::default() })
+        };
+        // The rich goldens hold one text, and text before an image; here
+        // texts join and an image first goes after them.
         let r = Request {
-            messages: vec![
-                Message::ToolResult(ToolResultMessage {
-                    call_id: "c1".into(),
-                    content: vec![text("4"), text("0")],
-                    ..ToolResultMessage::default()
-                }),
-                Message::ToolResult(ToolResultMessage {
-                    call_id: "c2".into(),
-                    content: vec![png, text("x")],
-                    ..ToolResultMessage::default()
-                }),
-            ],
+            messages: vec![result("c1", vec![text("4"), text("0")]), result("c2", vec![png, text("x")])],
             ..Request::default()
         };
         assert_eq!(
