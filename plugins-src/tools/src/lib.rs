@@ -88,10 +88,15 @@ fn invoke(h: &mut dyn Host, call: ToolCall, o: InvokeOptions) -> Result<ToolOutp
         Some(t) => t,
         None => return Err(ToolFault::UnknownTool(call.name)),
     };
-    let text = (t.run)(h, call.arguments.as_bytes(), &o.working_directory)?;
-    // bound cuts only before a byte that starts a UTF-8 sequence and
-    // appends ASCII, so the text stays valid UTF-8.
-    let bounded = output::bound(text.into_bytes(), o.output_limit as usize);
-    let text = String::from_utf8(bounded).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    let mut text = (t.run)(h, call.arguments.as_bytes(), &o.working_directory)?;
+    let limit = o.output_limit as usize;
+    if limit != 0 && text.len() > limit {
+        // Only a cut text is converted again: validating every output
+        // (String::from_utf8) is a loop over all of it, most of a small
+        // read's fuel. bound cuts only before a byte that starts a UTF-8
+        // sequence and appends ASCII, so the text stays valid UTF-8.
+        let bounded = output::bound(text.into_bytes(), limit);
+        text = String::from_utf8(bounded).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    }
     Ok(ToolOutput { content: vec![ContentBlock::Text(text)], details: None })
 }

@@ -23,5 +23,5 @@ var toolsWasm []byte
 var pins = []pin{
 	{name: "product", file: "product.wasm", size: 100133, sha256: "c4dcb0f09ea6e4cc699aec658a8b97a9b227b30699275589fd6df9e34afef8bb", toolchain: "rustc 1.63.0", data: productWasm},
 	{name: "providers", file: "providers.wasm", size: 679112, sha256: "3f48b131e3b68a5c361ff062ed72617a275f19f82b0a9a3a26195134dd86d180", toolchain: "rustc 1.63.0", data: providersWasm},
-	{name: "tools", file: "tools.wasm", size: 131488, sha256: "e3b0c0109c762b3e53b730a322bd0f5cd1d8ebacff1b827b633c166b7b892762", toolchain: "rustc 1.63.0", data: toolsWasm},
+	{name: "tools", file: "tools.wasm", size: 131531, sha256: "cd66f6e32a3f8a48e44fd8b0f33df25999f5ec17547c22f0566ff01c7185dbe5", toolchain: "rustc 1.63.0", data: toolsWasm},
 }
