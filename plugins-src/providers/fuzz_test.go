@@ -1,10 +1,14 @@
 package providers
 
 import (
+	"encoding/json"
+	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/smith-agent/smith/core/model"
+	"github.com/smith-agent/smith/core/provider"
 )
 
 // FuzzDecode feeds arbitrary bodies to every provider's decoder, whole and
@@ -55,6 +59,42 @@ func FuzzClassify(f *testing.F) {
 			e, ok := evs[0].(model.StreamError)
 			if !ok || e.Err == nil || e.Err.Kind == "" {
 				t.Fatalf("%s: not a classified failure: %s", name, trace(evs))
+			}
+		}
+	})
+}
+
+// FuzzRequest sends arbitrary user text, tool-call arguments and tool
+// results to every provider and requires the request to round-trip: the
+// body is JSON in which the user's text and the tool result come back as
+// the strings they were (invalid UTF-8 as U+FFFD), and no request fails
+// to build.
+func FuzzRequest(f *testing.F) {
+	f.Add("hi", `{"path":"a.go"}`, "40 C")
+	f.Add("<&>\u2028\"\\\x01", `{}`, "\xff")
+	codecInstances(f)
+	f.Fuzz(func(t *testing.T, text, args, result string) {
+		if !json.Valid([]byte(args)) {
+			args = "{}"
+		}
+		text, result = strings.ToValidUTF8(text, "\uFFFD")+"x", strings.ToValidUTF8(result, "\uFFFD")+"y"
+		msgs := []model.Message{model.UserText(text),
+			model.AssistantMessage{Provider: "elsewhere", Stop: model.StopToolUse, Content: []model.Content{
+				model.ToolCall{ID: "call_1", Name: "read", Arguments: json.RawMessage(args)}}},
+			model.ToolResultMessage{CallID: "call_1", Name: "read", Content: []model.Content{model.Text{Text: result}}, Mutation: model.MutationNotApplied}}
+		for _, name := range declaredProviders {
+			srv := newLoopback(t)
+			srv.respond(200, nil, [][]byte{mustRead(t, filepath.Join(fixtureRoot, "anthropic", "text.sse"))})
+			evs := pull(t, bridge(t, name, srv.URL, func(c *provider.Config) { c.BaseURLFlag = srv.URL + "/v1" }),
+				&model.Request{Model: "m", Messages: msgs, Tools: weatherTools})
+			raw := srv.last().raw
+			var body any
+			if err := json.Unmarshal(raw, &body); err != nil {
+				t.Fatalf("%s: the body is not JSON (%v): %s (events %s)", name, err, raw, trace(evs))
+			}
+			all := fmt.Sprint(body)
+			if !strings.Contains(all, text) || !strings.Contains(all, result) {
+				t.Fatalf("%s: the body lost the user text %q or the tool result %q: %s", name, text, result, raw)
 			}
 		}
 	})
