@@ -8,7 +8,7 @@ import (
 
 // hostLibs builds rustLibs for the host into dir (the native builds of
 // the Rust tests link them) and returns the rustc flags that link them,
-// one per line, for plugins-src/internal/rustdriver.
+// one per line, for plugins-src/internal/rusttest.
 func hostLibs(dir string) (string, error) {
 	rustc, err := findRustc()
 	if err != nil {

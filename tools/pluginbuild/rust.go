@@ -29,8 +29,7 @@ const rustTarget = "wasm32-wasi"
 // and fuel-charged; and fixed-width SIMD, which the scanning hot paths use
 // (16 bytes per loop turn; wazero compiles it to SSE). The fuel rewrite
 // (wasmhost) understands both; wazero enables both by default. (rustc 1.63
-// does not know sign-ext by name and warns.) The tests' wasm builds use the
-// same (plugins-src/internal/rustdriver.WasmFeatures).
+// does not know sign-ext by name and warns.)
 const rustFeatures = "+bulk-memory,+simd128"
 
 // rustCandidates are where rustc is looked for, in order, after
