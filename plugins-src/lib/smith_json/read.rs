@@ -307,8 +307,8 @@ impl<'a> Decoder<'a> {
     #[inline(always)]
     fn enter(&mut self, at: usize, c: u8) -> Option<()> {
         if self.stack.depth >= MAX_DEPTH {
-            let msg = cat(&["nesting at offset ", &num(at), " exceeds the limit of ", &num(MAX_DEPTH), " levels"]);
-            return self.fail(msg);
+            self.too_deep(at);
+            return None;
         }
         self.stack.push(c);
         Some(())
@@ -322,17 +322,35 @@ impl<'a> Decoder<'a> {
         Some(())
     }
 
+    /// too_deep records that the container opening at offset at nests
+    /// deeper than MAX_DEPTH. Errors are built out of line, once, so that
+    /// the reading loops inlined into each reader stay small.
+    #[cold]
+    #[inline(never)]
+    fn too_deep(&mut self, at: usize) {
+        self.fail(cat(&["nesting at offset ", &num(at), " exceeds the limit of ", &num(MAX_DEPTH), " levels"]));
+    }
+
     /// fail records the syntax error message unless one came first.
-    fn fail<T>(&mut self, message: String) -> Option<T> {
+    fn fail(&mut self, message: String) {
         if self.err.is_none() {
             self.err = Some(Error { message });
         }
-        None
     }
 
     /// syntax records a syntax error at offset at, where the text is at
-    /// place (looking for a value, in a string literal, ...).
+    /// place (looking for a value, in a string literal, ...), and returns
+    /// None for the caller to return.
+    #[inline(always)]
     fn syntax<T>(&mut self, at: usize, place: &str) -> Option<T> {
+        self.syntax_error(at, place);
+        None
+    }
+
+    /// syntax_error is syntax's message, built out of line.
+    #[cold]
+    #[inline(never)]
+    fn syntax_error(&mut self, at: usize, place: &str) {
         let msg = match self.data.get(at) {
             None => cat(&["the input ends at offset ", &num(at), " ", place, "; the JSON text is incomplete"]),
             Some(&c) => cat(&["invalid character ", &quote_byte(c), " at offset ", &num(at), " ", place]),

@@ -142,17 +142,69 @@ pub(crate) fn decode(tool: &str, args: &[u8], fields: &mut [Field]) -> Result<()
 }
 
 /// integer converts the JSON number text of property name to an integer.
-/// Like the host's schema check, it takes a whole number written with a
-/// fraction or an exponent (3.0, 1e3) as an integer, up to 2^53 in
-/// magnitude.
+/// It takes a whole number written with a fraction or an exponent (3.0,
+/// 1e3, 250e-1) as an integer, up to 2^53 in magnitude, and decides
+/// exactly: 1.5 and 1e-400 are not whole. (The host's schema check reads
+/// the number as a float64, which agrees for every number of at most 15
+/// significant digits.)
 fn integer(name: &str, text: &[u8]) -> Result<i64, String> {
     let s = std::str::from_utf8(text).unwrap_or("");
-    if let Ok(n) = s.parse::<i64>() {
-        return Ok(n);
+    match s.parse::<i64>() {
+        Ok(n) => Ok(n),
+        Err(_) => {
+            whole(text).ok_or_else(|| cat(&["\"", name, "\" must be a whole number between -2^53 and 2^53, not ", s]))
+        }
     }
-    const LIMIT: f64 = (1u64 << 53) as f64;
-    match s.parse::<f64>() {
-        Ok(f) if f.fract() == 0.0 && (-LIMIT..=LIMIT).contains(&f) => Ok(f as i64),
-        _ => Err(cat(&["\"", name, "\" must be a whole number between -2^53 and 2^53, not ", s])),
+}
+
+/// whole returns the number text (JSON's grammar, already validated) as
+/// an integer when its value is a whole number of magnitude at most 2^53.
+fn whole(text: &[u8]) -> Option<i64> {
+    const LIMIT: u64 = 1 << 53;
+    let (neg, text) = match text.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, text),
+    };
+    let (mantissa, exp) = match text.iter().position(|&c| c == b'e' || c == b'E') {
+        Some(i) => (&text[..i], &text[i + 1..]),
+        None => (text, &b""[..]),
+    };
+    // The exponent, saturated far beyond any digit count that matters.
+    let (sign, digits) = match exp.split_first() {
+        Some((b'-', rest)) => (-1, rest),
+        Some((b'+', rest)) => (1, rest),
+        _ => (1, exp),
+    };
+    let mut e: i64 = 0;
+    for &c in digits {
+        e = (e * 10 + i64::from(c - b'0')).min(1 << 20);
     }
+    e *= sign;
+    // The significant digits, without leading and trailing zeros; the
+    // value is digits × 10^e.
+    let (int, frac) = match mantissa.iter().position(|&c| c == b'.') {
+        Some(i) => (&mantissa[..i], &mantissa[i + 1..]),
+        None => (mantissa, &b""[..]),
+    };
+    e -= frac.len() as i64;
+    let all = || int.iter().chain(frac);
+    let lead = all().take_while(|&&c| c == b'0').count();
+    let len = int.len() + frac.len();
+    let trail = all().rev().take_while(|&&c| c == b'0').count().min(len - lead);
+    e += trail as i64;
+    let sig = len - lead - trail;
+    if sig == 0 {
+        return Some(0);
+    }
+    if e < 0 || sig as i64 + e > 16 {
+        return None;
+    }
+    let mut v: u64 = 0;
+    for &c in all().skip(lead).take(sig) {
+        v = v * 10 + u64::from(c - b'0');
+    }
+    for _ in 0..e {
+        v *= 10;
+    }
+    (v <= LIMIT).then(|| if neg { -(v as i64) } else { v as i64 })
 }

@@ -21,7 +21,7 @@ var toolsWasm []byte
 // the toolchains that built them (a rebuild is byte-identical only with
 // the same one).
 var pins = []pin{
-	{name: "product", file: "product.wasm", size: 100133, sha256: "c4dcb0f09ea6e4cc699aec658a8b97a9b227b30699275589fd6df9e34afef8bb", toolchain: "rustc 1.63.0", data: productWasm},
-	{name: "providers", file: "providers.wasm", size: 679112, sha256: "3f48b131e3b68a5c361ff062ed72617a275f19f82b0a9a3a26195134dd86d180", toolchain: "rustc 1.63.0", data: providersWasm},
-	{name: "tools", file: "tools.wasm", size: 131531, sha256: "cd66f6e32a3f8a48e44fd8b0f33df25999f5ec17547c22f0566ff01c7185dbe5", toolchain: "rustc 1.63.0", data: toolsWasm},
+	{name: "product", file: "product.wasm", size: 98583, sha256: "176cd59dce2eae7915f8eedfc2ec8184112110d71fab969315c0de5894477f14", toolchain: "rustc 1.63.0", data: productWasm},
+	{name: "providers", file: "providers.wasm", size: 665591, sha256: "17ae91b727d384867e17cb07905a30cf916d5ac746fcff480f113bcf8eb55ae4", toolchain: "rustc 1.63.0", data: providersWasm},
+	{name: "tools", file: "tools.wasm", size: 111842, sha256: "5c3484156125b66546e608f6f1206caaab870b1733d7e80f31345cfdb3a44ac5", toolchain: "rustc 1.63.0", data: toolsWasm},
 }
