@@ -62,11 +62,11 @@ pub fn declared() -> Vec<(&'static Format, Provider)> {
 /// an unknown-provider fault naming the declared ones.
 pub fn lookup(name: &str) -> Result<(&'static Format, Provider), CodecFault> {
     let all = declared();
-    let names: Vec<&str> = all.iter().map(|(_, p)| p.name).collect();
-    match all.iter().find(|(_, p)| p.name == name) {
-        Some((f, p)) => Ok((*f, p.clone())),
-        None => Err(CodecFault::UnknownProvider(format!("{} (this plugin declares {})", name, names.join(", ")))),
+    if let Some((f, p)) = all.iter().find(|(_, p)| p.name == name) {
+        return Ok((*f, p.clone()));
     }
+    let names: Vec<&str> = all.iter().map(|(_, p)| p.name).collect();
+    Err(CodecFault::UnknownProvider(format!("{} (this plugin declares {})", name, names.join(", "))))
 }
 
 /// The sources of a resolved base URL, lowest precedence first.
