@@ -898,7 +898,7 @@ pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
 
 /// parse_int parses a JSON number (already validated) as an i64; None for
 /// a fraction, an exponent or an overflow.
-fn parse_int(b: &[u8]) -> Option<i64> {
+pub fn parse_int(b: &[u8]) -> Option<i64> {
     let (sign, digits) = match b {
         [b'-', rest @ ..] => (-1, rest),
         _ => (1, b),

@@ -9,7 +9,7 @@
 //! take.
 
 use crate::output::cat;
-use smith_json::read::{Decoder, Kind};
+use smith_json::read::{parse_int, Decoder, Kind};
 
 /// Slot is where a property's value goes.
 enum Slot<'f> {
@@ -148,13 +148,10 @@ pub(crate) fn decode(tool: &str, args: &[u8], fields: &mut [Field]) -> Result<()
 /// the number as a float64, which agrees for every number of at most 15
 /// significant digits.)
 fn integer(name: &str, text: &[u8]) -> Result<i64, String> {
-    let s = std::str::from_utf8(text).unwrap_or("");
-    match s.parse::<i64>() {
-        Ok(n) => Ok(n),
-        Err(_) => {
-            whole(text).ok_or_else(|| cat(&["\"", name, "\" must be a whole number between -2^53 and 2^53, not ", s]))
-        }
-    }
+    parse_int(text).or_else(|| whole(text)).ok_or_else(|| {
+        let s = std::str::from_utf8(text).unwrap_or("");
+        cat(&["\"", name, "\" must be a whole number between -2^53 and 2^53, not ", s])
+    })
 }
 
 /// whole returns the number text (JSON's grammar, already validated) as

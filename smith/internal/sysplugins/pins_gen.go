@@ -23,5 +23,5 @@ var toolsWasm []byte
 var pins = []pin{
 	{name: "product", file: "product.wasm", size: 98583, sha256: "176cd59dce2eae7915f8eedfc2ec8184112110d71fab969315c0de5894477f14", toolchain: "rustc 1.63.0", data: productWasm},
 	{name: "providers", file: "providers.wasm", size: 665664, sha256: "6942cafe7f07d71091113291cb1b3282894030840a34c814e3d389ef058b9332", toolchain: "rustc 1.63.0", data: providersWasm},
-	{name: "tools", file: "tools.wasm", size: 111842, sha256: "5c3484156125b66546e608f6f1206caaab870b1733d7e80f31345cfdb3a44ac5", toolchain: "rustc 1.63.0", data: toolsWasm},
+	{name: "tools", file: "tools.wasm", size: 111551, sha256: "096727599ac18f54f892977b97d2b0c451ee913cd8966257799a1186c3026d12", toolchain: "rustc 1.63.0", data: toolsWasm},
 }
