@@ -47,7 +47,7 @@ var coldStarts = []coldStart{
 // background compile (settled-ms, from the start) and closes the engine.
 // cpu-ms is the process's CPU time per start, background work included.
 func BenchmarkColdStart(b *testing.B) {
-	for _, name := range []string{"providers", "tools"} {
+	for _, name := range []string{"providers-anthropic", "tools"} {
 		sp := loadSysPlugin(b, name)
 		for _, cs := range coldStarts {
 			b.Run(name+"/"+cs.name, func(b *testing.B) {
@@ -140,7 +140,7 @@ func coldStartOnce(tb testing.TB, sp *sysPlugin, cfg Config) coldStartTimes {
 // It reports the functions and code bytes that ran and both compile
 // times.
 func BenchmarkCompileWhatTheTurnNeeds(b *testing.B) {
-	for _, name := range []string{"providers", "tools"} {
+	for _, name := range []string{"providers-anthropic", "tools"} {
 		sp := loadSysPlugin(b, name)
 		ran := functionsRun(b, sp)
 		pruned, stats := pruneModule(b, sp.wasm, ran)

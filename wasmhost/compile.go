@@ -67,7 +67,7 @@ func (e *Engine) Compile(ctx context.Context, a Artifact, cfg PluginConfig) (*Pl
 		return nil, &ValidationError{Plugin: a.Name, Problems: v.problems}
 	}
 	key := moduleKey{sum: sum, noFuel: cfg.noFuel, final: a.Instrumented != ""}
-	entry, err := e.compiledModule(ctx, key, func() ([]byte, error) {
+	entry, err := e.compiledModule(ctx, key, cfg.Passive, func() ([]byte, error) {
 		if cfg.noFuel || key.final {
 			return raw, nil
 		}

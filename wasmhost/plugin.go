@@ -122,6 +122,12 @@ type PluginConfig struct {
 	// has grown past this many bytes is destroyed on Release instead of
 	// going back to the pool. Default 64 MiB.
 	RecycleBytes int64
+	// Passive, on a compile-cache miss, leaves the optimizing compile
+	// unstarted: instances run interpreted until Plugin.Optimize, or a
+	// Compile of the same artifact without Passive, starts it. For a
+	// plugin compiled only to ask what it contributes, which this process
+	// may never call. Default false: the compile starts at once.
+	Passive bool
 
 	// noFuel compiles the artifact without instrumentation; only the
 	// benchmarks that measure fuel overhead set it.
@@ -155,6 +161,15 @@ func (p *Plugin) Name() string { return p.name }
 func (p *Plugin) HasExport(name string) bool {
 	_, ok := p.exports[name]
 	return ok
+}
+
+// Optimize starts, in the background, the optimizing compile a Passive
+// plugin's Compile left unstarted; it does nothing when the code is
+// compiled or its compile has started. Safe for concurrent use.
+func (p *Plugin) Optimize() {
+	p.engine.modMu.Lock()
+	defer p.engine.modMu.Unlock()
+	p.engine.optimizeLocked(p.entry)
 }
 
 // linked is what a plugin's instances on one backend link to.

@@ -18,8 +18,8 @@ import (
 
 // The committed system plugins (../smith/internal/sysplugins, built and
 // instrumented by tools/pluginbuild) are this package's most realistic
-// test data: the providers codec (four wire formats, ~700 KB) and the
-// tools plugin (~120 KB). wasmhost knows no world, so the harness derives
+// test data: the Anthropic codec (~300 KB) and the tools plugin
+// (~110 KB). wasmhost knows no world, so the harness derives
 // each plugin's WorldSpec from the artifact's own imports and exports and
 // lowers the few calls of a turn by hand, following the canonical ABI
 // layouts of wit/provider.wit, wit/tool.wit and wit/contrib.wit.
@@ -77,7 +77,7 @@ func readSysPlugin(name string) (*sysPlugin, error) {
 	}
 	p := &sysPlugin{name: name, wasm: b, world: world}
 	switch name {
-	case "providers":
+	case "providers-anthropic":
 		p.hosts, p.turn = providerHosts(world), providerTurn
 	case "tools":
 		p.hosts, p.turn = toolHosts(world), toolTurn
@@ -394,10 +394,10 @@ func toolTurn(ctx context.Context, in *Instance) error {
 }
 
 // TestSystemPluginTurns runs each system plugin's turn (interpreted: the
-// optimizing compile of providers.wasm takes seconds under -race), so the
+// optimizing compile of a codec takes seconds under -race), so the
 // harness the benchmarks time is known to work.
 func TestSystemPluginTurns(t *testing.T) {
-	for _, name := range []string{"providers", "tools"} {
+	for _, name := range []string{"providers-anthropic", "tools"} {
 		t.Run(name, func(t *testing.T) {
 			sp := loadSysPlugin(t, name)
 			e := newEngine(t, Config{tiers: tiersInterpreter})

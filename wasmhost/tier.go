@@ -113,6 +113,9 @@ type moduleEntry struct {
 	opt  atomic.Pointer[wazero.CompiledModule]
 	refs int
 	dead bool
+	// pending is the module an optimizing compile is owed for, held while
+	// only passive plugins (PluginConfig.Passive) were compiled from it.
+	pending []byte
 }
 
 // take returns the code for a new instance of ent: the optimizing
@@ -214,7 +217,7 @@ func (b *background) done() (drained chan struct{}, release bool) {
 // the optimizing compiler's code for key is in the cache directory) the
 // module is compiled by the interpreter, and the optimizing compiler runs
 // in the background.
-func (e *Engine) compiledModule(ctx context.Context, key moduleKey, code func() ([]byte, error)) (*moduleEntry, error) {
+func (e *Engine) compiledModule(ctx context.Context, key moduleKey, passive bool, code func() ([]byte, error)) (*moduleEntry, error) {
 	e.modMu.Lock()
 	if e.bg.closed {
 		e.modMu.Unlock()
@@ -222,6 +225,9 @@ func (e *Engine) compiledModule(ctx context.Context, key moduleKey, code func() 
 	}
 	if ent, ok := e.modules[key]; ok {
 		ent.refs++
+		if !passive {
+			e.optimizeLocked(ent)
+		}
 		e.modMu.Unlock()
 		return ent, nil
 	}
@@ -258,6 +264,9 @@ func (e *Engine) compiledModule(ctx context.Context, key moduleKey, code func() 
 	defer e.modMu.Unlock()
 	if ent2, ok := e.modules[key]; ok { // compiled concurrently
 		ent2.refs++
+		if !passive {
+			e.optimizeLocked(ent2)
+		}
 		_ = closeAll(ctx, ent.detach())
 		return ent2, nil
 	}
@@ -270,10 +279,24 @@ func (e *Engine) compiledModule(ctx context.Context, key moduleKey, code func() 
 	}
 	e.modules[key] = ent
 	if interpret && e.tiers == tiersAuto {
-		e.bg.start()
-		go e.compileInBackground(ent, b)
+		ent.pending = b
+		if !passive {
+			e.optimizeLocked(ent)
+		}
 	}
 	return ent, nil
+}
+
+// optimizeLocked starts the optimizing compile ent is owed, if any.
+// Called with e.modMu held.
+func (e *Engine) optimizeLocked(ent *moduleEntry) {
+	if ent.pending == nil || ent.dead || e.bg.closed {
+		return
+	}
+	b := ent.pending
+	ent.pending = nil
+	e.bg.start()
+	go e.compileInBackground(ent, b)
 }
 
 // compileInBackground compiles b, the module of ent, with the optimizing

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -215,6 +216,54 @@ func TestColdCacheInterpretsWhileCompiling(t *testing.T) {
 				if e2.interpreted(p2.entry) {
 					t.Fatal("after a complete compile, a new engine on the directory interprets")
 				}
+			}
+		})
+	}
+}
+
+// TestPassiveDefersTheOptimizingCompile: a Passive plugin on a cache miss
+// runs interpreted and starts no optimizing compile (nothing is written
+// to the cache) until Optimize, or a Compile of the same artifact without
+// Passive, starts it; once compiled, Optimize does nothing.
+func TestPassiveDefersTheOptimizingCompile(t *testing.T) {
+	for _, how := range []string{"optimize", "compile"} {
+		t.Run(how, func(t *testing.T) {
+			cfg := Config{CacheDir: t.TempDir()}
+			e := newEngineAt(t, cfg)
+			var started atomic.Int32
+			e.bgHook = func() { started.Add(1) }
+			p := compile(t, e, "passive", wat(t, "guest"), PluginConfig{Passive: true})
+			_, in := acquire(t, p)
+			if !in.interpreted {
+				t.Fatal("a passive plugin on an empty cache runs compiled code")
+			}
+			if got, err := callString(context.Background(), in, ex+"echo", "i"); err != nil || got != "i" {
+				t.Fatalf("interpreted: %q, %v", got, err)
+			}
+			in.Release()
+			e.settle(t)
+			if n := started.Load(); n != 0 || e.compiledBefore(p.entry.key) {
+				t.Fatalf("a passive plugin started %d optimizing compiles (marker %v)", n, e.compiledBefore(p.entry.key))
+			}
+			if how == "optimize" {
+				p.Optimize()
+				p.Optimize()
+			} else {
+				compile(t, e, "active", wat(t, "guest"), PluginConfig{})
+			}
+			e.settle(t)
+			if n := started.Load(); n != 1 || !e.compiledBefore(p.entry.key) {
+				t.Fatalf("after %s: %d optimizing compiles (marker %v); want 1", how, n, e.compiledBefore(p.entry.key))
+			}
+			_, in = acquire(t, p)
+			if in.interpreted {
+				t.Fatal("an instance after the optimizing compile is interpreted")
+			}
+			in.Release()
+			p.Optimize()
+			e.settle(t)
+			if n := started.Load(); n != 1 {
+				t.Fatalf("Optimize of compiled code started another compile (%d)", n)
 			}
 		})
 	}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,19 +15,39 @@ import (
 	"github.com/smith-agent/smith/wasmhost"
 )
 
-// codecFile is the committed provider codec artifact (built by
+// sysDir holds the committed system plugin artifacts (built by
 // tools/pluginbuild, embedded by the smith binary).
-const codecFile = "../../smith/internal/sysplugins/providers.wasm"
+const sysDir = "../../smith/internal/sysplugins"
 
-// codecArtifact is the committed codec plugin as an artifact named name.
-func codecArtifact(tb testing.TB, name string) Artifact {
+// codecPlugins are the committed provider codec artifacts, one per wire
+// format, and the providers each declares.
+var codecPlugins = map[string][]string{
+	"providers-anthropic":        {"anthropic"},
+	"providers-openai-responses": {"openai"},
+	"providers-openai-chat":      {"openai-chat", "openai-compatible"},
+	"providers-gemini":           {"google"},
+}
+
+// codecArtifact is the committed codec plugin file (a name of
+// codecPlugins) as an artifact named name.
+func codecArtifact(tb testing.TB, file, name string) Artifact {
 	tb.Helper()
-	b, err := os.ReadFile(codecFile)
+	b, err := os.ReadFile(filepath.Join(sysDir, file+".wasm"))
 	if err != nil {
 		tb.Fatalf("read the committed codec artifact: %v", err)
 	}
 	sum := sha256.Sum256(b)
 	return Artifact{Name: name, Wasm: b, SHA256: hex.EncodeToString(sum[:]), Instrumented: wasmhost.InstrumentationVersion()}
+}
+
+// codecArtifacts are the committed codec plugins, sorted by name.
+func codecArtifacts(tb testing.TB) []Artifact {
+	tb.Helper()
+	var arts []Artifact
+	for _, name := range slices.Sorted(maps.Keys(codecPlugins)) {
+		arts = append(arts, codecArtifact(tb, name, name))
+	}
+	return arts
 }
 
 // TestCodecsLoadWithTheTools: the provider codecs and the tools load into
@@ -40,7 +62,7 @@ func TestCodecsLoadWithTheTools(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g, err := h.Load(ctx, []Artifact{artifact(t, "tools"), codecArtifact(t, "providers")})
+		g, err := h.Load(ctx, append([]Artifact{artifact(t, "tools")}, codecArtifacts(t)...))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,37 +70,41 @@ func TestCodecsLoadWithTheTools(t *testing.T) {
 		return h, g
 	}
 	_, g := load()
-	var names []string
+	byPlugin := map[string][]ProviderDefinition{}
 	for _, p := range g.Providers() {
-		if p.Plugin != "providers" || p.DisplayName == "" {
-			t.Errorf("provider %+v", p)
+		if p.DisplayName == "" {
+			t.Errorf("provider %+v has no display name", p)
 		}
-		names = append(names, p.Name)
+		byPlugin[p.Plugin] = append(byPlugin[p.Plugin], p)
 	}
-	for _, want := range []string{"anthropic", "google", "openai", "openai-compatible"} {
-		if !strings.Contains(" "+strings.Join(names, " ")+" ", " "+want+" ") {
-			t.Errorf("providers %v lack %s", names, want)
+	for plugin, want := range codecPlugins {
+		var got []string
+		for _, p := range byPlugin[plugin] {
+			got = append(got, p.Name)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s declares %v; want %v", plugin, got, want)
+		}
+		in, err := g.Acquire(ctx, plugin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		live, err := pluginabi.Bind(in).DeclareContributions(ctx, pluginabi.DeclareOptions{WorldVersion: WorldVersion, Configuration: "{}"})
+		in.Release()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(live.Providers) != len(byPlugin[plugin]) {
+			t.Fatalf("the generation lists %d providers of %s; a live instance declares %d", len(byPlugin[plugin]), plugin, len(live.Providers))
+		}
+		for i, p := range live.Providers {
+			got := byPlugin[plugin][i]
+			if got.Name != p.Name || strings.Join(got.SecretNames, ",") != strings.Join(p.SecretNames, ",") {
+				t.Errorf("%s provider %d: generation %+v, live %+v", plugin, i, got, p)
+			}
 		}
 	}
-	in, err := g.Acquire(ctx, "providers")
-	if err != nil {
-		t.Fatal(err)
-	}
-	live, err := pluginabi.Bind(in).DeclareContributions(ctx, pluginabi.DeclareOptions{WorldVersion: WorldVersion, Configuration: "{}"})
-	in.Release()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(live.Providers) != len(g.Providers()) {
-		t.Fatalf("the generation lists %d providers; a live instance declares %d", len(g.Providers()), len(live.Providers))
-	}
-	for i, p := range live.Providers {
-		got := g.Providers()[i]
-		if got.Name != p.Name || strings.Join(got.SecretNames, ",") != strings.Join(p.SecretNames, ",") {
-			t.Errorf("provider %d: generation %+v, live %+v", i, got, p)
-		}
-	}
-	if a, ok := g.Provider("anthropic"); !ok || a.Plugin != "providers" {
+	if a, ok := g.Provider("anthropic"); !ok || a.Plugin != "providers-anthropic" {
 		t.Errorf("Provider(anthropic) = %+v, %v", a, ok)
 	}
 	if _, ok := g.Provider("nobody"); ok {
@@ -89,8 +115,10 @@ func TestCodecsLoadWithTheTools(t *testing.T) {
 	}
 
 	_, warm := load()
-	if l := warm.plugin("providers"); l.plugin != nil {
-		t.Error("a warm load compiled the codec plugin; its registration should come from the cache")
+	for plugin := range codecPlugins {
+		if l := warm.plugin(plugin); l.plugin != nil {
+			t.Errorf("a warm load compiled %s; its registration should come from the cache", plugin)
+		}
 	}
 	if len(warm.Providers()) != len(g.Providers()) {
 		t.Errorf("warm load lists %d providers", len(warm.Providers()))
@@ -101,7 +129,7 @@ func TestCodecsLoadWithTheTools(t *testing.T) {
 	if err := warm.Prepare(ctx, "tools"); err != nil {
 		t.Fatal(err)
 	}
-	if warm.plugin("providers").plugin != nil || warm.plugin("tools").plugin == nil {
+	if warm.plugin("providers-anthropic").plugin != nil || warm.plugin("tools").plugin == nil {
 		t.Error("Prepare(tools) must compile the tools and only them")
 	}
 	if _, err := os.Stat(filepath.Join(cache, "registrations")); err != nil {
@@ -118,8 +146,65 @@ func TestProviderDeclaredTwice(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.Close(ctx)
-	_, err = h.Load(ctx, []Artifact{codecArtifact(t, "providers"), codecArtifact(t, "copy")})
-	if err == nil || !strings.Contains(err.Error(), `is declared by both "providers" and "copy"`) {
+	_, err = h.Load(ctx, []Artifact{codecArtifact(t, "providers-gemini", "providers-gemini"), codecArtifact(t, "providers-gemini", "copy")})
+	if err == nil || !strings.Contains(err.Error(), `is declared by both "providers-gemini" and "copy"`) {
 		t.Fatalf("Load = %v", err)
+	}
+}
+
+// TestRegistrationAhead: a registration computed by Register lets a Load
+// on an empty cache publish the plugin without compiling it; one computed
+// for other bytes, other grants or garbage is ignored, and the plugin is
+// registered live.
+func TestRegistrationAhead(t *testing.T) {
+	ctx := context.Background()
+	h, err := Open(ctx, Config{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close(ctx)
+	gemini := codecArtifact(t, "providers-gemini", "providers-gemini")
+	reg, err := h.Register(ctx, gemini)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := h.Register(ctx, codecArtifact(t, "providers-anthropic", "providers-anthropic"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	granted := gemini
+	granted.Grants = []string{"fs"}
+	tests := []struct {
+		name     string
+		art      Artifact
+		reg      []byte
+		compiled bool
+	}{
+		{name: "matching", art: gemini, reg: reg},
+		{name: "other-bytes", art: gemini, reg: other, compiled: true},
+		{name: "other-grants", art: granted, reg: reg, compiled: true},
+		{name: "garbage", art: gemini, reg: []byte("{"), compiled: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h, err := Open(ctx, Config{CacheDir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close(ctx)
+			a := tt.art
+			a.Registration = tt.reg
+			g, err := h.Load(ctx, []Artifact{a})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer g.Close()
+			if d, ok := g.Provider("google"); !ok || d.Plugin != "providers-gemini" {
+				t.Errorf("Provider(google) = %+v, %v", d, ok)
+			}
+			if compiled := g.plugin("providers-gemini").plugin != nil; compiled != tt.compiled {
+				t.Errorf("compiled at load: %v; want %v", compiled, tt.compiled)
+			}
+		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"sync"
 
@@ -52,9 +53,12 @@ type toolDef struct {
 }
 
 // Load verifies, registers and validates arts and publishes them as a new
-// generation. Registration reuses the cached result for the same artifact
-// bytes, grants and world version; otherwise the plugin is compiled and its
-// declare-contributions export called. On any error nothing is published.
+// generation. Registration uses the artifact's own (Artifact.Registration)
+// or the cached result for the same artifact bytes, grants and world
+// version; otherwise the plugin is compiled and its
+// declare-contributions export called, the plugins missing from the cache
+// side by side, one per core. On any error nothing is published (the
+// first artifact's error in load order is returned).
 func (h *Host) Load(ctx context.Context, arts []Artifact) (*Generation, error) {
 	g := &Generation{id: h.nextGen.Add(1), host: h}
 	seen := make(map[string]bool, len(arts))
@@ -63,14 +67,35 @@ func (h *Host) Load(ctx context.Context, arts []Artifact) (*Generation, error) {
 			g.Close()
 			return nil, err
 		}
-		l := &loaded{host: h, art: a}
-		g.plugins = append(g.plugins, l)
-		c, err := l.register(ctx)
+		g.plugins = append(g.plugins, &loaded{host: h, art: a})
+	}
+	errs := make([]error, len(g.plugins))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, l := range g.plugins {
+		key := registrationKey(l.art)
+		if c, ok := registrationAhead(l.art, key); ok {
+			l.contrib = c
+			continue
+		}
+		if c, ok := h.cachedRegistration(key); ok {
+			l.contrib = c
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			l.contrib, errs[i] = l.register(ctx)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
 			g.Close()
 			return nil, err
 		}
-		l.contrib = c
 	}
 	if err := g.validate(); err != nil {
 		g.Close()
@@ -117,14 +142,14 @@ func (l *loaded) verify() error {
 	return nil
 }
 
-// register returns the plugin's contributions, from the cache or by
-// calling declare-contributions.
+// register returns the plugin's contributions by calling
+// declare-contributions, and caches them (Load looked in the cache).
+// Safe to call for different plugins concurrently.
 func (l *loaded) register(ctx context.Context) (pluginabi.Contributions, error) {
 	key := registrationKey(l.art)
-	if c, ok := l.host.cachedRegistration(key); ok {
-		return c, nil
-	}
-	pool, err := l.instances(ctx)
+	// Passive: a plugin this process never calls (a codec of another
+	// wire format) costs no optimizing compile; the first call starts it.
+	pool, err := l.compiled(ctx, true)
 	if err != nil {
 		return pluginabi.Contributions{}, err
 	}
@@ -141,14 +166,24 @@ func (l *loaded) register(ctx context.Context) (pluginabi.Contributions, error) 
 	return c, nil
 }
 
-// instances compiles the plugin on first use and returns its pool.
+// instances compiles the plugin on first use and returns its pool; on a
+// compile-cache miss the optimizing compile runs in the background.
 func (l *loaded) instances(ctx context.Context) (*wasmhost.Generation, error) {
+	return l.compiled(ctx, false)
+}
+
+// compiled is instances; passive (registration) leaves a cache miss's
+// optimizing compile to the first call that is not.
+func (l *loaded) compiled(ctx context.Context, passive bool) (*wasmhost.Generation, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {
 		return nil, fmt.Errorf("plugin: %q belongs to a closed generation; load a new one", l.art.Name)
 	}
 	if l.pool != nil {
+		if !passive {
+			l.plugin.Optimize()
+		}
 		return l.pool, nil
 	}
 	if err := l.verify(); err != nil {
@@ -163,7 +198,7 @@ func (l *loaded) instances(ctx context.Context) (*wasmhost.Generation, error) {
 	p, err := l.host.engine.Compile(ctx, wasmhost.Artifact{Name: l.art.Name, Bytes: l.art.Wasm,
 		Size: int64(len(l.art.Wasm)), SHA256: l.art.SHA256, Verified: true, Instrumented: l.art.Instrumented},
 		wasmhost.PluginConfig{World: pluginabi.WorldSpec(), Hosts: hosts, Log: l.host.log,
-			Budgets: wasmhost.Budgets{Timeout: l.art.Timeout}})
+			Budgets: wasmhost.Budgets{Timeout: l.art.Timeout}, Passive: passive})
 	if err != nil {
 		return nil, fmt.Errorf("plugin: load %q: %w", l.art.Name, err)
 	}
@@ -215,15 +250,21 @@ func (g *Generation) ID() uint64 { return g.id }
 // fails). Close is idempotent.
 func (g *Generation) Close() {
 	for _, l := range g.plugins {
-		l.mu.Lock()
-		l.closed = true
-		pool, p := l.pool, l.plugin
-		l.pool, l.plugin = nil, nil
-		l.mu.Unlock()
-		if pool != nil {
-			pool.Close()
-			_ = p.Close(context.Background())
-		}
+		l.close()
+	}
+}
+
+// close releases the plugin's instances and compiled code; later calls
+// fail.
+func (l *loaded) close() {
+	l.mu.Lock()
+	l.closed = true
+	pool, p := l.pool, l.plugin
+	l.pool, l.plugin = nil, nil
+	l.mu.Unlock()
+	if pool != nil {
+		pool.Close()
+		_ = p.Close(context.Background())
 	}
 }
 

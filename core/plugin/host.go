@@ -50,6 +50,13 @@ type Artifact struct {
 	// artifact compiles without a second copy of the module being read or
 	// checked; another version is refused.
 	Instrumented string
+	// Registration is the artifact's registration computed ahead by
+	// [Host.Register] (the smith binary embeds its system plugins'), so
+	// that Load need not compile the plugin to ask what it contributes.
+	// Load uses it only if it was computed for the same bytes, grants and
+	// world version, like a cached registration, and ignores it otherwise.
+	// Optional.
+	Registration []byte
 }
 
 // Host loads plugins into generations. It is safe for concurrent use.

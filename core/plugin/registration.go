@@ -1,9 +1,11 @@
 package plugin
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -20,6 +22,47 @@ func registrationKey(a Artifact) string {
 	slices.Sort(grants)
 	sum := sha256.Sum256([]byte(WorldVersion + "\x00" + a.SHA256 + "\x00" + strings.Join(grants, ",")))
 	return hex.EncodeToString(sum[:16])
+}
+
+// ahead is a registration computed ahead ([Host.Register]): the key it
+// was computed for and the contributions.
+type ahead struct {
+	Key           string                  `json:"key"`
+	Contributions pluginabi.Contributions `json:"contributions"`
+}
+
+// Register computes the registration of a, for [Artifact.Registration]:
+// it verifies the pin, compiles the plugin (interpreted; nothing is
+// optimized or kept), calls declare-contributions and returns the result
+// with the key it holds for (a's bytes, grants and the world version).
+func (h *Host) Register(ctx context.Context, a Artifact) ([]byte, error) {
+	if err := checkArtifact(a, map[string]bool{}); err != nil {
+		return nil, err
+	}
+	l := &loaded{host: h, art: a}
+	c, err := l.register(ctx)
+	l.close()
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(ahead{Key: registrationKey(a), Contributions: c})
+	if err != nil {
+		return nil, fmt.Errorf("plugin: encode the registration of %q: %w", a.Name, err)
+	}
+	return b, nil
+}
+
+// registrationAhead returns a's registration computed ahead, if it has
+// one for key.
+func registrationAhead(a Artifact, key string) (pluginabi.Contributions, bool) {
+	if len(a.Registration) == 0 {
+		return pluginabi.Contributions{}, false
+	}
+	var r ahead
+	if json.Unmarshal(a.Registration, &r) != nil || r.Key != key {
+		return pluginabi.Contributions{}, false
+	}
+	return r.Contributions, true
 }
 
 // cachedRegistration returns the cached contributions under key. A missing

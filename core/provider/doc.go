@@ -12,7 +12,7 @@
 //
 //	p, err := provider.New(provider.Config{
 //		Name:      "anthropic",
-//		Plugin:    "providers",
+//		Plugin:    "providers-anthropic",
 //		Instances: generation,
 //		Engine:    engine,
 //		Secrets:   provider.EnvSecrets(os.Getenv),

@@ -341,7 +341,7 @@ func TestDecoderReplay(t *testing.T) {
 	p := newBridge(t, "anthropic", nil, func(c *provider.Config) { c.BaseURLFlag = srv.URL })
 	live := collect(p.Stream(context.Background(), hello()))
 	ctx := context.Background()
-	d, err := provider.NewDecoder(ctx, instances(t), "providers", provider.DecodeOptions{Provider: "anthropic", Model: "claude-test-1"})
+	d, err := provider.NewDecoder(ctx, instances(t), codecOf(t, "anthropic"), provider.DecodeOptions{Provider: "anthropic", Model: "claude-test-1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -367,7 +367,7 @@ func TestDecoderJoinsChunkDeltas(t *testing.T) {
 	body := mustRead(t, "testdata/anthropic-text.sse")
 	ctx := context.Background()
 	texts := func(chunks [][]byte) []string {
-		d, err := provider.NewDecoder(ctx, instances(t), "providers", provider.DecodeOptions{Provider: "anthropic", Model: "claude-test-1"})
+		d, err := provider.NewDecoder(ctx, instances(t), codecOf(t, "anthropic"), provider.DecodeOptions{Provider: "anthropic", Model: "claude-test-1"})
 		if err != nil {
 			t.Fatal(err)
 		}

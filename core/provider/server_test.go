@@ -116,7 +116,12 @@ func newBridge(t *testing.T, name string, arts *artifacts, mod func(*provider.Co
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := provider.Config{Name: name, Plugin: "providers", Instances: instances(t), Engine: eng, Environ: []string{},
+	// A name no codec declares goes to one that refuses it.
+	codec := "providers-anthropic"
+	if d, ok := instances(t).Provider(name); ok {
+		codec = d.Plugin
+	}
+	cfg := provider.Config{Name: name, Plugin: codec, Instances: instances(t), Engine: eng, Environ: []string{},
 		Secrets: provider.EnvSecrets(func(k string) string {
 			if strings.HasSuffix(k, "_API_KEY") {
 				return testKey

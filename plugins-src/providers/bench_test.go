@@ -14,7 +14,7 @@ import (
 // longest recorded stream of each wire format fed through core's decoder
 // on the shipped plugin, one SSE event per chunk (as servers flush them),
 // whole responses per iteration. Metric: ns per chunk. Set
-// SMITH_PROVIDERS_WASM to an artifact (an earlier providers.wasm) to
+// SMITH_PROVIDERS_DIR to a directory of artifacts (an earlier build) to
 // measure it instead of this directory's build.
 func BenchmarkDecodeChunk(b *testing.B) {
 	for _, bc := range []struct{ provider, fixture string }{
@@ -32,7 +32,7 @@ func BenchmarkDecodeChunk(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for range b.N {
-				d, err := provider.NewDecoder(ctx, gen, "providers", provider.DecodeOptions{Provider: bc.provider, Model: "bench"})
+				d, err := provider.NewDecoder(ctx, gen, codecOf(b, bc.provider), provider.DecodeOptions{Provider: bc.provider, Model: "bench"})
 				if err != nil {
 					b.Fatal(err)
 				}

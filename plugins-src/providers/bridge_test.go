@@ -49,7 +49,7 @@ func bridge(t testing.TB, name, baseURL string, mod func(*provider.Config)) *pro
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := provider.Config{Name: name, Plugin: "providers", Instances: codecInstances(t), Engine: eng,
+	cfg := provider.Config{Name: name, Plugin: codecOf(t, name), Instances: codecInstances(t), Engine: eng,
 		Secrets: func(string) (string, error) { return testKey, nil }, BaseURLFlag: baseURL, Environ: []string{}}
 	if mod != nil {
 		mod(&cfg)
@@ -88,7 +88,7 @@ type decoded struct {
 func decode(tb testing.TB, name string, chunks [][]byte) decoded {
 	tb.Helper()
 	ctx := context.Background()
-	d, err := provider.NewDecoder(ctx, codecInstances(tb), "providers", provider.DecodeOptions{Provider: name, Model: "golden-model"})
+	d, err := provider.NewDecoder(ctx, codecInstances(tb), codecOf(tb, name), provider.DecodeOptions{Provider: name, Model: "golden-model"})
 	if err != nil {
 		return decoded{err: err.Error()}
 	}

@@ -112,7 +112,7 @@ func TestDecodeStreams(t *testing.T) {
 	for path, name := range streams(t) {
 		body := mustRead(t, filepath.Join("testdata", path))
 		ctx := context.Background()
-		d, err := provider.NewDecoder(ctx, codecInstances(t), "providers", provider.DecodeOptions{Provider: name, Model: "golden-model"})
+		d, err := provider.NewDecoder(ctx, codecInstances(t), codecOf(t, name), provider.DecodeOptions{Provider: name, Model: "golden-model"})
 		if err != nil {
 			t.Fatal(err)
 		}

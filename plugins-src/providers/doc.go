@@ -1,13 +1,15 @@
-// Package providers is Smith's provider codec plugin: the Rust crate in
-// src/ (src/lib.rs), which tools/pluginbuild builds into the
-// providers.wasm smith embeds. It declares the anthropic, openai
-// (Responses), openai-chat, google and openai-compatible providers of the
-// smith:plugin world and owns all vendor knowledge: endpoints, headers,
+// Package providers is Smith's provider codecs: the Rust crate in src/
+// (src/lib.rs), which tools/pluginbuild builds into the codec plugins
+// smith embeds, one artifact per wire format (the variants file):
+// providers-anthropic, providers-openai-responses (the openai provider),
+// providers-openai-chat (openai-chat and openai-compatible) and
+// providers-gemini (google). Together they declare the providers of the
+// smith:plugin world and own all vendor knowledge: endpoints, headers,
 // credential variable names, wire formats and quirks.
 //
-// This Go package holds only the plugin's conformance tests. They build
-// the crate, load it through core's plugin manager and provider bridge as
-// smith does, and hold it to golden files under testdata/golden (go test
+// This Go package holds only the codecs' conformance tests. They build
+// the crate as shipped, load the artifacts through core's plugin manager
+// and provider bridge as smith does, and hold it to golden files under testdata/golden (go test
 // -update rewrites them after review): the events every recorded stream
 // (testdata/fixtures) and hand-written stream (testdata/streams) decodes
 // to in six chunkings, the requests every recorded request case and a

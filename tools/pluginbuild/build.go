@@ -10,8 +10,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/smith-agent/smith/wasmhost"
 )
@@ -96,29 +98,70 @@ func goVersion() (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
-// build compiles the plugin in dir to tmp and returns it, instrumented:
-// a Rust crate with rustc (rust.go), a Go main package with the Go
+// build compiles the plugin in dir to tmp and returns its artifacts,
+// instrumented: a Rust crate with rustc (rust.go), one artifact per line
+// of its variants file if it has one; a Go main package with the Go
 // toolchain of version goVer.
-func build(dir, tmp, goVer string) (artifact, error) {
+func build(dir, tmp, goVer string) ([]artifact, error) {
 	name := filepath.Base(filepath.Clean(dir))
-	var raw []byte
-	var toolchain string
-	var err error
 	switch {
 	case isRust(dir):
-		raw, err = buildRust(dir, name, tmp)
-		toolchain = rustVersion
+		vs, err := readVariants(dir)
+		if err != nil {
+			return nil, err
+		}
+		if vs == nil {
+			raw, err := buildRust(dir, name, tmp, nil)
+			if err != nil {
+				return nil, err
+			}
+			a, err := instrument(dir, name, rustVersion, raw)
+			return []artifact{a}, err
+		}
+		// Each variant leaves code of the others unused, so the
+		// variants build with dead code allowed; this check of the whole
+		// crate refuses every warning.
+		if err := checkRust(dir, tmp); err != nil {
+			return nil, err
+		}
+		// rustc with one codegen unit uses one core: the variants build
+		// side by side, one per core.
+		arts := make([]artifact, len(vs))
+		errs := make([]error, len(vs))
+		sem := make(chan struct{}, runtime.NumCPU())
+		var wg sync.WaitGroup
+		for i, v := range vs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				raw, err := buildRust(dir, v.name, tmp, []string{"--cfg", "variant", "--cfg", v.module, "-A", "dead_code"})
+				if err == nil {
+					arts[i], err = instrument(dir, v.name, rustVersion, raw)
+				}
+				errs[i] = err
+			}()
+		}
+		wg.Wait()
+		return arts, errors.Join(errs...)
 	case isMain(dir):
-		raw, err = buildGo(dir, name, tmp)
-		toolchain = goVer
+		raw, err := buildGo(dir, name, tmp)
+		if err != nil {
+			return nil, err
+		}
+		a, err := instrument(dir, name, goVer, raw)
+		return []artifact{a}, err
 	default:
-		return artifact{}, fmt.Errorf("pluginbuild: %s holds neither a Go main package nor a Rust crate (src/lib.rs); a plugin directory is one of them", dir)
+		return nil, fmt.Errorf("pluginbuild: %s holds neither a Go main package nor a Rust crate (src/lib.rs); a plugin directory is one of them", dir)
 	}
-	if err != nil {
-		return artifact{}, err
-	}
-	// Instrumented here, once, rather than by every smith start (which
-	// would then read and check a cached instrumented copy as well).
+}
+
+// instrument instruments raw, the module built from dir by toolchain,
+// for fuel and returns it as the artifact called name. It is done here,
+// once, rather than by every smith start (which would then read and check
+// a cached instrumented copy as well).
+func instrument(dir, name, toolchain string, raw []byte) (artifact, error) {
 	b, err := wasmhost.Instrument(raw)
 	if err != nil {
 		return artifact{}, fmt.Errorf("pluginbuild: %s: %w", dir, err)
@@ -158,14 +201,16 @@ func run(dirs []string, outDir string, check bool) error {
 	}
 	var arts []artifact
 	for _, d := range dirs {
-		a, err := build(d, tmp, version)
+		built, err := build(d, tmp, version)
 		if err != nil {
 			return err
 		}
-		if slices.ContainsFunc(arts, func(b artifact) bool { return b.name == a.name }) {
-			return fmt.Errorf("pluginbuild: two plugin directories are named %q; artifact names come from directory names and must be unique", a.name)
+		for _, a := range built {
+			if slices.ContainsFunc(arts, func(b artifact) bool { return b.name == a.name }) {
+				return fmt.Errorf("pluginbuild: two artifacts are named %q (%s); artifact names come from directory names and variants files and must be unique", a.name, d)
+			}
+			arts = append(arts, a)
 		}
-		arts = append(arts, a)
 	}
 	files := map[string][]byte{pinsFile: pins(wasmhost.InstrumentationVersion(), arts)}
 	for _, a := range arts {
@@ -181,6 +226,30 @@ func run(dirs []string, outDir string, check bool) error {
 		if err := os.WriteFile(filepath.Join(outDir, name), b, 0o644); err != nil {
 			return fmt.Errorf("pluginbuild: %w", err)
 		}
+	}
+	return refreshRegistrations(outDir)
+}
+
+// registrationsFile, in the output directory, holds the artifacts'
+// registrations computed ahead (smith/internal/sysplugins): its package's
+// TestRegistrations computes them, with the grants only that package
+// knows, and rewrites the file with -update.
+const registrationsFile = "registrations_gen.go"
+
+// refreshRegistrations rewrites outDir's registrations file, if it has one,
+// for the artifacts just written.
+func refreshRegistrations(outDir string) error {
+	if _, err := os.Stat(filepath.Join(outDir, registrationsFile)); err != nil {
+		return nil
+	}
+	pkg, err := filepath.Abs(outDir)
+	if err != nil {
+		return fmt.Errorf("pluginbuild: %w", err)
+	}
+	cmd := exec.Command("go", "test", "-count=1", "-run", "^TestRegistrations$", pkg, "-update")
+	cmd.Dir = pkg
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("pluginbuild: refresh %s: go test -run TestRegistrations -update: %w\n%s", filepath.Join(outDir, registrationsFile), err, out)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -112,7 +113,7 @@ func TestReproducible(t *testing.T) {
 	}
 	for _, dir := range dirs {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			a, err := build(dir, t.TempDir(), goVer)
+			as, err := build(dir, t.TempDir(), goVer)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -121,15 +122,20 @@ func TestReproducible(t *testing.T) {
 			t.Setenv("CGO_ENABLED", "1")
 			t.Setenv("RUSTFLAGS", "-C opt-level=0")
 			t.Setenv("CARGO_ENCODED_RUSTFLAGS", "-Copt-level=0")
-			b, err := build(dir, t.TempDir(), goVer)
+			bs, err := build(dir, t.TempDir(), goVer)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if a.sha256 != b.sha256 || !bytes.Equal(a.wasm, b.wasm) {
-				t.Errorf("two builds differ: %s vs %s", a.sha256, b.sha256)
+			if len(as) != len(bs) {
+				t.Fatalf("two builds made %d and %d artifacts", len(as), len(bs))
 			}
-			if want := map[bool]string{true: rustVersion, false: goVer}[isRust(dir)]; a.toolchain != want {
-				t.Errorf("toolchain = %q; want %q", a.toolchain, want)
+			for i, a := range as {
+				if b := bs[i]; a.name != b.name || a.sha256 != b.sha256 || !bytes.Equal(a.wasm, b.wasm) {
+					t.Errorf("two builds differ: %s %s vs %s %s", a.name, a.sha256, b.name, b.sha256)
+				}
+				if want := map[bool]string{true: rustVersion, false: goVer}[isRust(dir)]; a.toolchain != want {
+					t.Errorf("%s: toolchain = %q; want %q", a.name, a.toolchain, want)
+				}
 			}
 		})
 	}
@@ -185,5 +191,61 @@ func TestFindRustc(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestParseVariants(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		want []variant
+		err  string // a substring of the error; "" means no error
+	}{
+		{name: "two", text: "# c\nproviders-a a # x\n\n  providers-b   b_c\n",
+			want: []variant{{name: "providers-a", module: "a"}, {name: "providers-b", module: "b_c"}}},
+		{name: "empty", text: "# nothing\n", err: "variants lists no artifact"},
+		{name: "one-field", text: "providers-a\n", err: `variants:1: "providers-a": a line is an artifact name and a module`},
+		{name: "three-fields", text: "a b c\n", err: "a line is an artifact name and a module"},
+		{name: "bad-name", text: "Providers_A a\n", err: `artifact name "Providers_A"`},
+		{name: "bad-module", text: "a A-b\n", err: `module "A-b"`},
+		{name: "reserved-module", text: "a variant\n", err: `module "variant"`},
+		{name: "repeated-name", text: "a x\n\na y\n", err: "variants:3: a y repeats"},
+		{name: "repeated-module", text: "a x\nb x\n", err: "variants:2: b x repeats"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := parseVariants("variants", tt.text)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("parseVariants = %v, %v; want an error containing %q", got, err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("parseVariants = %v; want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestReadVariantsNamesAMissingModule(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "src", "a"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{"src/lib.rs": "", "src/a/mod.rs": "", "src/b.rs": "", variantsFile: "x-a a\nx-b b\nx-c c\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := readVariants(dir)
+	if err == nil || !strings.Contains(err.Error(), `variant x-c: no module "c"`) {
+		t.Fatalf("readVariants = %v; want the missing module c named", err)
+	}
+	if vs, err := readVariants(t.TempDir()); vs != nil || err != nil {
+		t.Errorf("readVariants without a file = %v, %v; want nil, nil", vs, err)
 	}
 }

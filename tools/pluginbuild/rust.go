@@ -157,33 +157,56 @@ func rustc1(rustc, src string, args []string) error {
 	return nil
 }
 
-// buildRust compiles the Rust crate in dir to tmp/<name>.wasm and returns
-// the module's bytes; the library crates are built once into tmp.
-func buildRust(dir, name, tmp string) ([]byte, error) {
-	rustc, err := findRustc()
+// buildRust compiles the Rust crate in dir, with the extra rustc flags,
+// to tmp/<name>.wasm and returns the module's bytes; the library crates
+// are built once into tmp.
+func buildRust(dir, name, tmp string, extra []string) ([]byte, error) {
+	rustc, root, libDir, lib, err := rustSetup(dir, tmp)
 	if err != nil {
 		return nil, err
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return nil, fmt.Errorf("pluginbuild: %w", err)
-	}
-	root, err := repoRoot(abs)
-	if err != nil {
-		return nil, err
-	}
-	libDir := filepath.Join(tmp, "rlib-"+rustTarget)
-	if _, err := os.Stat(libDir); err != nil {
-		if err := buildLibs(rustc, root, libDir, rustTarget, rustCodegen...); err != nil {
-			return nil, err
-		}
 	}
 	out := filepath.Join(tmp, name+".wasm")
-	lib := filepath.Join(abs, "src", "lib.rs")
-	if err := rustc1(rustc, lib, rustArgs(strings.ReplaceAll(name, "-", "_"), lib, out, root, libDir)); err != nil {
+	args := rustArgs(strings.ReplaceAll(name, "-", "_"), lib, out, root, libDir)
+	if err := rustc1(rustc, lib, append(extra, args...)); err != nil {
 		return nil, err
 	}
 	return os.ReadFile(out)
+}
+
+// checkRust checks the whole Rust crate in dir (every variant's code at
+// once) without generating code; like every build, it must not warn.
+func checkRust(dir, tmp string) error {
+	rustc, root, libDir, lib, err := rustSetup(dir, tmp)
+	if err != nil {
+		return err
+	}
+	args := []string{"--edition", "2021", "--crate-type", "cdylib", "--crate-name", "check", "--target", rustTarget, "--emit", "metadata",
+		"--remap-path-prefix=" + root + "=."}
+	args = append(args, externs(libDir, len(rustLibs))...)
+	return rustc1(rustc, lib, append(args, "-o", filepath.Join(tmp, "check.rmeta"), lib))
+}
+
+// rustSetup finds rustc and the repository root above dir and builds the
+// library crates into tmp once; it returns rustc, the root, the
+// libraries' directory and the absolute path of the crate's src/lib.rs.
+func rustSetup(dir, tmp string) (rustc, root, libDir, lib string, err error) {
+	if rustc, err = findRustc(); err != nil {
+		return "", "", "", "", err
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", "", "", "", fmt.Errorf("pluginbuild: %w", err)
+	}
+	if root, err = repoRoot(abs); err != nil {
+		return "", "", "", "", err
+	}
+	libDir = filepath.Join(tmp, "rlib-"+rustTarget)
+	if _, err := os.Stat(libDir); err != nil {
+		if err := buildLibs(rustc, root, libDir, rustTarget, rustCodegen...); err != nil {
+			return "", "", "", "", err
+		}
+	}
+	return rustc, root, libDir, filepath.Join(abs, "src", "lib.rs"), nil
 }
 
 // rustEnv is the environment of a Rust build: the caller's minus what

@@ -1,7 +1,8 @@
-//! Smith's provider codec plugin: the anthropic, openai (Responses),
+//! Smith's provider codecs: the anthropic, openai (Responses),
 //! openai-chat, google and openai-compatible providers of the
-//! smith:plugin world in one WebAssembly module (tools/pluginbuild builds
-//! it into smith/internal/sysplugins). All vendor knowledge — endpoints,
+//! smith:plugin world, built by tools/pluginbuild into one WebAssembly
+//! module per wire format (the `variants` file; see `formats!`) in
+//! smith/internal/sysplugins. All vendor knowledge — endpoints,
 //! headers, credential variable names, wire formats, quirks — lives here;
 //! the host only runs the exchanges.
 //!
@@ -18,12 +19,21 @@
 //! plugins-src/README.md for adding a wire format.
 
 /// formats! declares the wire-format modules and registers them, in
-/// order, in FORMATS (their providers are declared in this order).
+/// order, in FORMATS (their providers are declared in this order). A
+/// build with `--cfg variant --cfg NAME` registers only the format whose
+/// module is NAME: tools/pluginbuild builds one artifact per format (the
+/// `variants` file beside src/), so a turn compiles only the codec it
+/// uses, and link-time optimization drops the formats left unregistered.
+/// A build without `variant` (the tests, pluginbuild's warning check)
+/// registers them all.
 macro_rules! formats {
     ($($m:ident),*) => {
         $(mod $m;)*
         /// FORMATS are the registered wire formats.
-        const FORMATS: &[&format::Format] = &[$(&$m::FORMAT),*];
+        const FORMATS: &[&format::Format] = &[$(
+            #[cfg(any(not(variant), $m))]
+            &$m::FORMAT
+        ),*];
     };
 }
 

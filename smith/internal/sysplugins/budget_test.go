@@ -26,8 +26,8 @@ const firstRequestBudget = 7 << 10
 
 // TestFirstRequestBudget builds the first request of a session in a
 // repository through the embedded plugins — the product plugin's system
-// prompt, the tools plugin's definitions, the providers plugin's
-// Anthropic codec — and holds its body to firstRequestBudget. The working
+// prompt, the tools plugin's definitions, the Anthropic codec plugin —
+// and holds its body to firstRequestBudget. The working
 // directory is a realistic depth below the temporary directory, so the
 // prompt's paths are no shorter than a user's.
 func TestFirstRequestBudget(t *testing.T) {
@@ -37,7 +37,7 @@ func TestFirstRequestBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.Close(ctx)
-	arts, err := Artifacts("tools", "product", "providers")
+	arts, err := Artifacts("tools", "product", "providers-anthropic")
 	if err != nil {
 		t.Fatal(err)
 	}

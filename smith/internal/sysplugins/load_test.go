@@ -39,9 +39,10 @@ func TestEmbeddedLoad(t *testing.T) {
 
 // TestTamperedRefusedByLoad: an embedded artifact with one byte flipped has
 // its pinned size, so load hands it on, and core/plugin refuses it on its
-// SHA-256 before any of it runs: Host.Load before registering (a cold
-// cache); with a cached registration (a warm one) Load publishes the
-// cached declarations and the first compile (Prepare) refuses it.
+// SHA-256 before any of it runs: Host.Load before registering (no
+// registration ahead, a cold cache); with the embedded registration or a
+// cached one, Load publishes the declarations and the first compile
+// (Prepare) refuses it.
 func TestTamperedRefusedByLoad(t *testing.T) {
 	ctx := context.Background()
 	p := toolsPin(t)
@@ -55,9 +56,11 @@ func TestTamperedRefusedByLoad(t *testing.T) {
 	}
 	cache := t.TempDir()
 	tests := []struct {
-		name string
-		warm bool
+		name  string
+		ahead bool // the embedded registration
+		warm  bool // a cached registration
 	}{
+		{name: "registered-ahead", ahead: true},
 		{name: "cold-cache"},
 		{name: "warm-cache", warm: true},
 	}
@@ -73,22 +76,28 @@ func TestTamperedRefusedByLoad(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				goodArts[0].Registration = nil
 				g, err := h.Load(ctx, goodArts)
 				if err != nil {
 					t.Fatalf("load of the untampered artifact: %v", err)
 				}
 				g.Close()
 			}
-			g, err := h.Load(ctx, arts)
-			if tt.warm {
+			a := arts[0]
+			if !tt.ahead {
+				a.Registration = nil
+			}
+			published := tt.ahead || tt.warm
+			g, err := h.Load(ctx, []plugin.Artifact{a})
+			if published {
 				if err != nil {
-					t.Fatalf("a warm load publishes the cached declarations: %v", err)
+					t.Fatalf("a load with a registration publishes its declarations: %v", err)
 				}
 				err = g.Prepare(ctx)
 				g.Close()
 			}
 			if err == nil {
-				if !tt.warm {
+				if !published {
 					g.Close()
 				}
 				t.Fatal("a tampered artifact was loaded and prepared")

@@ -11,8 +11,17 @@ const instrumented = "fuel-v4-f96383e430c93cd1"
 //go:embed product.wasm
 var productWasm []byte
 
-//go:embed providers.wasm
-var providersWasm []byte
+//go:embed providers-anthropic.wasm
+var providersanthropicWasm []byte
+
+//go:embed providers-openai-responses.wasm
+var providersopenairesponsesWasm []byte
+
+//go:embed providers-openai-chat.wasm
+var providersopenaichatWasm []byte
+
+//go:embed providers-gemini.wasm
+var providersgeminiWasm []byte
 
 //go:embed tools.wasm
 var toolsWasm []byte
@@ -22,6 +31,9 @@ var toolsWasm []byte
 // the same one).
 var pins = []pin{
 	{name: "product", file: "product.wasm", size: 98583, sha256: "176cd59dce2eae7915f8eedfc2ec8184112110d71fab969315c0de5894477f14", toolchain: "rustc 1.63.0", data: productWasm},
-	{name: "providers", file: "providers.wasm", size: 665664, sha256: "6942cafe7f07d71091113291cb1b3282894030840a34c814e3d389ef058b9332", toolchain: "rustc 1.63.0", data: providersWasm},
+	{name: "providers-anthropic", file: "providers-anthropic.wasm", size: 300774, sha256: "26a0e97da668130ab3a4a4ca03d6d7d19b42134a7c09f3b1ae774cf95550384c", toolchain: "rustc 1.63.0", data: providersanthropicWasm},
+	{name: "providers-openai-responses", file: "providers-openai-responses.wasm", size: 307483, sha256: "739cd7ddb6d4178853b96004c6cc3c7684b9381c358f0545cb352f4b2b9eee75", toolchain: "rustc 1.63.0", data: providersopenairesponsesWasm},
+	{name: "providers-openai-chat", file: "providers-openai-chat.wasm", size: 311786, sha256: "dac074957dccb6303250dfcc020bf3d319b1177c8e2d7c72aa3e8b952767a07f", toolchain: "rustc 1.63.0", data: providersopenaichatWasm},
+	{name: "providers-gemini", file: "providers-gemini.wasm", size: 360524, sha256: "6d85f4ee35bdc51b5210b2df1d82c2c6ba4628cbc4fcc81f23b28145e72aacea", toolchain: "rustc 1.63.0", data: providersgeminiWasm},
 	{name: "tools", file: "tools.wasm", size: 111551, sha256: "096727599ac18f54f892977b97d2b0c451ee913cd8966257799a1186c3026d12", toolchain: "rustc 1.63.0", data: toolsWasm},
 }

@@ -48,8 +48,10 @@ func Names() []string {
 
 // Artifacts returns the named embedded plugins (all of them when names is
 // empty), each checked against its pinned size and carrying its pinned
-// SHA-256 and the instrumentation it was built with (pluginbuild
-// instruments the artifacts for fuel, so no start does). The bytes are the
+// SHA-256, the instrumentation it was built with (pluginbuild
+// instruments the artifacts for fuel, so no start does) and its
+// registration computed ahead (registrations_gen.go), so that even a first
+// start compiles only the plugins it calls. The bytes are the
 // embedded ones, not a copy: callers must not modify them. The hash itself is verified once, by core/plugin, before anything in
 // the artifact executes; hashing here too would read every artifact twice.
 func Artifacts(names ...string) ([]plugin.Artifact, error) {
@@ -76,7 +78,7 @@ func load(pins []pin, instrumented string, names []string) ([]plugin.Artifact, e
 		}
 		pol := policies[p.name]
 		out = append(out, plugin.Artifact{Name: p.name, Wasm: b, SHA256: p.sha256, Grants: pol.grants, Timeout: pol.timeout,
-			Instrumented: instrumented})
+			Instrumented: instrumented, Registration: []byte(registrations[p.name])})
 	}
 	return out, nil
 }
