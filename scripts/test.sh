@@ -33,6 +33,16 @@ if [ -n "$rust" ] && ! /usr/bin/rustfmt --edition 2021 --check --config-path plu
 fi
 rm -f /tmp/rustfmt.$$
 
+echo "== cross-build"
+# The binary must build where users run it, not only here: a Linux-only
+# field in a unix file once broke every macOS build unnoticed.
+for target in darwin/arm64 windows/amd64; do
+	if ! GOOS=${target%/*} GOARCH=${target#*/} CGO_ENABLED=0 go build -o /dev/null ./smith; then
+		echo "cross-build: smith does not build for $target (see above)"
+		fail=1
+	fi
+done
+
 echo "== go.mod hygiene"
 if grep -n '^[[:space:]]*replace\b\|^replace' $(git ls-files -co --exclude-standard '*go.mod'); then
 	echo "go.mod: a committed go.mod must not contain 'replace'; go.work ties the modules together"

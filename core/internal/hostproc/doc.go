@@ -13,9 +13,14 @@
 // (SMITH_TOOL_RUN), and when the command ends the processes reparented
 // here that carry it — setsid sessions, double-forked daemons, and their
 // groups — are killed and reaped. The shell gets SIGKILL as its
-// parent-death signal, so it dies with a Smith that is killed outright;
-// what the shell started survives that (nothing runs to kill it), and on
-// other Unix systems setsid descendants outlive the command.
+// parent-death signal, so it dies with a Smith that is killed outright,
+// and what the shell started dies by the guard: a small shell started at
+// the first command, deaf to terminal signals, that waits on a pipe only
+// Smith holds and, when Smith is gone however it ended, kills every
+// process carrying Smith's run-id prefix (one grep over /proc). A process
+// that clears its environment escapes the guard. On other Unix systems
+// setsid descendants outlive the command, and a command outlives a Smith
+// killed outright.
 //
 // Run is implemented for Unix (process groups and signals).
 package hostproc

@@ -5,6 +5,7 @@ package hostproc
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -30,9 +31,65 @@ func becomeSubreaper() {
 	subreaper.Do(func() { _, _, _ = syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0) })
 }
 
-// parentDeathSignal is the signal a command's shell gets when the thread
-// that started it ends: also when this process is killed outright.
-var parentDeathSignal = syscall.SIGKILL
+// shellAttr is how a command's shell starts: leading its own process
+// group, with SIGKILL as the signal it gets when the thread that started
+// it ends: also when this process is killed outright.
+func shellAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+}
+
+// What a command's shell started outlives the shell's parent-death signal
+// (reparented to init, where sweep cannot reach it), so a guard process
+// kills it: a shell started at the first command, in a process group of
+// its own and deaf to the terminal's signals, that reads a pipe only this
+// process can write. When this process ends, however it ends, the kernel
+// closes the pipe, and the guard kills every process whose environment
+// carries this process's run-id prefix, until none is left, then exits.
+// A normal exit finds nothing (every command was swept): one grep over
+// /proc.
+var guard struct {
+	once   sync.Once
+	prefix string
+	pipe   *os.File // the write end, held open (never written) for the process's life
+}
+
+// guardScript is the guard: $1 is the run-id prefix.
+const guardScript = `trap '' HUP INT TERM QUIT PIPE
+while read -r _; do :; done
+i=0
+while [ $i -lt 100 ]; do
+	pids=$(grep -lzs -e "^` + markerVar + `=$1" /proc/[0-9]*/environ | sed -e 's|^/proc/||' -e 's|/environ$||')
+	[ -z "$pids" ] && exit 0
+	kill -KILL $pids 2>/dev/null
+	i=$((i+1))
+	sleep 0.05
+done`
+
+// runPrefix returns this process's run-id prefix, starting the guard at
+// the first call. A guard that cannot start leaves the shell's
+// parent-death signal as the only protection.
+func runPrefix() string {
+	guard.once.Do(func() {
+		guard.prefix = "g" + runID() + "-"
+		r, w, err := os.Pipe()
+		if err != nil {
+			return
+		}
+		cmd := exec.Command("/bin/sh", "-c", guardScript, "smith-guard", guard.prefix)
+		cmd.Stdin = r
+		cmd.Env = []string{"PATH=/usr/bin:/bin"}
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		err = cmd.Start()
+		r.Close()
+		if err != nil {
+			w.Close()
+			return
+		}
+		guard.pipe = w
+		go func() { _ = cmd.Wait() }() // reaped if it ends first
+	})
+	return guard.prefix
+}
 
 // sweep kills every process reparented to this one that belongs to the
 // run: its environment carries the run id's marker, or it is in the run's

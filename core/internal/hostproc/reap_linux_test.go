@@ -3,6 +3,7 @@
 package hostproc
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -60,43 +61,82 @@ func TestDescendantsDieWithTheCommand(t *testing.T) {
 }
 
 // TestHelperRunForever is the child process of TestShellDiesWithSmith: it
-// runs a command that never ends.
+// runs $HOSTPROC_COMMAND, a command that never ends and writes the pid to
+// watch to $HOSTPROC_PIDFILE.
 func TestHelperRunForever(t *testing.T) {
 	if os.Getenv("HOSTPROC_HELPER") == "" {
 		return // not a child
 	}
-	_, _ = Run(context.Background(), `echo $$ > "$HOSTPROC_PIDFILE.tmp"; mv "$HOSTPROC_PIDFILE.tmp" "$HOSTPROC_PIDFILE"; exec sleep 300`,
-		Options{Dir: os.TempDir(), Timeout: time.Hour})
+	if err := os.WriteFile(os.Getenv("HOSTPROC_PIDFILE")+".guard", []byte(runPrefix()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _ = Run(context.Background(), os.Getenv("HOSTPROC_COMMAND"), Options{Dir: os.TempDir(), Timeout: time.Hour})
+}
+
+// guardRunning reports whether a guard process for prefix runs.
+func guardRunning(prefix string) bool {
+	files, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, f := range files {
+		if b, err := os.ReadFile(f); err == nil && bytes.Contains(b, []byte("smith-guard\x00"+prefix)) {
+			return true
+		}
+	}
+	return false
 }
 
 // TestShellDiesWithSmith: when the process running a command is killed
-// outright (SIGKILL, no chance to clean up), the command's shell gets its
-// parent-death signal and dies too.
+// outright (SIGKILL, no chance to clean up), the command dies too: its
+// shell by its parent-death signal, what the shell started (in its group
+// or out of it) by the guard process.
 func TestShellDiesWithSmith(t *testing.T) {
-	pidfile := filepath.Join(t.TempDir(), "pid")
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperRunForever$")
-	cmd.Env = append(os.Environ(), "HOSTPROC_HELPER=1", "HOSTPROC_PIDFILE="+pidfile)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	const publish = `> "$HOSTPROC_PIDFILE.tmp"; mv "$HOSTPROC_PIDFILE.tmp" "$HOSTPROC_PIDFILE"`
+	tests := []struct {
+		name    string
+		command string
+	}{
+		{name: "shell", command: `echo $$ ` + publish + `; exec sleep 300`},
+		{name: "child in the group", command: `sleep 300 & echo $! ` + publish + `; wait`},
+		{name: "setsid grandchild", command: `setsid sh -c 'sleep 300 & echo $! ` + publish + `; wait' & wait`},
+		{name: "nohup child", command: `nohup sleep 300 >/dev/null 2>&1 & echo $! ` + publish + `; sleep 300`},
 	}
-	var pid int
-	for deadline := time.Now().Add(10 * time.Second); pid == 0 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if b, err := os.ReadFile(pidfile); err == nil {
-			pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
-		}
-	}
-	if pid == 0 {
-		_ = cmd.Process.Kill()
-		t.Fatal("the helper's command did not start")
-	}
-	_ = cmd.Process.Kill()
-	_ = cmd.Wait()
-	deadline := time.Now().Add(10 * time.Second)
-	for alive(pid) && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if alive(pid) {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
-		t.Fatalf("the command (pid %d) outlived the killed process", pid)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pidfile := filepath.Join(t.TempDir(), "pid")
+			cmd := exec.Command(os.Args[0], "-test.run=^TestHelperRunForever$")
+			cmd.Env = append(os.Environ(), "HOSTPROC_HELPER=1", "HOSTPROC_PIDFILE="+pidfile, "HOSTPROC_COMMAND="+tt.command)
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			var pid int
+			for deadline := time.Now().Add(10 * time.Second); pid == 0 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+				if b, err := os.ReadFile(pidfile); err == nil {
+					pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+				}
+			}
+			if pid == 0 {
+				_ = cmd.Process.Kill()
+				t.Fatal("the helper's command did not start")
+			}
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+			deadline := time.Now().Add(10 * time.Second)
+			for alive(pid) && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if alive(pid) {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+				t.Fatalf("process %d of the command outlived the killed process", pid)
+			}
+			prefix, err := os.ReadFile(pidfile + ".guard")
+			if err != nil || len(prefix) == 0 {
+				t.Fatalf("the helper wrote no guard prefix: %v", err)
+			}
+			for guardRunning(string(prefix)) && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if guardRunning(string(prefix)) {
+				t.Fatalf("the guard %s outlived its work", prefix)
+			}
+		})
 	}
 }

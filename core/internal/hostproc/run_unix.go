@@ -47,7 +47,7 @@ func Run(ctx context.Context, command string, o Options) (Result, error) {
 	defer cancel()
 
 	out := &tail{max: o.MaxOutput}
-	id := runID()
+	id := runPrefix() + runID()
 	env := o.Env
 	if env == nil {
 		env = os.Environ()
@@ -58,7 +58,7 @@ func Run(ctx context.Context, command string, o Options) (Result, error) {
 	cmd.Stdin = nil
 	cmd.Stdout = out
 	cmd.Stderr = out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: parentDeathSignal}
+	cmd.SysProcAttr = shellAttr()
 	cmd.WaitDelay = o.DrainDelay
 	becomeSubreaper()
 
