@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -351,4 +352,35 @@ func BenchmarkSessionBytes(b *testing.B) {
 	}
 	b.ReportMetric(float64(simple), "bytes/simple-turn")
 	b.ReportMetric(float64(tools), "bytes/tool-turn")
+}
+
+// BenchmarkEvalHugeAnswer is one long answer: a loopback Messages API
+// stream of 1,500 text deltas of 4,000 bytes (6 MB of text in a 6.2 MB
+// body, under the 8 MiB bound on one response), printed and recorded in a
+// session. Its peak RSS is what a long answer costs in copies: the
+// decoded text, the recorded exchange in the effect journal, the session
+// entry.
+func BenchmarkEvalHugeAnswer(b *testing.B) {
+	e := newEnv(b)
+	var body strings.Builder
+	body.WriteString(sseEvent("message_start", `{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"usage":{"input_tokens":5,"output_tokens":1}}}`))
+	body.WriteString(sseEvent("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`))
+	delta := sseEvent("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"`+strings.Repeat("long answer ", 333)+`long\n"}}`)
+	for range 1500 {
+		body.WriteString(delta)
+	}
+	body.WriteString(sseEvent("content_block_stop", `{"type":"content_block_stop","index":0}`))
+	body.WriteString(sseEvent("message_delta", `{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":1500000}}`))
+	body.WriteString(sseEvent("message_stop", `{"type":"message_stop"}`))
+	reply := body.String()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("content-type", "text/event-stream")
+		_, _ = io.WriteString(w, reply)
+	}))
+	b.Cleanup(srv.Close)
+	env := []string{"ANTHROPIC_API_KEY=sk-bench", "ANTHROPIC_BASE_URL=" + srv.URL}
+	in := invocation{e: e, env: env, args: []string{"eval", "--model", "anthropic/claude-loopback", "Write at length."}}
+	in.once(b, nil) // fill the cache
+	in.measure(b)
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 
 	"github.com/smith-agent/smith/core/effect"
 	"github.com/smith-agent/smith/core/model"
@@ -58,11 +59,7 @@ func (s *stream) complete() {
 	if s.eff == nil {
 		return
 	}
-	var body []byte
-	for _, c := range s.rec.Chunks {
-		body = append(body, c...)
-	}
-	out, _ := json.Marshal(exchangeOutput{Status: s.rec.Status, Outcome: s.rec.Outcome, Body: string(body)})
+	out := encodeExchangeOutput(s.rec.Status, s.rec.Outcome, s.rec.Chunks)
 	var err error
 	if s.rec.Err != "" {
 		err = errors.New(s.rec.Err)
@@ -71,4 +68,27 @@ func (s *stream) complete() {
 		s.rec.Err = fmt.Sprintf("provider: %v", cerr)
 	}
 	s.eff = nil
+}
+
+// encodeExchangeOutput encodes the exchangeOutput of a response whose
+// body arrived as chunks, as json.Marshal would, in one buffer of about
+// the body's size: the body may be megabytes, and joining it, converting
+// it to a string and marshalling it held it four times over.
+func encodeExchangeOutput(status int, outcome string, chunks [][]byte) []byte {
+	n := 0
+	for _, c := range chunks {
+		n += len(c)
+	}
+	body := make([]byte, 0, n)
+	for _, c := range chunks {
+		body = append(body, c...)
+	}
+	out := make([]byte, 0, n+n/8+64+len(outcome))
+	out = append(out, `{"status":`...)
+	out = strconv.AppendInt(out, int64(status), 10)
+	out = append(out, `,"outcome":`...)
+	out = appendJSONString(out, []byte(outcome))
+	out = append(out, `,"body":`...)
+	out = appendJSONString(out, body)
+	return append(out, '}')
 }
