@@ -32,11 +32,7 @@ const firstRequestBudget = 7 << 10
 // prompt's paths are no shorter than a user's.
 func TestFirstRequestBudget(t *testing.T) {
 	ctx := context.Background()
-	h, err := plugin.Open(ctx, plugin.Config{CacheDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close(ctx)
+	h := testHost(t)
 	arts, err := Artifacts("tools", "product", "providers-anthropic")
 	if err != nil {
 		t.Fatal(err)

@@ -14,11 +14,7 @@ import (
 // contributes the seven built-in tools.
 func TestEmbeddedLoad(t *testing.T) {
 	ctx := context.Background()
-	h, err := plugin.Open(ctx, plugin.Config{CacheDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close(ctx)
+	h := testHost(t)
 	arts, err := Artifacts()
 	if err != nil {
 		t.Fatal(err)

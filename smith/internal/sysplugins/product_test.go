@@ -4,8 +4,6 @@ import (
 	"context"
 	"slices"
 	"testing"
-
-	"github.com/smith-agent/smith/core/plugin"
 )
 
 // TestProductPlugin: the embedded product plugin is granted fs and nothing
@@ -21,11 +19,7 @@ func TestProductPlugin(t *testing.T) {
 		t.Fatalf("Artifacts(product) = %+v; want one artifact granted fs only", arts)
 	}
 	ctx := context.Background()
-	h, err := plugin.Open(ctx, plugin.Config{CacheDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close(ctx)
+	h := testHost(t)
 	all, err := Artifacts()
 	if err != nil {
 		t.Fatal(err)

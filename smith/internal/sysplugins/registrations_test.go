@@ -9,8 +9,6 @@ import (
 	"os"
 	"slices"
 	"testing"
-
-	"github.com/smith-agent/smith/core/plugin"
 )
 
 var update = flag.Bool("update", false, "rewrite "+registrationsFile)
@@ -26,11 +24,7 @@ const registrationsFile = "registrations_gen.go"
 // start the compiles it saves.
 func TestRegistrations(t *testing.T) {
 	ctx := context.Background()
-	h, err := plugin.Open(ctx, plugin.Config{CacheDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close(ctx)
+	h := testHost(t)
 	arts, err := Artifacts()
 	if err != nil {
 		t.Fatal(err)
