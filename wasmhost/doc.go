@@ -88,11 +88,12 @@
 // of CPU per megabyte of module, so on a cache miss Compile compiles the
 // module with wazero's interpreter instead, which takes a fifth to a
 // tenth of that (and runs calls 30–50 times slower), and starts the
-// optimizing compile in the background. Instances created before it is
-// done run interpreted; once it is done, new instances run compiled code, and an
-// interpreted instance is destroyed rather than pooled when released (the
-// interpreter's code, ~30 bytes of heap per byte of function bodies, is
-// dropped with the last of them). Whether the cache holds a module's code
+// optimizing compile in the background (a Passive plugin's waits for
+// [Plugin.Optimize]). Instances created before it is done run interpreted;
+// once it is done, new instances run compiled code, and an interpreted
+// instance is destroyed rather than pooled when released or taken from
+// the pool (the interpreter's code, ~30 bytes of heap per byte of function
+// bodies, is dropped with the last of them). Whether the cache holds a module's code
 // is known from a marker the engine writes next to wazero's files once
 // the optimizing compile succeeded; if it fails (wazero fails a compile
 // whose code it cannot write, so a directory that stopped being writable

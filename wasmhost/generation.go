@@ -76,13 +76,23 @@ func (g *Generation) Acquire(ctx context.Context, plugin string) (*Instance, err
 		<-pl.tokens
 		return nil, ErrClosed
 	}
-	if n := len(pl.idle); n > 0 {
+	var stale []*Instance
+	for n := len(pl.idle); n > 0; n = len(pl.idle) {
 		in := pl.idle[n-1]
 		pl.idle = pl.idle[:n-1]
+		// An interpreted instance pooled before the compiled code
+		// arrived gives way to a compiled one, as at Release.
+		if in.interpreted && in.plugin.entry.opt.Load() != nil {
+			stale = append(stale, in)
+			continue
+		}
 		pl.mu.Unlock()
 		return in, nil
 	}
 	pl.mu.Unlock()
+	for _, in := range stale {
+		in.destroy()
+	}
 	in, err := pl.plugin.instantiate(ctx)
 	if err != nil {
 		<-pl.tokens

@@ -233,7 +233,7 @@ func TestPassiveDefersTheOptimizingCompile(t *testing.T) {
 			var started atomic.Int32
 			e.bgHook = func() { started.Add(1) }
 			p := compile(t, e, "passive", wat(t, "guest"), PluginConfig{Passive: true})
-			_, in := acquire(t, p)
+			g, in := acquire(t, p)
 			if !in.interpreted {
 				t.Fatal("a passive plugin on an empty cache runs compiled code")
 			}
@@ -254,6 +254,12 @@ func TestPassiveDefersTheOptimizingCompile(t *testing.T) {
 			e.settle(t)
 			if n := started.Load(); n != 1 || !e.compiledBefore(p.entry.key) {
 				t.Fatalf("after %s: %d optimizing compiles (marker %v); want 1", how, n, e.compiledBefore(p.entry.key))
+			}
+			// The interpreted instance pooled before the compile gives way.
+			if in, err := g.Acquire(context.Background(), "passive"); err != nil || in.interpreted {
+				t.Fatalf("Acquire after the optimizing compile = interpreted %v, %v; want a compiled instance", in != nil && in.interpreted, err)
+			} else {
+				in.Release()
 			}
 			_, in = acquire(t, p)
 			if in.interpreted {
