@@ -82,7 +82,7 @@ func (g *Generation) Acquire(ctx context.Context, plugin string) (*Instance, err
 		pl.idle = pl.idle[:n-1]
 		// An interpreted instance pooled before the compiled code
 		// arrived gives way to a compiled one, as at Release.
-		if in.interpreted && in.plugin.entry.opt.Load() != nil {
+		if in.stale() {
 			stale = append(stale, in)
 			continue
 		}
@@ -110,8 +110,7 @@ func (pl *pool) put(in *Instance) {
 	if !in.broken && int64(in.call.mem.Size()) > recycle {
 		in.broken = true
 	}
-	// An interpreted instance gives way to compiled ones once they exist.
-	stale := in.interpreted && in.plugin.entry.opt.Load() != nil
+	stale := in.stale()
 	pl.mu.Lock()
 	if in.broken || stale || pl.closed {
 		pl.mu.Unlock()

@@ -235,6 +235,13 @@ func (in *Instance) Release() {
 	in.destroy()
 }
 
+// stale reports whether the instance runs the interpreter's code while
+// compiled code exists: it gives way to a compiled instance rather than
+// serve again from the pool.
+func (in *Instance) stale() bool {
+	return in.interpreted && in.plugin.entry.opt.Load() != nil
+}
+
 // destroy closes the instance's module; it is idempotent.
 func (in *Instance) destroy() {
 	in.broken = true

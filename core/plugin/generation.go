@@ -38,6 +38,9 @@ type loaded struct {
 	closed  bool
 	// verified is set once the bytes matched the pin (see verify).
 	verified bool
+	// used is set at the first call that is not a registration, which
+	// starts the optimizing compile a passive compile left unstarted.
+	used bool
 	// warming is closed when the Prepare in flight (if any) has compiled
 	// the plugin and parked an idle instance; calls wait for it rather
 	// than instantiate a second instance alongside (each Go instance
@@ -87,7 +90,7 @@ func (h *Host) Load(ctx context.Context, arts []Artifact) (*Generation, error) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			l.contrib, errs[i] = l.register(ctx)
+			l.contrib, errs[i] = l.register(ctx, key)
 		}()
 	}
 	wg.Wait()
@@ -143,10 +146,10 @@ func (l *loaded) verify() error {
 }
 
 // register returns the plugin's contributions by calling
-// declare-contributions, and caches them (Load looked in the cache).
-// Safe to call for different plugins concurrently.
-func (l *loaded) register(ctx context.Context) (pluginabi.Contributions, error) {
-	key := registrationKey(l.art)
+// declare-contributions, and caches them under key, its registrationKey
+// (Load looked in the cache). Safe to call for different plugins
+// concurrently.
+func (l *loaded) register(ctx context.Context, key string) (pluginabi.Contributions, error) {
 	// Passive: a plugin this process never calls (a codec of another
 	// wire format) costs no optimizing compile; the first call starts it.
 	pool, err := l.compiled(ctx, true)
@@ -181,7 +184,8 @@ func (l *loaded) compiled(ctx context.Context, passive bool) (*wasmhost.Generati
 		return nil, fmt.Errorf("plugin: %q belongs to a closed generation; load a new one", l.art.Name)
 	}
 	if l.pool != nil {
-		if !passive {
+		if !passive && !l.used {
+			l.used = true
 			l.plugin.Optimize()
 		}
 		return l.pool, nil
@@ -207,7 +211,7 @@ func (l *loaded) compiled(ctx context.Context, passive bool) (*wasmhost.Generati
 		_ = p.Close(context.WithoutCancel(ctx))
 		return nil, fmt.Errorf("plugin: load %q: %w", l.art.Name, err)
 	}
-	l.plugin, l.pool = p, pool
+	l.plugin, l.pool, l.used = p, pool, !passive
 	return pool, nil
 }
 

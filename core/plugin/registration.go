@@ -39,13 +39,14 @@ func (h *Host) Register(ctx context.Context, a Artifact) ([]byte, error) {
 	if err := checkArtifact(a, map[string]bool{}); err != nil {
 		return nil, err
 	}
+	key := registrationKey(a)
 	l := &loaded{host: h, art: a}
-	c, err := l.register(ctx)
+	c, err := l.register(ctx, key)
 	l.close()
 	if err != nil {
 		return nil, err
 	}
-	b, err := json.Marshal(ahead{Key: registrationKey(a), Contributions: c})
+	b, err := json.Marshal(ahead{Key: key, Contributions: c})
 	if err != nil {
 		return nil, fmt.Errorf("plugin: encode the registration of %q: %w", a.Name, err)
 	}

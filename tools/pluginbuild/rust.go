@@ -102,11 +102,18 @@ var rustCodegen = []string{
 // root are remapped to ".", so the output does not depend on where the
 // repository is checked out.
 func rustArgs(name, lib, out, root, libDir string) []string {
-	args := []string{"--edition", "2021", "--crate-type", "cdylib", "--crate-name", name, "--target", rustTarget}
-	args = append(args, rustCodegen...)
-	args = append(args, "-C", "lto=fat", "-C", "strip=symbols", "--remap-path-prefix="+root+"=.")
-	args = append(args, externs(libDir, len(rustLibs))...)
+	args := append(crateArgs(name, root, libDir), rustCodegen...)
+	args = append(args, "-C", "lto=fat", "-C", "strip=symbols")
 	return append(args, "-o", out, lib)
+}
+
+// crateArgs are the rustc arguments of every plugin crate called name,
+// built or only checked: the edition, the crate type and target, the
+// remapping of root to "." and the library crates in libDir.
+func crateArgs(name, root, libDir string) []string {
+	args := []string{"--edition", "2021", "--crate-type", "cdylib", "--crate-name", name, "--target", rustTarget,
+		"--remap-path-prefix=" + root + "=."}
+	return append(args, externs(libDir, len(rustLibs))...)
 }
 
 // externs are the flags that let a crate use the first n of rustLibs,
@@ -180,10 +187,8 @@ func checkRust(dir, tmp string) error {
 	if err != nil {
 		return err
 	}
-	args := []string{"--edition", "2021", "--crate-type", "cdylib", "--crate-name", "check", "--target", rustTarget, "--emit", "metadata",
-		"--remap-path-prefix=" + root + "=."}
-	args = append(args, externs(libDir, len(rustLibs))...)
-	return rustc1(rustc, lib, append(args, "-o", filepath.Join(tmp, "check.rmeta"), lib))
+	args := append(crateArgs("check", root, libDir), "--emit", "metadata", "-o", filepath.Join(tmp, "check.rmeta"), lib)
+	return rustc1(rustc, lib, args)
 }
 
 // rustSetup finds rustc and the repository root above dir and builds the
