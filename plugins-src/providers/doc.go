@@ -8,9 +8,12 @@
 // credential variable names, wire formats and quirks.
 //
 // This Go package holds only the codecs' conformance tests. They build
-// the crate as shipped, load the artifacts through core's plugin manager
-// and provider bridge as smith does, and hold it to golden files under testdata/golden (go test
-// -update rewrites them after review): the events every recorded stream
+// the crate as shipped (or, with $SMITH_PROVIDERS_DIR, load built
+// artifacts: scripts/test.sh points it at the committed ones, which
+// gencheck has just held to a rebuild), load the artifacts through core's
+// plugin manager and provider bridge as smith does, and hold them to
+// golden files under testdata/golden (go test -update rewrites them after
+// review): the events every recorded stream
 // (testdata/fixtures) and hand-written stream (testdata/streams) decodes
 // to in six chunkings, the requests every recorded request case and a
 // rich conversation build, and the classification of every failed
