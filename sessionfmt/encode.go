@@ -22,6 +22,11 @@ var _ = [1]struct{}{}[FormatVersion-envelope.Version]
 // headerFrame returns the first frame of every file, built on first use.
 var headerFrame = sync.OnceValue(func() []byte { return frame.Append(nil, frame.TypeHeader, 0, envelope.EncodeHeader()) })
 
+// keepScratch is the largest scratch buffer kept for the next entry: one
+// huge entry (a long answer) must not leave megabytes held for the life of
+// the file.
+const keepScratch = 1 << 20
+
 // entryEncoder encodes entry frames. Its zero value is ready to use; it is
 // not safe for concurrent use and does not allocate in the steady state.
 type entryEncoder struct {
@@ -48,8 +53,14 @@ func (c *entryEncoder) appendEntryFrame(dst []byte, e *Entry, maxPayload int) ([
 	p := out[start+frame.HeaderSize:]
 	if len(p) >= zst.Threshold {
 		var ok bool
-		if c.zbuf, ok = zst.Compress(c.zbuf[:0], p); ok {
+		c.zbuf, ok = zst.Compress(c.zbuf[:0], p)
+		if ok {
 			out = append(out[:start+frame.HeaderSize], c.zbuf...)
+		}
+		if cap(c.zbuf) > keepScratch {
+			c.zbuf = nil
+		}
+		if ok {
 			return frame.Finish(out, start, frame.TypeEntry, frame.FlagZstd), nil
 		}
 	}

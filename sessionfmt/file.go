@@ -192,7 +192,11 @@ func (w *File) Append(e Entry, d Durability) error {
 	if w.buf, err = w.enc.appendEntryFrame(w.buf[:0], &e, w.opts.MaxPayload); err != nil {
 		return err
 	}
-	if err := w.write(d); err != nil {
+	err = w.write(d)
+	if cap(w.buf) > keepScratch {
+		w.buf = nil
+	}
+	if err != nil {
 		return err
 	}
 	w.s.insert(&e, p)

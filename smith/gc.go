@@ -14,10 +14,13 @@ import (
 // machine; peak RSS unchanged, because the start-up garbage is small). So
 // for its first startupGCWindow the process collects only when the heap
 // nears startupMemoryLimit, then goes back to the defaults. A user's own
-// GOGC or GOMEMLIMIT is left alone.
+// GOGC or GOMEMLIMIT is left alone. The limit is twice a warm turn's peak
+// heap, not more: a long first answer (megabytes of streamed text) reaches
+// it within the window, and at 64 MiB BenchmarkEvalHugeAnswer peaked at
+// 64 MiB whatever the answer really kept live.
 const (
 	startupGCWindow    = 2 * time.Second
-	startupMemoryLimit = 64 << 20
+	startupMemoryLimit = 32 << 20
 )
 
 // deferStartupGC applies the start-up policy when the environment sets no

@@ -72,16 +72,13 @@ func (s *stream) complete() {
 
 // encodeExchangeOutput encodes the exchangeOutput of a response whose
 // body arrived as chunks, as json.Marshal would, in one buffer of about
-// the body's size: the body may be megabytes, and joining it, converting
-// it to a string and marshalling it held it four times over.
+// the body's size, straight from the chunks: the body may be megabytes,
+// and joining it, converting it to a string and marshalling it held it
+// four times over.
 func encodeExchangeOutput(status int, outcome string, chunks [][]byte) []byte {
 	n := 0
 	for _, c := range chunks {
 		n += len(c)
-	}
-	body := make([]byte, 0, n)
-	for _, c := range chunks {
-		body = append(body, c...)
 	}
 	out := make([]byte, 0, n+n/8+64+len(outcome))
 	out = append(out, `{"status":`...)
@@ -89,6 +86,6 @@ func encodeExchangeOutput(status int, outcome string, chunks [][]byte) []byte {
 	out = append(out, `,"outcome":`...)
 	out = appendJSONString(out, []byte(outcome))
 	out = append(out, `,"body":`...)
-	out = appendJSONString(out, body)
+	out = appendJSONChunks(out, chunks)
 	return append(out, '}')
 }

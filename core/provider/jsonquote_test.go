@@ -81,3 +81,25 @@ func splitEvery(s string, n int) []string {
 	}
 	return append(out, s)
 }
+
+// FuzzAppendJSONChunks: however a body is cut into chunks (runes split
+// across them included), it is written as the joined body would be.
+func FuzzAppendJSONChunks(f *testing.F) {
+	for _, s := range []string{"", "a\"b", "日本語\u2028", "\xe2\x82\xac€\xf0\x9f\x98\x80", "\xe2a\xf0\x9f"} {
+		f.Add([]byte(s), []byte{1, 2, 3})
+	}
+	f.Fuzz(func(t *testing.T, s, cuts []byte) {
+		var chunks [][]byte
+		rest := s
+		for _, c := range cuts {
+			k := min(int(c%8), len(rest))
+			chunks = append(chunks, rest[:k])
+			rest = rest[k:]
+		}
+		chunks = append(chunks, rest)
+		want := appendJSONString(nil, s)
+		if got := appendJSONChunks(nil, chunks); !bytes.Equal(got, want) {
+			t.Fatalf("appendJSONChunks(%q) = %s; want %s", chunks, got, want)
+		}
+	})
+}

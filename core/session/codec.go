@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -10,26 +9,18 @@ import (
 	"github.com/smith-agent/smith/sessionfmt"
 )
 
-// encodeMessage encodes m as canonical CBOR: the structure of its JSON form.
+// encodeMessage encodes m as canonical CBOR: the structure of its JSON
+// form (see messageValue).
 func encodeMessage(m model.Message) ([]byte, error) {
-	j, err := json.Marshal(m)
+	v := messageValue(m)
+	if v == nil {
+		return nil, fmt.Errorf("session: encode message: %T is not a message type", m)
+	}
+	b, err := sessionfmt.EncodeContent(v)
 	if err != nil {
 		return nil, fmt.Errorf("session: encode %s message: %w", m.Role(), err)
 	}
-	v, err := fromJSON(j)
-	if err != nil {
-		return nil, fmt.Errorf("session: encode %s message: %w", m.Role(), err)
-	}
-	if am, ok := m.(model.AssistantMessage); ok {
-		// Tool-call arguments are kept byte-exact, as a text string.
-		blocks, _ := v.(map[string]any)["content"].([]any)
-		for i, c := range am.Content {
-			if tc, ok := c.(model.ToolCall); ok && i < len(blocks) {
-				blocks[i].(map[string]any)["arguments"] = string(tc.Arguments)
-			}
-		}
-	}
-	return sessionfmt.EncodeContent(v)
+	return b, nil
 }
 
 // decodeMessage decodes entry content written by encodeMessage.
@@ -64,37 +55,6 @@ func decodeMessage(content []byte) (model.Message, error) {
 		m = am
 	}
 	return m, err
-}
-
-// fromJSON decodes JSON into plain values with integers kept as int64.
-func fromJSON(b []byte) (any, error) {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		return nil, err
-	}
-	return numbers(v), nil
-}
-
-func numbers(v any) any {
-	switch t := v.(type) {
-	case json.Number:
-		if i, err := t.Int64(); err == nil {
-			return i
-		}
-		f, _ := t.Float64()
-		return f
-	case []any:
-		for i := range t {
-			t[i] = numbers(t[i])
-		}
-	case map[string]any:
-		for k := range t {
-			t[k] = numbers(t[k])
-		}
-	}
-	return v
 }
 
 // toJSONValue turns decoded CBOR (maps with interface keys) into values

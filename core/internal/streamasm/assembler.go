@@ -30,7 +30,7 @@ func (k blockKind) String() string {
 // block is one content block under construction.
 type block struct {
 	kind      blockKind
-	text      strings.Builder
+	text      textBuffer
 	signature []byte
 	encrypted []byte
 	redacted  bool

@@ -52,7 +52,7 @@ func Encode(e *Entry) ([]byte, error) {
 type Encoder struct {
 	w                       wire
 	id, parent, pair, cause [16]byte
-	buf                     bytes.Buffer
+	buf                     bytes.Buffer // wraps the caller's dst during Append
 }
 
 func keep(dst *[16]byte, id [16]byte) []byte {
@@ -63,8 +63,9 @@ func keep(dst *[16]byte, id [16]byte) []byte {
 	return dst[:]
 }
 
-// Append appends the canonical CBOR payload of e to dst. It does not
-// allocate once its buffer has grown to the largest payload.
+// Append appends the canonical CBOR payload of e to dst, encoding it in
+// place (a payload of megabytes is not staged in a buffer of its own). It
+// does not allocate when dst has room.
 func (c *Encoder) Append(dst []byte, e *Entry) ([]byte, error) {
 	if e.ID == ([16]byte{}) {
 		return dst, errors.New("entry id is zero")
@@ -75,13 +76,15 @@ func (c *Encoder) Append(dst []byte, e *Entry) ([]byte, error) {
 	c.id = e.ID
 	c.w = wire{ID: c.id[:], Parent: keep(&c.parent, e.Parent), Time: e.Time, Kind: e.Kind,
 		Pair: keep(&c.pair, e.Pair), Cause: keep(&c.cause, e.Cause), Key: e.Key, Content: e.Content}
-	c.buf.Reset()
+	n := len(dst)
+	c.buf = *bytes.NewBuffer(dst)
 	err := detcbor.Enc().MarshalToBuffer(&c.w, &c.buf)
-	c.w = wire{} // drop references to the caller's key and content
+	out := c.buf.Bytes()
+	c.w, c.buf = wire{}, bytes.Buffer{} // drop references to the caller's key, content and dst
 	if err != nil {
-		return dst, err
+		return dst[:n], err
 	}
-	return append(dst, c.buf.Bytes()...), nil
+	return out, nil
 }
 
 // View is a parsed entry payload. Key and Content alias the parsed bytes.

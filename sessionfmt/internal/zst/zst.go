@@ -20,20 +20,29 @@ const Threshold = 2048
 // whatever bound a caller passes.
 const HardMax = 1 << 30
 
+// largeInput is the size above which a payload is compressed by an
+// encoder of its own, dropped afterwards: the shared encoder keeps its
+// history buffers, and one huge entry would leave it holding some 10 MB for
+// the life of the process. The options are the same, so are the bytes.
+const largeInput = 1 << 20
+
+// newEncoder returns an encoder with the pinned options.
+func newEncoder() *zstd.Encoder {
+	e, err := zstd.NewWriter(nil,
+		zstd.WithEncoderLevel(zstd.SpeedDefault),
+		zstd.WithEncoderConcurrency(1),
+		zstd.WithEncoderCRC(false),
+		zstd.WithZeroFrames(false),
+		zstd.WithLowerEncoderMem(true),
+	)
+	if err != nil {
+		panic("sessionfmt: zstd encoder options: " + err.Error())
+	}
+	return e
+}
+
 var (
-	encoder = sync.OnceValue(func() *zstd.Encoder {
-		e, err := zstd.NewWriter(nil,
-			zstd.WithEncoderLevel(zstd.SpeedDefault),
-			zstd.WithEncoderConcurrency(1),
-			zstd.WithEncoderCRC(false),
-			zstd.WithZeroFrames(false),
-			zstd.WithLowerEncoderMem(true),
-		)
-		if err != nil {
-			panic("sessionfmt: zstd encoder options: " + err.Error())
-		}
-		return e
-	})
+	encoder = sync.OnceValue(newEncoder)
 	decoder = sync.OnceValue(func() *zstd.Decoder {
 		d, err := zstd.NewReader(nil,
 			zstd.WithDecoderConcurrency(1),
@@ -59,7 +68,11 @@ func Compress(dst, p []byte) ([]byte, bool) {
 	}
 	start := len(dst)
 	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(p)))
-	dst = encoder().EncodeAll(p, dst)
+	enc := encoder()
+	if len(p) > largeInput {
+		enc = newEncoder()
+	}
+	dst = enc.EncodeAll(p, dst)
 	if len(dst)-start >= len(p) {
 		return dst[:start], false
 	}

@@ -2,6 +2,7 @@ package zst
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"math/rand/v2"
 	"strings"
@@ -103,5 +104,24 @@ func BenchmarkDecompress(b *testing.B) {
 		if _, err := Decompress(out, stored, 1<<20); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestLargeInputSameBytes: a payload over largeInput, compressed by an
+// encoder of its own, gives the bytes the shared encoder gives.
+func TestLargeInputSameBytes(t *testing.T) {
+	p := bytes.Repeat([]byte("a long answer, repeated; "), 3*largeInput/25)
+	got, ok := Compress(nil, p)
+	if !ok {
+		t.Fatal("a repetitive payload did not compress")
+	}
+	want := binary.LittleEndian.AppendUint32(nil, uint32(len(p)))
+	want = encoder().EncodeAll(p, want)
+	if !bytes.Equal(got, want) {
+		t.Fatalf("large payload: %d bytes by its own encoder, %d by the shared one", len(got), len(want))
+	}
+	back, err := Decompress(make([]byte, 0, len(p)), got, uint64(len(p)))
+	if err != nil || !bytes.Equal(back, p) {
+		t.Fatalf("round trip: %v", err)
 	}
 }
