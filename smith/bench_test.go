@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -37,6 +38,19 @@ type invocation struct {
 	env     []string
 	args    []string
 	prepare func()
+	// exit is the exit status the command must end with (0 unless set).
+	exit int
+}
+
+// check fails b unless err is the exit the invocation expects.
+func (in invocation) check(b *testing.B, err error, out []byte) {
+	var ee *exec.ExitError
+	switch {
+	case err == nil && in.exit == 0:
+	case errors.As(err, &ee) && ee.ExitCode() == in.exit:
+	default:
+		b.Fatalf("%s %v: %v (want exit status %d)\n%s", in.bin, in.args, err, in.exit, out)
+	}
 }
 
 // command is the invocation's command, started by launcher if it is not
@@ -64,9 +78,8 @@ func (in invocation) once(b *testing.B, cpu *time.Duration) {
 		b.StartTimer()
 	}
 	cmd := in.command("")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		b.Fatalf("%s %v: %v\n%s", cmd.Path, in.args, err, out)
-	}
+	out, err := cmd.CombinedOutput()
+	in.check(b, err, out)
 	if cpu != nil {
 		*cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	}
@@ -99,9 +112,8 @@ func (in invocation) report(b *testing.B, cpu time.Duration) {
 		cmd := in.command(launcher)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
-		if out, err := cmd.Output(); err != nil {
-			b.Fatalf("spawnstat %s %v: %v\n%s%s", in.bin, in.args, err, out, stderr.Bytes())
-		}
+		out, err := cmd.Output()
+		in.check(b, err, append(out, stderr.Bytes()...))
 		var st struct {
 			MaxRSSKiB int64 `json:"maxrss_kib"`
 			MinFlt    int64 `json:"minflt"`
@@ -355,18 +367,30 @@ func BenchmarkSessionBytes(b *testing.B) {
 }
 
 // BenchmarkEvalHugeAnswer is one long answer: a loopback Messages API
-// stream of 1,500 text deltas of 4,000 bytes (6 MB of text in a 6.2 MB
-// body, under the 8 MiB bound on one response), printed and recorded in a
-// session. Its peak RSS is what a long answer costs in copies: the
-// decoded text, the recorded exchange in the effect journal, the session
-// entry.
+// stream of text deltas of 4,000 bytes, printed and recorded in a session.
+// 6MB is 1,500 deltas (6 MB of text in a 6.2 MB body, under the 8 MiB
+// bound on one response); its peak RSS is what a long answer costs in
+// copies: the decoded text, the recorded exchange in the effect journal,
+// the session entry. 64MiB is 16,800 deltas, cut at the bound: the run
+// ends with the truncated answer recorded (exit 1), and its peak is the
+// most one response can cost.
 func BenchmarkEvalHugeAnswer(b *testing.B) {
+	for _, bc := range []struct {
+		name   string
+		deltas int
+		exit   int
+	}{{"6MB", 1500, 0}, {"64MiB", 16800, exitFailure}} {
+		b.Run(bc.name, func(b *testing.B) { hugeAnswer(b, bc.deltas, bc.exit) })
+	}
+}
+
+func hugeAnswer(b *testing.B, deltas, exit int) {
 	e := newEnv(b)
 	var body strings.Builder
 	body.WriteString(sseEvent("message_start", `{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"usage":{"input_tokens":5,"output_tokens":1}}}`))
 	body.WriteString(sseEvent("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`))
 	delta := sseEvent("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"`+strings.Repeat("long answer ", 333)+`long\n"}}`)
-	for range 1500 {
+	for range deltas {
 		body.WriteString(delta)
 	}
 	body.WriteString(sseEvent("content_block_stop", `{"type":"content_block_stop","index":0}`))
@@ -380,7 +404,7 @@ func BenchmarkEvalHugeAnswer(b *testing.B) {
 	}))
 	b.Cleanup(srv.Close)
 	env := []string{"ANTHROPIC_API_KEY=sk-bench", "ANTHROPIC_BASE_URL=" + srv.URL}
-	in := invocation{e: e, env: env, args: []string{"eval", "--model", "anthropic/claude-loopback", "Write at length."}}
+	in := invocation{e: e, env: env, exit: exit, args: []string{"eval", "--model", "anthropic/claude-loopback", "Write at length."}}
 	in.once(b, nil) // fill the cache
 	in.measure(b)
 }
