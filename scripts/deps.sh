@@ -58,3 +58,20 @@ if ! [ -x tools/jco/node_modules/.bin/jco ] || ! grep -q "\"version\": \"$jco_pi
 	echo "deps: installing jco $jco_pin (npm ci in tools/jco)"
 	npm ci --prefix tools/jco --no-audit --no-fund --loglevel=error >/dev/null
 fi
+
+# The official MCP TypeScript SDK (npm @modelcontextprotocol/sdk, pinned in
+# tools/mcpclient/package.json and its package-lock.json) is the second MCP
+# client of `smith mcp`'s conformance test (smith/internal/mcp). Installed
+# with npm ci when missing or at another version.
+mcp_pin=$(sed -n 's/.*"@modelcontextprotocol\/sdk": "\([^"]*\)".*/\1/p' tools/mcpclient/package.json)
+mcp_pkg=tools/mcpclient/node_modules/@modelcontextprotocol/sdk/package.json
+if ! grep -q "\"version\": \"$mcp_pin\"" "$mcp_pkg" 2>/dev/null; then
+	if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
+		echo "deps: installing nodejs and npm from Debian"
+		if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
+		$sudo apt-get update -qq
+		DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq nodejs npm >/dev/null
+	fi
+	echo "deps: installing the MCP TypeScript SDK $mcp_pin (npm ci in tools/mcpclient)"
+	npm ci --prefix tools/mcpclient --no-audit --no-fund --loglevel=error >/dev/null
+fi

@@ -20,8 +20,11 @@ func rootCommand() *cli.Command {
 			configCommand(),
 			demoCommand(),
 			evalCommand(),
+			mcpCommand(),
 			modelsCommand(),
 			promptCommand(),
+			replayCommand(),
+			rpcCommand(),
 			sessionCommand(),
 		},
 	}

@@ -113,7 +113,7 @@ func TestEvalPromptFromStdin(t *testing.T) {
 			e.mustRun("please fix the greeting\n", args...)
 			_, msgs := load(t, e.sessionInfo("stdin").Path)
 			u, ok := msgs[0].(model.UserMessage)
-			if !ok || contentText(u.Content) != "please fix the greeting\n" {
+			if !ok || model.TextOf(u.Content) != "please fix the greeting\n" {
 				t.Fatalf("first message = %#v", msgs[0])
 			}
 		})
@@ -157,7 +157,7 @@ func TestEvalSessionChoice(t *testing.T) {
 	var prompts []string
 	for _, m := range msgs {
 		if u, ok := m.(model.UserMessage); ok {
-			prompts = append(prompts, contentText(u.Content))
+			prompts = append(prompts, model.TextOf(u.Content))
 		}
 	}
 	if got := strings.Join(prompts, " "); got != "one two three four" {

@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/creack/pty v1.1.24
+	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/smith-agent/smith/core v0.0.0
 	github.com/smith-agent/smith/httpengine v0.0.0
 	github.com/smith-agent/smith/sessionfmt v0.0.0

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/smith-agent/smith/core/config"
 	"github.com/smith-agent/smith/core/plugin"
@@ -70,6 +71,9 @@ func openRuntime(ctx context.Context, cmd *cli.Command, o runtimeOptions) (*runt
 func cmdError(cmd *cli.Command, err error) error {
 	if err == nil {
 		return nil
+	}
+	if errors.Is(err, syscall.EPIPE) {
+		return err // the reader went away: run says nothing (main.go)
 	}
 	msg := strings.TrimPrefix(err.Error(), "runtime: ")
 	if errors.Is(err, runtime.ErrUsage) {

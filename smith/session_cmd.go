@@ -318,9 +318,9 @@ func openSessionArg(ctx context.Context, cmd *cli.Command) (*runtime.Session, *r
 func showMessage(w io.Writer, m model.Message) {
 	switch m := m.(type) {
 	case model.UserMessage:
-		fmt.Fprintf(w, "\nuser: %s\n", contentText(m.Content))
+		fmt.Fprintf(w, "\nuser: %s\n", model.TextOf(m.Content))
 	case model.AssistantMessage:
-		fmt.Fprintf(w, "\nassistant (%s): %s\n", m.Model, contentText(m.Content))
+		fmt.Fprintf(w, "\nassistant (%s): %s\n", m.Model, model.TextOf(m.Content))
 		for _, c := range m.ToolCalls() {
 			fmt.Fprintf(w, "  → %s %s [%s]\n", c.Name, c.Arguments, c.ID)
 		}
@@ -333,18 +333,8 @@ func showMessage(w io.Writer, m model.Message) {
 			status = "error, " + status
 		}
 		fmt.Fprintf(w, "\ntool_result %s [%s] (%s):\n  %s\n", m.Name, m.CallID, status,
-			strings.ReplaceAll(strings.TrimRight(contentText(m.Content), "\n"), "\n", "\n  "))
+			strings.ReplaceAll(strings.TrimRight(model.TextOf(m.Content), "\n"), "\n", "\n  "))
 	}
-}
-
-func contentText(cs []model.Content) string {
-	var b strings.Builder
-	for _, c := range cs {
-		if t, ok := c.(model.Text); ok {
-			b.WriteString(t.Text)
-		}
-	}
-	return b.String()
 }
 
 func sessionDump(ctx context.Context, cmd *cli.Command) error {

@@ -213,11 +213,32 @@ func (a *Agent) Steer(m model.UserMessage) { a.enqueue(&a.steer, m) }
 // stop. During a run it emits a queue_update.
 func (a *Agent) FollowUp(m model.UserMessage) { a.enqueue(&a.followUp, m) }
 
+// SetSteer replaces the steering queue with ms (nil or empty clears it).
+// During a run it emits a queue_update.
+func (a *Agent) SetSteer(ms []model.UserMessage) { a.replace(&a.steer, ms) }
+
+// SetFollowUp replaces the follow-up queue with ms (nil or empty clears
+// it). During a run it emits a queue_update.
+func (a *Agent) SetFollowUp(ms []model.UserMessage) { a.replace(&a.followUp, ms) }
+
+func (a *Agent) replace(q *[]model.UserMessage, ms []model.UserMessage) {
+	a.mu.Lock()
+	*q = slices.Clone(ms)
+	r := a.active
+	a.mu.Unlock()
+	r.signalQueued()
+}
+
 func (a *Agent) enqueue(q *[]model.UserMessage, m model.UserMessage) {
 	a.mu.Lock()
 	*q = append(*q, m)
 	r := a.active
 	a.mu.Unlock()
+	r.signalQueued()
+}
+
+// signalQueued tells the active run r (if any) that the queue changed.
+func (r *Run) signalQueued() {
 	if r != nil {
 		select {
 		case r.queued <- struct{}{}:

@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // Content is one block of a message: [Text], [Thinking], [Image] or
@@ -139,4 +140,16 @@ func (l *contentList) UnmarshalJSON(b []byte) error {
 	}
 	*l = out
 	return nil
+}
+
+// TextOf returns the text of the Text blocks in cs, concatenated; the
+// other blocks are left out.
+func TextOf(cs []Content) string {
+	var b strings.Builder
+	for _, c := range cs {
+		if t, ok := c.(Text); ok {
+			b.WriteString(t.Text)
+		}
+	}
+	return b.String()
 }

@@ -46,7 +46,8 @@
 // the active run's current tool batch, follow-up input when it would
 // otherwise stop; both start a run when none is active.
 // [Session.Abort] aborts the active run; [Session.Wait] waits until it has
-// settled.
+// settled. [Session.Queue] and [Session.SetQueue] inspect and edit the
+// queued input.
 //
 // # Sessions
 //
@@ -60,6 +61,32 @@
 // directory and Smith's version, and every model change is a model_change
 // entry: a resumed session keeps its model and thinking level unless
 // --model is given.
+//
+// [Runtime.Models] lists what a session's model can be set to (the
+// catalog's models, the configuration's aliases and groups) and
+// [Runtime.Transcript] writes a session as Markdown or JSONL without
+// opening it for writing.
+//
+// # Tools called by a frontend
+//
+// [Session.Tools] lists the active tools with their schemas and
+// [Session.CallTool] runs one call of them outside a run (MCP's
+// tools/call) through the same path as a model's calls: validated against
+// the schema, its effects journaled in the session with the frontend's
+// call id as their causal parent, cancellable, with the tool's partial
+// output as progress. Nothing is added to the conversation.
+//
+// # Replay
+//
+// [Runtime.Replay] rebuilds a session's event stream from its file alone —
+// no provider, no credentials, no network, nothing written — in the event
+// vocabulary of a live run, numbered from 1 (the same file always gives the
+// same events). Recorded provider bytes are decoded again through the
+// codec and compared with the recorded messages; with ReExecute the
+// recorded tool calls run again in a scratch copy of the working tree.
+// Every difference is a [protocol.Divergence]; an effect that never
+// completed is shown as unknown and never run again; frames and entries
+// this Smith does not know are skipped and reported.
 //
 // # Concurrency
 //

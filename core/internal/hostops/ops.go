@@ -282,7 +282,7 @@ func (o *Ops) Bash(ctx context.Context, inv Invocation, a BashArgs) (hostproc.Re
 		}
 		var err error
 		res, err = hostproc.Run(ctx, a.Command, hostproc.Options{Dir: dir, Env: o.Env,
-			Timeout: time.Duration(a.TimeoutMs) * time.Millisecond, MaxOutput: a.OutputLimit})
+			Timeout: time.Duration(a.TimeoutMs) * time.Millisecond, MaxOutput: a.OutputLimit, Output: outputFrom(ctx)})
 		if err != nil {
 			return nil, model.MutationNotApplied, err
 		}

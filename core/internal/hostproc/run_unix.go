@@ -56,8 +56,11 @@ func Run(ctx context.Context, command string, o Options) (Result, error) {
 	cmd.Dir = o.Dir
 	cmd.Env = append(slices.Clip(env), markerVar+"="+id)
 	cmd.Stdin = nil
-	cmd.Stdout = out
-	cmd.Stderr = out
+	cmd.Stdout, cmd.Stderr = out, out
+	if o.Output != nil {
+		w := &relay{tail: out, fn: o.Output}
+		cmd.Stdout, cmd.Stderr = w, w
+	}
 	cmd.SysProcAttr = shellAttr()
 	cmd.WaitDelay = o.DrainDelay
 	becomeSubreaper()

@@ -23,6 +23,10 @@ type Options struct {
 	// DrainDelay is how long output is still collected after the shell
 	// exits, for children that hold the pipe; default 500ms.
 	DrainDelay time.Duration
+	// Output, when non-nil, receives a copy of the combined output as it
+	// arrives, in order, from the goroutine reading the pipe; while it
+	// blocks, the command's writes block. nil: the output is only kept.
+	Output func([]byte)
 }
 
 // Result is how a command ended.

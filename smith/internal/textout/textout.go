@@ -78,13 +78,7 @@ func (w *Writer) endLine() {
 }
 
 func excerpt(r model.ToolResultMessage) string {
-	var text strings.Builder
-	for _, c := range r.Content {
-		if t, ok := c.(model.Text); ok {
-			text.WriteString(t.Text)
-		}
-	}
-	lines := strings.Split(strings.TrimRight(text.String(), "\n"), "\n")
+	lines := strings.Split(strings.TrimRight(model.TextOf(r.Content), "\n"), "\n")
 	more := ""
 	if len(lines) > resultLines {
 		more = fmt.Sprintf("  … %d more lines\n", len(lines)-resultLines)
