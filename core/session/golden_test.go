@@ -66,3 +66,38 @@ func TestMessageEncodingGolden(t *testing.T) {
 		t.Fatalf("message encoding changed:\n got %s\nwant %s", b.String(), want)
 	}
 }
+
+// TestMessageDecodingGolden: every golden message decodes back to itself
+// (as its JSON form says; text that was not valid UTF-8 reads as JSON
+// wrote it).
+func TestMessageDecodingGolden(t *testing.T) {
+	for _, tt := range goldenMessages {
+		t.Run(tt.name, func(t *testing.T) {
+			enc, err := encodeMessage(tt.msg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := decodeMessage(enc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := normalJSON(t, back), normalJSON(t, tt.msg); got != want {
+				t.Fatalf("decoded\n got %s\nwant %s", got, want)
+			}
+		})
+	}
+}
+
+// normalJSON is m's JSON form with its escapes normalized.
+func normalJSON(t *testing.T, m model.Message) string {
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	b, _ = json.Marshal(v)
+	return string(b)
+}
