@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/smith-agent/smith/smith/internal/textout"
 	"github.com/urfave/cli/v3"
 )
 
@@ -57,7 +58,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			// say, and nobody to say it to.
 			return exitOK
 		}
-		fmt.Fprintf(stderr, "smith: %v\n", err)
+		fmt.Fprintf(stderr, "smith: %s\n", textout.Safe(err.Error()))
 		return exitCode(err)
 	}
 	return exitOK

@@ -16,6 +16,7 @@ import (
 	"github.com/smith-agent/smith/core/runtime"
 	"github.com/smith-agent/smith/core/session"
 	"github.com/smith-agent/smith/sessionfmt"
+	"github.com/smith-agent/smith/smith/internal/textout"
 	"github.com/urfave/cli/v3"
 )
 
@@ -315,7 +316,9 @@ func openSessionArg(ctx context.Context, cmd *cli.Command) (*runtime.Session, *r
 	return s, rt, nil
 }
 
-func showMessage(w io.Writer, m model.Message) {
+// showMessage prints m, its untrusted text made safe for a terminal.
+func showMessage(out io.Writer, m model.Message) {
+	w := textout.SafeWriter{W: out}
 	switch m := m.(type) {
 	case model.UserMessage:
 		fmt.Fprintf(w, "\nuser: %s\n", model.TextOf(m.Content))

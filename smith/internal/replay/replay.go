@@ -186,7 +186,7 @@ func (p *Player) prompt(u model.UserMessage) error {
 			fmt.Fprintf(&b, "> [image %s]\n", c.MediaType)
 		}
 	}
-	_, err := p.w.WriteString(b.String())
+	_, err := p.w.WriteString(textout.Safe(b.String()))
 	return err
 }
 

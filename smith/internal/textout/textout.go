@@ -29,14 +29,14 @@ func (w *Writer) Event(ev protocol.Event) error {
 	switch e := ev.(type) {
 	case protocol.MessageUpdate:
 		if d, ok := e.Delta.(model.TextDelta); ok && d.Text != "" {
-			_, err = io.WriteString(w.W, d.Text)
+			_, err = io.WriteString(w.W, Safe(d.Text))
 			w.midLine = !strings.HasSuffix(d.Text, "\n")
 		}
 	case protocol.ToolExecutionStart:
 		w.endLine()
-		_, err = fmt.Fprintf(w.W, "→ %s %s\n", e.Name, e.Arguments)
+		_, err = io.WriteString(w.W, Safe(fmt.Sprintf("→ %s %s", e.Name, e.Arguments))+"\n")
 	case protocol.ToolExecutionEnd:
-		_, err = io.WriteString(w.W, excerpt(e.Result))
+		_, err = io.WriteString(w.W, Safe(excerpt(e.Result)))
 	case protocol.ProviderRetry:
 		err = w.diag("%s failed (%s); retrying in %s (attempt %d)", e.Target, describe(e.Error), wait(e.WaitMillis), e.Attempt+1)
 	case protocol.ProviderFailover:
@@ -66,7 +66,7 @@ func (w *Writer) diag(format string, args ...any) error {
 			return err
 		}
 	}
-	_, err := fmt.Fprintf(d, "smith: "+format+"\n", args...)
+	_, err := io.WriteString(d, Safe("smith: "+fmt.Sprintf(format, args...))+"\n")
 	return err
 }
 
