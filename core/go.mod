@@ -10,4 +10,5 @@ require (
 	github.com/smith-agent/smith/httpengine v0.0.0
 	github.com/smith-agent/smith/sessionfmt v0.0.0
 	github.com/smith-agent/smith/wasmhost v0.0.0
+	golang.org/x/sys v0.50.0
 )

@@ -1,0 +1,141 @@
+package vcs
+
+import (
+	"bytes"
+	"context"
+
+	udiff "github.com/aymanbagabas/go-udiff"
+)
+
+// ChangeKind says how a path differs between two trees.
+type ChangeKind string
+
+// The kinds of change.
+const (
+	Added       ChangeKind = "added"
+	Modified    ChangeKind = "modified" // content or executable bit
+	Deleted     ChangeKind = "deleted"
+	TypeChanged ChangeKind = "type_changed" // a file became a symlink or back
+)
+
+// Change is one changed path.
+type Change struct {
+	Path    string     `json:"path"` // slash-separated, relative to the worktree
+	Kind    ChangeKind `json:"kind"`
+	OldMode Mode       `json:"old_mode,omitempty"` // 0 when added
+	NewMode Mode       `json:"new_mode,omitempty"` // 0 when deleted
+	OldID   ID         `json:"old_id"`
+	NewID   ID         `json:"new_id"`
+	// Binary is set when either side holds a NUL byte in its first 8,000
+	// bytes (git's test); binary changes have no Patch.
+	Binary bool `json:"binary,omitempty"`
+	// Patch is the unified diff ("--- a/path", "+++ b/path", hunks with
+	// three lines of context) of a text change; empty for binary and
+	// type changes, and for a change of the executable bit only.
+	Patch string `json:"patch,omitempty"`
+}
+
+// changes compares two sorted file lists.
+func changes(from, to []file) []Change {
+	var out []Change
+	i, j := 0, 0
+	for i < len(from) || j < len(to) {
+		switch {
+		case j == len(to) || (i < len(from) && from[i].Path < to[j].Path):
+			out = append(out, Change{Path: from[i].Path, Kind: Deleted, OldMode: from[i].Mode, OldID: from[i].ID})
+			i++
+		case i == len(from) || to[j].Path < from[i].Path:
+			out = append(out, Change{Path: to[j].Path, Kind: Added, NewMode: to[j].Mode, NewID: to[j].ID})
+			j++
+		default:
+			a, b := from[i], to[j]
+			i++
+			j++
+			if a.Mode == b.Mode && a.ID == b.ID {
+				continue
+			}
+			kind := Modified
+			if (a.Mode == ModeSymlink) != (b.Mode == ModeSymlink) {
+				kind = TypeChanged
+			}
+			out = append(out, Change{Path: a.Path, Kind: kind, OldMode: a.Mode, NewMode: b.Mode, OldID: a.ID, NewID: b.ID})
+		}
+	}
+	return out
+}
+
+func isBinary(b []byte) bool { return bytes.IndexByte(b[:min(len(b), 8000)], 0) >= 0 }
+
+// patch fills in Binary and Patch.
+func (s *Store) patch(c *Change) error {
+	if c.Kind == TypeChanged || c.OldID == c.NewID {
+		return nil
+	}
+	var before, after []byte
+	var err error
+	if !c.OldID.IsZero() {
+		if before, err = s.blob(c.OldID); err != nil {
+			return err
+		}
+	}
+	if !c.NewID.IsZero() {
+		if after, err = s.blob(c.NewID); err != nil {
+			return err
+		}
+	}
+	if isBinary(before) || isBinary(after) {
+		c.Binary = true
+		return nil
+	}
+	from, to := "a/"+c.Path, "b/"+c.Path
+	if c.Kind == Added {
+		from = "/dev/null"
+	} else if c.Kind == Deleted {
+		to = "/dev/null"
+	}
+	c.Patch = udiff.Unified(from, to, string(before), string(after))
+	return nil
+}
+
+// Diff returns the changes from snapshot from to snapshot to (commit
+// ids), sorted by path, with a unified diff for each text change.
+func (s *Store) Diff(from, to ID) ([]Change, error) {
+	a, err := s.files(from)
+	if err != nil {
+		return nil, err
+	}
+	b, err := s.files(to)
+	if err != nil {
+		return nil, err
+	}
+	return s.withPatches(changes(a, b))
+}
+
+// DiffWorktree returns the changes from snapshot from to the live
+// worktree, as [Store.Diff] does; the worktree is scanned as for a
+// snapshot (new content is stored as blobs, no commit is made).
+func (s *Store) DiffWorktree(ctx context.Context, from ID) ([]Change, error) {
+	a, err := s.files(from)
+	if err != nil {
+		return nil, err
+	}
+	unlock, err := s.lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	live, _, _, err := s.scan(ctx)
+	unlock()
+	if err != nil {
+		return nil, err
+	}
+	return s.withPatches(changes(a, live))
+}
+
+func (s *Store) withPatches(cs []Change) ([]Change, error) {
+	for i := range cs {
+		if err := s.patch(&cs[i]); err != nil {
+			return nil, err
+		}
+	}
+	return cs, nil
+}
