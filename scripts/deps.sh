@@ -21,6 +21,15 @@ if ! command -v git >/dev/null 2>&1; then
 	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq git >/dev/null
 fi
 
+# tmux is the real terminal the interactive mode's tests drive
+# (smith/tui_tmux_test.go): they type into it and read its screen.
+if ! command -v tmux >/dev/null 2>&1; then
+	echo "deps: installing tmux from Debian"
+	if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq tmux >/dev/null
+fi
+
 # Debian bookworm's rustc 1.63.0 with the wasm32-wasi standard library
 # builds the Rust system plugins (tools/pluginbuild, whose -check rebuild
 # must be byte-identical, so the version is pinned) and their tests. A

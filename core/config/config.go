@@ -53,6 +53,9 @@ type Config struct {
 	// states about a model, which beats the bundled catalog (see
 	// [Config.CatalogLayer]).
 	Models map[string]Setting[catalog.Model]
+	// UI is the interactive mode's tui block (keys, theme, mouse, terminal
+	// overrides).
+	UI UI
 	// Trusted lists the projects the user's file trusts (trusted-project).
 	Trusted []Setting[string]
 	// Files lists the configuration files considered, in precedence order.

@@ -21,7 +21,9 @@
 // base-url, accounts, credential env=/key=/account=, quirks); alias and
 // group (ordered failover lists) for core/route ([Config.Route]);
 // model-info blocks layered over the bundled catalog as configuration
-// evidence ([Config.CatalogLayer]); trusted-project (the user's file only).
+// evidence ([Config.CatalogLayer]); trusted-project (the user's file only);
+// tui, the interactive mode's keys, theme, mouse and terminal overrides
+// ([UI]).
 // Explicit credentials go to core/auth through [Config.Credentials].
 //
 // A project's file is read only when the project is trusted: listed by a

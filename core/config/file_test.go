@@ -57,6 +57,14 @@ func TestInvalidFiles(t *testing.T) {
 			want: []string{"FILE:1:17: catalog-refresh: \"ftp://x/c.json\" is not an https:// URL", `catalog-refresh "https://example.com/smith/catalog.json"`}},
 		{name: "catalog refresh plain http", text: "catalog-refresh \"http://u:tok3n@catalog.example/c.json\"\n",
 			want: []string{"FILE:1:17: catalog-refresh: \"http://[redacted]@catalog.example/c.json\" is plain http to another machine; catalog data must come over https"}},
+		{name: "tui unknown section", text: "tui {\n  colours { accent \"red\" }\n}\n",
+			want: []string{"FILE:2:3: tui.colours:", "is not part of the tui block; it holds mouse, keys, theme, terminal"}},
+		{name: "tui key not a string", text: "tui {\n  keys { search 3 }\n}\n",
+			want: []string{"FILE:2:17: tui.keys.search: 3 is not a string", `keys { search "ctrl+s" }`}},
+		{name: "tui mouse not a bool", text: "tui {\n  mouse \"off\"\n}\n",
+			want: []string{"FILE:2:9: tui.mouse: \"off\" is not #true or #false", "mouse #false"}},
+		{name: "tui key set twice", text: "tui {\n  keys { search \"ctrl+s\"; search \"ctrl+f\" }\n}\n",
+			want: []string{"tui.keys.search:", "set twice in this file"}},
 		{name: "system prompt text and file", text: "system-prompt \"x\" file=\"p.md\"\n", want: []string{"FILE:1:1: system-prompt:", "takes the prompt's text or file=, not both"}},
 		{name: "system prompt empty", text: "system-prompt \" \"\n", want: []string{"FILE:1:15: system-prompt: \"\" is empty"}},
 		{name: "system prompt nothing", text: "system-prompt\n", want: []string{"FILE:1:1: system-prompt:", "needs the prompt's text or file="}},
@@ -174,10 +182,22 @@ model-info "local/qwen3" {
     thinking "off" "high"
     price input=0.5 output=1.5 cache-read=0.05 cache-write=0
 }
+tui {
+    mouse #false
+    keys { search "ctrl+s"; follow-up "ctrl+enter" }
+    theme { accent "#ff8800" }
+    terminal { sync-output #false; colors "256" }
+}
 `)
 	cfg, err := Load(Inputs{UserFile: path, LookupEnv: noEnv})
 	if err != nil {
 		t.Fatal(err)
+	}
+	ui := cfg.UI
+	if !ui.Mouse.IsSet() || ui.Mouse.Value || ui.Keys["search"].Value != "ctrl+s" || ui.Keys["follow-up"].Value != "ctrl+enter" ||
+		ui.Keys["search"].Source.String() != path+":33:19" || ui.Theme["accent"].Value != "#ff8800" ||
+		ui.Terminal["sync-output"].Value != "#false" || ui.Terminal["colors"].Value != "256" {
+		t.Errorf("tui %+v", ui)
 	}
 	if cfg.Model.Value != "steady" || cfg.Model.Source.String() != path+":2:7" {
 		t.Errorf("model %+v", cfg.Model)

@@ -451,6 +451,29 @@ func TestCommands(t *testing.T) {
 	}
 }
 
+// TestUIContributions: the product plugin contributes the interactive
+// mode's key bindings and theme.
+func TestUIContributions(t *testing.T) {
+	w := newWorld(t)
+	keys := map[string][]string{}
+	for _, b := range w.gen.KeyBindings() {
+		if b.Plugin != "product" {
+			t.Errorf("binding %+v from %q", b, b.Plugin)
+		}
+		keys[b.Action] = b.Keys
+	}
+	if strings.Join(keys["submit"], ",") != "enter" || strings.Join(keys["quit"], ",") != "ctrl+c" || len(keys) < 10 {
+		t.Errorf("KeyBindings() = %v", keys)
+	}
+	theme := map[string]string{}
+	for _, s := range w.gen.Theme() {
+		theme[s.Role] = s.Style
+	}
+	if theme["error"] == "" || theme["accent"] == "" {
+		t.Errorf("Theme() = %v", theme)
+	}
+}
+
 // TestWithoutProductPlugin: a generation without prompts or transforms
 // renders no system prompt and adds no context.
 func TestWithoutProductPlugin(t *testing.T) {

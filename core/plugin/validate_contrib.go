@@ -57,6 +57,9 @@ func (g *Generation) validateContributions() error {
 		}
 	}
 	for _, l := range g.plugins {
+		if err := validateUI(l); err != nil {
+			return err
+		}
 		for _, c := range l.contrib.Commands {
 			for _, t := range l.contrib.Tools {
 				if t.Name == c.Name {

@@ -210,3 +210,18 @@ type ForkParams struct {
 	// Name names the new session; "" derives one.
 	Name string `json:"name,omitempty"`
 }
+
+// Presentation is what the plugins contribute to the interactive mode's
+// look, merged in load order (a later plugin's entry replaces an
+// earlier one's): key bindings and theme styles. The frontend checks the
+// action names, keys and styles it knows; the user's configuration
+// overrides both.
+type Presentation struct {
+	// Keys maps an action ("submit") to its keys ("enter").
+	Keys map[string][]string `json:"keys"`
+	// Theme maps a role ("accent") to its style ("cyan bold").
+	Theme map[string]string `json:"theme"`
+	// From names the plugin each entry came from, by "keys.ACTION" and
+	// "theme.ROLE", for error messages.
+	From map[string]string `json:"from,omitempty"`
+}

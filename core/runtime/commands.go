@@ -68,3 +68,22 @@ func (s *Session) RunCommand(ctx context.Context, p protocol.RunCommandParams) (
 	}
 	return out, nil
 }
+
+// Presentation returns the key bindings and theme styles the plugin
+// generation contributes to the interactive mode.
+func (rt *Runtime) Presentation(ctx context.Context) (protocol.Presentation, error) {
+	gen, err := rt.Generation(ctx)
+	if err != nil {
+		return protocol.Presentation{}, err
+	}
+	p := protocol.Presentation{Keys: map[string][]string{}, Theme: map[string]string{}, From: map[string]string{}}
+	for _, b := range gen.KeyBindings() {
+		p.Keys[b.Action] = b.Keys
+		p.From["keys."+b.Action] = b.Plugin
+	}
+	for _, s := range gen.Theme() {
+		p.Theme[s.Role] = s.Style
+		p.From["theme."+s.Role] = s.Plugin
+	}
+	return p, nil
+}

@@ -381,3 +381,18 @@ func ref(in session.Info) string {
 	}
 	return in.ID
 }
+
+// History returns the messages of the selected branch, oldest first: what
+// the model is shown at the next input, and what a frontend draws when it
+// opens a session. Safe to call during a run (it reads what is recorded).
+func (s *Session) History() ([]model.Message, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []model.Message
+	var err error
+	s.store.View(func(sess *sessionfmt.Session) { out, err = session.Messages(sess) })
+	if err != nil {
+		return nil, fmt.Errorf("runtime: read session %s: %w", display(s.info), err)
+	}
+	return out, nil
+}

@@ -126,6 +126,8 @@ func TestRustGuestRoundTrips(t *testing.T) {
 				[]any{cv{2, nil}, cv{0, nil}, cv{8, nil}},
 				[]any{[]any{"system", "Says who."}},
 				[]any{[]any{"notes", ""}},
+				[]any{[]any{"submit", []any{"enter", "ctrl+s"}}},
+				[]any{[]any{"accent", "bold #ff8800"}},
 			}},
 		},
 		{

@@ -22,7 +22,7 @@ func wasmexportDeclareContributions(p0 uint32, p1 uint32, p2 uint32, p3 uint32) 
 	liftDeclareOptions(f[0:], &a0)
 	cabi.Unpin()
 	v, err := exports.DeclareContributions(a0)
-	ret := cabi.Alloc(60, 4)
+	ret := cabi.Alloc(76, 4)
 	if err != nil {
 		var fault RegistrationFault
 		if !errors.As(err, &fault) {
@@ -96,6 +96,16 @@ func storeContributions(b []byte, v *Contributions) {
 		t27 := t25[t26*16:]
 		storeContextTransformDefinition(t27, &v.ContextTransforms[t26])
 	}
+	t29 := cabi.AllocList(b[56:], len(v.KeyBindings), 16, 4)
+	for t30 := range v.KeyBindings {
+		t31 := t29[t30*16:]
+		storeKeyBinding(t31, &v.KeyBindings[t30])
+	}
+	t33 := cabi.AllocList(b[64:], len(v.Theme), 16, 4)
+	for t34 := range v.Theme {
+		t35 := t33[t34*16:]
+		storeThemeStyle(t35, &v.Theme[t34])
+	}
 }
 
 func storeToolDefinition(b []byte, v *ToolDefinition) {
@@ -116,15 +126,15 @@ func storeCommandDefinition(b []byte, v *CommandDefinition) {
 func storeProviderDefinition(b []byte, v *ProviderDefinition) {
 	cabi.StoreString(b[0:], v.Name)
 	cabi.StoreString(b[8:], v.DisplayName)
-	t29 := cabi.AllocList(b[16:], len(v.SecretNames), 8, 4)
-	for t30 := range v.SecretNames {
-		t31 := t29[t30*8:]
-		cabi.StoreString(t31, v.SecretNames[t30])
+	t37 := cabi.AllocList(b[16:], len(v.SecretNames), 8, 4)
+	for t38 := range v.SecretNames {
+		t39 := t37[t38*8:]
+		cabi.StoreString(t39, v.SecretNames[t38])
 	}
-	t33 := cabi.AllocList(b[24:], len(v.Options), 36, 4)
-	for t34 := range v.Options {
-		t35 := t33[t34*36:]
-		storeProviderOption(t35, &v.Options[t34])
+	t41 := cabi.AllocList(b[24:], len(v.Options), 36, 4)
+	for t42 := range v.Options {
+		t43 := t41[t42*36:]
+		storeProviderOption(t43, &v.Options[t42])
 	}
 }
 
@@ -159,13 +169,27 @@ func storeContextTransformDefinition(b []byte, v *ContextTransformDefinition) {
 	cabi.StoreString(b[8:], v.Description)
 }
 
+func storeKeyBinding(b []byte, v *KeyBinding) {
+	cabi.StoreString(b[0:], v.Action)
+	t45 := cabi.AllocList(b[8:], len(v.Keys), 8, 4)
+	for t46 := range v.Keys {
+		t47 := t45[t46*8:]
+		cabi.StoreString(t47, v.Keys[t46])
+	}
+}
+
+func storeThemeStyle(b []byte, v *ThemeStyle) {
+	cabi.StoreString(b[0:], v.Role)
+	cabi.StoreString(b[8:], v.Style)
+}
+
 func storeProviderOption(b []byte, v *ProviderOption) {
 	cabi.StoreString(b[0:], v.Name)
 	storeOptionKind(b[8:], &v.Kind)
-	t37 := cabi.AllocList(b[12:], len(v.Allowed), 8, 4)
-	for t38 := range v.Allowed {
-		t39 := t37[t38*8:]
-		cabi.StoreString(t39, v.Allowed[t38])
+	t49 := cabi.AllocList(b[12:], len(v.Allowed), 8, 4)
+	for t50 := range v.Allowed {
+		t51 := t49[t50*8:]
+		cabi.StoreString(t51, v.Allowed[t50])
 	}
 	cabi.StoreString(b[20:], v.Example)
 	cabi.StoreString(b[28:], v.Description)

@@ -2350,6 +2350,84 @@ pub mod contrib {
         }
     }
 
+    /// A key binding of the interactive mode: the keys that run one of its
+    /// actions. The frontend owns the actions (such as `submit`, `abort`,
+    /// `page-up`) and refuses a binding naming one it does not have; keys
+    /// are written like `ctrl+c`, `shift+enter`, `pgup`. A later plugin's
+    /// binding of the same action replaces an earlier one's, and the
+    /// user's configuration replaces both.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct KeyBinding {
+        /// The action's name, such as `submit`.
+        pub action: String,
+        /// The keys, at least one.
+        pub keys: Vec<String>,
+    }
+
+    impl rt::Canon for KeyBinding {
+        const SIZE: usize = 16;
+        const ALIGN: usize = 4;
+        unsafe fn load(p: usize) -> Self {
+            KeyBinding {
+                action: rt::Canon::load(p),
+                keys: rt::Canon::load(p + 8),
+            }
+        }
+        unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
+            rt::Canon::store(&self.action, p, keep);
+            rt::Canon::store(&self.keys, p + 8, keep);
+        }
+        unsafe fn lift(f: &[u64]) -> Self {
+            KeyBinding {
+                action: rt::Canon::lift(&f[0..]),
+                keys: rt::Canon::lift(&f[2..]),
+            }
+        }
+        unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
+            rt::Canon::lower(&self.action, &mut f[0..], keep);
+            rt::Canon::lower(&self.keys, &mut f[2..], keep);
+        }
+    }
+
+    /// A style of the interactive mode's theme: how one role (such as
+    /// `accent`, `error`, `heading`) is drawn. The style is words: bold,
+    /// dim, italic, underline, reverse, strike, a colour (a name such as
+    /// `red` or `bright-blue`, 0-255, or `#rrggbb`), and `on` before a
+    /// background colour. Styles are data, never terminal control
+    /// sequences.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct ThemeStyle {
+        /// The role's name, such as `accent`.
+        pub role: String,
+        /// The style, such as `bold #ff8800`.
+        pub style: String,
+    }
+
+    impl rt::Canon for ThemeStyle {
+        const SIZE: usize = 16;
+        const ALIGN: usize = 4;
+        unsafe fn load(p: usize) -> Self {
+            ThemeStyle {
+                role: rt::Canon::load(p),
+                style: rt::Canon::load(p + 8),
+            }
+        }
+        unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
+            rt::Canon::store(&self.role, p, keep);
+            rt::Canon::store(&self.style, p + 8, keep);
+        }
+        unsafe fn lift(f: &[u64]) -> Self {
+            ThemeStyle {
+                role: rt::Canon::lift(&f[0..]),
+                style: rt::Canon::lift(&f[2..]),
+            }
+        }
+        unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
+            rt::Canon::lower(&self.role, &mut f[0..], keep);
+            rt::Canon::lower(&self.style, &mut f[2..], keep);
+        }
+    }
+
     /// Everything a plugin contributes.
     #[derive(Debug, Clone, PartialEq, Default)]
     pub struct Contributions {
@@ -2367,10 +2445,14 @@ pub mod contrib {
         pub prompts: Vec<PromptDefinition>,
         /// Context transforms, run through `prompt`, in the order they run.
         pub context_transforms: Vec<ContextTransformDefinition>,
+        /// Key bindings of the interactive mode.
+        pub key_bindings: Vec<KeyBinding>,
+        /// Theme styles of the interactive mode.
+        pub theme: Vec<ThemeStyle>,
     }
 
     impl rt::Canon for Contributions {
-        const SIZE: usize = 56;
+        const SIZE: usize = 72;
         const ALIGN: usize = 4;
         unsafe fn load(p: usize) -> Self {
             Contributions {
@@ -2381,6 +2463,8 @@ pub mod contrib {
                 subscriptions: rt::Canon::load(p + 32),
                 prompts: rt::Canon::load(p + 40),
                 context_transforms: rt::Canon::load(p + 48),
+                key_bindings: rt::Canon::load(p + 56),
+                theme: rt::Canon::load(p + 64),
             }
         }
         unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
@@ -2391,6 +2475,8 @@ pub mod contrib {
             rt::Canon::store(&self.subscriptions, p + 32, keep);
             rt::Canon::store(&self.prompts, p + 40, keep);
             rt::Canon::store(&self.context_transforms, p + 48, keep);
+            rt::Canon::store(&self.key_bindings, p + 56, keep);
+            rt::Canon::store(&self.theme, p + 64, keep);
         }
         unsafe fn lift(f: &[u64]) -> Self {
             Contributions {
@@ -2401,6 +2487,8 @@ pub mod contrib {
                 subscriptions: rt::Canon::lift(&f[8..]),
                 prompts: rt::Canon::lift(&f[10..]),
                 context_transforms: rt::Canon::lift(&f[12..]),
+                key_bindings: rt::Canon::lift(&f[14..]),
+                theme: rt::Canon::lift(&f[16..]),
             }
         }
         unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
@@ -2411,6 +2499,8 @@ pub mod contrib {
             rt::Canon::lower(&self.subscriptions, &mut f[8..], keep);
             rt::Canon::lower(&self.prompts, &mut f[10..], keep);
             rt::Canon::lower(&self.context_transforms, &mut f[12..], keep);
+            rt::Canon::lower(&self.key_bindings, &mut f[14..], keep);
+            rt::Canon::lower(&self.theme, &mut f[16..], keep);
         }
     }
 

@@ -438,6 +438,28 @@ func loadContributions(c *wasmhost.Call, b []byte, v *Contributions) error {
 			return err
 		}
 	}
+	t58, err := canon.LoadList(c, b[56:], 16, 4)
+	if err != nil {
+		return canon.Wrap("contributions.key-bindings", err)
+	}
+	v.KeyBindings = make([]KeyBinding, len(t58)/16)
+	for t59 := range v.KeyBindings {
+		t60 := t58[t59*16:]
+		if err := loadKeyBinding(c, t60, &v.KeyBindings[t59]); err != nil {
+			return err
+		}
+	}
+	t61, err := canon.LoadList(c, b[64:], 16, 4)
+	if err != nil {
+		return canon.Wrap("contributions.theme", err)
+	}
+	v.Theme = make([]ThemeStyle, len(t61)/16)
+	for t62 := range v.Theme {
+		t63 := t61[t62*16:]
+		if err := loadThemeStyle(c, t63, &v.Theme[t62]); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -562,17 +584,17 @@ func storeRuntimeFacts(c *wasmhost.Call, b []byte, v *RuntimeFacts) error {
 	if err := storeModelIdentity(c, b[64:], &v.Model); err != nil {
 		return err
 	}
-	t61, t58, err := canon.AllocList(c, b[88:], len(v.Tools), 8, 4)
+	t67, t64, err := canon.AllocList(c, b[88:], len(v.Tools), 8, 4)
 	if err != nil {
 		return canon.Wrap("runtime-facts.tools", err)
 	}
-	for t59 := range v.Tools {
-		t60 := t58[t59*8:]
-		if err := canon.StoreString(c, t60, v.Tools[t59]); err != nil {
+	for t65 := range v.Tools {
+		t66 := t64[t65*8:]
+		if err := canon.StoreString(c, t66, v.Tools[t65]); err != nil {
 			return canon.Wrap("runtime-facts.tools[]", err)
 		}
 	}
-	if err := c.WriteBytes(t61, t58); err != nil {
+	if err := c.WriteBytes(t67, t64); err != nil {
 		return canon.Wrap("runtime-facts.tools", err)
 	}
 	if v.ConfigurationDirectory != nil {
@@ -657,25 +679,25 @@ func loadRequestTemplate(c *wasmhost.Call, b []byte, v *RequestTemplate) error {
 	if err := loadHTTPMethod(c, b[0:], &v.Method); err != nil {
 		return err
 	}
-	t62, err := canon.LoadList(c, b[4:], 12, 4)
+	t68, err := canon.LoadList(c, b[4:], 12, 4)
 	if err != nil {
 		return canon.Wrap("request-template.url", err)
 	}
-	v.URL = make([]TemplatePart, len(t62)/12)
-	for t63 := range v.URL {
-		t64 := t62[t63*12:]
-		if err := loadTemplatePart(c, t64, &v.URL[t63]); err != nil {
+	v.URL = make([]TemplatePart, len(t68)/12)
+	for t69 := range v.URL {
+		t70 := t68[t69*12:]
+		if err := loadTemplatePart(c, t70, &v.URL[t69]); err != nil {
 			return err
 		}
 	}
-	t65, err := canon.LoadList(c, b[12:], 16, 4)
+	t71, err := canon.LoadList(c, b[12:], 16, 4)
 	if err != nil {
 		return canon.Wrap("request-template.headers", err)
 	}
-	v.Headers = make([]HeaderTemplate, len(t65)/16)
-	for t66 := range v.Headers {
-		t67 := t65[t66*16:]
-		if err := loadHeaderTemplate(c, t67, &v.Headers[t66]); err != nil {
+	v.Headers = make([]HeaderTemplate, len(t71)/16)
+	for t72 := range v.Headers {
+		t73 := t71[t72*16:]
+		if err := loadHeaderTemplate(c, t73, &v.Headers[t72]); err != nil {
 			return err
 		}
 	}
@@ -718,22 +740,22 @@ func lowerClassifyOptions(c *wasmhost.Call, f []uint64, v *ClassifyOptions) erro
 		return canon.Wrap("classify-options.provider", err)
 	}
 	f[2] = uint64(v.Status)
-	var t68 [8]byte
-	t69, t70, err := canon.AllocList(c, t68[:], len(v.Headers), 16, 4)
+	var t74 [8]byte
+	t75, t76, err := canon.AllocList(c, t74[:], len(v.Headers), 16, 4)
 	if err != nil {
 		return canon.Wrap("classify-options.headers", err)
 	}
-	for t71 := range v.Headers {
-		t72 := t70[t71*16:]
-		if err := storeResponseHeader(c, t72, &v.Headers[t71]); err != nil {
+	for t77 := range v.Headers {
+		t78 := t76[t77*16:]
+		if err := storeResponseHeader(c, t78, &v.Headers[t77]); err != nil {
 			return err
 		}
 	}
-	if err := c.WriteBytes(t69, t70); err != nil {
+	if err := c.WriteBytes(t75, t76); err != nil {
 		return canon.Wrap("classify-options.headers", err)
 	}
-	f[3] = uint64(binary.LittleEndian.Uint32(t68[0:]))
-	f[4] = uint64(binary.LittleEndian.Uint32(t68[4:]))
+	f[3] = uint64(binary.LittleEndian.Uint32(t74[0:]))
+	f[4] = uint64(binary.LittleEndian.Uint32(t74[4:]))
 	return nil
 }
 
@@ -749,9 +771,9 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.RetryAfterMs = nil
 	case 1:
-		t73 := new(uint64)
-		(*t73) = binary.LittleEndian.Uint64(b[16:][8:])
-		v.RetryAfterMs = t73
+		t79 := new(uint64)
+		(*t79) = binary.LittleEndian.Uint64(b[16:][8:])
+		v.RetryAfterMs = t79
 	default:
 		return canon.BadCase("failure.retry-after-ms", uint32(b[16:][0]), 2)
 	}
@@ -759,9 +781,9 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.HTTPStatus = nil
 	case 1:
-		t74 := new(uint16)
-		(*t74) = binary.LittleEndian.Uint16(b[32:][2:])
-		v.HTTPStatus = t74
+		t80 := new(uint16)
+		(*t80) = binary.LittleEndian.Uint16(b[32:][2:])
+		v.HTTPStatus = t80
 	default:
 		return canon.BadCase("failure.http-status", uint32(b[32:][0]), 2)
 	}
@@ -769,11 +791,11 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.ProviderType = nil
 	case 1:
-		t75 := new(string)
-		if err := canon.LoadString(c, b[36:][4:], t75); err != nil {
+		t81 := new(string)
+		if err := canon.LoadString(c, b[36:][4:], t81); err != nil {
 			return canon.Wrap("failure.provider-type", err)
 		}
-		v.ProviderType = t75
+		v.ProviderType = t81
 	default:
 		return canon.BadCase("failure.provider-type", uint32(b[36:][0]), 2)
 	}
@@ -781,11 +803,11 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.VendorCode = nil
 	case 1:
-		t76 := new(string)
-		if err := canon.LoadString(c, b[48:][4:], t76); err != nil {
+		t82 := new(string)
+		if err := canon.LoadString(c, b[48:][4:], t82); err != nil {
 			return canon.Wrap("failure.vendor-code", err)
 		}
-		v.VendorCode = t76
+		v.VendorCode = t82
 	default:
 		return canon.BadCase("failure.vendor-code", uint32(b[48:][0]), 2)
 	}
@@ -793,11 +815,11 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.RequestID = nil
 	case 1:
-		t77 := new(string)
-		if err := canon.LoadString(c, b[60:][4:], t77); err != nil {
+		t83 := new(string)
+		if err := canon.LoadString(c, b[60:][4:], t83); err != nil {
 			return canon.Wrap("failure.request-id", err)
 		}
-		v.RequestID = t77
+		v.RequestID = t83
 	default:
 		return canon.BadCase("failure.request-id", uint32(b[60:][0]), 2)
 	}
@@ -895,14 +917,14 @@ func lowerInvokeOptions(c *wasmhost.Call, f []uint64, v *InvokeOptions) error {
 }
 
 func loadToolOutput(c *wasmhost.Call, b []byte, v *ToolOutput) error {
-	t78, err := canon.LoadList(c, b[0:], 20, 4)
+	t84, err := canon.LoadList(c, b[0:], 20, 4)
 	if err != nil {
 		return canon.Wrap("tool-output.content", err)
 	}
-	v.Content = make([]ContentBlock, len(t78)/20)
-	for t79 := range v.Content {
-		t80 := t78[t79*20:]
-		if err := loadContentBlock(c, t80, &v.Content[t79]); err != nil {
+	v.Content = make([]ContentBlock, len(t84)/20)
+	for t85 := range v.Content {
+		t86 := t84[t85*20:]
+		if err := loadContentBlock(c, t86, &v.Content[t85]); err != nil {
 			return err
 		}
 	}
@@ -910,11 +932,11 @@ func loadToolOutput(c *wasmhost.Call, b []byte, v *ToolOutput) error {
 	case 0:
 		v.Details = nil
 	case 1:
-		t81 := new(string)
-		if err := canon.LoadString(c, b[8:][4:], t81); err != nil {
+		t87 := new(string)
+		if err := canon.LoadString(c, b[8:][4:], t87); err != nil {
 			return canon.Wrap("tool-output.details", err)
 		}
-		v.Details = t81
+		v.Details = t87
 	default:
 		return canon.BadCase("tool-output.details", uint32(b[8:][0]), 2)
 	}
@@ -1030,11 +1052,11 @@ func loadCommandDefinition(c *wasmhost.Call, b []byte, v *CommandDefinition) err
 	case 0:
 		v.ArgumentHint = nil
 	case 1:
-		t82 := new(string)
-		if err := canon.LoadString(c, b[16:][4:], t82); err != nil {
+		t88 := new(string)
+		if err := canon.LoadString(c, b[16:][4:], t88); err != nil {
 			return canon.Wrap("command-definition.argument-hint", err)
 		}
-		v.ArgumentHint = t82
+		v.ArgumentHint = t88
 	default:
 		return canon.BadCase("command-definition.argument-hint", uint32(b[16:][0]), 2)
 	}
@@ -1048,25 +1070,25 @@ func loadProviderDefinition(c *wasmhost.Call, b []byte, v *ProviderDefinition) e
 	if err := canon.LoadString(c, b[8:], &v.DisplayName); err != nil {
 		return canon.Wrap("provider-definition.display-name", err)
 	}
-	t83, err := canon.LoadList(c, b[16:], 8, 4)
+	t89, err := canon.LoadList(c, b[16:], 8, 4)
 	if err != nil {
 		return canon.Wrap("provider-definition.secret-names", err)
 	}
-	v.SecretNames = make([]string, len(t83)/8)
-	for t84 := range v.SecretNames {
-		t85 := t83[t84*8:]
-		if err := canon.LoadString(c, t85, &v.SecretNames[t84]); err != nil {
+	v.SecretNames = make([]string, len(t89)/8)
+	for t90 := range v.SecretNames {
+		t91 := t89[t90*8:]
+		if err := canon.LoadString(c, t91, &v.SecretNames[t90]); err != nil {
 			return canon.Wrap("provider-definition.secret-names[]", err)
 		}
 	}
-	t86, err := canon.LoadList(c, b[24:], 36, 4)
+	t92, err := canon.LoadList(c, b[24:], 36, 4)
 	if err != nil {
 		return canon.Wrap("provider-definition.options", err)
 	}
-	v.Options = make([]ProviderOption, len(t86)/36)
-	for t87 := range v.Options {
-		t88 := t86[t87*36:]
-		if err := loadProviderOption(c, t88, &v.Options[t87]); err != nil {
+	v.Options = make([]ProviderOption, len(t92)/36)
+	for t93 := range v.Options {
+		t94 := t92[t93*36:]
+		if err := loadProviderOption(c, t94, &v.Options[t93]); err != nil {
 			return err
 		}
 	}
@@ -1115,6 +1137,34 @@ func loadContextTransformDefinition(c *wasmhost.Call, b []byte, v *ContextTransf
 	}
 	if err := canon.LoadString(c, b[8:], &v.Description); err != nil {
 		return canon.Wrap("context-transform-definition.description", err)
+	}
+	return nil
+}
+
+func loadKeyBinding(c *wasmhost.Call, b []byte, v *KeyBinding) error {
+	if err := canon.LoadString(c, b[0:], &v.Action); err != nil {
+		return canon.Wrap("key-binding.action", err)
+	}
+	t95, err := canon.LoadList(c, b[8:], 8, 4)
+	if err != nil {
+		return canon.Wrap("key-binding.keys", err)
+	}
+	v.Keys = make([]string, len(t95)/8)
+	for t96 := range v.Keys {
+		t97 := t95[t96*8:]
+		if err := canon.LoadString(c, t97, &v.Keys[t96]); err != nil {
+			return canon.Wrap("key-binding.keys[]", err)
+		}
+	}
+	return nil
+}
+
+func loadThemeStyle(c *wasmhost.Call, b []byte, v *ThemeStyle) error {
+	if err := canon.LoadString(c, b[0:], &v.Role); err != nil {
+		return canon.Wrap("theme-style.role", err)
+	}
+	if err := canon.LoadString(c, b[8:], &v.Style); err != nil {
+		return canon.Wrap("theme-style.style", err)
 	}
 	return nil
 }
@@ -1207,14 +1257,14 @@ func loadHeaderTemplate(c *wasmhost.Call, b []byte, v *HeaderTemplate) error {
 	if err := canon.LoadString(c, b[0:], &v.Name); err != nil {
 		return canon.Wrap("header-template.name", err)
 	}
-	t89, err := canon.LoadList(c, b[8:], 12, 4)
+	t98, err := canon.LoadList(c, b[8:], 12, 4)
 	if err != nil {
 		return canon.Wrap("header-template.value", err)
 	}
-	v.Value = make([]TemplatePart, len(t89)/12)
-	for t90 := range v.Value {
-		t91 := t89[t90*12:]
-		if err := loadTemplatePart(c, t91, &v.Value[t90]); err != nil {
+	v.Value = make([]TemplatePart, len(t98)/12)
+	for t99 := range v.Value {
+		t100 := t98[t99*12:]
+		if err := loadTemplatePart(c, t100, &v.Value[t99]); err != nil {
 			return err
 		}
 	}
@@ -1275,11 +1325,11 @@ func loadBlockEnd(c *wasmhost.Call, b []byte, v *BlockEnd) error {
 	case 0:
 		v.Signature = nil
 	case 1:
-		t92 := new(string)
-		if err := canon.LoadString(c, b[4:][4:], t92); err != nil {
+		t101 := new(string)
+		if err := canon.LoadString(c, b[4:][4:], t101); err != nil {
 			return canon.Wrap("block-end.signature", err)
 		}
-		v.Signature = t92
+		v.Signature = t101
 	default:
 		return canon.BadCase("block-end.signature", uint32(b[4:][0]), 2)
 	}
@@ -1287,11 +1337,11 @@ func loadBlockEnd(c *wasmhost.Call, b []byte, v *BlockEnd) error {
 	case 0:
 		v.Encrypted = nil
 	case 1:
-		t93 := new([]byte)
-		if err := canon.LoadBytes(c, b[16:][4:], t93); err != nil {
+		t102 := new([]byte)
+		if err := canon.LoadBytes(c, b[16:][4:], t102); err != nil {
 			return canon.Wrap("block-end.encrypted", err)
 		}
-		v.Encrypted = t93
+		v.Encrypted = t102
 	default:
 		return canon.BadCase("block-end.encrypted", uint32(b[16:][0]), 2)
 	}
@@ -1304,9 +1354,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.Input = nil
 	case 1:
-		t94 := new(uint64)
-		(*t94) = binary.LittleEndian.Uint64(b[0:][8:])
-		v.Input = t94
+		t103 := new(uint64)
+		(*t103) = binary.LittleEndian.Uint64(b[0:][8:])
+		v.Input = t103
 	default:
 		return canon.BadCase("usage.input", uint32(b[0:][0]), 2)
 	}
@@ -1314,9 +1364,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.Output = nil
 	case 1:
-		t95 := new(uint64)
-		(*t95) = binary.LittleEndian.Uint64(b[16:][8:])
-		v.Output = t95
+		t104 := new(uint64)
+		(*t104) = binary.LittleEndian.Uint64(b[16:][8:])
+		v.Output = t104
 	default:
 		return canon.BadCase("usage.output", uint32(b[16:][0]), 2)
 	}
@@ -1324,9 +1374,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.CacheRead = nil
 	case 1:
-		t96 := new(uint64)
-		(*t96) = binary.LittleEndian.Uint64(b[32:][8:])
-		v.CacheRead = t96
+		t105 := new(uint64)
+		(*t105) = binary.LittleEndian.Uint64(b[32:][8:])
+		v.CacheRead = t105
 	default:
 		return canon.BadCase("usage.cache-read", uint32(b[32:][0]), 2)
 	}
@@ -1334,9 +1384,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.CacheWrite = nil
 	case 1:
-		t97 := new(uint64)
-		(*t97) = binary.LittleEndian.Uint64(b[48:][8:])
-		v.CacheWrite = t97
+		t106 := new(uint64)
+		(*t106) = binary.LittleEndian.Uint64(b[48:][8:])
+		v.CacheWrite = t106
 	default:
 		return canon.BadCase("usage.cache-write", uint32(b[48:][0]), 2)
 	}
@@ -1344,9 +1394,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.Reasoning = nil
 	case 1:
-		t98 := new(uint64)
-		(*t98) = binary.LittleEndian.Uint64(b[64:][8:])
-		v.Reasoning = t98
+		t107 := new(uint64)
+		(*t107) = binary.LittleEndian.Uint64(b[64:][8:])
+		v.Reasoning = t107
 	default:
 		return canon.BadCase("usage.reasoning", uint32(b[64:][0]), 2)
 	}
@@ -1361,11 +1411,11 @@ func loadResponseEnd(c *wasmhost.Call, b []byte, v *ResponseEnd) error {
 	case 0:
 		v.RawStop = nil
 	case 1:
-		t99 := new(string)
-		if err := canon.LoadString(c, b[4:][4:], t99); err != nil {
+		t108 := new(string)
+		if err := canon.LoadString(c, b[4:][4:], t108); err != nil {
 			return canon.Wrap("response-end.raw-stop", err)
 		}
-		v.RawStop = t99
+		v.RawStop = t108
 	default:
 		return canon.BadCase("response-end.raw-stop", uint32(b[4:][0]), 2)
 	}
@@ -1373,11 +1423,11 @@ func loadResponseEnd(c *wasmhost.Call, b []byte, v *ResponseEnd) error {
 	case 0:
 		v.RawUsage = nil
 	case 1:
-		t100 := new(string)
-		if err := canon.LoadString(c, b[16:][4:], t100); err != nil {
+		t109 := new(string)
+		if err := canon.LoadString(c, b[16:][4:], t109); err != nil {
 			return canon.Wrap("response-end.raw-usage", err)
 		}
-		v.RawUsage = t100
+		v.RawUsage = t109
 	default:
 		return canon.BadCase("response-end.raw-usage", uint32(b[16:][0]), 2)
 	}
@@ -1392,11 +1442,11 @@ func loadResponseFailure(c *wasmhost.Call, b []byte, v *ResponseFailure) error {
 	case 0:
 		v.RawStop = nil
 	case 1:
-		t101 := new(string)
-		if err := canon.LoadString(c, b[72:][4:], t101); err != nil {
+		t110 := new(string)
+		if err := canon.LoadString(c, b[72:][4:], t110); err != nil {
 			return canon.Wrap("response-failure.raw-stop", err)
 		}
-		v.RawStop = t101
+		v.RawStop = t110
 	default:
 		return canon.BadCase("response-failure.raw-stop", uint32(b[72:][0]), 2)
 	}
@@ -1404,11 +1454,11 @@ func loadResponseFailure(c *wasmhost.Call, b []byte, v *ResponseFailure) error {
 	case 0:
 		v.RawUsage = nil
 	case 1:
-		t102 := new(string)
-		if err := canon.LoadString(c, b[84:][4:], t102); err != nil {
+		t111 := new(string)
+		if err := canon.LoadString(c, b[84:][4:], t111); err != nil {
 			return canon.Wrap("response-failure.raw-usage", err)
 		}
-		v.RawUsage = t102
+		v.RawUsage = t111
 	default:
 		return canon.BadCase("response-failure.raw-usage", uint32(b[84:][0]), 2)
 	}
@@ -1445,14 +1495,14 @@ func loadProviderOption(c *wasmhost.Call, b []byte, v *ProviderOption) error {
 	if err := loadOptionKind(c, b[8:], &v.Kind); err != nil {
 		return err
 	}
-	t103, err := canon.LoadList(c, b[12:], 8, 4)
+	t112, err := canon.LoadList(c, b[12:], 8, 4)
 	if err != nil {
 		return canon.Wrap("provider-option.allowed", err)
 	}
-	v.Allowed = make([]string, len(t103)/8)
-	for t104 := range v.Allowed {
-		t105 := t103[t104*8:]
-		if err := canon.LoadString(c, t105, &v.Allowed[t104]); err != nil {
+	v.Allowed = make([]string, len(t112)/8)
+	for t113 := range v.Allowed {
+		t114 := t112[t113*8:]
+		if err := canon.LoadString(c, t114, &v.Allowed[t113]); err != nil {
 			return canon.Wrap("provider-option.allowed[]", err)
 		}
 	}

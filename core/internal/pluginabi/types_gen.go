@@ -994,6 +994,36 @@ type ModelDefinition struct {
 	SupportsImages bool
 }
 
+// KeyBinding is the WIT record "key-binding" (smith:plugin/contrib@0.0.0).
+//
+// A key binding of the interactive mode: the keys that run one of its
+// actions. The frontend owns the actions (such as `submit`, `abort`,
+// `page-up`) and refuses a binding naming one it does not have; keys
+// are written like `ctrl+c`, `shift+enter`, `pgup`. A later plugin's
+// binding of the same action replaces an earlier one's, and the
+// user's configuration replaces both.
+type KeyBinding struct {
+	// The action's name, such as `submit`.
+	Action string
+	// The keys, at least one.
+	Keys []string
+}
+
+// ThemeStyle is the WIT record "theme-style" (smith:plugin/contrib@0.0.0).
+//
+// A style of the interactive mode's theme: how one role (such as
+// `accent`, `error`, `heading`) is drawn. The style is words: bold,
+// dim, italic, underline, reverse, strike, a colour (a name such as
+// `red` or `bright-blue`, 0-255, or `#rrggbb`), and `on` before a
+// background colour. Styles are data, never terminal control
+// sequences.
+type ThemeStyle struct {
+	// The role's name, such as `accent`.
+	Role string
+	// The style, such as `bold #ff8800`.
+	Style string
+}
+
 // Contributions is the WIT record "contributions" (smith:plugin/contrib@0.0.0).
 //
 // Everything a plugin contributes.
@@ -1012,6 +1042,10 @@ type Contributions struct {
 	Prompts []PromptDefinition
 	// Context transforms, run through `prompt`, in the order they run.
 	ContextTransforms []ContextTransformDefinition
+	// Key bindings of the interactive mode.
+	KeyBindings []KeyBinding
+	// Theme styles of the interactive mode.
+	Theme []ThemeStyle
 }
 
 // DeclareOptions is the WIT record "declare-options" (smith:plugin/contrib@0.0.0).

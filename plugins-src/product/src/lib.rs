@@ -5,7 +5,8 @@
 //! or CLAUDE.md where a directory has none, from the repository root down
 //! to the working directory, then the user's own AGENTS.md, read through
 //! the granted fs import so every read is a recorded effect) and the
-//! `init` command (a prompt asking the agent to write AGENTS.md).
+//! `init` command (a prompt asking the agent to write AGENTS.md), and the
+//! interactive mode's default key bindings and theme.
 //!
 //! Like the tools plugin it is Rust with no crates but the plugins' own
 //! libraries, so the module stays small, and it holds no privilege: the host grants it fs, confined
@@ -17,13 +18,15 @@ mod context;
 mod host;
 mod system;
 mod text;
+mod ui;
 
 #[cfg(test)]
 mod tests;
 
 use crate::text::cat;
 use smith_plugin::contrib::{
-    CommandDefinition, ContextTransformDefinition, Contributions, PromptDefinition, RegistrationFault,
+    CommandDefinition, ContextTransformDefinition, Contributions, KeyBinding, PromptDefinition, RegistrationFault,
+    ThemeStyle,
 };
 
 #[cfg(target_arch = "wasm32")]
@@ -114,6 +117,17 @@ fn declare(world_version: &str) -> Result<Contributions, RegistrationFault> {
             name: context::NAME.to_string(),
             description: context::DESCRIPTION.to_string(),
         }],
+        key_bindings: ui::KEYS
+            .iter()
+            .map(|(action, keys)| KeyBinding {
+                action: action.to_string(),
+                keys: keys.iter().map(|k| k.to_string()).collect(),
+            })
+            .collect(),
+        theme: ui::THEME
+            .iter()
+            .map(|(role, style)| ThemeStyle { role: role.to_string(), style: style.to_string() })
+            .collect(),
         ..Default::default()
     })
 }

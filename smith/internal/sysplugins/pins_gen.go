@@ -30,10 +30,10 @@ var toolsWasm []byte
 // the toolchains that built them (a rebuild is byte-identical only with
 // the same one).
 var pins = []pin{
-	{name: "product", file: "product.wasm", size: 98583, sha256: "176cd59dce2eae7915f8eedfc2ec8184112110d71fab969315c0de5894477f14", toolchain: "rustc 1.63.0", data: productWasm},
-	{name: "providers-anthropic", file: "providers-anthropic.wasm", size: 300774, sha256: "26a0e97da668130ab3a4a4ca03d6d7d19b42134a7c09f3b1ae774cf95550384c", toolchain: "rustc 1.63.0", data: providersanthropicWasm},
-	{name: "providers-openai-responses", file: "providers-openai-responses.wasm", size: 307483, sha256: "739cd7ddb6d4178853b96004c6cc3c7684b9381c358f0545cb352f4b2b9eee75", toolchain: "rustc 1.63.0", data: providersopenairesponsesWasm},
-	{name: "providers-openai-chat", file: "providers-openai-chat.wasm", size: 311786, sha256: "dac074957dccb6303250dfcc020bf3d319b1177c8e2d7c72aa3e8b952767a07f", toolchain: "rustc 1.63.0", data: providersopenaichatWasm},
-	{name: "providers-gemini", file: "providers-gemini.wasm", size: 360524, sha256: "6d85f4ee35bdc51b5210b2df1d82c2c6ba4628cbc4fcc81f23b28145e72aacea", toolchain: "rustc 1.63.0", data: providersgeminiWasm},
-	{name: "tools", file: "tools.wasm", size: 111551, sha256: "096727599ac18f54f892977b97d2b0c451ee913cd8966257799a1186c3026d12", toolchain: "rustc 1.63.0", data: toolsWasm},
+	{name: "product", file: "product.wasm", size: 103700, sha256: "cdd2371a4b0adf9cd8fac08bbec3bad2323fae1cc3b5ad4d58299cf05ca19e36", toolchain: "rustc 1.63.0", data: productWasm},
+	{name: "providers-anthropic", file: "providers-anthropic.wasm", size: 301643, sha256: "47c6016b7203e5782b3cecdc028b982ac82cfad88f060e631f4d4d2524b97db7", toolchain: "rustc 1.63.0", data: providersanthropicWasm},
+	{name: "providers-openai-responses", file: "providers-openai-responses.wasm", size: 308352, sha256: "0dee0ccef74620ec4eace0af4083dba95d0bc02882b05ea36c264d78aa5ec548", toolchain: "rustc 1.63.0", data: providersopenairesponsesWasm},
+	{name: "providers-openai-chat", file: "providers-openai-chat.wasm", size: 312655, sha256: "81d878bfc64f1373d680c3d48defb272a868a2707e2e60a830e2d7fa11068a45", toolchain: "rustc 1.63.0", data: providersopenaichatWasm},
+	{name: "providers-gemini", file: "providers-gemini.wasm", size: 361393, sha256: "7601ea155fe1a9fc53b08dd45abe10d19db3038d39659d68c8355102391a78ff", toolchain: "rustc 1.63.0", data: providersgeminiWasm},
+	{name: "tools", file: "tools.wasm", size: 112331, sha256: "4db119dcdd47ef0d7e5b305ed75d22dcf1b01d831f9cc472875e7675e4a756a1", toolchain: "rustc 1.63.0", data: toolsWasm},
 }

@@ -7,8 +7,8 @@
 mod smith_plugin;
 
 use smith_plugin::contrib::{
-    CommandDefinition, ContextTransformDefinition, Contributions, DeclareOptions, ModelDefinition, OptionKind,
-    PromptDefinition, ProviderDefinition, ProviderOption, RegistrationFault, ToolDefinition,
+    CommandDefinition, ContextTransformDefinition, Contributions, DeclareOptions, KeyBinding, ModelDefinition,
+    OptionKind, PromptDefinition, ProviderDefinition, ProviderOption, RegistrationFault, ThemeStyle, ToolDefinition,
 };
 use smith_plugin::handler::{Action, Event, HandleOptions, HandlerFault, ModelSelection, ToolActivation};
 use smith_plugin::provider::{
@@ -79,6 +79,11 @@ impl smith_plugin::contrib::Guest for Guest {
                 name: "notes".to_string(),
                 description: String::new(),
             }],
+            key_bindings: vec![KeyBinding {
+                action: "submit".to_string(),
+                keys: vec!["enter".to_string(), "ctrl+s".to_string()],
+            }],
+            theme: vec![ThemeStyle { role: "accent".to_string(), style: "bold #ff8800".to_string() }],
         })
     }
 }
