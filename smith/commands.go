@@ -9,10 +9,13 @@ var version = "0.0.0-dev"
 // own file and is listed here once.
 func rootCommand() *cli.Command {
 	return &cli.Command{
-		Name:    "smith",
-		Usage:   "a fast terminal coding agent",
+		Name:  "smith",
+		Usage: "a fast terminal coding agent",
+		UsageText: "smith [options] [PROMPT]         the interactive mode: a conversation in the terminal\n" +
+			"smith --continue | --resume [ID] continue this directory's latest session, or pick one\n" +
+			"smith COMMAND [options]          one of the commands below",
 		Version: version,
-		Flags:   globalFlags(),
+		Flags:   append(globalFlags(), interactiveFlags()...),
 		Action:  rootAction,
 		Commands: []*cli.Command{
 			// One line per subcommand, alphabetical.

@@ -18,7 +18,9 @@ import (
 var errInterrupted = errors.New("interrupted by a signal")
 
 func main() {
-	if text, ok := quickAnswer(os.Args[1:]); ok {
+	// A bare smith on a terminal is the interactive mode, not the help.
+	bare := len(os.Args) == 1 && isTerminal(os.Stdin) && isTerminal(os.Stdout)
+	if text, ok := quickAnswer(os.Args[1:]); ok && !bare {
 		// The root help and the version need no command tree (quick.go).
 		if _, err := os.Stdout.WriteString(text); err != nil {
 			fmt.Fprintf(os.Stderr, "smith %s: could not print to standard output: %v; check the file or pipe it goes to\n", strings.Join(os.Args[1:], " "), err)

@@ -18,12 +18,11 @@ func globalFlags() []cli.Flag {
 	}
 }
 
-// rootAction shows the help for a bare `smith` and refuses unknown commands.
+// rootAction runs the interactive mode: `smith`, `smith PROMPT`, `smith
+// --continue`, `smith --resume [ID]`. Without a terminal a bare `smith`
+// shows the help.
 func rootAction(ctx context.Context, cmd *cli.Command) error {
-	if cmd.Args().Present() {
-		return usageErrorf("unknown command %q; run 'smith --help' for the list of commands", cmd.Args().First())
-	}
-	return cli.ShowRootCommandHelp(cmd)
+	return interactive(ctx, cmd)
 }
 
 // paths resolves Smith's paths from --home / SMITH_HOME and the XDG

@@ -138,6 +138,9 @@ func (p *pluginTool) Execute(ctx context.Context, call *agent.Call) (agent.Resul
 	}
 	st := &callState{ops: p.b.ops}
 	ictx := context.WithValue(hostops.WithInvocation(ctx, hostops.Invocation{Cwd: cwd, CallID: call.ID, Generation: p.b.gen.id}), callKey{}, st)
+	// A command's output reaches the caller as it runs: the run's
+	// tool_execution_update events, MCP's progress.
+	ictx = hostops.WithOutput(ictx, outputText(call.Update))
 	out, err := pluginabi.Bind(in).InvokeTool(ictx, pluginabi.ToolCall{ID: call.ID, Name: p.t.def.Name, Arguments: string(call.Arguments)},
 		pluginabi.InvokeOptions{OutputLimit: p.b.limit, WorkingDirectory: cwd})
 	var fault pluginabi.ToolFault

@@ -7,10 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/smith-agent/smith/core/agent"
-	"github.com/smith-agent/smith/core/internal/hostops"
 	"github.com/smith-agent/smith/core/model"
 	"github.com/smith-agent/smith/core/protocol"
 )
@@ -91,8 +89,8 @@ func (s *Session) CallTool(ctx context.Context, p protocol.CallToolParams, progr
 	if progress == nil {
 		return agent.Invoke(ctx, t, c, s.rt.cfg.Cwd, ToolAbortGrace, nil), nil
 	}
-	// The tool's updates and a command's output reach progress until
-	// CallTool returns, and never after.
+	// The tool's updates (a command's output among them, see core/plugin)
+	// reach progress until CallTool returns, and never after.
 	var mu sync.Mutex
 	open := true
 	update := func(p []model.Content) {
@@ -107,7 +105,6 @@ func (s *Session) CallTool(ctx context.Context, p protocol.CallToolParams, progr
 		open = false
 		mu.Unlock()
 	}()
-	ctx = hostops.WithOutput(ctx, toolsText(update))
 	return agent.Invoke(ctx, t, c, s.rt.cfg.Cwd, ToolAbortGrace, update), nil
 }
 
@@ -139,26 +136,4 @@ func (s *Session) toolsPrepareCall(ctx context.Context, name string) (agent.Tool
 	}
 	slices.Sort(names)
 	return nil, usagef("runtime: tool %q is not available; available tools: %s", name, strings.Join(names, ", "))
-}
-
-// toolsText turns a command's output chunks into text updates, holding
-// back an incomplete UTF-8 sequence at a chunk's end for the next one.
-func toolsText(update func([]model.Content)) func([]byte) {
-	var carry []byte
-	return func(b []byte) {
-		b = append(carry, b...)
-		cut := len(b)
-		for i := 1; i <= utf8.UTFMax && i <= len(b); i++ {
-			if utf8.RuneStart(b[len(b)-i]) {
-				if !utf8.FullRune(b[len(b)-i:]) {
-					cut = len(b) - i
-				}
-				break
-			}
-		}
-		carry = append([]byte(nil), b[cut:]...)
-		if cut > 0 {
-			update([]model.Content{model.Text{Text: string(b[:cut])}})
-		}
-	}
 }

@@ -246,20 +246,6 @@ func TestCallToolProgressAndCancel(t *testing.T) {
 	}
 }
 
-// TestToolsTextSplitsRunes: an output chunk ending inside a UTF-8
-// sequence is sent whole with the next one.
-func TestToolsTextSplitsRunes(t *testing.T) {
-	var got []string
-	fn := toolsText(func(p []model.Content) { got = append(got, p[0].(model.Text).Text) })
-	b := []byte("añb€")
-	fn(b[:2]) // "a" and the first byte of ñ
-	fn(b[2:6])
-	fn(b[6:])
-	if strings.Join(got, "|") != "a|ñb|€" {
-		t.Errorf("updates %q", got)
-	}
-}
-
 // BenchmarkCallToolRead: one warm read through Session.CallTool: the
 // schema check, the plugin call and its journaled (fsynced) effect.
 func BenchmarkCallToolRead(b *testing.B) {

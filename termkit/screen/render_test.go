@@ -40,7 +40,9 @@ func TestRendererFrames(t *testing.T) {
 		{name: "narrow over wide half", draw: func(b *screen.Buffer) { b.SetString(1, 1, "x", screen.Style{}) }},
 		{name: "wide over narrow", draw: func(b *screen.Buffer) { b.SetString(0, 0, "語", screen.Style{}) }},
 		{name: "link", draw: func(b *screen.Buffer) { b.SetString(0, 2, "click", link) }},
-		{name: "rgb", draw: func(b *screen.Buffer) { b.SetString(0, 3, "rgb", screen.Style{Fg: screen.RGB(1, 2, 3), Bg: screen.Indexed(200)}) }},
+		{name: "rgb", draw: func(b *screen.Buffer) {
+			b.SetString(0, 3, "rgb", screen.Style{Fg: screen.RGB(1, 2, 3), Bg: screen.Indexed(200)})
+		}},
 		{name: "last column", draw: func(b *screen.Buffer) { b.SetString(14, 3, "Z", screen.Style{}) }},
 		{name: "wide at last column", draw: func(b *screen.Buffer) { b.SetString(13, 2, "日", screen.Style{}) }},
 		{name: "clear", draw: func(b *screen.Buffer) { b.Clear() }},

@@ -1,0 +1,177 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/smith-agent/smith/smith/internal/demoproject"
+	"github.com/smith-agent/smith/termkit/input"
+	"github.com/smith-agent/smith/termkit/screen"
+	"github.com/smith-agent/smith/termkit/termtest"
+)
+
+// TestDemoTurn: a prompt typed into the input box runs the demo turn; the
+// screen shows the prompt, the tool activity with the edit as a diff, and
+// the answer; the session holds the turn.
+func TestDemoTurn(t *testing.T) {
+	w := newWorld(t)
+	if err := demoproject.Write(w.project); err != nil {
+		t.Fatal(err)
+	}
+	rt := w.open("mock")
+	s := start(t, rt, 100, 40, Options{})
+	s.term.waitFor(t, "Ask Smith", "mock")
+	s.term.typeText("fix the greeting")
+	s.term.press(t, "enter")
+	scr := s.term.waitFor(t, "› fix the greeting", "● read greet.sh", "● edit greet.sh", "● bash sh test.sh", "test.sh passes", "/ for commands")
+	if !strings.Contains(scr, "+") || !strings.Contains(scr, "Hello,") {
+		t.Errorf("the edit's diff is not shown:\n%s", scr)
+	}
+	// The frame as drawn, text and attributes (-update refreshes it).
+	s.term.mu.Lock()
+	termtest.Golden(t, s.term.emu.Screen())
+	s.term.mu.Unlock()
+	sess := s.quit(t)
+	if sess == nil {
+		t.Fatal("Run returned no session after a turn")
+	}
+	msgs, err := sess.History()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(msgs) != 8 { // user, 4 assistant, 3 tool results
+		t.Errorf("the session holds %d messages, want 8", len(msgs))
+	}
+	b, _ := os.ReadFile(filepath.Join(w.project, "greet.sh"))
+	if !strings.Contains(string(b), "Hello,") {
+		t.Errorf("greet.sh was not fixed: %s", b)
+	}
+}
+
+// TestSteerWhileWorking: input submitted during a run is queued as steer
+// (enter) or follow-up (tab), shown as queued, then delivered; esc
+// aborts a hung stream.
+func TestSteerWhileWorking(t *testing.T) {
+	w := newWorld(t)
+	m := w.script(`{"mock_script": 1, "responses": [
+		{"text": "thinking hard about it", "hang_after": 2},
+		{"text": "steered answer"}
+	]}`)
+	rt := w.open(m)
+	s := start(t, rt, 80, 24, Options{})
+	s.term.typeText("start")
+	s.term.press(t, "enter")
+	s.term.waitFor(t, "thinking", "esc to abort")
+	s.term.typeText("go left instead")
+	s.term.press(t, "enter")
+	s.term.typeText("and then tidy")
+	s.term.press(t, "tab")
+	s.term.waitFor(t, "queued steer: go left instead", "queued follow-up: and then tidy")
+	s.term.press(t, "esc")
+	scr := s.term.waitFor(t, "aborted")
+	_ = scr
+	s.quit(t)
+}
+
+// TestScrolledViewStaysPut: a view scrolled up does not move while
+// output arrives; the indicator shows, and ctrl+end returns.
+func TestScrolledViewStaysPut(t *testing.T) {
+	w := newWorld(t)
+	var lines []string
+	for i := range 60 {
+		lines = append(lines, "line "+string(rune('A'+i%26))+strings.Repeat("x", i%7))
+	}
+	m := w.script(`{"mock_script": 1, "responses": [{"text": "` + strings.Join(lines, `\n\n`) + `"}, {"text": "second answer"}]}`)
+	rt := w.open(m)
+	s := start(t, rt, 60, 16, Options{})
+	s.term.typeText("first")
+	s.term.press(t, "enter")
+	s.term.waitFor(t, "/ for commands", "line H")
+	s.term.press(t, "pgup")
+	s.term.press(t, "pgup")
+	before := s.term.waitFor(t, "more below")
+	top := strings.SplitN(before, "\n", 2)[0]
+	s.term.typeText("again")
+	s.term.press(t, "enter")
+	time.Sleep(300 * time.Millisecond) // the second answer arrives meanwhile
+	after := s.term.screen()
+	if got := strings.SplitN(after, "\n", 2)[0]; got != top {
+		t.Errorf("the scrolled view moved: top row %q became %q\nbefore:\n%s\nafter:\n%s", top, got, before, after)
+	}
+	s.term.press(t, "ctrl+end")
+	s.term.waitFor(t, "second answer")
+	s.quit(t)
+}
+
+// TestTinyTerminal: the layout stays valid at 20×5 and back.
+func TestTinyTerminal(t *testing.T) {
+	w := newWorld(t)
+	rt := w.open(w.script(`{"mock_script": 1, "responses": [{"text": "a fairly long answer that has to wrap on a tiny screen"}]}`))
+	s := start(t, rt, 80, 24, Options{})
+	s.term.typeText("hi")
+	s.term.press(t, "enter")
+	s.term.waitFor(t, "tiny screen")
+	for _, size := range [][2]int{{20, 5}, {20, 3}, {1, 1}, {80, 24}} {
+		s.term.resize(size[0], size[1])
+		time.Sleep(50 * time.Millisecond)
+		scr := s.term.screen()
+		for i, row := range strings.Split(scr, "\n") {
+			if n := screen.Width(row); n > size[0] {
+				t.Errorf("at %dx%d row %d is %d cells wide: %q", size[0], size[1], i, n, row)
+			}
+		}
+	}
+	s.term.waitFor(t, "tiny screen", "Ask Smith")
+	s.quit(t)
+}
+
+// TestSlashCommands: typing / shows the completion; tab completes; /help
+// lists commands and keys; an unknown command says how to send it.
+func TestSlashCommands(t *testing.T) {
+	w := newWorld(t)
+	rt := w.open("mock")
+	s := start(t, rt, 100, 40, Options{})
+	s.term.typeText("/he")
+	s.term.waitFor(t, "/help")
+	s.term.press(t, "tab")
+	s.term.press(t, "enter")
+	s.term.waitFor(t, "Commands", "/resume", "/tree", "Keys", "ctrl+o")
+	s.term.typeText("/nosuch")
+	s.term.press(t, "enter")
+	s.term.waitFor(t, "unknown command /nosuch", "//")
+	s.term.typeText("/undo")
+	s.term.press(t, "enter")
+	s.term.waitFor(t, "not available yet")
+	s.quit(t)
+}
+
+// TestCopySelection: a drag over the transcript copies what it covers.
+func TestCopySelection(t *testing.T) {
+	w := newWorld(t)
+	rt := w.open(w.script(`{"mock_script": 1, "responses": [{"text": "copy me please"}]}`))
+	s := start(t, rt, 60, 12, Options{})
+	s.term.typeText("x")
+	s.term.press(t, "enter")
+	scr := s.term.waitFor(t, "copy me please")
+	y := -1
+	for i, row := range strings.Split(scr, "\n") {
+		if strings.Contains(row, "copy me please") {
+			y = i
+		}
+	}
+	x := strings.Index(strings.Split(scr, "\n")[y], "copy")
+	s.term.events <- input.Mouse{X: x, Y: y, Button: input.ButtonLeft, Action: input.MousePress}
+	s.term.events <- input.Mouse{X: x + 6, Y: y, Button: input.ButtonLeft, Action: input.MouseMotion}
+	s.term.events <- input.Mouse{X: x + 6, Y: y, Button: input.ButtonLeft, Action: input.MouseRelease}
+	s.term.waitFor(t, "copied 7 characters")
+	s.term.mu.Lock()
+	got := strings.Join(s.term.copied, "|")
+	s.term.mu.Unlock()
+	if got != "copy me" {
+		t.Errorf("copied %q, want %q", got, "copy me")
+	}
+	s.quit(t)
+}

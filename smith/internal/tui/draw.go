@@ -1,0 +1,214 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/smith-agent/smith/termkit/screen"
+	"github.com/smith-agent/smith/termkit/widget"
+)
+
+// layout is where each part of the screen goes in a frame.
+type layout struct {
+	transcript, queued, border, editor, status screen.Rect
+}
+
+// maxQueuedRows bounds the queued-input list above the input box.
+const maxQueuedRows = 3
+
+// place divides a w×h screen: the transcript takes what the input box, the
+// queued input and the status line leave, and keeps at least one row down
+// to 20×5. Smaller screens drop the border, then the status line.
+func (a *App) place(w, h int) layout {
+	var l layout
+	y := h
+	if h >= 3 {
+		y--
+		l.status = screen.Rect{X: 0, Y: y, W: w, H: 1}
+	}
+	ed := a.activeEditor()
+	eh := min(ed.Height(w), max(y-2, 1))
+	y -= eh
+	l.editor = screen.Rect{X: 0, Y: y, W: w, H: eh}
+	if h >= 4 {
+		y--
+		l.border = screen.Rect{X: 0, Y: y, W: w, H: 1}
+	}
+	if q := min(len(a.queued), maxQueuedRows); q > 0 && y-q >= 2 {
+		y -= q
+		l.queued = screen.Rect{X: 0, Y: y, W: w, H: q}
+	}
+	l.transcript = screen.Rect{X: 0, Y: 0, W: w, H: max(y, 0)}
+	return l
+}
+
+func (a *App) activeEditor() *widget.Editor {
+	if a.search != nil {
+		return a.search
+	}
+	return &a.editor
+}
+
+// draw renders a frame and writes it in one write.
+func (a *App) draw() {
+	start := a.now()
+	w, h := a.buf.Width(), a.buf.Height()
+	if w <= 0 || h <= 0 {
+		return
+	}
+	a.buf.Clear()
+	l := a.place(w, h)
+	a.tr.th = &a.th
+	a.view.Draw(a.buf, l.transcript, &a.tr)
+	a.drawSelection(l.transcript)
+	if a.view.HiddenBelow() && l.transcript.H > 0 {
+		hint := " ↓ more below · ctrl+end "
+		if w < 30 {
+			hint = " ↓ "
+		}
+		x := max(w-screen.Width(hint), 0)
+		st := a.th.StatusAccent
+		st.Attr |= screen.Reverse
+		a.buf.SetStringMax(x, l.transcript.Y+l.transcript.H-1, w, hint, st)
+	}
+	a.drawQueued(l.queued)
+	if !l.border.Empty() {
+		a.buf.SetStringMax(0, l.border.Y, w, strings.Repeat("─", w), a.th.Border)
+	}
+	cx, cy := a.activeEditor().Draw(a.buf, l.editor)
+	if a.comp != nil {
+		a.comp.draw(a, l)
+	}
+	a.drawStatus(l.status)
+	showCursor := true
+	if a.over != nil {
+		a.over.draw(a, l)
+		showCursor = false
+	}
+	a.rend.SetCursor(cx, cy, showCursor)
+	a.rend.Render(a.buf)
+	n := a.rend.Buffered()
+	_ = a.rend.Flush(writerFunc(a.term.Write))
+	a.lastFrame = a.now()
+	if a.o.Debug != nil {
+		fmt.Fprintf(a.o.Debug, "frame %dx%d %d bytes %s\n", w, h, n, a.lastFrame.Sub(start))
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+func (a *App) drawQueued(r screen.Rect) {
+	for i := 0; i < r.H && i < len(a.queued); i++ {
+		q := a.queued[i]
+		label := "queued follow-up: "
+		if q.steer {
+			label = "queued steer: "
+		}
+		if i == r.H-1 && len(a.queued) > r.H {
+			label = fmt.Sprintf("+%d more queued; ", len(a.queued)-r.H+1) + label
+		}
+		text := label + oneLine(q.text, 400)
+		a.buf.SetStringMax(r.X, r.Y+i, r.X+r.W, screen.Truncate(text, r.W, "…"), a.th.Queued)
+	}
+}
+
+// spinner frames, one per 100 ms.
+var spinner = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
+func (a *App) drawStatus(r screen.Rect) {
+	if r.Empty() {
+		return
+	}
+	now := a.now()
+	var left []widget.Segment
+	switch {
+	case a.flash != "" && now.Before(a.flashUntil):
+		left = append(left, widget.Segment{Text: a.flash, Style: a.th.StatusAccent})
+	case a.busy:
+		el := now.Sub(a.started)
+		frame := spinner[int(el/(100*time.Millisecond))%len(spinner)]
+		what := "working"
+		if !a.firstToken {
+			what = "waiting for the model"
+		}
+		left = append(left, widget.Segment{Text: fmt.Sprintf("%s %s %s · esc to abort", frame, what, elapsed(el)), Style: a.th.StatusAccent})
+	default:
+		a.flash = ""
+		hint := "/ for commands"
+		if a.search != nil {
+			hint = "enter: older match · esc: close"
+		}
+		left = append(left, widget.Segment{Text: hint, Style: a.th.Status})
+	}
+	m := a.model
+	if m == "" {
+		m = "no model"
+	}
+	if a.thinking != "" {
+		m += " · " + a.thinking
+	}
+	// The activity on the left matters most: the model's name (which may
+	// be a long path) gives way first.
+	m = screen.Truncate(m, max(r.W/3, 8), "…")
+	right := []widget.Segment{{Text: m, Style: a.th.StatusAccent}}
+	if u := a.usage(); u != "" {
+		right = append(right, widget.Segment{Text: " · " + u, Style: a.th.Status})
+	}
+	widget.DrawStatus(a.buf, r, left, right)
+}
+
+// usage is the status line's tokens, context use and cost.
+func (a *App) usage() string {
+	var parts []string
+	if n, ok := a.stats.ContextTokens.Value(); ok {
+		s := tokens(n) + " tokens"
+		if a.stats.ContextPercent >= 0 && a.stats.ContextWindow > 0 {
+			s += fmt.Sprintf(" (%d%% of %s)", a.stats.ContextPercent, tokens(int64(a.stats.ContextWindow)))
+		}
+		parts = append(parts, s)
+	}
+	if c, ok := a.stats.Usage.CostNanoUSD.Value(); ok && a.stats.Responses > 0 {
+		parts = append(parts, dollars(c))
+	} else if c, ok := a.cost.Value(); ok && c > 0 {
+		parts = append(parts, dollars(c))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// tokens is a count like 950, 12.3k or 1.2M.
+func tokens(n int64) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprint(n)
+	case n < 1_000_000:
+		return strings.TrimSuffix(fmt.Sprintf("%.1f", float64(n)/1e3), ".0") + "k"
+	}
+	return strings.TrimSuffix(fmt.Sprintf("%.1f", float64(n)/1e6), ".0") + "M"
+}
+
+// dollars is a cost in billionths of a dollar, as money.
+func dollars(nano int64) string {
+	switch {
+	case nano == 0:
+		return "$0"
+	case nano < 100_000:
+		return "<$0.0001"
+	case nano < 10_000_000_000:
+		return fmt.Sprintf("$%.4f", float64(nano)/1e9)
+	}
+	return fmt.Sprintf("$%.2f", float64(nano)/1e9)
+}
+
+// elapsed is a duration like 0.4s, 12s or 3m05s.
+func elapsed(d time.Duration) string {
+	switch {
+	case d < 10*time.Second:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	}
+	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+}

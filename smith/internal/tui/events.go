@@ -1,0 +1,250 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/smith-agent/smith/core/model"
+	"github.com/smith-agent/smith/core/protocol"
+	"github.com/smith-agent/smith/smith/internal/textout"
+)
+
+// feed applies one runtime event to the transcript and the status.
+func (a *App) feed(ev protocol.Event) {
+	t := &a.tr
+	switch ev := ev.(type) {
+	case protocol.AgentStart:
+		a.busy, a.started, a.firstToken = true, a.now(), false
+	case protocol.MessageStart:
+		switch m := ev.Message.(type) {
+		case model.UserMessage:
+			t.add(&item{kind: kindUser, text: model.TextOf(m.Content)})
+		case model.AssistantMessage:
+			a.blocks = map[int]*item{}
+		}
+	case protocol.MessageUpdate:
+		a.delta(ev.Delta)
+	case protocol.MessageEnd:
+		if m, ok := ev.Message.(model.AssistantMessage); ok {
+			a.endAssistant(m)
+		}
+	case protocol.ToolExecutionStart:
+		it := a.calls[ev.CallID]
+		if it == nil {
+			it = t.add(&item{kind: kindTool, callID: ev.CallID, name: ev.Name})
+			a.calls[ev.CallID] = it
+		}
+		it.args = summarizeArgs(ev.Name, ev.Arguments)
+		it.touch()
+	case protocol.ToolExecutionUpdate:
+		if it := a.calls[ev.CallID]; it != nil {
+			// Updates carry the new output; the preview keeps its tail.
+			it.output += model.TextOf(ev.Partial)
+			if n := len(it.output); n > maxPartial {
+				it.output = it.output[n-maxPartial:]
+			}
+			it.touch()
+		}
+	case protocol.ToolExecutionEnd:
+		it := a.calls[ev.CallID]
+		if it == nil {
+			it = t.add(&item{kind: kindTool, callID: ev.CallID, name: ev.Name})
+			a.calls[ev.CallID] = it
+		}
+		it.output, it.done, it.failed = model.TextOf(ev.Result.Content), true, ev.Result.IsError
+		it.touch()
+	case protocol.ProviderRetry:
+		t.add(&item{kind: kindWarning, text: fmt.Sprintf("%s failed (%s); retrying in %s (attempt %d)",
+			ev.Target, describeErr(ev.Error), (time.Duration(ev.WaitMillis) * time.Millisecond).Round(100*time.Millisecond), ev.Attempt+1)})
+	case protocol.ProviderFailover:
+		t.add(&item{kind: kindWarning, text: fmt.Sprintf("%s failed (%s); trying %s", ev.From, describeErr(ev.Error), ev.To)})
+	case protocol.CompactionStart:
+		t.add(&item{kind: kindInfo, text: "compacting the conversation (" + ev.Reason + ")…"})
+	case protocol.CompactionEnd:
+		if ev.Error != "" {
+			t.add(&item{kind: kindError, text: "compaction failed: " + ev.Error})
+		} else {
+			t.add(&item{kind: kindInfo, text: "compacted"})
+		}
+	case protocol.QueueUpdate:
+		a.queued = a.queued[:0]
+		for _, m := range ev.Steer {
+			a.queued = append(a.queued, queuedInput{text: model.TextOf(m.Content), steer: true})
+		}
+		for _, m := range ev.FollowUp {
+			a.queued = append(a.queued, queuedInput{text: model.TextOf(m.Content)})
+		}
+	case protocol.ModelChange:
+		a.model, a.thinking = ev.Model, ev.Thinking
+	case protocol.Notice:
+		k := kindNotice
+		if ev.Level == protocol.NoticeWarning {
+			k = kindWarning
+		}
+		t.add(&item{kind: k, text: ev.Text})
+	case protocol.AgentEnd:
+		a.busy = false
+		a.cost = ev.Cost
+		switch ev.Reason {
+		case protocol.EndCompleted:
+		case protocol.EndAborted:
+			t.add(&item{kind: kindWarning, text: "aborted"})
+		default:
+			msg := textout.EndReason(ev.Reason)
+			if ev.Error != "" {
+				msg += ": " + ev.Error
+			}
+			t.add(&item{kind: kindError, text: msg})
+		}
+		a.refreshStats()
+	case protocol.TurnEnd:
+		a.refreshStats()
+	case protocol.Settled:
+		a.busy = false
+	}
+}
+
+// maxPartial bounds the output kept of a running tool: the preview shows
+// its last lines; the result replaces it when the tool ends.
+const maxPartial = 64 << 10
+
+// delta applies one stream event of the assistant message being streamed.
+func (a *App) delta(d model.StreamEvent) {
+	block := func(index int, k kind) *item {
+		it := a.blocks[index]
+		if it == nil {
+			it = a.tr.add(&item{kind: k})
+			a.blocks[index] = it
+		}
+		return it
+	}
+	switch d := d.(type) {
+	case model.TextDelta:
+		a.firstToken = true
+		it := block(d.Index, kindAssistant)
+		it.text += d.Text
+		it.touch()
+	case model.ThinkingDelta:
+		a.firstToken = true
+		it := block(d.Index, kindThinking)
+		it.text += d.Text
+		it.touch()
+	case model.ToolCallStart:
+		a.firstToken = true
+		it := block(d.Index, kindTool)
+		it.callID, it.name = d.ID, d.Name
+		a.calls[d.ID] = it
+		it.touch()
+	}
+}
+
+// endAssistant replaces what was streamed by the recorded message, which
+// is authoritative, and shows its error.
+func (a *App) endAssistant(m model.AssistantMessage) {
+	for i, c := range m.Content {
+		it := a.blocks[i]
+		switch c := c.(type) {
+		case model.Text:
+			if it == nil {
+				it = a.tr.add(&item{kind: kindAssistant})
+			}
+			it.text = c.Text
+		case model.Thinking:
+			if it == nil {
+				it = a.tr.add(&item{kind: kindThinking})
+			}
+			it.text = c.Text
+			if c.Redacted && c.Text == "" {
+				it.text = "(redacted by the provider)"
+			}
+		case model.ToolCall:
+			if it == nil {
+				it = a.tr.add(&item{kind: kindTool})
+			}
+			it.callID, it.name, it.args = c.ID, c.Name, summarizeArgs(c.Name, c.Arguments)
+			a.calls[c.ID] = it
+		}
+		if it != nil {
+			it.touch()
+		}
+	}
+	a.blocks = map[int]*item{}
+	if m.Error != nil {
+		a.tr.add(&item{kind: kindError, text: describeErr(m.Error)})
+	}
+}
+
+// history draws the messages of a session opened with a past.
+func (a *App) history(msgs []model.Message) {
+	for _, m := range msgs {
+		switch m := m.(type) {
+		case model.UserMessage:
+			a.tr.add(&item{kind: kindUser, text: model.TextOf(m.Content)})
+		case model.AssistantMessage:
+			a.blocks = map[int]*item{}
+			a.endAssistant(m)
+		case model.ToolResultMessage:
+			it := a.calls[m.CallID]
+			if it == nil {
+				it = a.tr.add(&item{kind: kindTool, callID: m.CallID, name: m.Name})
+			}
+			it.output, it.done, it.failed = model.TextOf(m.Content), true, m.IsError
+			it.touch()
+		}
+	}
+}
+
+// describeErr is a classified provider error in a few words.
+func describeErr(e *model.Error) string {
+	if e == nil {
+		return "unknown error"
+	}
+	return strings.TrimSpace(e.Error())
+}
+
+// argKeys are the argument members that best describe a call, by tool.
+var argKeys = map[string][]string{
+	"read":  {"path", "offset"},
+	"write": {"path"},
+	"edit":  {"path"},
+	"bash":  {"command"},
+	"grep":  {"pattern", "path"},
+	"find":  {"pattern", "path"},
+	"ls":    {"path"},
+}
+
+// summarizeArgs describes a call's arguments in one short line: the
+// members that matter for well-known tools, else the compact JSON.
+func summarizeArgs(name string, raw json.RawMessage) string {
+	var obj map[string]any
+	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+		return oneLine(string(raw), 200)
+	}
+	var parts []string
+	for _, k := range argKeys[name] {
+		if v, ok := obj[k]; ok {
+			s, isStr := v.(string)
+			if !isStr {
+				b, _ := json.Marshal(v)
+				s = string(b)
+			}
+			parts = append(parts, s)
+		}
+	}
+	if len(parts) == 0 {
+		b, _ := json.Marshal(obj)
+		return oneLine(string(b), 200)
+	}
+	return oneLine(strings.Join(parts, " "), 200)
+}
+
+// oneLine joins s's lines with " ⏎ " and cuts it at n runes.
+func oneLine(s string, n int) string {
+	s = strings.ReplaceAll(strings.TrimSpace(s), "\n", " ⏎ ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
