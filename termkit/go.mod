@@ -3,7 +3,6 @@ module github.com/smith-agent/smith/termkit
 go 1.26.0
 
 require (
-	github.com/alecthomas/chroma/v2 v2.27.0
 	github.com/clipperhouse/displaywidth v0.11.0
 	github.com/creack/pty v1.1.24
 	github.com/yuin/goldmark v1.8.7
@@ -11,7 +10,4 @@ require (
 	golang.org/x/term v0.48.0
 )
 
-require (
-	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
-	github.com/dlclark/regexp2/v2 v2.2.1 // indirect
-)
+require github.com/clipperhouse/uax29/v2 v2.7.0 // indirect

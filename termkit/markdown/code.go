@@ -2,11 +2,7 @@ package markdown
 
 import (
 	"strings"
-	"sync"
 
-	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
-	"github.com/alecthomas/chroma/v2/styles"
 	"github.com/smith-agent/smith/termkit/screen"
 )
 
@@ -55,8 +51,8 @@ func layoutCode(lang, body string, width int, th Theme) []Line {
 }
 
 // highlight splits body into lines of styled spans: tokens coloured by
-// the theme's chroma style when lang has a lexer, tabs expanded, text
-// sanitized.
+// the theme's syntax styles when lang has a lexer (syntax.go), tabs
+// expanded, text sanitized.
 func highlight(lang, body string, th Theme) []Line {
 	body = strings.ReplaceAll(body, "\r\n", "\n")
 	body = strings.TrimSuffix(body, "\n")
@@ -65,7 +61,7 @@ func highlight(lang, body string, th Theme) []Line {
 	}
 	n := strings.Count(body, "\n") + 1
 	var toks [][]Span
-	if th.Chroma != "" && lang != "" {
+	if lang != "" {
 		toks = tokenize(lang, body, n, th)
 	}
 	if toks == nil {
@@ -78,46 +74,6 @@ func highlight(lang, body string, th Theme) []Line {
 		out[i] = codeLine(t)
 	}
 	return out
-}
-
-// tokenize returns body's n lines as chroma tokens in theme styles, or nil
-// when there is no lexer for lang or chroma fails.
-func tokenize(lang, body string, n int, th Theme) (lines [][]Span) {
-	lexer := lexerFor(lang)
-	if lexer == nil {
-		return nil
-	}
-	defer func() {
-		if recover() != nil {
-			lines = nil
-		}
-	}()
-	it, err := lexer.Tokenise(nil, body)
-	if err != nil {
-		return nil
-	}
-	lines = make([][]Span, 1, n)
-	for t := it(); t != chroma.EOF; t = it() {
-		st := over(th.CodeBlock, tokenStyle(th.Chroma, t.Type))
-		for v := t.Value; ; {
-			part, rest, nl := strings.Cut(v, "\n")
-			if part != "" {
-				lines[len(lines)-1] = append(lines[len(lines)-1], Span{Text: part, Style: st})
-			}
-			if !nl {
-				break
-			}
-			if len(lines) == n {
-				return lines
-			}
-			lines = append(lines, nil)
-			v = rest
-		}
-	}
-	for len(lines) < n {
-		lines = append(lines, nil)
-	}
-	return lines
 }
 
 // codeLine expands tabs to stops every codeTab columns and sanitizes.
@@ -143,86 +99,6 @@ func codeLine(toks []Span) Line {
 		l = appendSpan(l, b.String(), t.Style)
 	}
 	return l
-}
-
-// lexerIndex holds the coalescing lexers by lower-case name or alias and
-// by file extension. It is built once, so a lookup never runs chroma's
-// glob matching over every lexer (which lexers.Get does for unknown names,
-// making each odd fence label cost milliseconds).
-type lexerIndex struct {
-	names, exts map[string]chroma.Lexer
-	extPrio     map[string]float32
-}
-
-var lexerIdx = sync.OnceValue(func() *lexerIndex {
-	x := &lexerIndex{names: map[string]chroma.Lexer{}, exts: map[string]chroma.Lexer{}, extPrio: map[string]float32{}}
-	for _, l := range lexers.GlobalLexerRegistry.Lexers {
-		cfg := l.Config()
-		if cfg == nil {
-			continue
-		}
-		cl := chroma.Coalesce(l)
-		for _, n := range append([]string{cfg.Name}, cfg.Aliases...) {
-			if n = strings.ToLower(n); x.names[n] == nil {
-				x.names[n] = cl
-			}
-		}
-		for _, g := range cfg.Filenames {
-			ext, ok := strings.CutPrefix(strings.ToLower(g), "*.")
-			if !ok || strings.ContainsAny(ext, "*?[]{}") {
-				continue
-			}
-			if p, seen := x.extPrio[ext]; !seen || cfg.Priority > p {
-				x.exts[ext], x.extPrio[ext] = cl, cfg.Priority
-			}
-		}
-	}
-	return x
-})
-
-// lexerFor returns the coalescing chroma lexer for a language name, alias
-// or file extension ("go", "golang", "rs"), or nil.
-func lexerFor(lang string) chroma.Lexer {
-	x := lexerIdx()
-	key := strings.ToLower(lang)
-	if l := x.names[key]; l != nil {
-		return l
-	}
-	return x.exts[key]
-}
-
-type styleKey struct {
-	name string
-	tt   chroma.TokenType
-}
-
-var styleMemo sync.Map // styleKey → screen.Style
-
-// tokenStyle maps a chroma style entry to a screen style: its colour as
-// RGB unless it is the style's plain-text colour, bold, italic and
-// underline; backgrounds are dropped.
-func tokenStyle(name string, tt chroma.TokenType) screen.Style {
-	k := styleKey{name, tt}
-	if v, ok := styleMemo.Load(k); ok {
-		return v.(screen.Style)
-	}
-	cs := styles.Get(name)
-	e := cs.Get(tt)
-	var st screen.Style
-	if c := e.Colour; c.IsSet() && c != cs.Get(chroma.Background).Colour && c != cs.Get(chroma.Text).Colour {
-		st.Fg = screen.RGB(c.Red(), c.Green(), c.Blue())
-	}
-	if e.Bold == chroma.Yes {
-		st.Attr |= screen.Bold
-	}
-	if e.Italic == chroma.Yes {
-		st.Attr |= screen.Italic
-	}
-	if e.Underline == chroma.Yes {
-		st.Attr |= screen.Underline
-	}
-	styleMemo.Store(k, st)
-	return st
 }
 
 // codeCache keeps the laid-out code blocks of a Stream's tail, so a

@@ -2,8 +2,9 @@
 // (tool output, user messages) as styled lines for a terminal.
 //
 // goldmark parses the source with the GFM extensions (tables,
-// strikethrough, task lists, autolinks); chroma highlights fenced code
-// blocks; this package does the layout itself. The output is [Line]s of
+// strikethrough, task lists, autolinks); a small lexer of this package
+// (syntax.go) highlights fenced code blocks in common languages; this
+// package does the layout itself. The output is [Line]s of
 // [Span]s, each a sanitized single-line text with a [screen.Style]: there
 // are no ANSI strings anywhere, so no input can make the output emit a
 // control sequence. Control characters in the text, in code and in link
@@ -28,7 +29,7 @@
 //     hanging indent; task items show "☐" or "☑" in place of the bullet.
 //   - Block quotes get a "│ " gutter.
 //   - Code blocks are indented by 2, preceded by a dim language label when
-//     there is one, highlighted by chroma ([Theme].Chroma), tabs expanded to
+//     there is one, highlighted ([Theme].Syntax), tabs expanded to
 //     4 columns, and never wrapped: long lines are cut with "…".
 //   - Tables get box-drawing borders and a styled header; when the table is
 //     wider than the width the widest columns shrink and their cells wrap.
@@ -51,8 +52,8 @@
 //
 // # Concurrency
 //
-// [Render], [Wrap] and [Plain] are safe for concurrent use; their shared
-// caches (chroma lexers and styles) are locked. A [Stream] is not safe for
+// [Render], [Wrap] and [Plain] are safe for concurrent use; they share
+// no mutable state. A [Stream] is not safe for
 // concurrent use. Returned lines share their spans with internal caches
 // and must not be modified.
 package markdown

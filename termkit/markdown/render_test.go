@@ -177,7 +177,7 @@ func TestRenderHighlights(t *testing.T) {
 	if !coloured {
 		t.Errorf("no token coloured in %#v", lines[1])
 	}
-	th.Chroma = ""
+	th.Syntax = SyntaxTheme{}
 	th.CodeBlock = red
 	for _, s := range Render(src, 40, th)[1][1:] {
 		if s.Style != red {

@@ -17,7 +17,7 @@ type Theme struct {
 	// Code styles `inline code`.
 	Code screen.Style
 	// CodeBlock is the base style of code blocks: the whole text when
-	// there is no highlighting, the tokens chroma leaves uncoloured
+	// there is no highlighting, the tokens the lexer leaves uncoloured
 	// otherwise.
 	CodeBlock screen.Style
 	// CodeLabel styles the language label above a code block and the "…"
@@ -33,12 +33,9 @@ type Theme struct {
 	Rule screen.Style
 	// TableBorder and TableHeader style table borders and header cells.
 	TableBorder, TableHeader screen.Style
-	// Chroma names the chroma style used for code blocks, e.g. "monokai";
-	// "" turns highlighting off (code is drawn in CodeBlock). An unknown
-	// name falls back to chroma's fallback style. The style's background
-	// and its plain-text colour are ignored, so the terminal's own colours
-	// show through.
-	Chroma string
+	// Syntax styles the tokens of code blocks in a known language (see
+	// syntax.go for the languages); the zero value draws code plain.
+	Syntax SyntaxTheme
 	// HideLinkURLs drops the " (url)" printed after a link whose text
 	// differs from its URL. Set it only when the terminal is known to
 	// show OSC 8 hyperlinks.
@@ -47,8 +44,7 @@ type Theme struct {
 
 // DefaultTheme returns the default theme: basic indexed colours (which
 // terminal colour schemes adapt to light and dark backgrounds), dim
-// decorations, and the "solarized-dark" chroma style, whose accent colours
-// were designed to read on both light and dark backgrounds.
+// decorations, and syntax colours from the same palette.
 func DefaultTheme() Theme {
 	return Theme{
 		Heading:     screen.Style{Fg: screen.Indexed(5), Attr: screen.Bold},
@@ -63,7 +59,18 @@ func DefaultTheme() Theme {
 		Rule:        screen.Style{Attr: screen.Dim},
 		TableBorder: screen.Style{Attr: screen.Dim},
 		TableHeader: screen.Style{Attr: screen.Bold},
-		Chroma:      "solarized-dark",
+		Syntax: SyntaxTheme{
+			Keyword:  screen.Style{Fg: screen.Indexed(5)},
+			Type:     screen.Style{Fg: screen.Indexed(6)},
+			Builtin:  screen.Style{Fg: screen.Indexed(3)},
+			Function: screen.Style{Fg: screen.Indexed(4)},
+			String:   screen.Style{Fg: screen.Indexed(2)},
+			Number:   screen.Style{Fg: screen.Indexed(3)},
+			Comment:  screen.Style{Attr: screen.Dim | screen.Italic},
+			DiffAdd:  screen.Style{Fg: screen.Indexed(2)},
+			DiffDel:  screen.Style{Fg: screen.Indexed(1)},
+			DiffHunk: screen.Style{Fg: screen.Indexed(6)},
+		},
 	}
 }
 

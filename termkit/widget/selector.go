@@ -80,6 +80,18 @@ func (s *Selector) Selected() *Item {
 	return &s.items[s.visible[s.sel]]
 }
 
+// Select moves the selection to the visible item whose index in the items
+// given to NewSelector is i; it does nothing when that item is filtered
+// out. Draw scrolls to keep it in view.
+func (s *Selector) Select(i int) {
+	for v, idx := range s.visible {
+		if idx == i {
+			s.sel = v
+			return
+		}
+	}
+}
+
 func (s *Selector) refilter() {
 	s.visible, s.scores = s.visible[:0], s.scores[:0]
 	for i := range s.items {

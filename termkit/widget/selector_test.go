@@ -178,3 +178,18 @@ func TestSelectorWideLabels(t *testing.T) {
 		}
 	}
 }
+
+// TestSelectorSelect: Select moves to an item by its index, and leaves the
+// selection alone for an item the filter hides.
+func TestSelectorSelect(t *testing.T) {
+	s := NewSelector("t", []Item{{Label: "alpha"}, {Label: "beta"}, {Label: "gamma"}})
+	s.Select(2)
+	if got := s.Selected(); got == nil || got.Label != "gamma" {
+		t.Fatalf("Select(2) selected %v", got)
+	}
+	s.SetFilter("be")
+	s.Select(0) // alpha is filtered out
+	if got := s.Selected(); got == nil || got.Label != "beta" {
+		t.Errorf("after Select of a hidden item, selected %v", got)
+	}
+}

@@ -129,6 +129,11 @@ func (a *App) openTree() {
 		return
 	}
 	sel := widget.NewSelector("Session tree", items)
+	for i, it := range items {
+		if strings.HasPrefix(it.Label, "▶") {
+			sel.Select(i) // start at the entry the session continues from
+		}
+	}
 	a.openOverlay(&overlay{sel: sel,
 		hint: "enter: continue from the entry (a new branch) · ctrl+f: fork it into a new session · ctrl+l: label it · esc: close",
 		choose: func(a *App, it widget.Item) {
