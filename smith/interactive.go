@@ -26,6 +26,7 @@ func interactiveFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "resume", Aliases: []string{"r"}, Usage: "resume a session: the one named by the argument (a name, an id or an id prefix of 4+ characters), or pick one"},
 		&cli.StringFlag{Name: "session", Aliases: []string{"s"}, Usage: "use the session called `NAME`, or create it"},
 		&cli.BoolFlag{Name: "no-mouse", Usage: "leave the mouse to the terminal (its own selection and scrolling) instead of Smith's wheel scrolling and drag-to-copy"},
+		&cli.StringFlag{Name: "terminal", Usage: "override what the terminal was probed to support, as `LIST` of CAP=VALUE: sync-output, hyperlinks, kitty-keyboard, focus, bracketed-paste, grapheme-width, clipboard =on|off, colors=none|16|256|truecolor (smith.kdl: tui { terminal { … } })"},
 		&cli.StringFlag{Name: "debug-frames", Usage: "append one line per drawn frame (size in bytes, time) to `FILE`"},
 	)
 	// The subcommands declare their own: these are the root's alone.
@@ -105,7 +106,11 @@ func interactive(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
-	override, err := terminalOverrides(ui.Terminal)
+	caps, err := terminalFlag(cmd.String("terminal"), ui.Terminal)
+	if err != nil {
+		return err
+	}
+	override, err := terminalOverrides(caps)
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
@@ -141,6 +146,34 @@ func interactive(ctx context.Context, cmd *cli.Command) error {
 	return errors.Join(runErr, closeErr)
 }
 
+// terminalFlag lays --terminal CAP=VALUE,… over the smith.kdl terminal
+// settings (on/off are written #true/#false as in smith.kdl).
+func terminalFlag(list string, kdl map[string]config.Setting[string]) (map[string]config.Setting[string], error) {
+	out := maps.Clone(kdl)
+	if out == nil {
+		out = map[string]config.Setting[string]{}
+	}
+	src := config.Source{Layer: config.LayerFlag, Name: "terminal"}
+	for _, kv := range strings.Split(list, ",") {
+		if strings.TrimSpace(kv) == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return nil, usageErrorf("--terminal %q: write CAP=VALUE, such as sync-output=off or colors=256", kv)
+		}
+		v = strings.TrimSpace(v)
+		switch v {
+		case "on", "true", "yes":
+			v = "#true"
+		case "off", "false", "no":
+			v = "#false"
+		}
+		out[strings.TrimSpace(k)] = config.Setting[string]{Value: v, Source: src}
+	}
+	return out, nil
+}
+
 // terminalOverrides turns the tui { terminal { … } } settings into a
 // capability override; an unknown capability or value names its source.
 func terminalOverrides(set map[string]config.Setting[string]) (func(*term.Caps), error) {
@@ -164,7 +197,7 @@ func terminalOverrides(set map[string]config.Setting[string]) (func(*term.Caps),
 		if name == "colors" {
 			p, ok := profiles[s.Value]
 			if !ok {
-				return nil, fmt.Errorf("%s: tui.terminal.colors: %q is not one of none, 16, 256, truecolor", s.Source, s.Value)
+				return nil, fmt.Errorf("%s: terminal colors %q is not one of none, 16, 256, truecolor", s.Source, s.Value)
 			}
 			fs = append(fs, func(c *term.Caps) { c.Profile = p })
 			continue
@@ -175,10 +208,10 @@ func terminalOverrides(set map[string]config.Setting[string]) (func(*term.Caps),
 			for _, f := range flags {
 				names = append(names, f.name)
 			}
-			return nil, fmt.Errorf("%s: tui.terminal.%s is not a terminal capability; the capabilities are colors, %s", s.Source, name, strings.Join(names, ", "))
+			return nil, fmt.Errorf("%s: %q is not a terminal capability; the capabilities are colors, %s", s.Source, name, strings.Join(names, ", "))
 		}
 		if s.Value != "#true" && s.Value != "#false" {
-			return nil, fmt.Errorf("%s: tui.terminal.%s: %q is not #true or #false", s.Source, name, s.Value)
+			return nil, fmt.Errorf("%s: terminal %s %q is not on or off (#true or #false in smith.kdl)", s.Source, name, s.Value)
 		}
 		on, dst := s.Value == "#true", flags[i].dst
 		fs = append(fs, func(c *term.Caps) { *dst(c) = on })

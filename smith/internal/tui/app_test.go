@@ -175,3 +175,20 @@ func TestCopySelection(t *testing.T) {
 	}
 	s.quit(t)
 }
+
+// TestTypingDuringFlood: keys typed while an answer streams as fast as the
+// mock can send it (tens of thousands of deltas) are all kept, in order.
+func TestTypingDuringFlood(t *testing.T) {
+	w := newWorld(t)
+	words := strings.Repeat("word ", 20000)
+	rt := w.open(w.script(`{"mock_script": 1, "responses": [{"text": "` + words + `the end."}]}`))
+	s := start(t, rt, 100, 30, Options{})
+	s.term.typeText("go")
+	s.term.press(t, "enter")
+	s.term.waitFor(t, "word")
+	typed := "typed during the flood without losing a key"
+	s.term.typeText(typed)
+	s.term.waitFor(t, "the end.", "› "+typed)
+	s.term.press(t, "ctrl+c") // clears the input
+	s.quit(t)
+}
