@@ -86,7 +86,9 @@
 // recorded tool calls run again in a scratch copy of the working tree.
 // Every difference is a [protocol.Divergence]; an effect that never
 // completed is shown as unknown and never run again; frames and entries
-// this Smith does not know are skipped and reported.
+// this Smith does not know are skipped and reported. A running tool's
+// partial output (tool_execution_update) is not recorded, so a replay
+// shows each call's result only.
 //
 // # Concurrency
 //

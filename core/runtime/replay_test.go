@@ -41,8 +41,11 @@ func lines(t *testing.T, evs []protocol.Event, skipDeltas bool) []string {
 	t.Helper()
 	var out []string
 	for _, ev := range evs {
-		if _, ok := ev.(protocol.MessageUpdate); ok && skipDeltas {
-			continue
+		switch ev.(type) {
+		case protocol.MessageUpdate, protocol.ToolExecutionUpdate:
+			if skipDeltas {
+				continue
+			}
 		}
 		b, err := protocol.MarshalEvent(replaySeq(ev, 0))
 		if err != nil {
@@ -92,7 +95,8 @@ func script(t *testing.T, text string) string {
 
 // TestReplayMatchesLive: replaying the demo session gives the events the
 // live run published (deltas aside: the mock streamed them in pieces,
-// replay sends each block whole), and the session file is not written.
+// replay sends each block whole; a running tool's partial output is not
+// recorded, its result is), and the session file is not written.
 func TestReplayMatchesLive(t *testing.T) {
 	_, rt := demoWorld(t, "mock")
 	info, live := record(t, rt, "demo", "fix the bug")

@@ -192,3 +192,23 @@ func TestTypingDuringFlood(t *testing.T) {
 	s.term.press(t, "ctrl+c") // clears the input
 	s.quit(t)
 }
+
+// TestResumePicker: /resume lists the other sessions; choosing one shows
+// its history.
+func TestResumePicker(t *testing.T) {
+	w := newWorld(t)
+	rt := w.open(w.script(`{"mock_script": 1, "responses": [{"text": "an earlier answer"}]}`))
+	s := start(t, rt, 100, 30, Options{})
+	s.term.typeText("earlier question")
+	s.term.press(t, "enter")
+	s.term.waitFor(t, "an earlier answer", "/ for commands")
+	s.term.typeText("/new")
+	s.term.press(t, "enter")
+	s.term.waitFor(t, "new session")
+	s.term.typeText("/resume")
+	s.term.press(t, "enter")
+	s.term.waitFor(t, "Resume a session", "earlier-question")
+	s.term.press(t, "enter")
+	s.term.waitFor(t, "› earlier question", "an earlier answer", "resumed session earlier-question")
+	s.quit(t)
+}

@@ -268,6 +268,9 @@ func modelItems(ml protocol.ModelList, current string) []widget.Item {
 		}
 		add(m.Ref, strings.Join(d, " · "))
 	}
+	if current != "" && !slices.ContainsFunc(items, func(it widget.Item) bool { return it.Value == current }) {
+		items = slices.Insert(items, 0, widget.Item{Label: current + " (current)", Detail: "not in the catalog", Value: current})
+	}
 	return items
 }
 
