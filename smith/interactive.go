@@ -223,35 +223,19 @@ func terminalOverrides(set map[string]config.Setting[string]) (func(*term.Caps),
 	}, nil
 }
 
-// nearestCommand is the command name within two edits of word, or "".
+// nearestCommand is the command name within two edits of word (but not
+// word itself), or "".
 func nearestCommand(cmd *cli.Command, word string) string {
+	var names []string
 	for _, c := range cmd.Root().Commands {
 		for _, n := range append([]string{c.Name}, c.Aliases...) {
-			if n != word && editDistance(n, word) <= min(2, len(n)/3+1) {
-				return n
+			if n == word {
+				return ""
+			}
+			if n != "help" && n != "h" { // "hello" is a prompt
+				names = append(names, n)
 			}
 		}
 	}
-	return ""
-}
-
-// editDistance is the Levenshtein distance of a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return config.Nearest(word, names)
 }

@@ -95,3 +95,13 @@ func nearest(name string, known []string) int {
 	}
 	return best
 }
+
+// Nearest returns the name of known within two edits of name and nearest
+// to it, or "" when none is that close: the "did you mean" of smith.kdl
+// errors, for any frontend's names.
+func Nearest(name string, known []string) string {
+	if i := nearest(name, known); i >= 0 {
+		return known[i]
+	}
+	return ""
+}
