@@ -472,6 +472,9 @@ func TestUIContributions(t *testing.T) {
 	if theme["error"] == "" || theme["accent"] == "" {
 		t.Errorf("Theme() = %v", theme)
 	}
+	if lo, ok := w.gen.Layout(); !ok || lo.Plugin != "product" || lo.Prompt == "" || len(lo.StatusLeft) == 0 || len(lo.StatusRight) == 0 {
+		t.Errorf("Layout() = %+v, %v", lo, ok)
+	}
 }
 
 // TestWithoutProductPlugin: a generation without prompts or transforms

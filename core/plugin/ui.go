@@ -53,6 +53,30 @@ func (g *Generation) Theme() []ThemeStyle {
 	return out
 }
 
+// Layout is the interactive mode's layout a plugin contributes: the
+// status line's segments and the input box's prompt and placeholder.
+type Layout struct {
+	StatusLeft, StatusRight []string
+	Prompt, Placeholder     string
+	// Plugin is the contributing plugin.
+	Plugin string
+}
+
+// Layout returns the layout of the last plugin (in load order) that
+// contributes one; ok is false when none does.
+func (g *Generation) Layout() (Layout, bool) {
+	var out Layout
+	ok := false
+	for _, l := range g.plugins {
+		if lo := l.contrib.Layout; lo != nil {
+			out = Layout{StatusLeft: append([]string(nil), lo.StatusLeft...), StatusRight: append([]string(nil), lo.StatusRight...),
+				Prompt: lo.Prompt, Placeholder: lo.Placeholder, Plugin: l.art.Name}
+			ok = true
+		}
+	}
+	return out, ok
+}
+
 // maxUIText bounds a key name or a style.
 const maxUIText = 128
 
@@ -90,6 +114,22 @@ func validateUI(l *loaded) error {
 		seen[s.Role] = true
 		if !printable(s.Style) {
 			return fmt.Errorf("plugin: %q styles theme role %q as %q; a style is printable words of 1 to %d bytes, such as \"bold #ff8800\"", name, s.Role, s.Style, maxUIText)
+		}
+	}
+	if lo := l.contrib.Layout; lo != nil {
+		for _, seg := range append(append([]string(nil), lo.StatusLeft...), lo.StatusRight...) {
+			if !validName(seg) {
+				return fmt.Errorf("plugin: %q lays out status segment %q; a segment name is a letter then up to 63 letters, digits, '_' or '-'", name, seg)
+			}
+		}
+		if len(lo.StatusLeft)+len(lo.StatusRight) > 16 {
+			return fmt.Errorf("plugin: %q lays out %d status segments; at most 16", name, len(lo.StatusLeft)+len(lo.StatusRight))
+		}
+		if lo.Prompt != "" && !printable(lo.Prompt) || len(lo.Prompt) > 16 {
+			return fmt.Errorf("plugin: %q sets the input prompt %q; it is printable text of at most 16 bytes, such as \"> \"", name, lo.Prompt)
+		}
+		if lo.Placeholder != "" && !printable(lo.Placeholder) {
+			return fmt.Errorf("plugin: %q sets the input placeholder %q; it is printable text of at most %d bytes", name, lo.Placeholder, maxUIText)
 		}
 	}
 	return nil

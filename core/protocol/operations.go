@@ -213,7 +213,7 @@ type ForkParams struct {
 
 // Presentation is what the plugins contribute to the interactive mode's
 // look, merged in load order (a later plugin's entry replaces an
-// earlier one's): key bindings and theme styles. The frontend checks the
+// earlier one's): key bindings, theme styles and the layout. The frontend checks the
 // action names, keys and styles it knows; the user's configuration
 // overrides both.
 type Presentation struct {
@@ -221,7 +221,19 @@ type Presentation struct {
 	Keys map[string][]string `json:"keys"`
 	// Theme maps a role ("accent") to its style ("cyan bold").
 	Theme map[string]string `json:"theme"`
-	// From names the plugin each entry came from, by "keys.ACTION" and
-	// "theme.ROLE", for error messages.
+	// Layout is the layout, nil when no plugin contributes one.
+	Layout *Layout `json:"layout,omitempty"`
+	// From names the plugin each entry came from, by "keys.ACTION",
+	// "theme.ROLE" and "layout", for error messages.
 	From map[string]string `json:"from,omitempty"`
+}
+
+// Layout is the interactive mode's layout: the status line's segments
+// (names the frontend knows, such as "activity", "model", "thinking",
+// "context", "cost") and the input box's prompt and placeholder.
+type Layout struct {
+	StatusLeft  []string `json:"status_left"`
+	StatusRight []string `json:"status_right"`
+	Prompt      string   `json:"prompt"`
+	Placeholder string   `json:"placeholder"`
 }

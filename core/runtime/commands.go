@@ -69,8 +69,8 @@ func (s *Session) RunCommand(ctx context.Context, p protocol.RunCommandParams) (
 	return out, nil
 }
 
-// Presentation returns the key bindings and theme styles the plugin
-// generation contributes to the interactive mode.
+// Presentation returns the key bindings, theme styles and layout the
+// plugin generation contributes to the interactive mode.
 func (rt *Runtime) Presentation(ctx context.Context) (protocol.Presentation, error) {
 	gen, err := rt.Generation(ctx)
 	if err != nil {
@@ -84,6 +84,10 @@ func (rt *Runtime) Presentation(ctx context.Context) (protocol.Presentation, err
 	for _, s := range gen.Theme() {
 		p.Theme[s.Role] = s.Style
 		p.From["theme."+s.Role] = s.Plugin
+	}
+	if lo, ok := gen.Layout(); ok {
+		p.Layout = &protocol.Layout{StatusLeft: lo.StatusLeft, StatusRight: lo.StatusRight, Prompt: lo.Prompt, Placeholder: lo.Placeholder}
+		p.From["layout"] = lo.Plugin
 	}
 	return p, nil
 }

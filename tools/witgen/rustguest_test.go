@@ -128,6 +128,7 @@ func TestRustGuestRoundTrips(t *testing.T) {
 				[]any{[]any{"notes", ""}},
 				[]any{[]any{"submit", []any{"enter", "ctrl+s"}}},
 				[]any{[]any{"accent", "bold #ff8800"}},
+				none(),
 			}},
 		},
 		{

@@ -22,7 +22,7 @@ func wasmexportDeclareContributions(p0 uint32, p1 uint32, p2 uint32, p3 uint32) 
 	liftDeclareOptions(f[0:], &a0)
 	cabi.Unpin()
 	v, err := exports.DeclareContributions(a0)
-	ret := cabi.Alloc(76, 4)
+	ret := cabi.Alloc(112, 4)
 	if err != nil {
 		var fault RegistrationFault
 		if !errors.As(err, &fault) {
@@ -106,6 +106,10 @@ func storeContributions(b []byte, v *Contributions) {
 		t35 := t33[t34*16:]
 		storeThemeStyle(t35, &v.Theme[t34])
 	}
+	if v.Layout != nil {
+		b[72:][0] = 1
+		storeScreenLayout(b[72:][4:], v.Layout)
+	}
 }
 
 func storeToolDefinition(b []byte, v *ToolDefinition) {
@@ -183,13 +187,28 @@ func storeThemeStyle(b []byte, v *ThemeStyle) {
 	cabi.StoreString(b[8:], v.Style)
 }
 
+func storeScreenLayout(b []byte, v *ScreenLayout) {
+	t49 := cabi.AllocList(b[0:], len(v.StatusLeft), 8, 4)
+	for t50 := range v.StatusLeft {
+		t51 := t49[t50*8:]
+		cabi.StoreString(t51, v.StatusLeft[t50])
+	}
+	t53 := cabi.AllocList(b[8:], len(v.StatusRight), 8, 4)
+	for t54 := range v.StatusRight {
+		t55 := t53[t54*8:]
+		cabi.StoreString(t55, v.StatusRight[t54])
+	}
+	cabi.StoreString(b[16:], v.Prompt)
+	cabi.StoreString(b[24:], v.Placeholder)
+}
+
 func storeProviderOption(b []byte, v *ProviderOption) {
 	cabi.StoreString(b[0:], v.Name)
 	storeOptionKind(b[8:], &v.Kind)
-	t49 := cabi.AllocList(b[12:], len(v.Allowed), 8, 4)
-	for t50 := range v.Allowed {
-		t51 := t49[t50*8:]
-		cabi.StoreString(t51, v.Allowed[t50])
+	t57 := cabi.AllocList(b[12:], len(v.Allowed), 8, 4)
+	for t58 := range v.Allowed {
+		t59 := t57[t58*8:]
+		cabi.StoreString(t59, v.Allowed[t58])
 	}
 	cabi.StoreString(b[20:], v.Example)
 	cabi.StoreString(b[28:], v.Description)

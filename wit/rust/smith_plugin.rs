@@ -2428,6 +2428,55 @@ pub mod contrib {
         }
     }
 
+    /// The interactive mode's layout: what its status line shows, in which
+    /// order, and how the input box reads. Segment names the frontend does
+    /// not know are skipped; strings are drawn as text, never interpreted.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct ScreenLayout {
+        /// The status line's left segments, such as `activity`.
+        pub status_left: Vec<String>,
+        /// The status line's right segments, such as `model`, `thinking`,
+        /// `tokens`, `context`, `cost`.
+        pub status_right: Vec<String>,
+        /// The mark before the input, such as `> `.
+        pub prompt: String,
+        /// The text shown in the empty input box.
+        pub placeholder: String,
+    }
+
+    impl rt::Canon for ScreenLayout {
+        const SIZE: usize = 32;
+        const ALIGN: usize = 4;
+        unsafe fn load(p: usize) -> Self {
+            ScreenLayout {
+                status_left: rt::Canon::load(p),
+                status_right: rt::Canon::load(p + 8),
+                prompt: rt::Canon::load(p + 16),
+                placeholder: rt::Canon::load(p + 24),
+            }
+        }
+        unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
+            rt::Canon::store(&self.status_left, p, keep);
+            rt::Canon::store(&self.status_right, p + 8, keep);
+            rt::Canon::store(&self.prompt, p + 16, keep);
+            rt::Canon::store(&self.placeholder, p + 24, keep);
+        }
+        unsafe fn lift(f: &[u64]) -> Self {
+            ScreenLayout {
+                status_left: rt::Canon::lift(&f[0..]),
+                status_right: rt::Canon::lift(&f[2..]),
+                prompt: rt::Canon::lift(&f[4..]),
+                placeholder: rt::Canon::lift(&f[6..]),
+            }
+        }
+        unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
+            rt::Canon::lower(&self.status_left, &mut f[0..], keep);
+            rt::Canon::lower(&self.status_right, &mut f[2..], keep);
+            rt::Canon::lower(&self.prompt, &mut f[4..], keep);
+            rt::Canon::lower(&self.placeholder, &mut f[6..], keep);
+        }
+    }
+
     /// Everything a plugin contributes.
     #[derive(Debug, Clone, PartialEq, Default)]
     pub struct Contributions {
@@ -2449,10 +2498,13 @@ pub mod contrib {
         pub key_bindings: Vec<KeyBinding>,
         /// Theme styles of the interactive mode.
         pub theme: Vec<ThemeStyle>,
+        /// The interactive mode's layout; a later plugin's replaces an
+        /// earlier one's.
+        pub layout: Option<ScreenLayout>,
     }
 
     impl rt::Canon for Contributions {
-        const SIZE: usize = 72;
+        const SIZE: usize = 108;
         const ALIGN: usize = 4;
         unsafe fn load(p: usize) -> Self {
             Contributions {
@@ -2465,6 +2517,7 @@ pub mod contrib {
                 context_transforms: rt::Canon::load(p + 48),
                 key_bindings: rt::Canon::load(p + 56),
                 theme: rt::Canon::load(p + 64),
+                layout: rt::Canon::load(p + 72),
             }
         }
         unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
@@ -2477,6 +2530,7 @@ pub mod contrib {
             rt::Canon::store(&self.context_transforms, p + 48, keep);
             rt::Canon::store(&self.key_bindings, p + 56, keep);
             rt::Canon::store(&self.theme, p + 64, keep);
+            rt::Canon::store(&self.layout, p + 72, keep);
         }
         unsafe fn lift(f: &[u64]) -> Self {
             Contributions {
@@ -2489,6 +2543,7 @@ pub mod contrib {
                 context_transforms: rt::Canon::lift(&f[12..]),
                 key_bindings: rt::Canon::lift(&f[14..]),
                 theme: rt::Canon::lift(&f[16..]),
+                layout: rt::Canon::lift(&f[18..]),
             }
         }
         unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
@@ -2501,6 +2556,7 @@ pub mod contrib {
             rt::Canon::lower(&self.context_transforms, &mut f[12..], keep);
             rt::Canon::lower(&self.key_bindings, &mut f[14..], keep);
             rt::Canon::lower(&self.theme, &mut f[16..], keep);
+            rt::Canon::lower(&self.layout, &mut f[18..], keep);
         }
     }
 

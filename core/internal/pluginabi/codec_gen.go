@@ -460,6 +460,18 @@ func loadContributions(c *wasmhost.Call, b []byte, v *Contributions) error {
 			return err
 		}
 	}
+	switch b[72:][0] {
+	case 0:
+		v.Layout = nil
+	case 1:
+		t64 := new(ScreenLayout)
+		if err := loadScreenLayout(c, b[72:][4:], t64); err != nil {
+			return err
+		}
+		v.Layout = t64
+	default:
+		return canon.BadCase("contributions.layout", uint32(b[72:][0]), 2)
+	}
 	return nil
 }
 
@@ -584,17 +596,17 @@ func storeRuntimeFacts(c *wasmhost.Call, b []byte, v *RuntimeFacts) error {
 	if err := storeModelIdentity(c, b[64:], &v.Model); err != nil {
 		return err
 	}
-	t67, t64, err := canon.AllocList(c, b[88:], len(v.Tools), 8, 4)
+	t68, t65, err := canon.AllocList(c, b[88:], len(v.Tools), 8, 4)
 	if err != nil {
 		return canon.Wrap("runtime-facts.tools", err)
 	}
-	for t65 := range v.Tools {
-		t66 := t64[t65*8:]
-		if err := canon.StoreString(c, t66, v.Tools[t65]); err != nil {
+	for t66 := range v.Tools {
+		t67 := t65[t66*8:]
+		if err := canon.StoreString(c, t67, v.Tools[t66]); err != nil {
 			return canon.Wrap("runtime-facts.tools[]", err)
 		}
 	}
-	if err := c.WriteBytes(t67, t64); err != nil {
+	if err := c.WriteBytes(t68, t65); err != nil {
 		return canon.Wrap("runtime-facts.tools", err)
 	}
 	if v.ConfigurationDirectory != nil {
@@ -679,25 +691,25 @@ func loadRequestTemplate(c *wasmhost.Call, b []byte, v *RequestTemplate) error {
 	if err := loadHTTPMethod(c, b[0:], &v.Method); err != nil {
 		return err
 	}
-	t68, err := canon.LoadList(c, b[4:], 12, 4)
+	t69, err := canon.LoadList(c, b[4:], 12, 4)
 	if err != nil {
 		return canon.Wrap("request-template.url", err)
 	}
-	v.URL = make([]TemplatePart, len(t68)/12)
-	for t69 := range v.URL {
-		t70 := t68[t69*12:]
-		if err := loadTemplatePart(c, t70, &v.URL[t69]); err != nil {
+	v.URL = make([]TemplatePart, len(t69)/12)
+	for t70 := range v.URL {
+		t71 := t69[t70*12:]
+		if err := loadTemplatePart(c, t71, &v.URL[t70]); err != nil {
 			return err
 		}
 	}
-	t71, err := canon.LoadList(c, b[12:], 16, 4)
+	t72, err := canon.LoadList(c, b[12:], 16, 4)
 	if err != nil {
 		return canon.Wrap("request-template.headers", err)
 	}
-	v.Headers = make([]HeaderTemplate, len(t71)/16)
-	for t72 := range v.Headers {
-		t73 := t71[t72*16:]
-		if err := loadHeaderTemplate(c, t73, &v.Headers[t72]); err != nil {
+	v.Headers = make([]HeaderTemplate, len(t72)/16)
+	for t73 := range v.Headers {
+		t74 := t72[t73*16:]
+		if err := loadHeaderTemplate(c, t74, &v.Headers[t73]); err != nil {
 			return err
 		}
 	}
@@ -740,22 +752,22 @@ func lowerClassifyOptions(c *wasmhost.Call, f []uint64, v *ClassifyOptions) erro
 		return canon.Wrap("classify-options.provider", err)
 	}
 	f[2] = uint64(v.Status)
-	var t74 [8]byte
-	t75, t76, err := canon.AllocList(c, t74[:], len(v.Headers), 16, 4)
+	var t75 [8]byte
+	t76, t77, err := canon.AllocList(c, t75[:], len(v.Headers), 16, 4)
 	if err != nil {
 		return canon.Wrap("classify-options.headers", err)
 	}
-	for t77 := range v.Headers {
-		t78 := t76[t77*16:]
-		if err := storeResponseHeader(c, t78, &v.Headers[t77]); err != nil {
+	for t78 := range v.Headers {
+		t79 := t77[t78*16:]
+		if err := storeResponseHeader(c, t79, &v.Headers[t78]); err != nil {
 			return err
 		}
 	}
-	if err := c.WriteBytes(t75, t76); err != nil {
+	if err := c.WriteBytes(t76, t77); err != nil {
 		return canon.Wrap("classify-options.headers", err)
 	}
-	f[3] = uint64(binary.LittleEndian.Uint32(t74[0:]))
-	f[4] = uint64(binary.LittleEndian.Uint32(t74[4:]))
+	f[3] = uint64(binary.LittleEndian.Uint32(t75[0:]))
+	f[4] = uint64(binary.LittleEndian.Uint32(t75[4:]))
 	return nil
 }
 
@@ -771,9 +783,9 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.RetryAfterMs = nil
 	case 1:
-		t79 := new(uint64)
-		(*t79) = binary.LittleEndian.Uint64(b[16:][8:])
-		v.RetryAfterMs = t79
+		t80 := new(uint64)
+		(*t80) = binary.LittleEndian.Uint64(b[16:][8:])
+		v.RetryAfterMs = t80
 	default:
 		return canon.BadCase("failure.retry-after-ms", uint32(b[16:][0]), 2)
 	}
@@ -781,9 +793,9 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.HTTPStatus = nil
 	case 1:
-		t80 := new(uint16)
-		(*t80) = binary.LittleEndian.Uint16(b[32:][2:])
-		v.HTTPStatus = t80
+		t81 := new(uint16)
+		(*t81) = binary.LittleEndian.Uint16(b[32:][2:])
+		v.HTTPStatus = t81
 	default:
 		return canon.BadCase("failure.http-status", uint32(b[32:][0]), 2)
 	}
@@ -791,11 +803,11 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.ProviderType = nil
 	case 1:
-		t81 := new(string)
-		if err := canon.LoadString(c, b[36:][4:], t81); err != nil {
+		t82 := new(string)
+		if err := canon.LoadString(c, b[36:][4:], t82); err != nil {
 			return canon.Wrap("failure.provider-type", err)
 		}
-		v.ProviderType = t81
+		v.ProviderType = t82
 	default:
 		return canon.BadCase("failure.provider-type", uint32(b[36:][0]), 2)
 	}
@@ -803,11 +815,11 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.VendorCode = nil
 	case 1:
-		t82 := new(string)
-		if err := canon.LoadString(c, b[48:][4:], t82); err != nil {
+		t83 := new(string)
+		if err := canon.LoadString(c, b[48:][4:], t83); err != nil {
 			return canon.Wrap("failure.vendor-code", err)
 		}
-		v.VendorCode = t82
+		v.VendorCode = t83
 	default:
 		return canon.BadCase("failure.vendor-code", uint32(b[48:][0]), 2)
 	}
@@ -815,11 +827,11 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.RequestID = nil
 	case 1:
-		t83 := new(string)
-		if err := canon.LoadString(c, b[60:][4:], t83); err != nil {
+		t84 := new(string)
+		if err := canon.LoadString(c, b[60:][4:], t84); err != nil {
 			return canon.Wrap("failure.request-id", err)
 		}
-		v.RequestID = t83
+		v.RequestID = t84
 	default:
 		return canon.BadCase("failure.request-id", uint32(b[60:][0]), 2)
 	}
@@ -917,14 +929,14 @@ func lowerInvokeOptions(c *wasmhost.Call, f []uint64, v *InvokeOptions) error {
 }
 
 func loadToolOutput(c *wasmhost.Call, b []byte, v *ToolOutput) error {
-	t84, err := canon.LoadList(c, b[0:], 20, 4)
+	t85, err := canon.LoadList(c, b[0:], 20, 4)
 	if err != nil {
 		return canon.Wrap("tool-output.content", err)
 	}
-	v.Content = make([]ContentBlock, len(t84)/20)
-	for t85 := range v.Content {
-		t86 := t84[t85*20:]
-		if err := loadContentBlock(c, t86, &v.Content[t85]); err != nil {
+	v.Content = make([]ContentBlock, len(t85)/20)
+	for t86 := range v.Content {
+		t87 := t85[t86*20:]
+		if err := loadContentBlock(c, t87, &v.Content[t86]); err != nil {
 			return err
 		}
 	}
@@ -932,11 +944,11 @@ func loadToolOutput(c *wasmhost.Call, b []byte, v *ToolOutput) error {
 	case 0:
 		v.Details = nil
 	case 1:
-		t87 := new(string)
-		if err := canon.LoadString(c, b[8:][4:], t87); err != nil {
+		t88 := new(string)
+		if err := canon.LoadString(c, b[8:][4:], t88); err != nil {
 			return canon.Wrap("tool-output.details", err)
 		}
-		v.Details = t87
+		v.Details = t88
 	default:
 		return canon.BadCase("tool-output.details", uint32(b[8:][0]), 2)
 	}
@@ -1052,11 +1064,11 @@ func loadCommandDefinition(c *wasmhost.Call, b []byte, v *CommandDefinition) err
 	case 0:
 		v.ArgumentHint = nil
 	case 1:
-		t88 := new(string)
-		if err := canon.LoadString(c, b[16:][4:], t88); err != nil {
+		t89 := new(string)
+		if err := canon.LoadString(c, b[16:][4:], t89); err != nil {
 			return canon.Wrap("command-definition.argument-hint", err)
 		}
-		v.ArgumentHint = t88
+		v.ArgumentHint = t89
 	default:
 		return canon.BadCase("command-definition.argument-hint", uint32(b[16:][0]), 2)
 	}
@@ -1070,25 +1082,25 @@ func loadProviderDefinition(c *wasmhost.Call, b []byte, v *ProviderDefinition) e
 	if err := canon.LoadString(c, b[8:], &v.DisplayName); err != nil {
 		return canon.Wrap("provider-definition.display-name", err)
 	}
-	t89, err := canon.LoadList(c, b[16:], 8, 4)
+	t90, err := canon.LoadList(c, b[16:], 8, 4)
 	if err != nil {
 		return canon.Wrap("provider-definition.secret-names", err)
 	}
-	v.SecretNames = make([]string, len(t89)/8)
-	for t90 := range v.SecretNames {
-		t91 := t89[t90*8:]
-		if err := canon.LoadString(c, t91, &v.SecretNames[t90]); err != nil {
+	v.SecretNames = make([]string, len(t90)/8)
+	for t91 := range v.SecretNames {
+		t92 := t90[t91*8:]
+		if err := canon.LoadString(c, t92, &v.SecretNames[t91]); err != nil {
 			return canon.Wrap("provider-definition.secret-names[]", err)
 		}
 	}
-	t92, err := canon.LoadList(c, b[24:], 36, 4)
+	t93, err := canon.LoadList(c, b[24:], 36, 4)
 	if err != nil {
 		return canon.Wrap("provider-definition.options", err)
 	}
-	v.Options = make([]ProviderOption, len(t92)/36)
-	for t93 := range v.Options {
-		t94 := t92[t93*36:]
-		if err := loadProviderOption(c, t94, &v.Options[t93]); err != nil {
+	v.Options = make([]ProviderOption, len(t93)/36)
+	for t94 := range v.Options {
+		t95 := t93[t94*36:]
+		if err := loadProviderOption(c, t95, &v.Options[t94]); err != nil {
 			return err
 		}
 	}
@@ -1145,14 +1157,14 @@ func loadKeyBinding(c *wasmhost.Call, b []byte, v *KeyBinding) error {
 	if err := canon.LoadString(c, b[0:], &v.Action); err != nil {
 		return canon.Wrap("key-binding.action", err)
 	}
-	t95, err := canon.LoadList(c, b[8:], 8, 4)
+	t96, err := canon.LoadList(c, b[8:], 8, 4)
 	if err != nil {
 		return canon.Wrap("key-binding.keys", err)
 	}
-	v.Keys = make([]string, len(t95)/8)
-	for t96 := range v.Keys {
-		t97 := t95[t96*8:]
-		if err := canon.LoadString(c, t97, &v.Keys[t96]); err != nil {
+	v.Keys = make([]string, len(t96)/8)
+	for t97 := range v.Keys {
+		t98 := t96[t97*8:]
+		if err := canon.LoadString(c, t98, &v.Keys[t97]); err != nil {
 			return canon.Wrap("key-binding.keys[]", err)
 		}
 	}
@@ -1165,6 +1177,38 @@ func loadThemeStyle(c *wasmhost.Call, b []byte, v *ThemeStyle) error {
 	}
 	if err := canon.LoadString(c, b[8:], &v.Style); err != nil {
 		return canon.Wrap("theme-style.style", err)
+	}
+	return nil
+}
+
+func loadScreenLayout(c *wasmhost.Call, b []byte, v *ScreenLayout) error {
+	t99, err := canon.LoadList(c, b[0:], 8, 4)
+	if err != nil {
+		return canon.Wrap("screen-layout.status-left", err)
+	}
+	v.StatusLeft = make([]string, len(t99)/8)
+	for t100 := range v.StatusLeft {
+		t101 := t99[t100*8:]
+		if err := canon.LoadString(c, t101, &v.StatusLeft[t100]); err != nil {
+			return canon.Wrap("screen-layout.status-left[]", err)
+		}
+	}
+	t102, err := canon.LoadList(c, b[8:], 8, 4)
+	if err != nil {
+		return canon.Wrap("screen-layout.status-right", err)
+	}
+	v.StatusRight = make([]string, len(t102)/8)
+	for t103 := range v.StatusRight {
+		t104 := t102[t103*8:]
+		if err := canon.LoadString(c, t104, &v.StatusRight[t103]); err != nil {
+			return canon.Wrap("screen-layout.status-right[]", err)
+		}
+	}
+	if err := canon.LoadString(c, b[16:], &v.Prompt); err != nil {
+		return canon.Wrap("screen-layout.prompt", err)
+	}
+	if err := canon.LoadString(c, b[24:], &v.Placeholder); err != nil {
+		return canon.Wrap("screen-layout.placeholder", err)
 	}
 	return nil
 }
@@ -1257,14 +1301,14 @@ func loadHeaderTemplate(c *wasmhost.Call, b []byte, v *HeaderTemplate) error {
 	if err := canon.LoadString(c, b[0:], &v.Name); err != nil {
 		return canon.Wrap("header-template.name", err)
 	}
-	t98, err := canon.LoadList(c, b[8:], 12, 4)
+	t105, err := canon.LoadList(c, b[8:], 12, 4)
 	if err != nil {
 		return canon.Wrap("header-template.value", err)
 	}
-	v.Value = make([]TemplatePart, len(t98)/12)
-	for t99 := range v.Value {
-		t100 := t98[t99*12:]
-		if err := loadTemplatePart(c, t100, &v.Value[t99]); err != nil {
+	v.Value = make([]TemplatePart, len(t105)/12)
+	for t106 := range v.Value {
+		t107 := t105[t106*12:]
+		if err := loadTemplatePart(c, t107, &v.Value[t106]); err != nil {
 			return err
 		}
 	}
@@ -1325,11 +1369,11 @@ func loadBlockEnd(c *wasmhost.Call, b []byte, v *BlockEnd) error {
 	case 0:
 		v.Signature = nil
 	case 1:
-		t101 := new(string)
-		if err := canon.LoadString(c, b[4:][4:], t101); err != nil {
+		t108 := new(string)
+		if err := canon.LoadString(c, b[4:][4:], t108); err != nil {
 			return canon.Wrap("block-end.signature", err)
 		}
-		v.Signature = t101
+		v.Signature = t108
 	default:
 		return canon.BadCase("block-end.signature", uint32(b[4:][0]), 2)
 	}
@@ -1337,11 +1381,11 @@ func loadBlockEnd(c *wasmhost.Call, b []byte, v *BlockEnd) error {
 	case 0:
 		v.Encrypted = nil
 	case 1:
-		t102 := new([]byte)
-		if err := canon.LoadBytes(c, b[16:][4:], t102); err != nil {
+		t109 := new([]byte)
+		if err := canon.LoadBytes(c, b[16:][4:], t109); err != nil {
 			return canon.Wrap("block-end.encrypted", err)
 		}
-		v.Encrypted = t102
+		v.Encrypted = t109
 	default:
 		return canon.BadCase("block-end.encrypted", uint32(b[16:][0]), 2)
 	}
@@ -1354,9 +1398,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.Input = nil
 	case 1:
-		t103 := new(uint64)
-		(*t103) = binary.LittleEndian.Uint64(b[0:][8:])
-		v.Input = t103
+		t110 := new(uint64)
+		(*t110) = binary.LittleEndian.Uint64(b[0:][8:])
+		v.Input = t110
 	default:
 		return canon.BadCase("usage.input", uint32(b[0:][0]), 2)
 	}
@@ -1364,9 +1408,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.Output = nil
 	case 1:
-		t104 := new(uint64)
-		(*t104) = binary.LittleEndian.Uint64(b[16:][8:])
-		v.Output = t104
+		t111 := new(uint64)
+		(*t111) = binary.LittleEndian.Uint64(b[16:][8:])
+		v.Output = t111
 	default:
 		return canon.BadCase("usage.output", uint32(b[16:][0]), 2)
 	}
@@ -1374,9 +1418,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.CacheRead = nil
 	case 1:
-		t105 := new(uint64)
-		(*t105) = binary.LittleEndian.Uint64(b[32:][8:])
-		v.CacheRead = t105
+		t112 := new(uint64)
+		(*t112) = binary.LittleEndian.Uint64(b[32:][8:])
+		v.CacheRead = t112
 	default:
 		return canon.BadCase("usage.cache-read", uint32(b[32:][0]), 2)
 	}
@@ -1384,9 +1428,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.CacheWrite = nil
 	case 1:
-		t106 := new(uint64)
-		(*t106) = binary.LittleEndian.Uint64(b[48:][8:])
-		v.CacheWrite = t106
+		t113 := new(uint64)
+		(*t113) = binary.LittleEndian.Uint64(b[48:][8:])
+		v.CacheWrite = t113
 	default:
 		return canon.BadCase("usage.cache-write", uint32(b[48:][0]), 2)
 	}
@@ -1394,9 +1438,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.Reasoning = nil
 	case 1:
-		t107 := new(uint64)
-		(*t107) = binary.LittleEndian.Uint64(b[64:][8:])
-		v.Reasoning = t107
+		t114 := new(uint64)
+		(*t114) = binary.LittleEndian.Uint64(b[64:][8:])
+		v.Reasoning = t114
 	default:
 		return canon.BadCase("usage.reasoning", uint32(b[64:][0]), 2)
 	}
@@ -1411,11 +1455,11 @@ func loadResponseEnd(c *wasmhost.Call, b []byte, v *ResponseEnd) error {
 	case 0:
 		v.RawStop = nil
 	case 1:
-		t108 := new(string)
-		if err := canon.LoadString(c, b[4:][4:], t108); err != nil {
+		t115 := new(string)
+		if err := canon.LoadString(c, b[4:][4:], t115); err != nil {
 			return canon.Wrap("response-end.raw-stop", err)
 		}
-		v.RawStop = t108
+		v.RawStop = t115
 	default:
 		return canon.BadCase("response-end.raw-stop", uint32(b[4:][0]), 2)
 	}
@@ -1423,11 +1467,11 @@ func loadResponseEnd(c *wasmhost.Call, b []byte, v *ResponseEnd) error {
 	case 0:
 		v.RawUsage = nil
 	case 1:
-		t109 := new(string)
-		if err := canon.LoadString(c, b[16:][4:], t109); err != nil {
+		t116 := new(string)
+		if err := canon.LoadString(c, b[16:][4:], t116); err != nil {
 			return canon.Wrap("response-end.raw-usage", err)
 		}
-		v.RawUsage = t109
+		v.RawUsage = t116
 	default:
 		return canon.BadCase("response-end.raw-usage", uint32(b[16:][0]), 2)
 	}
@@ -1442,11 +1486,11 @@ func loadResponseFailure(c *wasmhost.Call, b []byte, v *ResponseFailure) error {
 	case 0:
 		v.RawStop = nil
 	case 1:
-		t110 := new(string)
-		if err := canon.LoadString(c, b[72:][4:], t110); err != nil {
+		t117 := new(string)
+		if err := canon.LoadString(c, b[72:][4:], t117); err != nil {
 			return canon.Wrap("response-failure.raw-stop", err)
 		}
-		v.RawStop = t110
+		v.RawStop = t117
 	default:
 		return canon.BadCase("response-failure.raw-stop", uint32(b[72:][0]), 2)
 	}
@@ -1454,11 +1498,11 @@ func loadResponseFailure(c *wasmhost.Call, b []byte, v *ResponseFailure) error {
 	case 0:
 		v.RawUsage = nil
 	case 1:
-		t111 := new(string)
-		if err := canon.LoadString(c, b[84:][4:], t111); err != nil {
+		t118 := new(string)
+		if err := canon.LoadString(c, b[84:][4:], t118); err != nil {
 			return canon.Wrap("response-failure.raw-usage", err)
 		}
-		v.RawUsage = t111
+		v.RawUsage = t118
 	default:
 		return canon.BadCase("response-failure.raw-usage", uint32(b[84:][0]), 2)
 	}
@@ -1495,14 +1539,14 @@ func loadProviderOption(c *wasmhost.Call, b []byte, v *ProviderOption) error {
 	if err := loadOptionKind(c, b[8:], &v.Kind); err != nil {
 		return err
 	}
-	t112, err := canon.LoadList(c, b[12:], 8, 4)
+	t119, err := canon.LoadList(c, b[12:], 8, 4)
 	if err != nil {
 		return canon.Wrap("provider-option.allowed", err)
 	}
-	v.Allowed = make([]string, len(t112)/8)
-	for t113 := range v.Allowed {
-		t114 := t112[t113*8:]
-		if err := canon.LoadString(c, t114, &v.Allowed[t113]); err != nil {
+	v.Allowed = make([]string, len(t119)/8)
+	for t120 := range v.Allowed {
+		t121 := t119[t120*8:]
+		if err := canon.LoadString(c, t121, &v.Allowed[t120]); err != nil {
 			return canon.Wrap("provider-option.allowed[]", err)
 		}
 	}

@@ -108,7 +108,7 @@ func (g *Guest) DeclareContributions(ctx context.Context, options DeclareOptions
 		return nil
 	}
 	lift := func(c *wasmhost.Call, f []uint64) error {
-		ret, err := canon.ReadRecord(c, uint32(f[0]), 76, 4)
+		ret, err := canon.ReadRecord(c, uint32(f[0]), 112, 4)
 		if err != nil {
 			return err
 		}

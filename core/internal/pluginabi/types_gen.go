@@ -1024,6 +1024,23 @@ type ThemeStyle struct {
 	Style string
 }
 
+// ScreenLayout is the WIT record "screen-layout" (smith:plugin/contrib@0.0.0).
+//
+// The interactive mode's layout: what its status line shows, in which
+// order, and how the input box reads. Segment names the frontend does
+// not know are skipped; strings are drawn as text, never interpreted.
+type ScreenLayout struct {
+	// The status line's left segments, such as `activity`.
+	StatusLeft []string
+	// The status line's right segments, such as `model`, `thinking`,
+	// `tokens`, `context`, `cost`.
+	StatusRight []string
+	// The mark before the input, such as `> `.
+	Prompt string
+	// The text shown in the empty input box.
+	Placeholder string
+}
+
 // Contributions is the WIT record "contributions" (smith:plugin/contrib@0.0.0).
 //
 // Everything a plugin contributes.
@@ -1046,6 +1063,9 @@ type Contributions struct {
 	KeyBindings []KeyBinding
 	// Theme styles of the interactive mode.
 	Theme []ThemeStyle
+	// The interactive mode's layout; a later plugin's replaces an
+	// earlier one's.
+	Layout *ScreenLayout
 }
 
 // DeclareOptions is the WIT record "declare-options" (smith:plugin/contrib@0.0.0).

@@ -6,7 +6,7 @@
 //! to the working directory, then the user's own AGENTS.md, read through
 //! the granted fs import so every read is a recorded effect) and the
 //! `init` command (a prompt asking the agent to write AGENTS.md), and the
-//! interactive mode's default key bindings and theme.
+//! interactive mode's default key bindings, theme and layout.
 //!
 //! Like the tools plugin it is Rust with no crates but the plugins' own
 //! libraries, so the module stays small, and it holds no privilege: the host grants it fs, confined
@@ -26,7 +26,7 @@ mod tests;
 use crate::text::cat;
 use smith_plugin::contrib::{
     CommandDefinition, ContextTransformDefinition, Contributions, KeyBinding, PromptDefinition, RegistrationFault,
-    ThemeStyle,
+    ScreenLayout, ThemeStyle,
 };
 
 #[cfg(target_arch = "wasm32")]
@@ -128,6 +128,12 @@ fn declare(world_version: &str) -> Result<Contributions, RegistrationFault> {
             .iter()
             .map(|(role, style)| ThemeStyle { role: role.to_string(), style: style.to_string() })
             .collect(),
+        layout: Some(ScreenLayout {
+            status_left: ui::STATUS_LEFT.iter().map(|s| s.to_string()).collect(),
+            status_right: ui::STATUS_RIGHT.iter().map(|s| s.to_string()).collect(),
+            prompt: ui::PROMPT.to_string(),
+            placeholder: ui::PLACEHOLDER.to_string(),
+        }),
         ..Default::default()
     })
 }

@@ -48,3 +48,13 @@ pub(crate) const THEME: &[(&str, &str)] = &[
     ("selection", "reverse"),
     ("queued", "yellow dim"),
 ];
+
+/// STATUS_LEFT and STATUS_RIGHT are the status line's segments: the
+/// activity (spinner, elapsed time, flash messages) on the left; the
+/// model, its thinking level, the context used and the cost on the right.
+pub(crate) const STATUS_LEFT: &[&str] = &["activity"];
+pub(crate) const STATUS_RIGHT: &[&str] = &["model", "thinking", "context", "cost"];
+
+/// PROMPT is the mark before the input; PLACEHOLDER the empty box's text.
+pub(crate) const PROMPT: &str = "› ";
+pub(crate) const PLACEHOLDER: &str = "Ask Smith to do something — / for commands, ctrl+c twice to quit";

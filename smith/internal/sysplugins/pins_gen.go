@@ -30,10 +30,10 @@ var toolsWasm []byte
 // the toolchains that built them (a rebuild is byte-identical only with
 // the same one).
 var pins = []pin{
-	{name: "product", file: "product.wasm", size: 103700, sha256: "cdd2371a4b0adf9cd8fac08bbec3bad2323fae1cc3b5ad4d58299cf05ca19e36", toolchain: "rustc 1.63.0", data: productWasm},
-	{name: "providers-anthropic", file: "providers-anthropic.wasm", size: 301643, sha256: "47c6016b7203e5782b3cecdc028b982ac82cfad88f060e631f4d4d2524b97db7", toolchain: "rustc 1.63.0", data: providersanthropicWasm},
-	{name: "providers-openai-responses", file: "providers-openai-responses.wasm", size: 308352, sha256: "0dee0ccef74620ec4eace0af4083dba95d0bc02882b05ea36c264d78aa5ec548", toolchain: "rustc 1.63.0", data: providersopenairesponsesWasm},
-	{name: "providers-openai-chat", file: "providers-openai-chat.wasm", size: 312655, sha256: "81d878bfc64f1373d680c3d48defb272a868a2707e2e60a830e2d7fa11068a45", toolchain: "rustc 1.63.0", data: providersopenaichatWasm},
-	{name: "providers-gemini", file: "providers-gemini.wasm", size: 361393, sha256: "7601ea155fe1a9fc53b08dd45abe10d19db3038d39659d68c8355102391a78ff", toolchain: "rustc 1.63.0", data: providersgeminiWasm},
-	{name: "tools", file: "tools.wasm", size: 112331, sha256: "4db119dcdd47ef0d7e5b305ed75d22dcf1b01d831f9cc472875e7675e4a756a1", toolchain: "rustc 1.63.0", data: toolsWasm},
+	{name: "product", file: "product.wasm", size: 105242, sha256: "bc56e6c9be2da3c42f0a8c972bf99d77fa6b5a590f4c39bd1bd4a678542ba05e", toolchain: "rustc 1.63.0", data: productWasm},
+	{name: "providers-anthropic", file: "providers-anthropic.wasm", size: 302260, sha256: "544790cf7c8a8c4dfc1986191037183da9607fd8d1ef143b896f513efe61e3e5", toolchain: "rustc 1.63.0", data: providersanthropicWasm},
+	{name: "providers-openai-responses", file: "providers-openai-responses.wasm", size: 308969, sha256: "cf3e78caf0e90b800e436f17a2443709ec1d5e314dba0723487024a0b26301d3", toolchain: "rustc 1.63.0", data: providersopenairesponsesWasm},
+	{name: "providers-openai-chat", file: "providers-openai-chat.wasm", size: 313272, sha256: "be36f44bab753ed8c258411ca3498a568f5bce1750d48b3954e5b6b4de6e97bd", toolchain: "rustc 1.63.0", data: providersopenaichatWasm},
+	{name: "providers-gemini", file: "providers-gemini.wasm", size: 362010, sha256: "ab3e45ce5fe57761d629b6fd51ddcd2ca08e3eab2061da9014b125f632da63b8", toolchain: "rustc 1.63.0", data: providersgeminiWasm},
+	{name: "tools", file: "tools.wasm", size: 112612, sha256: "2a27ccb1bc62ccd998bc1687aa6bf8c995d46322c92ed45ebe3ea79358a9a2c7", toolchain: "rustc 1.63.0", data: toolsWasm},
 }

@@ -80,6 +80,8 @@ type App struct {
 	now  func() time.Time
 	th   Theme
 	keys keymap
+	// layout is the status line's segments and the input box's text.
+	layout protocol.Layout
 
 	tr     transcript
 	view   widget.ScrollView
@@ -145,7 +147,8 @@ func newApp(ctx context.Context, o Options) *App {
 	a.th.applyStyles(o.Theme, func(string) string { return "smith.kdl" })
 	a.keys, _ = newKeymap(protocol.Presentation{}, o.Keys)
 	a.tr.th = &a.th
-	a.editor = widget.Editor{Prompt: "› ", Placeholder: "Ask Smith to do something — / for commands, ctrl+c twice to quit",
+	a.layout = defaultLayout
+	a.editor = widget.Editor{Prompt: a.layout.Prompt, Placeholder: a.layout.Placeholder,
 		MaxHeight: 10, PlaceholderStyle: a.th.Dim, MarkerStyle: a.th.Accent}
 	w, h := o.Term.Size()
 	a.buf = screen.NewBuffer(w, h)
@@ -179,6 +182,11 @@ func (a *App) loadPresentation() {
 			a.tr.epoch++
 			keys, kw := newKeymap(p, a.o.Keys)
 			a.keys = keys
+			if p.Layout != nil {
+				a.layout = *p.Layout
+				a.editor.Prompt, a.editor.Placeholder = a.layout.Prompt, a.layout.Placeholder
+			}
+			a.editor.PlaceholderStyle, a.editor.MarkerStyle = a.th.Dim, a.th.Accent
 			for _, w := range append(warn, kw...) {
 				a.tr.add(&item{kind: kindWarning, text: w})
 			}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/smith-agent/smith/core/protocol"
 	"github.com/smith-agent/smith/termkit/screen"
 	"github.com/smith-agent/smith/termkit/widget"
 )
@@ -122,60 +123,88 @@ func (a *App) drawStatus(r screen.Rect) {
 	if r.Empty() {
 		return
 	}
-	now := a.now()
-	var left []widget.Segment
-	switch {
-	case a.flash != "" && now.Before(a.flashUntil):
-		left = append(left, widget.Segment{Text: a.flash, Style: a.th.StatusAccent})
-	case a.busy:
-		el := now.Sub(a.started)
-		frame := spinner[int(el/(100*time.Millisecond))%len(spinner)]
-		what := "working"
-		if !a.firstToken {
-			what = "waiting for the model"
+	widget.DrawStatus(a.buf, r, a.segments(a.layout.StatusLeft, r.W), a.segments(a.layout.StatusRight, r.W))
+}
+
+// defaultLayout is the layout when no plugin contributes one.
+var defaultLayout = protocol.Layout{StatusLeft: []string{"activity"}, StatusRight: []string{"model", "thinking", "context", "cost"},
+	Prompt: "› ", Placeholder: "Ask Smith something — / for commands, ctrl+c twice to quit"}
+
+// segments draws the named status segments, " · " between two; a name
+// this Smith does not know draws nothing.
+func (a *App) segments(names []string, width int) []widget.Segment {
+	var out []widget.Segment
+	for _, n := range names {
+		seg, ok := a.segment(n, width)
+		if !ok {
+			continue
 		}
-		left = append(left, widget.Segment{Text: fmt.Sprintf("%s %s %s · esc to abort", frame, what, elapsed(el)), Style: a.th.StatusAccent})
-	default:
+		if len(out) > 0 {
+			out = append(out, widget.Segment{Text: " · ", Style: a.th.Status})
+		}
+		out = append(out, seg)
+	}
+	return out
+}
+
+// segment is one status segment: activity, model, thinking, tokens,
+// context or cost; ok is false when it has nothing to show.
+func (a *App) segment(name string, width int) (widget.Segment, bool) {
+	now := a.now()
+	switch name {
+	case "activity":
+		switch {
+		case a.flash != "" && now.Before(a.flashUntil):
+			return widget.Segment{Text: a.flash, Style: a.th.StatusAccent}, true
+		case a.busy:
+			el := now.Sub(a.started)
+			frame := spinner[int(el/(100*time.Millisecond))%len(spinner)]
+			what := "working"
+			if !a.firstToken {
+				what = "waiting for the model"
+			}
+			return widget.Segment{Text: fmt.Sprintf("%s %s %s · esc to abort", frame, what, elapsed(el)), Style: a.th.StatusAccent}, true
+		}
 		a.flash = ""
 		hint := "/ for commands"
 		if a.search != nil {
 			hint = "enter: older match · esc: close"
 		}
-		left = append(left, widget.Segment{Text: hint, Style: a.th.Status})
-	}
-	m := a.model
-	if m == "" {
-		m = "no model"
-	}
-	if a.thinking != "" {
-		m += " · " + a.thinking
-	}
-	// The activity on the left matters most: the model's name (which may
-	// be a long path) gives way first.
-	m = screen.Truncate(m, max(r.W/3, 8), "…")
-	right := []widget.Segment{{Text: m, Style: a.th.StatusAccent}}
-	if u := a.usage(); u != "" {
-		right = append(right, widget.Segment{Text: " · " + u, Style: a.th.Status})
-	}
-	widget.DrawStatus(a.buf, r, left, right)
-}
-
-// usage is the status line's tokens, context use and cost.
-func (a *App) usage() string {
-	var parts []string
-	if n, ok := a.stats.ContextTokens.Value(); ok {
+		return widget.Segment{Text: hint, Style: a.th.Status}, true
+	case "model":
+		m := a.model
+		if m == "" {
+			m = "no model"
+		}
+		// The activity matters most: the model's name (which may be a
+		// long path) gives way first.
+		return widget.Segment{Text: screen.Truncate(m, max(width/3, 8), "…"), Style: a.th.StatusAccent}, true
+	case "thinking":
+		return widget.Segment{Text: a.thinking, Style: a.th.Status}, a.thinking != ""
+	case "tokens":
+		u := a.stats.Usage
+		in, ok1 := u.Input.Add(u.CacheRead).Add(u.CacheWrite).Value()
+		out, ok2 := u.Output.Value()
+		return widget.Segment{Text: "in " + tokens(in) + " · out " + tokens(out), Style: a.th.Status}, ok1 && ok2 && a.stats.Responses > 0
+	case "context":
+		n, ok := a.stats.ContextTokens.Value()
+		if !ok {
+			return widget.Segment{}, false
+		}
 		s := tokens(n) + " tokens"
 		if a.stats.ContextPercent >= 0 && a.stats.ContextWindow > 0 {
 			s += fmt.Sprintf(" (%d%% of %s)", a.stats.ContextPercent, tokens(int64(a.stats.ContextWindow)))
 		}
-		parts = append(parts, s)
+		return widget.Segment{Text: s, Style: a.th.Status}, true
+	case "cost":
+		if c, ok := a.stats.Usage.CostNanoUSD.Value(); ok && a.stats.Responses > 0 {
+			return widget.Segment{Text: dollars(c), Style: a.th.Status}, true
+		}
+		if c, ok := a.cost.Value(); ok && c > 0 {
+			return widget.Segment{Text: dollars(c), Style: a.th.Status}, true
+		}
 	}
-	if c, ok := a.stats.Usage.CostNanoUSD.Value(); ok && a.stats.Responses > 0 {
-		parts = append(parts, dollars(c))
-	} else if c, ok := a.cost.Value(); ok && c > 0 {
-		parts = append(parts, dollars(c))
-	}
-	return strings.Join(parts, " · ")
+	return widget.Segment{}, false
 }
 
 // tokens is a count like 950, 12.3k or 1.2M.

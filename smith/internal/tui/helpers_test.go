@@ -204,6 +204,9 @@ func start(tb testing.TB, rt *runtime.Runtime, w, h int, o Options) *started {
 		s.sess <- sess
 		s.done <- err
 	}()
+	// The plugins' presentation (keys, theme, layout) arrives in the
+	// background; its placeholder says it has.
+	ft.waitFor(tb, "Ask Smith to do something")
 	tb.Cleanup(func() {
 		cancel()
 		select {

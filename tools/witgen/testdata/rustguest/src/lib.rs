@@ -84,6 +84,7 @@ impl smith_plugin::contrib::Guest for Guest {
                 keys: vec!["enter".to_string(), "ctrl+s".to_string()],
             }],
             theme: vec![ThemeStyle { role: "accent".to_string(), style: "bold #ff8800".to_string() }],
+            layout: None,
         })
     }
 }
