@@ -109,7 +109,9 @@ type App struct {
 	quitArmed  time.Time
 	quit       bool
 	sel        selection
-	lastFrame  time.Time
+	// lastTranscript is where the transcript was drawn, for clicks.
+	lastTranscript screen.Rect
+	lastFrame      time.Time
 
 	// pendingModel is a model chosen before the session exists.
 	pendingModel string

@@ -212,3 +212,31 @@ func TestResumePicker(t *testing.T) {
 	s.term.waitFor(t, "› earlier question", "an earlier answer", "resumed session earlier-question")
 	s.quit(t)
 }
+
+// TestClickOpensToolOutput: a click on a tool call shows its whole output;
+// another hides it again.
+func TestClickOpensToolOutput(t *testing.T) {
+	w := newWorld(t)
+	rt := w.open(w.script(`{"mock_script": 1, "responses": [
+		{"tool_calls": [{"id": "c1", "name": "bash", "arguments": {"command": "seq 1 30"}}]},
+		{"text": "counted"}]}`))
+	s := start(t, rt, 80, 50, Options{})
+	s.term.typeText("count")
+	s.term.press(t, "enter")
+	scr := s.term.waitFor(t, "counted", "25 more lines")
+	y := -1
+	for i, row := range strings.Split(scr, "\n") {
+		if strings.Contains(row, "● bash seq 1 30") {
+			y = i
+		}
+	}
+	click := func() {
+		s.term.events <- input.Mouse{X: 3, Y: y, Button: input.ButtonLeft, Action: input.MousePress}
+		s.term.events <- input.Mouse{X: 3, Y: y, Button: input.ButtonLeft, Action: input.MouseRelease}
+	}
+	click()
+	s.term.waitFor(t, "│ 30")
+	click()
+	s.term.waitFor(t, "25 more lines")
+	s.quit(t)
+}

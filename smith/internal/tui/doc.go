@@ -14,8 +14,8 @@
 // transcript scrolls on its own (PgUp/PgDn, shift+up/down, the wheel); a
 // view scrolled away from the end stays put while output arrives, with an
 // indicator, and ctrl+end returns to the latest. ctrl+f searches, a mouse
-// drag selects and copies (OSC 52 and the native clipboard), ctrl+o shows
-// thinking and whole tool output. Slash commands complete as they are
+// drag selects and copies (OSC 52 and the native clipboard), a click on a
+// tool call or a thinking block shows it whole, ctrl+o shows every one. Slash commands complete as they are
 // typed: the built-in ones (/new, /resume, /model, /tree, /fork, /label,
 // /compact, /undo, /redo, /help, /quit, …) and every command a plugin
 // contributes.

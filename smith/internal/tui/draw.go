@@ -62,6 +62,7 @@ func (a *App) draw() {
 	l := a.place(w, h)
 	a.tr.th = &a.th
 	a.view.Draw(a.buf, l.transcript, &a.tr)
+	a.lastTranscript = l.transcript
 	a.drawSelection(l.transcript)
 	if a.view.HiddenBelow() && l.transcript.H > 0 {
 		hint := " ↓ more below · ctrl+end "

@@ -42,9 +42,28 @@ func (a *App) selectMouse(m input.Mouse) {
 		a.sel.x1, a.sel.y1 = m.X, m.Y
 		if a.sel.x0 == a.sel.x1 && a.sel.y0 == a.sel.y1 {
 			a.sel.active = false // a click, not a selection
+			a.toggleAt(m.Y)
 			return
 		}
 		a.copy(a.selectedText())
+	}
+}
+
+// toggleAt opens or closes the tool call or thinking block drawn at screen
+// row y of the transcript.
+func (a *App) toggleAt(y int) {
+	r := a.lastTranscript
+	if y < r.Y || y >= r.Y+r.H {
+		return
+	}
+	first, top := a.view.Top()
+	i := a.tr.itemAt(first, top, y-r.Y, r.W)
+	if i < 0 {
+		return
+	}
+	if it := a.tr.items[i]; it.kind == kindTool || it.kind == kindThinking {
+		it.open = !it.open
+		it.touch()
 	}
 }
 

@@ -33,6 +33,7 @@ type item struct {
 	callID, name, args string
 	output             string // the result, or the partial output while running
 	done, failed       bool
+	open               bool // shown whole (a click on it), as ctrl+o shows every item
 
 	version int
 	stream  *markdown.Stream // assistant text, laid out incrementally
@@ -132,8 +133,8 @@ const expandedLines = 400
 
 func (t *transcript) thinking(it *item, width int) []markdown.Line {
 	n := strings.Count(strings.TrimSpace(it.text), "\n") + 1
-	if !t.expanded {
-		head := fmt.Sprintf("∴ Thinking… (%d line%s, ctrl+o to show)", n, plural(n))
+	if !t.expanded && !it.open {
+		head := fmt.Sprintf("∴ Thinking… (%d line%s, click or ctrl+o to show)", n, plural(n))
 		return markdown.Plain(head, width, t.th.ThinkingHead)
 	}
 	lines := markdown.Plain("∴ Thinking", width, t.th.ThinkingHead)
@@ -174,7 +175,7 @@ func (t *transcript) tool(it *item, width int) []markdown.Line {
 		}
 		src, limit = kept, collapsedDiffLines
 	}
-	if t.expanded {
+	if t.expanded || it.open {
 		limit = expandedLines
 	}
 	shown := src
@@ -211,8 +212,8 @@ func (t *transcript) tool(it *item, width int) []markdown.Line {
 		lines = append(lines, markdown.Line{{Text: "  │ ", Style: t.th.Dim}, {Text: text, Style: st}})
 	}
 	if hidden := len(src) - len(shown) - earlier; hidden > 0 {
-		hint := "ctrl+o to show"
-		if t.expanded {
+		hint := "click or ctrl+o to show"
+		if t.expanded || it.open {
 			hint = "the session holds the whole output"
 		}
 		lines = append(lines, markdown.Line{{Text: fmt.Sprintf("  … %d more line%s (%s)", hidden, plural(hidden), hint), Style: t.th.Dim}})
@@ -235,6 +236,20 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+// itemAt returns the item drawn at row y of a view whose top row is row
+// top of item first, or -1.
+func (t *transcript) itemAt(first, top, y, width int) int {
+	for i := first; i < len(t.items); i++ {
+		h := t.Height(i, width) - top
+		if y < h {
+			return i
+		}
+		y -= h
+		top = 0
+	}
+	return -1
 }
 
 // find returns the index of the last item before from whose text holds q
