@@ -65,6 +65,16 @@ func helper(mode string) {
 	case "signal":
 		report("ready")
 		time.Sleep(10 * time.Second)
+	case "suspend":
+		err := t.Suspend()
+		for ev := range t.Events() {
+			if _, ok := ev.(input.Resize); ok {
+				break // the redraw request after resuming
+			}
+		}
+		_ = t.Close()
+		report(fmt.Sprint(err))
+		os.Exit(0)
 	case "keys":
 		var got []string
 		for ev := range t.Events() {
@@ -249,6 +259,47 @@ func TestRestoredOnEveryExit(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSuspend: Suspend hands the terminal back (its termios restored while
+// stopped), stops the process, and on SIGCONT takes the terminal again and
+// asks for a redraw.
+func TestSuspend(t *testing.T) {
+	p := newPty(t, da1)
+	before := p.stty(t)
+	cmd, report := p.start(t, "suspend")
+	state := func() byte {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", cmd.Process.Pid))
+		if err != nil {
+			return 0
+		}
+		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		return f[0][0]
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for state() != 'T' {
+		if time.Now().After(deadline) {
+			t.Fatalf("the process did not stop; it wrote %q", p.written())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := p.stty(t); got != before {
+		t.Errorf("while stopped, stty -g %q, want the original %q", got, before)
+	}
+	_ = cmd.Process.Signal(syscall.SIGCONT)
+	if code := wait(t, cmd); code != 0 {
+		t.Fatalf("exit %d: %q", code, p.written())
+	}
+	var got string
+	if err := json.Unmarshal(waitFile(t, report), &got); err != nil || got != "<nil>" {
+		t.Errorf("Suspend returned %q (%v)", got, err)
+	}
+	if n := strings.Count(p.written(), "\x1b[?1049h"); n != 2 {
+		t.Errorf("the alternate screen was entered %d times, want 2 (again after resuming)", n)
+	}
+	if after := p.stty(t); after != before {
+		t.Errorf("stty -g after %q, before %q", after, before)
 	}
 }
 
