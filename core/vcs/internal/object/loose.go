@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // Dir is the objects/ directory of a repository.
@@ -29,6 +30,14 @@ func (d Dir) Has(id ID) bool {
 	_, err := os.Lstat(d.path(id))
 	return err == nil
 }
+
+// writers pools zlib writers: each holds about a megabyte of compressor
+// state, which a snapshot of thousands of files would otherwise allocate
+// per object.
+var writers = sync.Pool{New: func() any {
+	zw, _ := zlib.NewWriterLevel(io.Discard, zlib.BestSpeed)
+	return zw
+}}
 
 // Write stores an object of type t with content b unless it is already
 // there, and returns its id and whether it was new. The object is
@@ -54,7 +63,9 @@ func (d Dir) Write(t Type, b []byte) (ID, bool, error) {
 		_ = os.Remove(name)
 		return id, false, fmt.Errorf("%s object %s at %s: %w", step, id, name, err)
 	}
-	zw, _ := zlib.NewWriterLevel(tmp, zlib.BestSpeed)
+	zw := writers.Get().(*zlib.Writer)
+	defer writers.Put(zw)
+	zw.Reset(tmp)
 	if _, err := zw.Write(Header(t, len(b))); err != nil {
 		return fail("write", err)
 	}
