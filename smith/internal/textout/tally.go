@@ -74,7 +74,7 @@ func (t Tally) Line() string {
 	}
 	cost := "cost unknown (no price is known for the model; see smith models)"
 	if costKnown {
-		cost = dollars(n)
+		cost = Dollars(n)
 	}
 	return strings.Join([]string{responses, in, out, cost}, " · ")
 }
@@ -88,8 +88,9 @@ func count(n int64) string {
 	return s
 }
 
-// dollars renders billionths of a US dollar.
-func dollars(nano int64) string {
+// Dollars renders billionths of a US dollar: "$0", "<$0.0001",
+// "$0.0123".
+func Dollars(nano int64) string {
 	switch {
 	case nano == 0:
 		return "$0"

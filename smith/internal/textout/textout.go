@@ -38,9 +38,9 @@ func (w *Writer) Event(ev protocol.Event) error {
 	case protocol.ToolExecutionEnd:
 		_, err = io.WriteString(w.W, Safe(excerpt(e.Result)))
 	case protocol.ProviderRetry:
-		err = w.diag("%s failed (%s); retrying in %s (attempt %d)", e.Target, describe(e.Error), wait(e.WaitMillis), e.Attempt+1)
+		err = w.diag("%s", Retry(e))
 	case protocol.ProviderFailover:
-		err = w.diag("%s failed (%s); trying %s", e.From, describe(e.Error), e.To)
+		err = w.diag("%s", Failover(e))
 	case protocol.Notice:
 		err = w.diag("%s: %s", e.Level, e.Text)
 	case protocol.AgentEnd:
@@ -68,6 +68,18 @@ func (w *Writer) diag(format string, args ...any) error {
 	}
 	_, err := io.WriteString(d, Safe("smith: "+fmt.Sprintf(format, args...))+"\n")
 	return err
+}
+
+// Retry says a provider request is sent again, and why: "anthropic/x
+// failed (rate limit, HTTP 429); retrying in 2s (attempt 2)".
+func Retry(e protocol.ProviderRetry) string {
+	return fmt.Sprintf("%s failed (%s); retrying in %s (attempt %d)", e.Target, describe(e.Error), wait(e.WaitMillis), e.Attempt+1)
+}
+
+// Failover says a provider request moves to the group's next target, and
+// why.
+func Failover(e protocol.ProviderFailover) string {
+	return fmt.Sprintf("%s failed (%s); trying %s", e.From, describe(e.Error), e.To)
 }
 
 func (w *Writer) endLine() {

@@ -92,9 +92,9 @@ func TestCountAndDollars(t *testing.T) {
 	}{
 		{name: "small", got: count(999), want: "999"},
 		{name: "thousands", got: count(1234567), want: "1,234,567"},
-		{name: "zero dollars", got: dollars(0), want: "$0"},
-		{name: "tiny", got: dollars(50), want: "<$0.0001"},
-		{name: "cents", got: dollars(21_300_000), want: "$0.0213"},
+		{name: "zero dollars", got: Dollars(0), want: "$0"},
+		{name: "tiny", got: Dollars(50), want: "<$0.0001"},
+		{name: "cents", got: Dollars(21_300_000), want: "$0.0213"},
 		{name: "wait ms", got: wait(800), want: "800ms"},
 		{name: "wait minutes", got: wait(90_000), want: "1m30s"},
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/smith-agent/smith/core/protocol"
+	"github.com/smith-agent/smith/smith/internal/textout"
 	"github.com/smith-agent/smith/termkit/screen"
 	"github.com/smith-agent/smith/termkit/widget"
 )
@@ -199,10 +200,10 @@ func (a *App) segment(name string, width int) (widget.Segment, bool) {
 		return widget.Segment{Text: s, Style: a.th.Status}, true
 	case "cost":
 		if c, ok := a.stats.Usage.CostNanoUSD.Value(); ok && a.stats.Responses > 0 {
-			return widget.Segment{Text: dollars(c), Style: a.th.Status}, true
+			return widget.Segment{Text: textout.Dollars(c), Style: a.th.Status}, true
 		}
 		if c, ok := a.cost.Value(); ok && c > 0 {
-			return widget.Segment{Text: dollars(c), Style: a.th.Status}, true
+			return widget.Segment{Text: textout.Dollars(c), Style: a.th.Status}, true
 		}
 	}
 	return widget.Segment{}, false
@@ -217,19 +218,6 @@ func tokens(n int64) string {
 		return strings.TrimSuffix(fmt.Sprintf("%.1f", float64(n)/1e3), ".0") + "k"
 	}
 	return strings.TrimSuffix(fmt.Sprintf("%.1f", float64(n)/1e6), ".0") + "M"
-}
-
-// dollars is a cost in billionths of a dollar, as money.
-func dollars(nano int64) string {
-	switch {
-	case nano == 0:
-		return "$0"
-	case nano < 100_000:
-		return "<$0.0001"
-	case nano < 10_000_000_000:
-		return fmt.Sprintf("$%.4f", float64(nano)/1e9)
-	}
-	return fmt.Sprintf("$%.2f", float64(nano)/1e9)
 }
 
 // elapsed is a duration like 0.4s, 12s or 3m05s.

@@ -2,9 +2,7 @@ package tui
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
-	"time"
 
 	"github.com/smith-agent/smith/core/model"
 	"github.com/smith-agent/smith/core/protocol"
@@ -56,10 +54,9 @@ func (a *App) feed(ev protocol.Event) {
 		it.output, it.done, it.failed = model.TextOf(ev.Result.Content), true, ev.Result.IsError
 		it.touch()
 	case protocol.ProviderRetry:
-		t.add(&item{kind: kindWarning, text: fmt.Sprintf("%s failed (%s); retrying in %s (attempt %d)",
-			ev.Target, describeErr(ev.Error), (time.Duration(ev.WaitMillis) * time.Millisecond).Round(100*time.Millisecond), ev.Attempt+1)})
+		t.add(&item{kind: kindWarning, text: textout.Retry(ev)})
 	case protocol.ProviderFailover:
-		t.add(&item{kind: kindWarning, text: fmt.Sprintf("%s failed (%s); trying %s", ev.From, describeErr(ev.Error), ev.To)})
+		t.add(&item{kind: kindWarning, text: textout.Failover(ev)})
 	case protocol.CompactionStart:
 		t.add(&item{kind: kindInfo, text: "compacting the conversation (" + ev.Reason + ")…"})
 	case protocol.CompactionEnd:
@@ -172,7 +169,7 @@ func (a *App) endAssistant(m model.AssistantMessage) {
 	}
 	a.blocks = map[int]*item{}
 	if m.Error != nil {
-		a.tr.add(&item{kind: kindError, text: describeErr(m.Error)})
+		a.tr.add(&item{kind: kindError, text: strings.TrimSpace(m.Error.Error())})
 	}
 }
 
@@ -194,14 +191,6 @@ func (a *App) history(msgs []model.Message) {
 			it.touch()
 		}
 	}
-}
-
-// describeErr is a classified provider error in a few words.
-func describeErr(e *model.Error) string {
-	if e == nil {
-		return "unknown error"
-	}
-	return strings.TrimSpace(e.Error())
 }
 
 // argKeys are the argument members that best describe a call, by tool.
