@@ -231,17 +231,21 @@ func (a *App) post(f func()) {
 	}
 }
 
-// attach makes s the session shown: its history drawn, its events
-// subscribed.
+// attach makes s the session shown: the transcript and the run's state
+// start over, then s's history is drawn and its events subscribed. A nil
+// s shows no session: the next prompt starts one.
 func (a *App) attach(s *runtime.Session) {
 	if a.sub != nil {
 		a.sub.Close()
 	}
-	a.sess = s
+	a.sess, a.sub = s, nil
 	a.tr = transcript{th: &a.th, expanded: a.tr.expanded}
 	a.view.Follow()
 	a.blocks, a.calls, a.queued = map[int]*item{}, map[string]*item{}, nil
-	a.busy = false
+	a.busy, a.stats = false, protocol.Stats{}
+	if s == nil {
+		return
+	}
 	if msgs, err := s.History(); err != nil {
 		a.tr.add(&item{kind: kindError, text: err.Error()})
 	} else {

@@ -114,7 +114,8 @@ func (a *App) cmdHelp(string) {
 	a.info(sb.String())
 }
 
-// switchTo shows s instead of the current session, which is closed.
+// switchTo shows s (nil: none until the next prompt) instead of the
+// current session, which is closed.
 func (a *App) switchTo(s *runtime.Session) {
 	old := a.sess
 	a.attach(s)
@@ -139,21 +140,7 @@ func (a *App) cmdNew(string) {
 	if !a.idle("/new") {
 		return
 	}
-	old := a.sess
-	if a.sub != nil {
-		a.sub.Close()
-	}
-	a.sess, a.sub = nil, nil
-	a.tr = transcript{th: &a.th, expanded: a.tr.expanded}
-	a.view.Follow()
-	a.stats, a.queued = protocol.Stats{}, nil
-	a.do(func() func() {
-		a.wsess = nil
-		if old != nil {
-			_ = old.Close(a.ctx)
-		}
-		return nil
-	})
+	a.switchTo(nil)
 	a.info("new session: the next prompt starts it")
 }
 

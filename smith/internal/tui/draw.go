@@ -61,7 +61,6 @@ func (a *App) draw() {
 	}
 	a.buf.Clear()
 	l := a.place(w, h)
-	a.tr.th = &a.th
 	a.view.Draw(a.buf, l.transcript, &a.tr)
 	a.lastTranscript = l.transcript
 	a.drawSelection(l.transcript)

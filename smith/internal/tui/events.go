@@ -29,11 +29,7 @@ func (a *App) feed(ev protocol.Event) {
 			a.endAssistant(m)
 		}
 	case protocol.ToolExecutionStart:
-		it := a.calls[ev.CallID]
-		if it == nil {
-			it = t.add(&item{kind: kindTool, callID: ev.CallID, name: ev.Name})
-			a.calls[ev.CallID] = it
-		}
+		it := a.callItem(ev.CallID, ev.Name)
 		it.args = summarizeArgs(ev.Name, ev.Arguments)
 		it.touch()
 	case protocol.ToolExecutionUpdate:
@@ -46,13 +42,7 @@ func (a *App) feed(ev protocol.Event) {
 			it.touch()
 		}
 	case protocol.ToolExecutionEnd:
-		it := a.calls[ev.CallID]
-		if it == nil {
-			it = t.add(&item{kind: kindTool, callID: ev.CallID, name: ev.Name})
-			a.calls[ev.CallID] = it
-		}
-		it.output, it.done, it.failed = model.TextOf(ev.Result.Content), true, ev.Result.IsError
-		it.touch()
+		a.result(ev.CallID, ev.Name, ev.Result)
 	case protocol.ProviderRetry:
 		t.add(&item{kind: kindWarning, text: textout.Retry(ev)})
 	case protocol.ProviderFailover:
@@ -173,6 +163,24 @@ func (a *App) endAssistant(m model.AssistantMessage) {
 	}
 }
 
+// callItem returns the tool item of call id, adding one when the call
+// was not streamed.
+func (a *App) callItem(id, name string) *item {
+	it := a.calls[id]
+	if it == nil {
+		it = a.tr.add(&item{kind: kindTool, callID: id, name: name})
+		a.calls[id] = it
+	}
+	return it
+}
+
+// result shows the result of call id.
+func (a *App) result(id, name string, r model.ToolResultMessage) {
+	it := a.callItem(id, name)
+	it.output, it.done, it.failed = model.TextOf(r.Content), true, r.IsError
+	it.touch()
+}
+
 // history draws the messages of a session opened with a past.
 func (a *App) history(msgs []model.Message) {
 	for _, m := range msgs {
@@ -183,12 +191,7 @@ func (a *App) history(msgs []model.Message) {
 			a.blocks = map[int]*item{}
 			a.endAssistant(m)
 		case model.ToolResultMessage:
-			it := a.calls[m.CallID]
-			if it == nil {
-				it = a.tr.add(&item{kind: kindTool, callID: m.CallID, name: m.Name})
-			}
-			it.output, it.done, it.failed = model.TextOf(m.Content), true, m.IsError
-			it.touch()
+			a.result(m.CallID, m.Name, m)
 		}
 	}
 }
