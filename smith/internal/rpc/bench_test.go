@@ -26,7 +26,7 @@ func roundTrip(b *testing.B, c *rpcclient.Client) {
 // its response through in-process pipes (io.Pipe).
 func BenchmarkRoundTripInProcess(b *testing.B) {
 	w := newWorld(b)
-	srv, err := New(Options{Runtime: w.open("mock", false)})
+	srv, err := New(Options{Runtime: w.Open("mock", false)})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func BenchmarkRoundTripInProcess(b *testing.B) {
 // (os.Pipe), as a client of `smith rpc` sees it.
 func BenchmarkRoundTripPipes(b *testing.B) {
 	w := newWorld(b)
-	p := servePipes(b, w.open("mock", false), nil)
+	p := servePipes(b, w.Open("mock", false), nil)
 	c := p.client()
 	roundTrip(b, c)
 }
@@ -57,13 +57,13 @@ func BenchmarkRoundTripPipes(b *testing.B) {
 // 2,000 deltas (events/s is the figure; ns/op is one whole run).
 func BenchmarkEventThroughput(b *testing.B) {
 	w := newWorld(b)
-	mock := w.script(textScript(words(2000)))
+	mock := w.Script(textScript(words(2000)))
 	events := 0
 	var elapsed time.Duration
 	b.ReportAllocs()
 	for b.Loop() {
 		b.StopTimer()
-		rt := w.open(mock, false)
+		rt := w.Open(mock, false)
 		inR, inW, _ := os.Pipe()
 		outR, outW, _ := os.Pipe()
 		srv, err := New(Options{Runtime: rt})

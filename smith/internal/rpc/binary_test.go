@@ -67,12 +67,12 @@ func smithCmd(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer) {
 	t.Helper()
 	bin := smithBinary(t)
 	w := newWorld(t)
-	if err := demoproject.Write(w.project); err != nil {
+	if err := demoproject.Write(w.Project); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, append([]string{"rpc", "--cwd", w.project}, args...)...)
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(w.home, "user"), "SMITH_HOME=" + w.home,
-		"TMPDIR=" + os.TempDir(), "XDG_CACHE_HOME=" + cacheDir}
+	cmd := exec.Command(bin, append([]string{"rpc", "--cwd", w.Project}, args...)...)
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(w.Home, "user"), "SMITH_HOME=" + w.Home,
+		"TMPDIR=" + os.TempDir(), "XDG_CACHE_HOME=" + w.Cache}
 	stderr := &bytes.Buffer{}
 	cmd.Stderr = stderr
 	return cmd, stderr

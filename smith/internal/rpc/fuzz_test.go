@@ -39,7 +39,7 @@ func FuzzServe(f *testing.F) {
 		f.Add(seed)
 	}
 	w := newWorld(f)
-	rt := w.open("mock", false)
+	rt := w.Open("mock", false)
 	f.Fuzz(func(t *testing.T, input string) {
 		inR, inW := io.Pipe()
 		outR, outW := io.Pipe()

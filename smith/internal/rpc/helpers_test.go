@@ -6,75 +6,22 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/smith-agent/smith/core/plugin"
+	"github.com/smith-agent/smith/smith/internal/testworld"
+
 	"github.com/smith-agent/smith/core/protocol"
 	"github.com/smith-agent/smith/core/rpcclient"
 	"github.com/smith-agent/smith/core/runtime"
-	"github.com/smith-agent/smith/smith/internal/sysplugins"
 )
 
-// cacheDir is one plugin compile cache for the package's tests.
-var cacheDir = filepath.Join(os.TempDir(), "smith-rpc-test-cache")
+// world is the test's project and Smith home (smith/internal/testworld).
+type world = testworld.World
 
-// world is a project directory and a Smith home with nothing of the real
-// user's in it.
-type world struct {
-	tb      testing.TB
-	project string
-	home    string
-}
-
-func newWorld(tb testing.TB) *world {
-	tb.Helper()
-	root := tb.TempDir()
-	if r, err := filepath.EvalSymlinks(root); err == nil {
-		root = r
-	}
-	w := &world{tb: tb, project: filepath.Join(root, "project"), home: filepath.Join(root, "home")}
-	for _, d := range []string{w.project, w.home} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	return w
-}
-
-// script writes a mock script and returns its --model value.
-func (w *world) script(body string) string {
-	w.tb.Helper()
-	p := filepath.Join(w.project, fmt.Sprintf("script-%d.json", time.Now().UnixNano()))
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-		w.tb.Fatal(err)
-	}
-	return "mock/" + p
-}
-
-// open opens a runtime over the world with model; plugins loads the
-// system plugins (the tools, the product plugin's commands).
-func (w *world) open(model string, plugins bool) *runtime.Runtime {
-	w.tb.Helper()
-	var arts []plugin.Artifact
-	if plugins {
-		var err error
-		if arts, err = sysplugins.Artifacts(); err != nil {
-			w.tb.Fatal(err)
-		}
-	}
-	env := map[string]string{"HOME": filepath.Join(w.home, "user"), "XDG_CACHE_HOME": cacheDir}
-	rt, err := runtime.Open(context.Background(), runtime.Config{Cwd: w.project, Home: w.home, Flags: map[string]string{"model": model},
-		Plugins: arts, Version: "test", LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }})
-	if err != nil {
-		w.tb.Fatal(err)
-	}
-	w.tb.Cleanup(func() { _ = rt.Close(context.Background()) })
-	return rt
-}
+func newWorld(tb testing.TB) *world { return testworld.New(tb, "smith-rpc-test-cache") }
 
 // pipes is a server serving over two os.Pipe pairs.
 type pipes struct {

@@ -40,7 +40,7 @@ func TestBadLines(t *testing.T) {
 		{name: "missing ref", line: `{"jsonrpc":"2.0","id":16,"method":"session.open"}`, id: "16", code: protocol.CodeInvalidParams, phrase: `"ref" is missing`},
 	}
 	w := newWorld(t)
-	p := servePipes(t, w.open("mock", false), nil)
+	p := servePipes(t, w.Open("mock", false), nil)
 	l := newLines(t, p)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -79,7 +79,7 @@ func TestIDsEchoed(t *testing.T) {
 		{name: "null", id: `null`},
 	}
 	w := newWorld(t)
-	p := servePipes(t, w.open("mock", false), nil)
+	p := servePipes(t, w.Open("mock", false), nil)
 	l := newLines(t, p)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -99,7 +99,7 @@ func TestIDsEchoed(t *testing.T) {
 // not answered; a failed one is logged, not written to the output.
 func TestNotificationsGetNoResponse(t *testing.T) {
 	w := newWorld(t)
-	p := servePipes(t, w.open("mock", false), nil)
+	p := servePipes(t, w.Open("mock", false), nil)
 	l := newLines(t, p)
 	p.send(t, `{"jsonrpc":"2.0","method":"abort"}`)
 	p.send(t, `{"jsonrpc":"2.0","method":"nope"}`)
@@ -127,7 +127,7 @@ func TestNotificationsGetNoResponse(t *testing.T) {
 // order).
 func TestLongLine(t *testing.T) {
 	w := newWorld(t)
-	rt := w.open("mock", false)
+	rt := w.Open("mock", false)
 	inR, inW := newPipe(t)
 	outR, outW := newPipe(t)
 	srv, err := New(Options{Runtime: rt, MaxLineBytes: 1000})

@@ -23,7 +23,7 @@ func code(err error) int {
 // sessions by name, and the model and queue methods.
 func TestSessionMethods(t *testing.T) {
 	w := newWorld(t)
-	p := servePipes(t, w.open(w.script(textScript("one", "two", "three", "four")), false), nil)
+	p := servePipes(t, w.Open(w.Script(textScript("one", "two", "three", "four")), false), nil)
 	c := p.client()
 	c.DiscardEvents()
 	ctx := t.Context()
@@ -151,8 +151,8 @@ func TestSessionMethods(t *testing.T) {
 // refused with the busy code; steering input is queued and can be edited.
 func TestBusy(t *testing.T) {
 	w := newWorld(t)
-	mock := w.script(`{"mock_script":1,"responses":[{"text":"a b c d","hang_after":2},{"text":"after"}]}`)
-	p := servePipes(t, w.open(mock, false), nil)
+	mock := w.Script(`{"mock_script":1,"responses":[{"text":"a b c d","hang_after":2},{"text":"after"}]}`)
+	p := servePipes(t, w.Open(mock, false), nil)
 	c := p.client()
 	ctx := t.Context()
 	if _, err := c.Prompt(ctx, protocol.PromptParams{Text: "go"}); err != nil {
@@ -199,7 +199,7 @@ func TestBusy(t *testing.T) {
 // TestCommands lists the product plugin's commands and runs one.
 func TestCommands(t *testing.T) {
 	w := newWorld(t)
-	p := servePipes(t, w.open("mock", true), nil)
+	p := servePipes(t, w.Open("mock", true), nil)
 	c := p.client()
 	c.DiscardEvents()
 	ctx := t.Context()

@@ -81,10 +81,10 @@ func checkStream(t *testing.T, evs []protocol.Event) []model.AssistantMessage {
 // message_end events carry it.
 func TestClientAssemblesMessages(t *testing.T) {
 	w := newWorld(t)
-	mock := w.script(`{"mock_script":1,"responses":[
+	mock := w.Script(`{"mock_script":1,"responses":[
 	  {"thinking":"let me look at the file first","text":"I will read it","tool_calls":[{"id":"c1","name":"read","arguments":{"path":"hello.txt","note":"` + words(40) + `"}}]},
 	  {"text":"` + words(300) + `"}]}`)
-	p := servePipes(t, w.open(mock, true), nil)
+	p := servePipes(t, w.Open(mock, true), nil)
 	c := p.client()
 	ctx := t.Context()
 	res, err := c.Prompt(ctx, protocol.PromptParams{Text: "read hello.txt"})
@@ -139,7 +139,7 @@ func TestBackPressure(t *testing.T) {
 	const n, m = 3000, 1500
 	script, text := backPressureScript(n, m)
 	w := newWorld(t)
-	rt := w.open(w.script(script), false)
+	rt := w.Open(w.Script(script), false)
 	sess, err := rt.NewSession(t.Context(), runtimeNewSession("backpressure"))
 	if err != nil {
 		t.Fatal(err)
@@ -215,8 +215,8 @@ func TestBackPressure(t *testing.T) {
 
 func TestWaitTimesOut(t *testing.T) {
 	w := newWorld(t)
-	mock := w.script(`{"mock_script":1,"responses":[{"text":"a b c","hang_after":2}]}`)
-	p := servePipes(t, w.open(mock, false), nil)
+	mock := w.Script(`{"mock_script":1,"responses":[{"text":"a b c","hang_after":2}]}`)
+	p := servePipes(t, w.Open(mock, false), nil)
 	c := p.client()
 	ctx := context.Background()
 	if _, err := c.Prompt(ctx, protocol.PromptParams{Text: "hang"}); err != nil {

@@ -18,10 +18,10 @@ import (
 // the answer; the session holds the turn.
 func TestDemoTurn(t *testing.T) {
 	w := newWorld(t)
-	if err := demoproject.Write(w.project); err != nil {
+	if err := demoproject.Write(w.Project); err != nil {
 		t.Fatal(err)
 	}
-	rt := w.open("mock")
+	rt := w.Open("mock", true)
 	s := start(t, rt, 100, 40, Options{})
 	s.term.waitFor(t, "Ask Smith", "mock")
 	s.term.typeText("fix the greeting")
@@ -45,7 +45,7 @@ func TestDemoTurn(t *testing.T) {
 	if len(msgs) != 8 { // user, 4 assistant, 3 tool results
 		t.Errorf("the session holds %d messages, want 8", len(msgs))
 	}
-	b, _ := os.ReadFile(filepath.Join(w.project, "greet.sh"))
+	b, _ := os.ReadFile(filepath.Join(w.Project, "greet.sh"))
 	if !strings.Contains(string(b), "Hello,") {
 		t.Errorf("greet.sh was not fixed: %s", b)
 	}
@@ -56,11 +56,11 @@ func TestDemoTurn(t *testing.T) {
 // aborts a hung stream.
 func TestSteerWhileWorking(t *testing.T) {
 	w := newWorld(t)
-	m := w.script(`{"mock_script": 1, "responses": [
+	m := w.Script(`{"mock_script": 1, "responses": [
 		{"text": "thinking hard about it", "hang_after": 2},
 		{"text": "steered answer"}
 	]}`)
-	rt := w.open(m)
+	rt := w.Open(m, true)
 	s := start(t, rt, 80, 24, Options{})
 	s.term.typeText("start")
 	s.term.press(t, "enter")
@@ -84,8 +84,8 @@ func TestScrolledViewStaysPut(t *testing.T) {
 	for i := range 60 {
 		lines = append(lines, "line "+string(rune('A'+i%26))+strings.Repeat("x", i%7))
 	}
-	m := w.script(`{"mock_script": 1, "responses": [{"text": "` + strings.Join(lines, `\n\n`) + `"}, {"text": "second answer"}]}`)
-	rt := w.open(m)
+	m := w.Script(`{"mock_script": 1, "responses": [{"text": "` + strings.Join(lines, `\n\n`) + `"}, {"text": "second answer"}]}`)
+	rt := w.Open(m, true)
 	s := start(t, rt, 60, 16, Options{})
 	s.term.typeText("first")
 	s.term.press(t, "enter")
@@ -109,7 +109,7 @@ func TestScrolledViewStaysPut(t *testing.T) {
 // TestTinyTerminal: the layout stays valid at 20×5 and back.
 func TestTinyTerminal(t *testing.T) {
 	w := newWorld(t)
-	rt := w.open(w.script(`{"mock_script": 1, "responses": [{"text": "a fairly long answer that has to wrap on a tiny screen"}]}`))
+	rt := w.Open(w.Script(`{"mock_script": 1, "responses": [{"text": "a fairly long answer that has to wrap on a tiny screen"}]}`), true)
 	s := start(t, rt, 80, 24, Options{})
 	s.term.typeText("hi")
 	s.term.press(t, "enter")
@@ -132,7 +132,7 @@ func TestTinyTerminal(t *testing.T) {
 // lists commands and keys; an unknown command says how to send it.
 func TestSlashCommands(t *testing.T) {
 	w := newWorld(t)
-	rt := w.open("mock")
+	rt := w.Open("mock", true)
 	s := start(t, rt, 100, 40, Options{})
 	s.term.typeText("/he")
 	s.term.waitFor(t, "/help")
@@ -151,7 +151,7 @@ func TestSlashCommands(t *testing.T) {
 // TestCopySelection: a drag over the transcript copies what it covers.
 func TestCopySelection(t *testing.T) {
 	w := newWorld(t)
-	rt := w.open(w.script(`{"mock_script": 1, "responses": [{"text": "copy me please"}]}`))
+	rt := w.Open(w.Script(`{"mock_script": 1, "responses": [{"text": "copy me please"}]}`), true)
 	s := start(t, rt, 60, 12, Options{})
 	s.term.typeText("x")
 	s.term.press(t, "enter")
@@ -181,7 +181,7 @@ func TestCopySelection(t *testing.T) {
 func TestTypingDuringFlood(t *testing.T) {
 	w := newWorld(t)
 	words := strings.Repeat("word ", 20000)
-	rt := w.open(w.script(`{"mock_script": 1, "responses": [{"text": "` + words + `the end."}]}`))
+	rt := w.Open(w.Script(`{"mock_script": 1, "responses": [{"text": "`+words+`the end."}]}`), true)
 	s := start(t, rt, 100, 30, Options{})
 	s.term.typeText("go")
 	s.term.press(t, "enter")
@@ -197,7 +197,7 @@ func TestTypingDuringFlood(t *testing.T) {
 // its history.
 func TestResumePicker(t *testing.T) {
 	w := newWorld(t)
-	rt := w.open(w.script(`{"mock_script": 1, "responses": [{"text": "an earlier answer"}]}`))
+	rt := w.Open(w.Script(`{"mock_script": 1, "responses": [{"text": "an earlier answer"}]}`), true)
 	s := start(t, rt, 100, 30, Options{})
 	s.term.typeText("earlier question")
 	s.term.press(t, "enter")
@@ -217,9 +217,9 @@ func TestResumePicker(t *testing.T) {
 // another hides it again.
 func TestClickOpensToolOutput(t *testing.T) {
 	w := newWorld(t)
-	rt := w.open(w.script(`{"mock_script": 1, "responses": [
+	rt := w.Open(w.Script(`{"mock_script": 1, "responses": [
 		{"tool_calls": [{"id": "c1", "name": "bash", "arguments": {"command": "seq 1 30"}}]},
-		{"text": "counted"}]}`))
+		{"text": "counted"}]}`), true)
 	s := start(t, rt, 80, 50, Options{})
 	s.term.typeText("count")
 	s.term.press(t, "enter")

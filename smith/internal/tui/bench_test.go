@@ -16,7 +16,7 @@ import (
 // driven directly (no loop goroutine), with a transcript of n items.
 func benchApp(b *testing.B, n int) (*App, *fakeTerm) {
 	w := newWorld(b)
-	rt := w.open("mock")
+	rt := w.Open("mock", true)
 	ft := newFakeTerm(120, 40)
 	ctx, cancel := context.WithCancel(context.Background())
 	b.Cleanup(cancel)

@@ -2,23 +2,18 @@ package tui
 
 import (
 	"context"
-	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/smith-agent/smith/smith/internal/testworld"
+
 	"github.com/smith-agent/smith/core/runtime"
-	"github.com/smith-agent/smith/smith/internal/sysplugins"
 	"github.com/smith-agent/smith/termkit/input"
 	"github.com/smith-agent/smith/termkit/screen"
 	"github.com/smith-agent/smith/termkit/termtest"
 )
-
-// cacheDir is one plugin compile cache for the package's tests.
-var cacheDir = filepath.Join(os.TempDir(), "smith-tui-test-cache")
 
 // fakeTerm is a terminal in memory: frames go to an emulator, events come
 // from the test.
@@ -128,55 +123,10 @@ func (f *fakeTerm) waitFor(tb testing.TB, want ...string) string {
 	}
 }
 
-// world is a project directory and a Smith home with nothing of the real
-// user's in it.
-type world struct {
-	tb      testing.TB
-	project string
-	home    string
-}
+// world is the test's project and Smith home (smith/internal/testworld).
+type world = testworld.World
 
-func newWorld(tb testing.TB) *world {
-	tb.Helper()
-	root := tb.TempDir()
-	if r, err := filepath.EvalSymlinks(root); err == nil {
-		root = r
-	}
-	w := &world{tb: tb, project: filepath.Join(root, "project"), home: filepath.Join(root, "home")}
-	for _, d := range []string{w.project, w.home} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	return w
-}
-
-// script writes a mock script and returns its --model value.
-func (w *world) script(body string) string {
-	w.tb.Helper()
-	p := filepath.Join(w.project, fmt.Sprintf("script-%d.json", time.Now().UnixNano()))
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-		w.tb.Fatal(err)
-	}
-	return "mock/" + p
-}
-
-// open opens a runtime over the world with model and the system plugins.
-func (w *world) open(model string) *runtime.Runtime {
-	w.tb.Helper()
-	arts, err := sysplugins.Artifacts()
-	if err != nil {
-		w.tb.Fatal(err)
-	}
-	env := map[string]string{"HOME": filepath.Join(w.home, "user"), "XDG_CACHE_HOME": cacheDir}
-	rt, err := runtime.Open(context.Background(), runtime.Config{Cwd: w.project, Home: w.home, Flags: map[string]string{"model": model},
-		Plugins: arts, Version: "test", LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }})
-	if err != nil {
-		w.tb.Fatal(err)
-	}
-	w.tb.Cleanup(func() { _ = rt.Close(context.Background()) })
-	return rt
-}
+func newWorld(tb testing.TB) *world { return testworld.New(tb, "smith-tui-test-cache") }
 
 // started is a running app.
 type started struct {
