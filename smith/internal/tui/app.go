@@ -319,6 +319,12 @@ func (a *App) loop() error {
 				frame = time.After(wait)
 			}
 		}
+		// The ticker wakes the loop only while something animates: an idle
+		// TUI sleeps until input or an event arrives.
+		var ticks <-chan time.Time
+		if a.busy || a.flash != "" {
+			ticks = tick.C
+		}
 		select {
 		case ev, ok := <-a.term.Events():
 			if !ok {
@@ -342,11 +348,9 @@ func (a *App) loop() error {
 				a.draw()
 				dirty = false
 			}
-		case <-tick.C:
+		case <-ticks:
 			// The spinner, the elapsed time and flash messages.
-			if a.busy || a.flash != "" {
-				dirty = true
-			}
+			dirty = true
 		case <-a.ctx.Done():
 			return nil
 		}
