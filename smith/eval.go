@@ -144,10 +144,8 @@ func evalPrompt(cmd *cli.Command) (string, error) {
 		return args[0], nil
 	}
 	if len(args) == 0 {
-		if f, ok := cmd.Root().Reader.(*os.File); ok {
-			if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-				return "", usageErrorf("eval: no PROMPT given; pass it as an argument, or pipe it to standard input")
-			}
+		if f, ok := cmd.Root().Reader.(*os.File); ok && isTerminal(f) {
+			return "", usageErrorf("eval: no PROMPT given; pass it as an argument, or pipe it to standard input")
 		}
 	}
 	b, err := io.ReadAll(io.LimitReader(cmd.Root().Reader, maxPromptBytes+1))
