@@ -254,9 +254,13 @@ func parseKeyName(name string) (rune, error) {
 // Code and Mod, ignoring Text. A Release never matches, and neither does an
 // s that does not parse.
 func (k Key) Matches(s string) bool {
-	if k.Event == Release {
-		return false
-	}
 	p, err := ParseKey(s)
-	return err == nil && p.Code == k.Code && p.Mod == k.Mod
+	return err == nil && k.Is(p)
+}
+
+// Is reports whether k is the key b (as ParseKey returns it): the same
+// code and modifiers, Text ignored; a Release is no match. Use it to
+// match parsed key bindings without parsing them again.
+func (k Key) Is(b Key) bool {
+	return k.Event != Release && b.Code == k.Code && b.Mod == k.Mod
 }

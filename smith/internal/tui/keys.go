@@ -146,7 +146,7 @@ func newKeymap(p protocol.Presentation, user map[string]string) (keymap, []strin
 // is reports whether k is bound to act.
 func (m keymap) is(k input.Key, act action) bool {
 	for _, b := range m[act] {
-		if k.Matches(b.String()) {
+		if k.Is(b) {
 			return true
 		}
 	}
