@@ -24,8 +24,8 @@ func sessionCommand() *cli.Command {
 	ref := "ID|NAME|PATH"
 	return &cli.Command{
 		Name:  "session",
-		Usage: "list, inspect, dump and fork sessions",
-		Commands: []*cli.Command{
+		Usage: "list, inspect, dump and fork sessions; diff, undo, redo and restore the files their turns changed",
+		Commands: append([]*cli.Command{
 			{Name: "ls", Usage: "list the sessions, most recently active first, with their directory, model and first prompt",
 				Flags: []cli.Flag{&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "table", Usage: "output `FORMAT`: table, or json"},
 					&cli.BoolFlag{Name: "here", Usage: "only the sessions of the current directory"}},
@@ -41,7 +41,7 @@ func sessionCommand() *cli.Command {
 					&cli.StringFlag{Name: "name", Usage: "name the new session `NAME`"},
 				},
 				Action: sessionFork},
-		},
+		}, vcsCommands(ref)...),
 	}
 }
 

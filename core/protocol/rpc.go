@@ -35,6 +35,11 @@ const (
 	MethodSessionSelect   = "session.select"
 	MethodSessionLabel    = "session.label"
 	MethodSessionTree     = "session.tree"
+	MethodSessionTurns    = "session.turns"
+	MethodSessionDiff     = "session.diff"
+	MethodSessionUndo     = "session.undo"
+	MethodSessionRedo     = "session.redo"
+	MethodSessionRestore  = "session.restore"
 	MethodModelGet        = "model.get"
 	MethodModelSet        = "model.set"
 	MethodModelList       = "model.list"
@@ -51,6 +56,7 @@ var RPCMethods = []string{
 	MethodAbort, MethodWait,
 	MethodSessionList, MethodSessionOpen, MethodSessionNew, MethodSessionContinue, MethodSessionFork,
 	MethodSessionSelect, MethodSessionLabel, MethodSessionTree,
+	MethodSessionTurns, MethodSessionDiff, MethodSessionUndo, MethodSessionRedo, MethodSessionRestore,
 	MethodModelGet, MethodModelSet, MethodModelList,
 	MethodCommandsList, MethodCommandsRun,
 	MethodState, MethodStats, MethodShutdown,

@@ -106,6 +106,36 @@ func (c *Client) Tree(ctx context.Context) ([]protocol.TreeNode, error) {
 	return r, c.Call(ctx, protocol.MethodSessionTree, nil, &r)
 }
 
+// Turns lists the current session's turns with their file snapshots.
+func (c *Client) Turns(ctx context.Context) ([]protocol.TurnSnapshots, error) {
+	var r []protocol.TurnSnapshots
+	return r, c.Call(ctx, protocol.MethodSessionTurns, nil, &r)
+}
+
+// Diff compares two states of the current session's files.
+func (c *Client) Diff(ctx context.Context, p protocol.DiffParams) (protocol.DiffResult, error) {
+	var r protocol.DiffResult
+	return r, c.Call(ctx, protocol.MethodSessionDiff, p, &r)
+}
+
+// Undo restores the files to before the current session's last change.
+func (c *Client) Undo(ctx context.Context, p protocol.UndoParams) (protocol.VCSResult, error) {
+	var r protocol.VCSResult
+	return r, c.Call(ctx, protocol.MethodSessionUndo, p, &r)
+}
+
+// Redo restores what the last undo took back.
+func (c *Client) Redo(ctx context.Context, p protocol.RedoParams) (protocol.VCSResult, error) {
+	var r protocol.VCSResult
+	return r, c.Call(ctx, protocol.MethodSessionRedo, p, &r)
+}
+
+// Restore restores the files to how they were at an entry.
+func (c *Client) Restore(ctx context.Context, p protocol.RestoreParams) (protocol.VCSResult, error) {
+	var r protocol.VCSResult
+	return r, c.Call(ctx, protocol.MethodSessionRestore, p, &r)
+}
+
 // Model returns the current session's model.
 func (c *Client) Model(ctx context.Context) (protocol.ModelState, error) {
 	var r protocol.ModelState

@@ -18,6 +18,7 @@ import (
 	"github.com/smith-agent/smith/core/plugin"
 	"github.com/smith-agent/smith/core/route"
 	"github.com/smith-agent/smith/core/session"
+	"github.com/smith-agent/smith/core/vcs"
 	"github.com/smith-agent/smith/httpengine"
 )
 
@@ -82,8 +83,9 @@ type Runtime struct {
 
 	mu       sync.Mutex
 	sessions map[*Session]bool
-	unclean  bool   // a run of an ephemeral store did not end cleanly
-	kept     string // the ephemeral store, kept by Close
+	stores   map[string]*vcs.Store // shadow repositories by worktree
+	unclean  bool                  // a run of an ephemeral store did not end cleanly
+	kept     string                // the ephemeral store, kept by Close
 	closed   bool
 }
 

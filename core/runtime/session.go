@@ -54,6 +54,8 @@ type Session struct {
 	// carrySteer and carryFollow are input queued on an agent that was
 	// dropped (a branch was selected), for the next one.
 	carrySteer, carryFollow []model.UserMessage
+	// vcs takes the file snapshots around each turn.
+	vcs snapshotting
 }
 
 // ErrBusy is returned for an operation that needs the session idle while a
@@ -197,6 +199,7 @@ func (rt *Runtime) attach(ctx context.Context, f *sessionfmt.File, info session.
 	}
 	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s := &Session{rt: rt, hub: &hub{}, ctx: sctx, cancel: cancel, created: created, file: f, info: info, store: store, journal: j}
+	s.vcs.notes = make(chan string, 4)
 	s.modelName, s.thinking = rt.conf.Model.Value, rt.conf.Thinking.Value
 	if mc, ok := session.LastModelChange(f.Session()); ok {
 		s.modelName, s.thinking, s.recorded = mc.Model, catalog.Level(mc.Thinking), true
@@ -264,7 +267,7 @@ func (s *Session) prepare(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("runtime: read session %s: %w", display(s.info), err)
 	}
-	a, err := agent.New(agent.Config{Provider: bm.provider, Model: bm.modelID, Cwd: s.rt.cfg.Cwd, Tools: s.binding.Tools(),
+	a, err := agent.New(agent.Config{Provider: bm.provider, Model: bm.modelID, Cwd: s.rt.cfg.Cwd, Tools: s.gateTools(s.binding.Tools()),
 		Recorder: s.store, History: history, Sequence: s.hub.next})
 	if err != nil {
 		return err
@@ -353,6 +356,7 @@ func (s *Session) Submit(ctx context.Context, p protocol.PromptParams) error {
 	if err := s.begin(ctx); err != nil {
 		return err
 	}
+	s.startSnapshot()
 	run, err := s.agent.Start(s.ctx, msg)
 	if err != nil {
 		return err
@@ -394,11 +398,13 @@ func (s *Session) pump(run *agent.Run, done chan struct{}) {
 	if !settled {
 		s.settle(run, done)
 	}
+	s.publishLater()
 }
 
 // settle records how the run ended and marks the session idle.
 func (s *Session) settle(run *agent.Run, done chan struct{}) {
 	end := run.Wait()
+	s.endSnapshot()
 	s.mu.Lock()
 	s.last = end
 	s.mu.Unlock()

@@ -269,9 +269,18 @@ func (s *Session) Select(ctx context.Context, ref string) error {
 	if err != nil {
 		return err
 	}
-	err = s.store.Do(func(f *sessionfmt.File) error { return f.Select(f.Session().ID(i), sessionfmt.Durable) })
-	if err != nil {
+	if err := s.moveTo(i); err != nil {
 		return fmt.Errorf("runtime: select entry %s of session %s: %w", ref, display(s.info), err)
+	}
+	return nil
+}
+
+// moveTo selects entry i: the agent is made again from its branch, with
+// the branch's model. Called with s.mu held.
+func (s *Session) moveTo(i int) error {
+	err := s.store.Do(func(f *sessionfmt.File) error { return f.Select(f.Session().ID(i), sessionfmt.Durable) })
+	if err != nil {
+		return err
 	}
 	s.resetAgent()
 	if mc, ok := session.LastModelChange(s.file.Session()); ok {

@@ -21,6 +21,14 @@ const (
 	OpRedo    OpKind = "redo"    // to the nearest later descendant with a different tree
 )
 
+// ErrNothingToUndo and ErrNothingToRedo are returned (wrapped) by
+// [Store.PlanUndo] and [Store.PlanRedo] when no snapshot differs in that
+// direction.
+var (
+	ErrNothingToUndo = errors.New("vcs: nothing to undo")
+	ErrNothingToRedo = errors.New("vcs: nothing to redo")
+)
+
 // Op is a planned restore, plain data the runtime records as the intent
 // of a durable effect before [Store.Apply] runs it. Applying an Op is
 // idempotent when nothing else changed the worktree.
@@ -100,7 +108,7 @@ func (s *Store) PlanUndo(session, cause string) (Op, error) {
 	tree := c.Tree
 	for id := head; ; {
 		if len(c.Parents) == 0 {
-			return Op{}, fmt.Errorf("vcs: nothing to undo in session %s: no earlier snapshot differs from %s", session, head)
+			return Op{}, fmt.Errorf("%w in session %s: no earlier snapshot differs from %s", ErrNothingToUndo, session, head)
 		}
 		id = ID(c.Parents[0])
 		if c, err = s.commit(id); err != nil {
@@ -149,7 +157,7 @@ func (s *Store) PlanRedo(session, cause string) (Op, error) {
 		}
 		id = next.ID
 	}
-	return Op{}, fmt.Errorf("vcs: nothing to redo in session %s: no later snapshot differs from %s", session, head)
+	return Op{}, fmt.Errorf("%w in session %s: no later snapshot differs from %s", ErrNothingToRedo, session, head)
 }
 
 // Apply runs a planned restore. Unless op.Force is set, the worktree

@@ -45,6 +45,9 @@ type Snapshot struct {
 	Files   int       `json:"files,omitempty"`   // tracked files stored
 	Hashed  int       `json:"hashed,omitempty"`  // files read and hashed (the others matched the stat cache)
 	Skipped []Skipped `json:"skipped,omitempty"` // files left out, with the reason
+	// Reused reports that the worktree matched the session's head, so no
+	// commit was made and the head is returned ([SnapshotRequest.Reuse]).
+	Reused bool `json:"reused,omitempty"`
 }
 
 // Skipped is a worktree file a snapshot left out, and why.
@@ -58,6 +61,10 @@ type Skipped struct {
 type SnapshotRequest struct {
 	Session string // the session id; required, one ref name component
 	Cause   string // the session entry causing the snapshot (e.g. "turn 3 start"); required
+	// Reuse returns the session's head instead of a new commit when the
+	// worktree's tree equals the head's (Snapshot.Reused is then set).
+	// Default false: every call makes a commit.
+	Reuse bool
 }
 
 // file is a tracked worktree file: a path with its mode and blob id.
@@ -175,6 +182,9 @@ func (w *walker) walk(rel, abs string) error {
 
 // add records one non-directory entry.
 func (w *walker) add(p, full string, fi fs.FileInfo) error {
+	if len(w.files) >= w.s.opts.MaxFiles {
+		return fmt.Errorf("%w: %s has more than %d files that are not ignored; add the bulky directories to .gitignore (or to ignore in smith.kdl)", ErrTooManyFiles, w.s.worktree, w.s.opts.MaxFiles)
+	}
 	var mode Mode
 	switch t := fi.Mode(); {
 	case t.Type() == fs.ModeSymlink:
@@ -387,6 +397,14 @@ func (s *Store) Snapshot(ctx context.Context, req SnapshotRequest) (Snapshot, er
 	if err != nil {
 		return Snapshot{}, err
 	}
+	if req.Reuse && !parent.IsZero() {
+		if c, err := s.commit(parent); err == nil && ID(c.Tree) == tree {
+			sn := info(parent, 0, c)
+			sn.Files, sn.Hashed, sn.Skipped, sn.Reused = len(files), hashed, skipped, true
+			sn.Seq = s.seqOf(req.Session, parent)
+			return sn, nil
+		}
+	}
 	now := s.opts.Now().UTC()
 	var msg strings.Builder
 	fmt.Fprintf(&msg, "smith snapshot: %s\n\nSession: %s\nCause: %s\n", req.Cause, req.Session, req.Cause)
@@ -524,4 +542,20 @@ func (s *Store) blob(id ID) ([]byte, error) {
 		return nil, fmt.Errorf("vcs: object %s is a %s, not a blob", id, t)
 	}
 	return b, nil
+}
+
+// seqOf returns the number of the session's snapshot ref naming id,
+// looking from the latest down (the head is usually the latest), or 0
+// when no numbered ref names it.
+func (s *Store) seqOf(session string, id ID) int {
+	seqs, err := s.seqs(session)
+	if err != nil {
+		return 0
+	}
+	for i := len(seqs) - 1; i >= 0; i-- {
+		if got, err := s.readRef(SnapshotRef(session, seqs[i])); err == nil && got == id {
+			return seqs[i]
+		}
+	}
+	return 0
 }

@@ -67,6 +67,14 @@ func ParseID(s string) (ID, error) {
 // when [Options.MaxFileSize] is 0: 16 MiB.
 const DefaultMaxFileSize = 16 << 20
 
+// DefaultMaxFiles is [Options.MaxFiles] when 0: 100,000 files.
+const DefaultMaxFiles = 100_000
+
+// ErrTooManyFiles is returned (wrapped, with the worktree and the limit)
+// by a snapshot or restore of a worktree with more than [Options.MaxFiles]
+// tracked files.
+var ErrTooManyFiles = errors.New("vcs: too many files to snapshot")
+
 // Options configures a [Store]. The zero value means the defaults.
 type Options struct {
 	// Ignore holds extra gitignore patterns, read as lines of a
@@ -78,6 +86,11 @@ type Options struct {
 	// larger files are skipped and listed in [Snapshot.Skipped].
 	// Default ([DefaultMaxFileSize]) when 0.
 	MaxFileSize int64
+	// MaxFiles is the most files a snapshot tracks; a worktree with more
+	// (a home directory, a tree of build outputs nobody ignored) fails
+	// with [ErrTooManyFiles] rather than copying all of it. Default
+	// ([DefaultMaxFiles]) when 0.
+	MaxFiles int
 	// NoSync skips fsync of new objects, refs and restored files. Only
 	// for tests and benchmarks: after a power loss a ref could then
 	// name a missing object. Default false (sync).
@@ -132,6 +145,9 @@ func Open(dir, worktree string, opts Options) (*Store, error) {
 	}
 	if opts.MaxFileSize < 0 {
 		return nil, fmt.Errorf("vcs: MaxFileSize %d is negative; use 0 for the default %d", opts.MaxFileSize, DefaultMaxFileSize)
+	}
+	if opts.MaxFiles <= 0 {
+		opts.MaxFiles = DefaultMaxFiles
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -332,4 +348,19 @@ func (s *Store) Head(session string) (ID, error) {
 		return ID{}, err
 	}
 	return s.readRef(HeadRef(session))
+}
+
+// Adopt makes id the session's head when the session has none yet: a
+// forked session continues from the snapshot its history reached, so its
+// first undo goes back to before the fork's last turn. It does nothing
+// when the session already has a head; id must be a snapshot commit.
+func (s *Store) Adopt(session string, id ID) error {
+	head, err := s.Head(session)
+	if err != nil || !head.IsZero() {
+		return err
+	}
+	if _, err := s.commit(id); err != nil {
+		return err
+	}
+	return s.writeRef(HeadRef(session), id)
 }

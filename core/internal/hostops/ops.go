@@ -13,6 +13,7 @@ import (
 	"github.com/smith-agent/smith/core/effect"
 	"github.com/smith-agent/smith/core/internal/hostfs"
 	"github.com/smith-agent/smith/core/internal/hostproc"
+	"github.com/smith-agent/smith/core/internal/sandbox"
 	"github.com/smith-agent/smith/core/model"
 )
 
@@ -32,6 +33,9 @@ type Ops struct {
 	Journal *effect.Journal
 	// Env is the environment of processes; nil means the process's.
 	Env []string
+	// Sandbox confines the processes Bash starts; the zero Policy is Off
+	// (no sandbox). Empty Roots mean the FS's allowed roots.
+	Sandbox sandbox.Policy
 }
 
 // run records the intent, runs fn unless that failed, and records the
@@ -269,7 +273,9 @@ type BashArgs struct {
 }
 
 // Bash runs a shell command (kind "process.run") in a working directory
-// that must lie inside the allowed roots.
+// that must lie inside the allowed roots, in the sandbox o.Sandbox (its
+// Roots defaulting to the FS's roots). The completion output records the
+// sandbox that was in force ("sandbox", absent when none was configured).
 func (o *Ops) Bash(ctx context.Context, inv Invocation, a BashArgs) (hostproc.Result, effect.Completion, error) {
 	var res hostproc.Result
 	dir := a.Dir
@@ -280,20 +286,28 @@ func (o *Ops) Bash(ctx context.Context, inv Invocation, a BashArgs) (hostproc.Re
 		if _, err := o.FS.Ls(ctx, dir, ".", 1); err != nil {
 			return nil, model.MutationNotApplied, fmt.Errorf("hostops: working directory: %w", err)
 		}
+		policy := o.Sandbox
+		if len(policy.Roots) == 0 {
+			policy.Roots = o.FS.Roots()
+		}
 		var err error
 		res, err = hostproc.Run(ctx, a.Command, hostproc.Options{Dir: dir, Env: o.Env,
-			Timeout: time.Duration(a.TimeoutMs) * time.Millisecond, MaxOutput: a.OutputLimit, Output: outputFrom(ctx)})
+			Timeout: time.Duration(a.TimeoutMs) * time.Millisecond, MaxOutput: a.OutputLimit, Output: outputFrom(ctx),
+			Sandbox: policy})
 		if err != nil {
 			return nil, model.MutationNotApplied, err
 		}
+		// The sandbox comes before the output, so that it survives an
+		// output cut at the journal's bound.
 		return struct {
 			ExitCode  int    `json:"exit_code"`
 			Signal    string `json:"signal,omitempty"`
+			Sandbox   string `json:"sandbox,omitempty"`
 			Output    string `json:"output"`
 			Truncated bool   `json:"truncated,omitempty"`
 			TimedOut  bool   `json:"timed_out,omitempty"`
 			Cancelled bool   `json:"cancelled,omitempty"`
-		}{res.ExitCode, res.Signal, string(res.Output), res.Truncated, res.TimedOut, res.Cancelled}, res.Mutation, nil
+		}{res.ExitCode, res.Signal, res.Sandbox, string(res.Output), res.Truncated, res.TimedOut, res.Cancelled}, res.Mutation, nil
 	})
 	return res, c, err
 }

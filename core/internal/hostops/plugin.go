@@ -210,8 +210,8 @@ func (p PluginHost) RunProcess(ctx context.Context, c pluginabi.Command, o plugi
 			ms = 120000
 		}
 		output := string(res.Output)
-		if res.Truncated {
-			output = res.Notice() + "\n" + output
+		if n := res.Notice(); n != "" {
+			output = n + "\n" + output
 		}
 		return pluginabi.ProcessOutcome{}, pluginabi.ProcessFault{Case: pluginabi.ProcessFaultTimeout,
 			Timeout: pluginabi.TimedOut{LimitMs: ms, Output: output, Truncated: res.Truncated}}
@@ -223,8 +223,8 @@ func (p PluginHost) RunProcess(ctx context.Context, c pluginabi.Command, o plugi
 		code := int32(res.ExitCode)
 		out.ExitCode = &code
 	}
-	if res.Truncated {
-		out.Output = res.Notice() + "\n" + out.Output
+	if n := res.Notice(); n != "" {
+		out.Output = n + "\n" + out.Output
 	}
 	return out, nil
 }

@@ -1,9 +1,12 @@
 package hostproc
 
 import (
+	"bytes"
 	"fmt"
+	"strings"
 	"time"
 
+	"github.com/smith-agent/smith/core/internal/sandbox"
 	"github.com/smith-agent/smith/core/model"
 )
 
@@ -27,6 +30,12 @@ type Options struct {
 	// arrives, in order, from the goroutine reading the pipe; while it
 	// blocks, the command's writes block. nil: the output is only kept.
 	Output func([]byte)
+	// Sandbox confines the command (what it may write, whether it may use
+	// the network). The zero Policy is Off: the command runs as it always
+	// did. A policy the platform cannot enforce (sandbox.Probe reports it
+	// unavailable) also runs the command unsandboxed, and Result.Sandbox
+	// says so; one that cannot be applied stops the command from starting.
+	Sandbox sandbox.Policy
 }
 
 // Result is how a command ended.
@@ -51,12 +60,38 @@ type Result struct {
 	// Mutation is applied when the command ran to its own end, unknown when
 	// it was stopped (it may have done part of its work).
 	Mutation model.Mutation
+	// Sandbox is Options.Sandbox.Describe(), what was in force, or "" when
+	// Options.Sandbox.Mode was "" (no sandbox configured).
+	Sandbox string
+	// sandboxHint is the note for a command the sandbox may have stopped,
+	// "" when no sandbox was in force.
+	sandboxHint string
 }
 
-// Notice returns the truncation notice to show with the output, or "".
+// Notice returns the notes to show with the output, one per line, or "":
+// the truncation notice, and when a sandbox was in force and the command
+// failed with a permission error in its output, what the sandbox denies
+// and how to allow it.
 func (r Result) Notice() string {
-	if !r.Truncated {
-		return ""
+	var notes []string
+	if r.Truncated {
+		notes = append(notes, fmt.Sprintf("[output truncated: showing the last %d of %d bytes]", len(r.Output), r.TotalBytes))
 	}
-	return fmt.Sprintf("[output truncated: showing the last %d of %d bytes]", len(r.Output), r.TotalBytes)
+	if r.sandboxHint != "" && r.ExitCode != 0 && deniedInOutput(r.Output) {
+		notes = append(notes, r.sandboxHint)
+	}
+	return strings.Join(notes, "\n")
+}
+
+// denials are the error texts of an access the sandbox denied.
+var denials = [][]byte{[]byte("Permission denied"), []byte("Read-only file system"), []byte("Operation not permitted")}
+
+// deniedInOutput reports whether out holds one of the denials.
+func deniedInOutput(out []byte) bool {
+	for _, d := range denials {
+		if bytes.Contains(out, d) {
+			return true
+		}
+	}
+	return false
 }

@@ -18,18 +18,22 @@ const rpcDoc = "../../../docs/rpc.md"
 
 // paramsOf is the params type each method decodes; nil for none.
 var paramsOf = map[string]any{
-	protocol.MethodPrompt:        protocol.PromptParams{},
-	protocol.MethodSteer:         protocol.InputParams{},
-	protocol.MethodFollowUp:      protocol.InputParams{},
-	protocol.MethodQueueSet:      protocol.SetQueueParams{},
-	protocol.MethodWait:          protocol.WaitParams{},
-	protocol.MethodSessionOpen:   protocol.SessionRefParams{},
-	protocol.MethodSessionNew:    protocol.NewSessionParams{},
-	protocol.MethodSessionFork:   protocol.ForkParams{},
-	protocol.MethodSessionSelect: protocol.EntryParams{},
-	protocol.MethodSessionLabel:  protocol.LabelParams{},
-	protocol.MethodModelSet:      protocol.SetModelParams{},
-	protocol.MethodCommandsRun:   protocol.RunCommandParams{},
+	protocol.MethodPrompt:         protocol.PromptParams{},
+	protocol.MethodSteer:          protocol.InputParams{},
+	protocol.MethodFollowUp:       protocol.InputParams{},
+	protocol.MethodQueueSet:       protocol.SetQueueParams{},
+	protocol.MethodWait:           protocol.WaitParams{},
+	protocol.MethodSessionOpen:    protocol.SessionRefParams{},
+	protocol.MethodSessionNew:     protocol.NewSessionParams{},
+	protocol.MethodSessionFork:    protocol.ForkParams{},
+	protocol.MethodSessionSelect:  protocol.EntryParams{},
+	protocol.MethodSessionLabel:   protocol.LabelParams{},
+	protocol.MethodSessionDiff:    protocol.DiffParams{},
+	protocol.MethodSessionUndo:    protocol.UndoParams{},
+	protocol.MethodSessionRedo:    protocol.RedoParams{},
+	protocol.MethodSessionRestore: protocol.RestoreParams{},
+	protocol.MethodModelSet:       protocol.SetModelParams{},
+	protocol.MethodCommandsRun:    protocol.RunCommandParams{},
 }
 
 // TestDocumented: docs/rpc.md has a section for every method the server

@@ -51,6 +51,24 @@ func methodTable() map[string]*method {
 		{name: protocol.MethodSessionTree, run: noParams(func(ctx context.Context, s *Server, sess *runtime.Session) (any, error) {
 			return nonNil(sess.Tree()), nil
 		})},
+		{name: protocol.MethodSessionTurns, run: noParams(func(ctx context.Context, s *Server, sess *runtime.Session) (any, error) {
+			return sess.Turns(ctx)
+		})},
+		{name: protocol.MethodSessionDiff, run: withParams(func(ctx context.Context, sess *runtime.Session, p protocol.DiffParams) (any, error) {
+			return sess.Diff(ctx, p)
+		})},
+		{name: protocol.MethodSessionUndo, run: withParams(func(ctx context.Context, sess *runtime.Session, p protocol.UndoParams) (any, error) {
+			return sess.Undo(ctx, p)
+		})},
+		{name: protocol.MethodSessionRedo, run: withParams(func(ctx context.Context, sess *runtime.Session, p protocol.RedoParams) (any, error) {
+			return sess.Redo(ctx, p)
+		})},
+		{name: protocol.MethodSessionRestore, run: withParams(func(ctx context.Context, sess *runtime.Session, p protocol.RestoreParams) (any, error) {
+			if p.At == "" {
+				return nil, errorf(protocol.CodeInvalidParams, "session.restore: params: \"at\" is missing; name the entry by its id or a unique prefix (session.tree lists them), or turn:N")
+			}
+			return sess.Restore(ctx, p)
+		})},
 		{name: protocol.MethodModelGet, run: noParams(func(ctx context.Context, s *Server, sess *runtime.Session) (any, error) {
 			return sess.Model(), nil
 		})},
@@ -71,6 +89,21 @@ func methodTable() map[string]*method {
 		t[m.name] = m
 	}
 	return t
+}
+
+// withParams is a method with params P that needs an open session.
+func withParams[P any](f func(ctx context.Context, sess *runtime.Session, p P) (any, error)) func(context.Context, *Server, *request) (any, error) {
+	return func(ctx context.Context, s *Server, req *request) (any, error) {
+		var p P
+		if err := decodeParams(req.method, req.params, &p); err != nil {
+			return nil, err
+		}
+		sess, err := s.current(ctx, req.method, false, "")
+		if err != nil {
+			return nil, err
+		}
+		return f(ctx, sess, p)
+	}
 }
 
 // noParams is a method without params that needs an open session.

@@ -144,7 +144,7 @@ func TestSlashCommands(t *testing.T) {
 	s.term.waitFor(t, "unknown command /nosuch", "//")
 	s.term.typeText("/undo")
 	s.term.press(t, "enter")
-	s.term.waitFor(t, "not available yet")
+	s.term.waitFor(t, "no session yet")
 	s.quit(t)
 }
 

@@ -31,8 +31,10 @@ func init() {
 		{"fork", "[NAME]", "copy this session up to here into a new one and continue there", (*App).cmdFork},
 		{"label", "ENTRY TEXT", "label an entry of the session tree", (*App).cmdLabel},
 		{"compact", "", "summarize the conversation to free context", (*App).cmdCompact},
-		{"undo", "", "undo the last turn's file changes", (*App).cmdUndo},
-		{"redo", "", "redo what /undo undid", (*App).cmdUndo},
+		{"undo", "[--force]", "put the files back as they were before the last turn that changed them", (*App).cmdUndo},
+		{"redo", "[--force]", "bring back what /undo took back", (*App).cmdRedo},
+		{"rewind", "[N] [--force]", "put the files and the conversation back to before turn N (default: the last turn)", (*App).cmdRewind},
+		{"diff", "[N]", "what turn N changed in the files (default: the last turn, against the files now)", (*App).cmdDiff},
 		{"copy", "", "copy the last answer to the clipboard", func(a *App, _ string) { a.copyLast() }},
 		{"session", "", "this session's name, id, file and working directory", (*App).cmdSession},
 		{"quit", "", "quit Smith (the session is kept)", func(a *App, _ string) { a.quit = true }},
@@ -278,10 +280,6 @@ func (a *App) cmdCompact(args string) {
 		}
 	}
 	a.tr.add(&item{kind: kindWarning, text: "/compact is not available yet: compaction arrives with the long-sessions work (issue 19); a session that outgrows the context window fails with a clear error until then"})
-}
-
-func (a *App) cmdUndo(string) {
-	a.tr.add(&item{kind: kindWarning, text: "/undo and /redo are not available yet: file snapshots arrive with the history work (issue 19); until then use git to revert files"})
 }
 
 func (a *App) cmdSession(string) {

@@ -72,7 +72,8 @@ func (a *App) feed(ev protocol.Event) {
 		}
 		t.add(&item{kind: k, text: ev.Text})
 	case protocol.AgentEnd:
-		a.busy = false
+		// Still busy until Settled: the runtime records the turn's end
+		// (its file snapshot) in between.
 		a.cost = ev.Cost
 		switch ev.Reason {
 		case protocol.EndCompleted:

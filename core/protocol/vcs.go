@@ -1,0 +1,95 @@
+package protocol
+
+// UndoParams asks for an undo or a redo of the files a session's turns
+// changed.
+type UndoParams struct {
+	// Force restores even when files changed since the session's last
+	// snapshot (those changes are overwritten; they stay in the shadow
+	// repository only if a snapshot caught them). Default false: refuse,
+	// naming the files.
+	Force bool `json:"force,omitempty"`
+	// Rewind also moves the conversation back (undo) to where it stood
+	// before the undone turn, as a new branch point; redo never rewinds.
+	// Default false: only the files.
+	Rewind bool `json:"rewind,omitempty"`
+}
+
+// RedoParams asks for a redo of what the last undo took back.
+type RedoParams struct {
+	// Force is as in [UndoParams].
+	Force bool `json:"force,omitempty"`
+}
+
+// RestoreParams asks to restore the files (and optionally the
+// conversation) to how they were at an entry of the session.
+type RestoreParams struct {
+	// At is the entry (an id or a unique prefix of at least 4
+	// characters), or "turn:N" for the start of the session's N-th turn.
+	At string `json:"at"`
+	// Force and Rewind are as in [UndoParams]; Rewind selects the entry.
+	Force  bool `json:"force,omitempty"`
+	Rewind bool `json:"rewind,omitempty"`
+}
+
+// FileChange is one path a restore or a diff changed.
+type FileChange struct {
+	Path string `json:"path"`
+	// Kind is "added", "modified", "deleted" or "type_changed".
+	Kind string `json:"kind"`
+	// Binary marks a change of binary content (no Patch).
+	Binary bool `json:"binary,omitempty"`
+	// Patch is the unified diff of a text change (diffs only).
+	Patch string `json:"patch,omitempty"`
+}
+
+// VCSResult is what an undo, a redo or a restore did.
+type VCSResult struct {
+	// Op is "undo", "redo" or "restore".
+	Op string `json:"op"`
+	// From and To are the snapshots the worktree went from and to.
+	From string `json:"from"`
+	To   string `json:"to"`
+	// Changed are the paths written or deleted, in the order applied.
+	Changed []FileChange `json:"changed"`
+	// Rewound is the entry the conversation now continues from; "" when
+	// it was not moved.
+	Rewound string `json:"rewound,omitempty"`
+	// Effect is the id of the durable effect that recorded it.
+	Effect string `json:"effect"`
+}
+
+// DiffParams chooses what to compare. With Turn set, the files before
+// and after that turn; with From (and optionally To) entries, the files at
+// those entries (To "" is the live worktree); with nothing set, the
+// last turn (its start against the live worktree).
+type DiffParams struct {
+	// Turn is the 1-based turn of the selected branch; 0 means unset.
+	Turn int `json:"turn,omitempty"`
+	// From and To are entries (ids or unique prefixes) or "turn:N".
+	From string `json:"from,omitempty"`
+	To   string `json:"to,omitempty"`
+}
+
+// DiffResult is a comparison of two states of the files.
+type DiffResult struct {
+	// From and To describe the two sides ("turn 3 start", "worktree").
+	From string `json:"from"`
+	To   string `json:"to"`
+	// Files are the changed paths, sorted.
+	Files []FileChange `json:"files"`
+}
+
+// TurnSnapshots are the snapshots of one turn of the selected branch.
+type TurnSnapshots struct {
+	// Turn is its 1-based number on the branch.
+	Turn int `json:"turn"`
+	// Entry is the conversation entry the turn started from (where a
+	// rewind to before it goes).
+	Entry string `json:"entry"`
+	// Start and End are the snapshot ids before and after; End is ""
+	// when the turn changed nothing or has not ended.
+	Start string `json:"start"`
+	End   string `json:"end,omitempty"`
+	// Changed counts the paths the turn changed (-1 when unknown).
+	Changed int `json:"changed"`
+}

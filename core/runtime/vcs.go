@@ -1,0 +1,349 @@
+package runtime
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+
+	"github.com/smith-agent/smith/core/agent"
+	"github.com/smith-agent/smith/core/effect"
+	"github.com/smith-agent/smith/core/model"
+	"github.com/smith-agent/smith/core/protocol"
+	"github.com/smith-agent/smith/core/session"
+	"github.com/smith-agent/smith/core/vcs"
+	"github.com/smith-agent/smith/sessionfmt"
+)
+
+// The effect kinds of VCS operations.
+const (
+	kindSnapshot = "vcs.snapshot"
+	kindUndo     = "vcs.undo"
+	kindRedo     = "vcs.redo"
+	kindRestore  = "vcs.restore"
+)
+
+// vcsStore returns the shadow repository of worktree (one per worktree,
+// under the data directory's vcs/), opened once per runtime.
+func (rt *Runtime) vcsStore(worktree string) (*vcs.Store, error) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if st, ok := rt.stores[worktree]; ok {
+		return st, nil
+	}
+	sum := sha256.Sum256([]byte(worktree))
+	dir := filepath.Join(rt.paths.Data, "vcs", filepath.Base(worktree)+"-"+hex.EncodeToString(sum[:8]))
+	st, err := vcs.Open(dir, worktree, vcs.Options{Ignore: rt.conf.IgnorePatterns()})
+	if err != nil {
+		return nil, err
+	}
+	if rt.stores == nil {
+		rt.stores = map[string]*vcs.Store{}
+	}
+	rt.stores[worktree] = st
+	return st, nil
+}
+
+// turnSnap is the snapshot taken as a turn starts, in the background: the
+// turn's tools wait for it before they run.
+type turnSnap struct {
+	done  chan struct{} // closed when the snapshot is recorded or failed
+	turn  int           // the turn's number on the branch
+	store *vcs.Store
+	err   error
+}
+
+// snapshotting is the session's VCS state while runs come and go.
+type snapshotting struct {
+	cur     atomic.Pointer[turnSnap] // the current turn's start snapshot
+	toolRan atomic.Bool              // a tool ran in the current turn
+	off     atomic.Bool              // snapshots failed for this session: not tried again
+	notes   chan string              // notices for after the run settles
+}
+
+// startSnapshot starts the snapshot of the worktree for the turn about to
+// start. Called with s.mu held, after begin (the session has an entry).
+func (s *Session) startSnapshot() {
+	s.vcs.cur.Store(nil)
+	s.vcs.toolRan.Store(false)
+	if s.rt.cfg.Ephemeral || s.vcs.off.Load() {
+		return
+	}
+	var leaf string
+	var ops []session.VCSEntry
+	var err error
+	s.store.View(func(sess *sessionfmt.Session) {
+		i := sess.Selected()
+		leaf = sess.ID(i).String()
+		ops, err = session.VCSOperations(sess, i)
+	})
+	if err != nil {
+		s.snapshotsOff(err)
+		return
+	}
+	st, err := s.rt.vcsStore(s.rt.cfg.Cwd)
+	if err != nil {
+		s.snapshotsOff(err)
+		return
+	}
+	adopt(st, s.info.ID, ops)
+	ts := &turnSnap{done: make(chan struct{}), turn: 1 + len(turnsOf(ops)), store: st}
+	s.vcs.cur.Store(ts)
+	go func() {
+		defer close(ts.done)
+		ts.err = s.snapshot(ts, session.PhaseStart, leaf)
+	}()
+}
+
+// endSnapshot takes the snapshot that closes a turn in which a tool ran
+// (bash may have changed anything). Called by the pump once the run ended,
+// before the session is idle.
+func (s *Session) endSnapshot() {
+	ts := s.vcs.cur.Load()
+	if ts == nil {
+		return
+	}
+	select {
+	case <-ts.done: // even when no tool ran: the session is idle only once it is recorded
+	case <-s.ctx.Done():
+		return
+	}
+	if ts.err != nil || !s.vcs.toolRan.Load() {
+		return
+	}
+	var leaf string
+	s.store.View(func(sess *sessionfmt.Session) { leaf = sess.ID(sess.Selected()).String() })
+	_ = s.snapshot(ts, session.PhaseEnd, leaf)
+}
+
+// snapshot takes one snapshot as a durable effect caused by entry parent
+// and records its vcs_operation entry. A failure turns snapshots off for
+// the session, with a notice.
+func (s *Session) snapshot(ts *turnSnap, phase, parent string) error {
+	wt := ts.store.Worktree()
+	input, _ := json.Marshal(map[string]any{"phase": phase, "turn": ts.turn, "worktree": wt})
+	var sn vcs.Snapshot
+	var serr error
+	c, err := s.journal.Run(s.ctx, effect.Intent{Kind: kindSnapshot, Parent: parent, Input: input}, func(ctx context.Context) effect.Outcome {
+		sn, serr = ts.store.Snapshot(ctx, vcs.SnapshotRequest{Session: s.info.ID,
+			Cause: fmt.Sprintf("entry %s (turn %d %s)", parent, ts.turn, phase), Reuse: true})
+		if serr != nil {
+			return effect.Outcome{Mutation: model.MutationNotApplied, Err: serr}
+		}
+		out, _ := json.Marshal(map[string]any{"snapshot": sn.ID, "seq": sn.Seq, "files": sn.Files, "hashed": sn.Hashed, "reused": sn.Reused})
+		return effect.Outcome{Mutation: model.MutationApplied, Output: out}
+	})
+	if serr != nil || err != nil {
+		if serr == nil {
+			serr = err
+		}
+		s.snapshotsOff(serr)
+		return serr
+	}
+	op := session.VCSOperation{Op: session.VCSSnapshot, Snapshot: sn.ID.String(), Worktree: wt, Cause: parent, Phase: phase, Turn: ts.turn,
+		Seq: sn.Seq, Files: sn.Files}
+	for _, sk := range sn.Skipped {
+		op.Skipped = append(op.Skipped, sk.Path+": "+sk.Reason)
+	}
+	if err := s.store.RecordVCS(c.ID, op); err != nil {
+		s.snapshotsOff(err)
+		return err
+	}
+	if len(sn.Skipped) > 0 && phase == session.PhaseStart && ts.turn == 1 {
+		s.later(fmt.Sprintf("snapshots leave out %d file(s) (%s: %s); undo cannot restore them", len(sn.Skipped), sn.Skipped[0].Path, sn.Skipped[0].Reason))
+	}
+	return nil
+}
+
+// snapshotsOff turns snapshots off for the session after err, with a
+// notice saying what undo then cannot do.
+func (s *Session) snapshotsOff(err error) {
+	if s.vcs.off.Swap(true) {
+		return
+	}
+	s.later(fmt.Sprintf("file snapshots are off for this session: %v; /undo and 'smith session undo' cannot restore what its turns change", err))
+}
+
+// later queues a notice for when the run has settled (a notice published
+// in the middle of a run would break the order of its events).
+func (s *Session) later(text string) {
+	select {
+	case s.vcs.notes <- text:
+	default:
+	}
+}
+
+// publishLater publishes the queued notices. Called by the pump after the
+// run's last event.
+func (s *Session) publishLater() {
+	for {
+		select {
+		case n := <-s.vcs.notes:
+			s.notice(protocol.NoticeWarning, n)
+		default:
+			return
+		}
+	}
+}
+
+// adopt seeds the session's head in the shadow repository from the last
+// snapshot of its history (a fork, or a session whose refs were lost), so
+// undo continues from there.
+func adopt(st *vcs.Store, sid string, ops []session.VCSEntry) {
+	for k := len(ops) - 1; k >= 0; k-- {
+		if ops[k].Worktree != st.Worktree() {
+			continue
+		}
+		if id, err := vcs.ParseID(ops[k].Snapshot); err == nil {
+			_ = st.Adopt(sid, id)
+		}
+		return
+	}
+}
+
+// gateTools wraps the session's tools so each call waits for the turn's
+// start snapshot (bounded by the call's context) and marks the turn as one
+// that ran a tool.
+func (s *Session) gateTools(tools []agent.Tool) []agent.Tool {
+	out := make([]agent.Tool, len(tools))
+	for i, t := range tools {
+		out[i] = gatedTool{Tool: t, s: s}
+	}
+	return out
+}
+
+// gatedTool is a tool whose calls wait for the turn's start snapshot.
+type gatedTool struct {
+	agent.Tool
+	s *Session
+}
+
+// Execute waits for the snapshot, then runs the call.
+func (g gatedTool) Execute(ctx context.Context, call *agent.Call) (agent.Result, error) {
+	g.s.vcs.toolRan.Store(true)
+	if ts := g.s.vcs.cur.Load(); ts != nil {
+		select {
+		case <-ts.done:
+		case <-ctx.Done():
+			return agent.Result{Mutation: model.MutationNotApplied}, fmt.Errorf("runtime: cancelled while the turn's snapshot was taken: %w", context.Cause(ctx))
+		}
+	}
+	return g.Tool.Execute(ctx, call)
+}
+
+// turn is one turn of a branch as its vcs_operation entries tell it.
+type turnRec struct {
+	n          int
+	entry      string // the entry the turn started from
+	start, end string // snapshot ids; end "" when none was taken
+	worktree   string
+}
+
+// turnsOf groups a branch's snapshot entries into turns, in order.
+func turnsOf(ops []session.VCSEntry) []turnRec {
+	var out []turnRec
+	for _, op := range ops {
+		if op.Op != session.VCSSnapshot {
+			continue
+		}
+		switch op.Phase {
+		case session.PhaseStart:
+			out = append(out, turnRec{n: len(out) + 1, entry: op.Cause, start: op.Snapshot, worktree: op.Worktree})
+		case session.PhaseEnd:
+			if len(out) > 0 {
+				out[len(out)-1].end = op.Snapshot
+			}
+		}
+	}
+	return out
+}
+
+// vcsView is what a VCS operation reads of the session: the selected
+// leaf, the branch's VCS entries and its turns.
+type vcsView struct {
+	leaf  string
+	ops   []session.VCSEntry
+	turns []turnRec
+	// last is the session's latest vcs_operation entry on any branch
+	// (after a rewind the branch may have none); ok reports one exists.
+	last   session.VCSOperation
+	hasAny bool
+}
+
+// view reads the branch's VCS state. Called with s.mu held.
+func (s *Session) view() (vcsView, error) {
+	var v vcsView
+	var err error
+	s.store.View(func(sess *sessionfmt.Session) {
+		i := sess.Selected()
+		if i < 0 {
+			return
+		}
+		v.leaf = sess.ID(i).String()
+		if v.ops, err = session.VCSOperations(sess, i); err != nil {
+			return
+		}
+		v.turns = turnsOf(v.ops)
+		for j := sess.Len() - 1; j >= 0; j-- {
+			if sess.Kind(j) == sessionfmt.KindVCSOperation {
+				v.hasAny = sessionfmt.DecodeContent(sess.Entry(j).Content, &v.last) == nil
+				break
+			}
+		}
+	})
+	if err != nil {
+		return v, fmt.Errorf("runtime: read the snapshots of session %s: %w", display(s.info), err)
+	}
+	return v, nil
+}
+
+// worktree is where the branch's snapshots were taken: the working
+// directory of its last snapshot, else of the session's last one, else
+// this runtime's.
+func (v vcsView) worktree(cwd string) string {
+	for k := len(v.ops) - 1; k >= 0; k-- {
+		if v.ops[k].Worktree != "" {
+			return v.ops[k].Worktree
+		}
+	}
+	if v.hasAny && v.last.Worktree != "" {
+		return v.last.Worktree
+	}
+	return cwd
+}
+
+// noSnapshots is the error of an operation on a branch without snapshots.
+func (s *Session) noSnapshots(what string) error {
+	return usagef("runtime: session %s has no file snapshots on its selected branch, so there is nothing to %s; Smith takes one as each turn starts (not in eval --no-session)", display(s.info), what)
+}
+
+// Undo restores the files to before the session's last change (the last
+// turn that changed them), as a durable vcs.undo effect recorded with a
+// vcs_operation entry; with p.Rewind the conversation also moves back to
+// before that turn. Refused with [ErrBusy] while a run is active, and
+// with a usage error naming the files when they changed since the last
+// snapshot (unless p.Force).
+func (s *Session) Undo(ctx context.Context, p protocol.UndoParams) (protocol.VCSResult, error) {
+	return s.restore(ctx, session.VCSUndo, p.Force, p.Rewind, "")
+}
+
+// Redo restores the files to after the turn the last undo went back over.
+// As [Session.Undo]; redo never moves the conversation.
+func (s *Session) Redo(ctx context.Context, p protocol.RedoParams) (protocol.VCSResult, error) {
+	return s.restore(ctx, session.VCSRedo, p.Force, false, "")
+}
+
+// Restore restores the files to how they were at an entry of the session
+// (p.At: an entry, or "turn:N" for the start of turn N), as
+// [Session.Undo] does; with p.Rewind the conversation continues from that
+// entry too.
+func (s *Session) Restore(ctx context.Context, p protocol.RestoreParams) (protocol.VCSResult, error) {
+	if strings.TrimSpace(p.At) == "" {
+		return protocol.VCSResult{}, usagef("runtime: restore needs an entry: an entry id (or a unique prefix) or turn:N")
+	}
+	return s.restore(ctx, session.VCSRestore, p.Force, p.Rewind, p.At)
+}

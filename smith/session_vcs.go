@@ -1,0 +1,168 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/smith-agent/smith/core/protocol"
+	"github.com/smith-agent/smith/core/runtime"
+	"github.com/smith-agent/smith/smith/internal/textout"
+	"github.com/urfave/cli/v3"
+)
+
+// vcsCommands are the session commands over the file snapshots Smith
+// takes around each turn.
+func vcsCommands(ref string) []*cli.Command {
+	force := &cli.BoolFlag{Name: "force", Usage: "overwrite files changed since the session's last snapshot (default: refuse, naming them)"}
+	rewind := &cli.BoolFlag{Name: "rewind", Usage: "also move the conversation back, so the next prompt continues from there (a new branch; nothing is deleted)"}
+	return []*cli.Command{
+		{Name: "diff", Usage: "show what a session's turns changed in the files (default: the last turn against the files now)", ArgsUsage: ref,
+			Flags: []cli.Flag{
+				&cli.IntFlag{Name: "turn", Usage: "show what turn `N` changed (1 is the first; --list shows them)"},
+				&cli.StringFlag{Name: "from", Usage: "compare the files at `ENTRY` (an entry id, a unique prefix, or turn:N) ..."},
+				&cli.StringFlag{Name: "to", Usage: "... with the files at `ENTRY` (default: the files now)"},
+				&cli.BoolFlag{Name: "list", Usage: "list the turns with how many files each changed"},
+				&cli.BoolFlag{Name: "stat", Usage: "only the changed paths, no patches"},
+			},
+			Action: sessionDiff},
+		{Name: "undo", Usage: "restore the files to before the session's last turn that changed them", ArgsUsage: ref,
+			Flags: []cli.Flag{force, rewind}, Action: sessionUndo},
+		{Name: "redo", Usage: "restore the files the last undo took back", ArgsUsage: ref,
+			Flags: []cli.Flag{force}, Action: sessionRedo},
+		{Name: "restore", Usage: "restore the files to how they were at an entry of the session (time travel)", ArgsUsage: ref,
+			Flags: []cli.Flag{
+				&cli.StringFlag{Name: "at", Usage: "the `ENTRY`: an entry id or unique prefix (see 'smith session tree'), or turn:N for the start of turn N", Required: true},
+				force, rewind,
+			},
+			Action: sessionRestore},
+	}
+}
+
+func sessionDiff(ctx context.Context, cmd *cli.Command) error {
+	s, rt, err := openSessionArg(ctx, cmd)
+	if err != nil {
+		return err
+	}
+	defer rt.Close(ctx)
+	w := cmd.Root().Writer
+	if cmd.Bool("list") {
+		turns, err := s.Turns(ctx)
+		if err != nil {
+			return cmdError(cmd, err)
+		}
+		return printTurns(w, turns)
+	}
+	d, err := s.Diff(ctx, protocol.DiffParams{Turn: int(cmd.Int("turn")), From: cmd.String("from"), To: cmd.String("to")})
+	if err != nil {
+		return cmdError(cmd, err)
+	}
+	return printDiff(w, d, cmd.Bool("stat"))
+}
+
+// printTurns lists the turns and what each changed.
+func printTurns(w io.Writer, turns []protocol.TurnSnapshots) error {
+	if len(turns) == 0 {
+		_, err := fmt.Fprintln(w, "no turn of this branch has a snapshot yet")
+		return err
+	}
+	for _, t := range turns {
+		changed := strconv.Itoa(t.Changed) + " file(s) changed"
+		switch {
+		case t.Changed < 0:
+			changed = "changes unknown"
+		case t.Changed == 0:
+			changed = "no file changed"
+		}
+		if _, err := fmt.Fprintf(w, "turn %d  from entry %s  %s\n", t.Turn, t.Entry, changed); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// printDiff prints a diff as git does: a summary line per path, then the
+// patches (made safe for the terminal: file content is untrusted).
+func printDiff(out io.Writer, d protocol.DiffResult, stat bool) error {
+	w := textout.SafeWriter{W: out}
+	fmt.Fprintf(w, "%s → %s: %d file(s) changed\n", d.From, d.To, len(d.Files))
+	for _, f := range d.Files {
+		note := ""
+		if f.Binary {
+			note = " (binary)"
+		}
+		fmt.Fprintf(w, "  %-12s %s%s\n", f.Kind, f.Path, note)
+	}
+	if stat {
+		return nil
+	}
+	for _, f := range d.Files {
+		if f.Patch != "" {
+			fmt.Fprintf(w, "\n%s", f.Patch)
+			if !strings.HasSuffix(f.Patch, "\n") {
+				fmt.Fprintln(w)
+			}
+		}
+	}
+	return nil
+}
+
+func sessionUndo(ctx context.Context, cmd *cli.Command) error {
+	return vcsOp(ctx, cmd, func(s *runtime.Session) (protocol.VCSResult, error) {
+		return s.Undo(ctx, protocol.UndoParams{Force: cmd.Bool("force"), Rewind: cmd.Bool("rewind")})
+	})
+}
+
+func sessionRedo(ctx context.Context, cmd *cli.Command) error {
+	return vcsOp(ctx, cmd, func(s *runtime.Session) (protocol.VCSResult, error) {
+		return s.Redo(ctx, protocol.RedoParams{Force: cmd.Bool("force")})
+	})
+}
+
+func sessionRestore(ctx context.Context, cmd *cli.Command) error {
+	return vcsOp(ctx, cmd, func(s *runtime.Session) (protocol.VCSResult, error) {
+		return s.Restore(ctx, protocol.RestoreParams{At: cmd.String("at"), Force: cmd.Bool("force"), Rewind: cmd.Bool("rewind")})
+	})
+}
+
+// vcsOp runs an undo, redo or restore on the session argument and prints
+// what it changed.
+func vcsOp(ctx context.Context, cmd *cli.Command, do func(*runtime.Session) (protocol.VCSResult, error)) error {
+	s, rt, err := openSessionArg(ctx, cmd)
+	if err != nil {
+		return err
+	}
+	defer rt.Close(ctx)
+	res, err := do(s)
+	if err != nil {
+		return cmdError(cmd, err)
+	}
+	if err := printVCSResult(cmd.Root().Writer, res); err != nil {
+		return err
+	}
+	return s.Close(ctx)
+}
+
+// printVCSResult says what a restore changed.
+func printVCSResult(out io.Writer, res protocol.VCSResult) error {
+	w := textout.SafeWriter{W: out}
+	fmt.Fprintf(w, "%s: %d file(s) restored to snapshot %s\n", res.Op, len(res.Changed), short(res.To))
+	for _, c := range res.Changed {
+		fmt.Fprintf(w, "  %-12s %s\n", c.Kind, c.Path)
+	}
+	if res.Rewound != "" {
+		fmt.Fprintf(w, "the conversation continues from entry %s\n", res.Rewound)
+	}
+	_, err := fmt.Fprintf(w, "(recorded as effect %s; 'smith session redo' or 'undo' moves again)\n", res.Effect)
+	return err
+}
+
+// short abbreviates a snapshot id as git does.
+func short(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}
