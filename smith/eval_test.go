@@ -39,10 +39,11 @@ func TestEvalMockText(t *testing.T) {
 		t.Fatalf("session holds %d messages, want 8 (user, 3× assistant+result, final)", len(msgs))
 	}
 	checkPaired(t, msgs)
-	// The three tool calls, and the reads of the instruction files
-	// (AGENTS.md, CLAUDE.md in the project, the user's AGENTS.md).
-	if i, c := count(kinds, "effect_intent"), count(kinds, "effect_completion"); i != 6 || c != 6 {
-		t.Fatalf("effects: %d intents, %d completions; want 6 and 6", i, c)
+	// The three tool calls, the reads of the instruction files
+	// (AGENTS.md, CLAUDE.md in the project, the user's AGENTS.md) and the
+	// turn's two file snapshots.
+	if i, c := count(kinds, "effect_intent"), count(kinds, "effect_completion"); i != 8 || c != 8 {
+		t.Fatalf("effects: %d intents, %d completions; want 8 and 8", i, c)
 	}
 	// A second run in the same directory gets its own session.
 	e.demo()

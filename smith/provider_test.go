@@ -94,8 +94,8 @@ func TestEvalRealProvider(t *testing.T) {
 		t.Fatalf("%d messages, want user, assistant, tool_result, assistant", len(msgs))
 	}
 	// The read, and the two provider exchanges.
-	if i, c := count(kinds, "effect_intent"), count(kinds, "effect_completion"); i != 6 || c != 6 {
-		t.Fatalf("effects: %d intents, %d completions; want 6 and 6 (the read, two exchanges, three reads of instruction files)", i, c)
+	if i, c := count(kinds, "effect_intent"), count(kinds, "effect_completion"); i != 8 || c != 8 {
+		t.Fatalf("effects: %d intents, %d completions; want 8 and 8 (the read, two exchanges, three reads of instruction files, two file snapshots)", i, c)
 	}
 	dump := e.mustRun("", "session", "dump", "real").stdout
 	if n := strings.Count(dump, "provider.exchange"); n != 2 {

@@ -20,7 +20,7 @@ func TestSessionCommands(t *testing.T) {
 	}
 
 	show := e.mustRun("", "session", "show", "demo")
-	for _, w := range []string{"entries: 22 (messages 8, effect intents 6, effect completions 6)", "directory: ", "model: mock", "user: fix the bug",
+	for _, w := range []string{"entries: 28 (messages 8, effect intents 8, effect completions 8)", "directory: ", "model: mock", "user: fix the bug",
 		`→ edit {"path": "greet.sh"`, "tool_result bash [call_test] (applied)", "PASS"} {
 		if !strings.Contains(show.stdout, w) {
 			t.Errorf("show lacks %q:\n%s", w, show.stdout)
@@ -39,8 +39,8 @@ func TestSessionCommands(t *testing.T) {
 			entryIDs = append(entryIDs, id)
 		}
 	}
-	if len(entryIDs) != 22 {
-		t.Fatalf("dump has %d entries, want 22 (metadata, model, 8 messages, 6 effects):\n%s", len(entryIDs), dump.stdout)
+	if len(entryIDs) != 28 {
+		t.Fatalf("dump has %d entries, want 28 (metadata, model, 8 messages, 8 effects, 2 snapshots):\n%s", len(entryIDs), dump.stdout)
 	}
 
 	fork := e.mustRun("", "session", "fork", "demo", "--name", "whole")
@@ -50,12 +50,14 @@ func TestSessionCommands(t *testing.T) {
 	if _, msgs := load(t, e.sessionInfo("whole").Path); len(msgs) != 8 {
 		t.Fatalf("whole fork has %d messages, want 8", len(msgs))
 	}
-	// Fork at the tenth entry (the first assistant message, after the
-	// metadata, the model, three instruction reads and the prompt): the
-	// prompt and that answer only.
-	e.mustRun("", "session", "fork", "demo", "--at", entryIDs[9], "--name", "early")
+	// Fork at the eleventh entry (the first assistant message, after the
+	// metadata, the model, three instruction reads, the intent of the
+	// turn's first snapshot and the prompt): the prompt and that answer
+	// only, with the snapshot's completion (an intent's completion goes
+	// with it).
+	e.mustRun("", "session", "fork", "demo", "--at", entryIDs[10], "--name", "early")
 	kinds, msgs := load(t, e.sessionInfo("early").Path)
-	if len(msgs) != 2 || len(kinds) != 10 {
+	if len(msgs) != 2 || len(kinds) != 12 {
 		t.Fatalf("early fork: kinds %v, %d messages", kinds, len(msgs))
 	}
 	// The source is unchanged, and the fork is listed.
@@ -66,8 +68,8 @@ func TestSessionCommands(t *testing.T) {
 		t.Fatalf("ls after fork:\n%s", ls.stdout)
 	}
 	// An entry can be labelled; the tree shows it.
-	e.mustRun("", "session", "label", "demo", entryIDs[9], "first answer")
-	if tree := e.mustRun("", "session", "tree", "demo").stdout; !strings.Contains(tree, entryIDs[9]+" assistant: I'll read the script under test first. [first answer]") ||
+	e.mustRun("", "session", "label", "demo", entryIDs[10], "first answer")
+	if tree := e.mustRun("", "session", "tree", "demo").stdout; !strings.Contains(tree, entryIDs[10]+" assistant: I'll read the script under test first. [first answer]") ||
 		!strings.Contains(tree, "replay_metadata") || !strings.Contains(tree, "model_change: mock") {
 		t.Fatalf("tree:\n%s", tree)
 	}

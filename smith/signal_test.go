@@ -107,9 +107,10 @@ func TestSIGINTMidTool(t *testing.T) {
 	}
 	kinds, msgs := load(t, e.sessionInfo("int").Path)
 	checkPaired(t, msgs)
-	// The bash call and the three reads of instruction files.
-	if i, c := count(kinds, "effect_intent"), count(kinds, "effect_completion"); i != 4 || c != 4 {
-		t.Fatalf("effects: %d intents, %d completions; want 4 and 4 (%v)", i, c, kinds)
+	// The bash call, the three reads of instruction files and the
+	// turn's two file snapshots (the end one taken after the abort).
+	if i, c := count(kinds, "effect_intent"), count(kinds, "effect_completion"); i != 6 || c != 6 {
+		t.Fatalf("effects: %d intents, %d completions; want 6 and 6 (%v)", i, c, kinds)
 	}
 	res, ok := msgs[len(msgs)-1].(model.ToolResultMessage)
 	if !ok || res.CallID != "call_sleep" || res.Mutation != model.MutationUnknown {
@@ -159,7 +160,7 @@ func TestSIGKILLMidToolRecoversUnknown(t *testing.T) {
 		}
 	}
 	path := e.sessionInfo("kill").Path
-	if kinds, _ := load(t, path); strings.Join(kinds, " ") != "replay_metadata model_change effect_intent effect_completion effect_intent effect_completion effect_intent effect_completion message message effect_intent" {
+	if kinds, _ := load(t, path); strings.Join(kinds, " ") != "replay_metadata model_change effect_intent effect_completion effect_intent effect_completion effect_intent effect_completion effect_intent message message effect_completion vcs_operation effect_intent" {
 		t.Fatalf("after the kill: %v", kinds)
 	}
 
@@ -172,7 +173,7 @@ func TestSIGKILLMidToolRecoversUnknown(t *testing.T) {
 		t.Fatalf("ran.txt = %q: the effect was retried", b)
 	}
 	kinds, msgs := load(t, path)
-	if got := strings.Join(kinds, " "); got != "replay_metadata model_change effect_intent effect_completion effect_intent effect_completion effect_intent effect_completion message message effect_intent effect_completion model_change effect_intent effect_completion effect_intent effect_completion effect_intent effect_completion message message message" {
+	if got := strings.Join(kinds, " "); got != "replay_metadata model_change effect_intent effect_completion effect_intent effect_completion effect_intent effect_completion effect_intent message message effect_completion vcs_operation effect_intent effect_completion model_change effect_intent effect_completion effect_intent effect_completion effect_intent effect_completion effect_intent message message message effect_completion vcs_operation" {
 		t.Fatalf("after resume: %s", got)
 	}
 	checkPaired(t, msgs)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -175,6 +176,11 @@ func TestInteractiveWritesTheEvalSession(t *testing.T) {
 
 // normalizedDump is the session's entries as kind and content, one per
 // line, with the project directory written as CWD.
+var (
+	ulid       = regexp.MustCompile(`\b[0-9A-HJKMNP-TV-Z]{26}\b`)
+	snapshotID = regexp.MustCompile(`\b[0-9a-f]{40}\b`)
+)
+
 func normalizedDump(t *testing.T, e *env, name string) string {
 	t.Helper()
 	r := e.mustRun("", "session", "dump", name)
@@ -204,6 +210,9 @@ func normalizedDump(t *testing.T, e *env, name string) string {
 			}
 		}
 		content = strings.ReplaceAll(strings.ReplaceAll(content, e.cwd, "CWD"), e.home, "HOME")
+		// Entry ids (ULIDs) and snapshot ids (commits, which carry a
+		// time) differ between two runs.
+		content = snapshotID.ReplaceAllString(ulid.ReplaceAllString(content, "ULID"), "SNAPSHOT")
 		out = append(out, f.Kind+" "+content)
 	}
 	return strings.Join(out, "\n")

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/smith-agent/smith/core/agent"
@@ -48,13 +49,22 @@ func (rt *Runtime) vcsStore(worktree string) (*vcs.Store, error) {
 	return st, nil
 }
 
-// turnSnap is the snapshot taken as a turn starts, in the background: the
-// turn's tools wait for it before they run.
+// turnSnap is the snapshot taken as a turn starts. Its intent is recorded
+// before the run starts; the worktree is scanned in the background while
+// the first provider request is out; its completion and vcs_operation
+// entry are recorded at a fixed point — before the turn's first tool
+// runs, or when the turn settles without one — so a session's entries
+// come in the same order on every run.
 type turnSnap struct {
-	done  chan struct{} // closed when the snapshot is recorded or failed
-	turn  int           // the turn's number on the branch
-	store *vcs.Store
-	err   error
+	turn   int    // the turn's number on the branch
+	parent string // the entry the turn started from
+	store  *vcs.Store
+	effect *effect.Effect
+	done   chan struct{} // closed when the scan ended
+	sn     vcs.Snapshot  // the scan's result, once done
+	serr   error
+	once   sync.Once
+	err    error // the outcome of recording, once recorded
 }
 
 // snapshotting is the session's VCS state while runs come and go.
@@ -66,7 +76,8 @@ type snapshotting struct {
 }
 
 // startSnapshot starts the snapshot of the worktree for the turn about to
-// start. Called with s.mu held, after begin (the session has an entry).
+// start: its intent is recorded now, the scan runs in the background.
+// Called with s.mu held, after begin (the session has an entry).
 func (s *Session) startSnapshot() {
 	s.vcs.cur.Store(nil)
 	s.vcs.toolRan.Store(false)
@@ -91,52 +102,72 @@ func (s *Session) startSnapshot() {
 		return
 	}
 	adopt(st, s.info.ID, ops)
-	ts := &turnSnap{done: make(chan struct{}), turn: 1 + len(turnsOf(ops)), store: st}
+	ts := &turnSnap{turn: 1 + len(turnsOf(ops)), parent: leaf, store: st, done: make(chan struct{})}
+	if ts.effect, err = s.beginSnapshot(ts, session.PhaseStart); err != nil {
+		s.snapshotsOff(err)
+		return
+	}
 	s.vcs.cur.Store(ts)
 	go func() {
 		defer close(ts.done)
-		ts.err = s.snapshot(ts, session.PhaseStart, leaf)
+		ts.sn, ts.serr = ts.store.Snapshot(s.ctx, snapshotRequest(s.info.ID, ts, session.PhaseStart))
 	}()
 }
 
-// endSnapshot takes the snapshot that closes a turn in which a tool ran
-// (bash may have changed anything). Called by the pump once the run ended,
-// before the session is idle.
+// beginSnapshot records the intent of one of a turn's snapshots.
+func (s *Session) beginSnapshot(ts *turnSnap, phase string) (*effect.Effect, error) {
+	input, _ := json.Marshal(map[string]any{"phase": phase, "turn": ts.turn, "worktree": ts.store.Worktree()})
+	return s.journal.Begin(s.ctx, effect.Intent{Kind: kindSnapshot, Parent: ts.parent, Input: input})
+}
+
+func snapshotRequest(sid string, ts *turnSnap, phase string) vcs.SnapshotRequest {
+	return vcs.SnapshotRequest{Session: sid, Cause: fmt.Sprintf("entry %s (turn %d %s)", ts.parent, ts.turn, phase), Reuse: true}
+}
+
+// recordStart waits for the start snapshot's scan (bounded by ctx) and
+// records it, once; later calls return the first outcome.
+func (s *Session) recordStart(ctx context.Context, ts *turnSnap) error {
+	select {
+	case <-ts.done:
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
+	ts.once.Do(func() { ts.err = s.complete(ts, ts.effect, session.PhaseStart, ts.sn, ts.serr) })
+	return ts.err
+}
+
+// endSnapshot records the start snapshot if no tool did, then takes the
+// snapshot that closes a turn in which a tool ran (bash may have changed
+// anything). Called by the pump once the run ended, before the session is
+// idle.
 func (s *Session) endSnapshot() {
 	ts := s.vcs.cur.Load()
 	if ts == nil {
 		return
 	}
-	select {
-	case <-ts.done: // even when no tool ran: the session is idle only once it is recorded
-	case <-s.ctx.Done():
+	if err := s.recordStart(s.ctx, ts); err != nil || !s.vcs.toolRan.Load() {
 		return
 	}
-	if ts.err != nil || !s.vcs.toolRan.Load() {
+	s.store.View(func(sess *sessionfmt.Session) { ts.parent = sess.ID(sess.Selected()).String() })
+	e, err := s.beginSnapshot(ts, session.PhaseEnd)
+	if err != nil {
+		s.snapshotsOff(err)
 		return
 	}
-	var leaf string
-	s.store.View(func(sess *sessionfmt.Session) { leaf = sess.ID(sess.Selected()).String() })
-	_ = s.snapshot(ts, session.PhaseEnd, leaf)
+	sn, serr := ts.store.Snapshot(s.ctx, snapshotRequest(s.info.ID, ts, session.PhaseEnd))
+	_ = s.complete(ts, e, session.PhaseEnd, sn, serr)
 }
 
-// snapshot takes one snapshot as a durable effect caused by entry parent
-// and records its vcs_operation entry. A failure turns snapshots off for
-// the session, with a notice.
-func (s *Session) snapshot(ts *turnSnap, phase, parent string) error {
-	wt := ts.store.Worktree()
-	input, _ := json.Marshal(map[string]any{"phase": phase, "turn": ts.turn, "worktree": wt})
-	var sn vcs.Snapshot
-	var serr error
-	c, err := s.journal.Run(s.ctx, effect.Intent{Kind: kindSnapshot, Parent: parent, Input: input}, func(ctx context.Context) effect.Outcome {
-		sn, serr = ts.store.Snapshot(ctx, vcs.SnapshotRequest{Session: s.info.ID,
-			Cause: fmt.Sprintf("entry %s (turn %d %s)", parent, ts.turn, phase), Reuse: true})
-		if serr != nil {
-			return effect.Outcome{Mutation: model.MutationNotApplied, Err: serr}
-		}
+// complete records how a snapshot effect ended and, when it was taken,
+// its vcs_operation entry. A failure turns snapshots off for the session,
+// with a notice.
+func (s *Session) complete(ts *turnSnap, e *effect.Effect, phase string, sn vcs.Snapshot, serr error) error {
+	o := effect.Outcome{Mutation: model.MutationNotApplied, Err: serr}
+	if serr == nil {
 		out, _ := json.Marshal(map[string]any{"snapshot": sn.ID, "seq": sn.Seq, "files": sn.Files, "hashed": sn.Hashed, "reused": sn.Reused})
-		return effect.Outcome{Mutation: model.MutationApplied, Output: out}
-	})
+		o = effect.Outcome{Mutation: model.MutationApplied, Output: out}
+	}
+	c, err := e.Complete(o)
 	if serr != nil || err != nil {
 		if serr == nil {
 			serr = err
@@ -144,8 +175,8 @@ func (s *Session) snapshot(ts *turnSnap, phase, parent string) error {
 		s.snapshotsOff(serr)
 		return serr
 	}
-	op := session.VCSOperation{Op: session.VCSSnapshot, Snapshot: sn.ID.String(), Worktree: wt, Cause: parent, Phase: phase, Turn: ts.turn,
-		Seq: sn.Seq, Files: sn.Files}
+	op := session.VCSOperation{Op: session.VCSSnapshot, Snapshot: sn.ID.String(), Worktree: ts.store.Worktree(), Cause: ts.parent,
+		Phase: phase, Turn: ts.turn, Seq: sn.Seq, Files: sn.Files}
 	for _, sk := range sn.Skipped {
 		op.Skipped = append(op.Skipped, sk.Path+": "+sk.Reason)
 	}
@@ -222,14 +253,14 @@ type gatedTool struct {
 	s *Session
 }
 
-// Execute waits for the snapshot, then runs the call.
+// Execute waits for the turn's start snapshot to be recorded, then runs
+// the call. A snapshot that failed does not stop the call (snapshots are
+// then off, with a notice).
 func (g gatedTool) Execute(ctx context.Context, call *agent.Call) (agent.Result, error) {
 	g.s.vcs.toolRan.Store(true)
 	if ts := g.s.vcs.cur.Load(); ts != nil {
-		select {
-		case <-ts.done:
-		case <-ctx.Done():
-			return agent.Result{Mutation: model.MutationNotApplied}, fmt.Errorf("runtime: cancelled while the turn's snapshot was taken: %w", context.Cause(ctx))
+		if err := g.s.recordStart(ctx, ts); err != nil && ctx.Err() != nil {
+			return agent.Result{Mutation: model.MutationNotApplied}, fmt.Errorf("runtime: cancelled while the turn's snapshot was taken: %w", err)
 		}
 	}
 	return g.Tool.Execute(ctx, call)
