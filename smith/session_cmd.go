@@ -206,11 +206,7 @@ func sessionShow(ctx context.Context, cmd *cli.Command) error {
 		fmt.Fprintf(w, "directory: %s\n", m.Cwd)
 	}
 	if mc, ok := session.LastModelChange(s); ok {
-		model := mc.Model
-		if mc.Thinking != "" {
-			model += " (thinking " + mc.Thinking + ")"
-		}
-		fmt.Fprintf(w, "model: %s\n", model)
+		fmt.Fprintf(w, "model: %s\n", modelText(mc))
 	}
 	if id, err := sessionfmt.ParseID(info.ID); err == nil {
 		fmt.Fprintf(w, "created: %s, last active: %s, size: %s\n", id.Time().Local().Format("2006-01-02 15:04"), info.LastActivity.Local().Format("2006-01-02 15:04"), size(info.Size))
@@ -225,12 +221,8 @@ func sessionShow(ctx context.Context, cmd *cli.Command) error {
 		ref, _ := sessionArg(cmd)
 		damageReport(w, report, ref)
 	}
-	msgs, err := session.Messages(s)
-	if err != nil {
+	if err := showBranch(w, s); err != nil {
 		return fmt.Errorf("session show: %w", err)
-	}
-	for _, m := range msgs {
-		showMessage(w, m)
 	}
 	if report.Damaged() {
 		return damagedError(cmd, info.Path)

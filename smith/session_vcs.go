@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -38,6 +40,7 @@ func vcsCommands(ref string) []*cli.Command {
 				force, rewind,
 			},
 			Action: sessionRestore},
+		reconcileCommand(ref),
 	}
 }
 
@@ -165,4 +168,116 @@ func short(id string) string {
 		return id[:12]
 	}
 	return id
+}
+
+// reconcileCommand decides effects whose outcome is unknown.
+func reconcileCommand(ref string) *cli.Command {
+	return &cli.Command{Name: "reconcile", ArgsUsage: ref,
+		Usage: "decide whether effects recorded as unknown (Smith was killed while they ran) happened; Smith shows what it can compare and records your decision, never re-running anything",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "effect", Usage: "the unknown effect's `ID` (or a unique prefix); default: list them (and ask, on a terminal)"},
+			&cli.StringFlag{Name: "decision", Usage: "what happened: `applied` or not_applied"},
+			&cli.StringFlag{Name: "note", Usage: "why, recorded with the decision"},
+		},
+		Action: sessionReconcile}
+}
+
+func sessionReconcile(ctx context.Context, cmd *cli.Command) error {
+	s, rt, err := openSessionArg(ctx, cmd)
+	if err != nil {
+		return err
+	}
+	defer rt.Close(ctx)
+	w := cmd.Root().Writer
+	if id := cmd.String("effect"); id != "" {
+		d := cmd.String("decision")
+		if d == "" {
+			return usageErrorf("session reconcile: --effect needs --decision applied or --decision not_applied")
+		}
+		res, err := s.Reconcile(ctx, protocol.ReconcileParams{Effect: id, Decision: d, Note: cmd.String("note")})
+		if err != nil {
+			return cmdError(cmd, err)
+		}
+		fmt.Fprintf(w, "effect %s recorded as %s (record %s)\n", res.Effect, res.Decision, res.Record)
+		return s.Close(ctx)
+	}
+	us, err := s.UnknownEffects(ctx)
+	if err != nil {
+		return cmdError(cmd, err)
+	}
+	if len(us) == 0 {
+		fmt.Fprintln(w, "no effect of this session is unknown: nothing to reconcile")
+		return s.Close(ctx)
+	}
+	ask := false
+	if f, ok := cmd.Root().Reader.(*os.File); ok && isTerminal(f) {
+		ask = true
+	}
+	in := bufio.NewReader(cmd.Root().Reader)
+	name, _ := sessionArg(cmd)
+	for _, u := range us {
+		sw := textout.SafeWriter{W: w}
+		fmt.Fprintf(sw, "\neffect %s: %s %s\n", u.Effect, u.Kind, cutInput(u.Input))
+		if u.Error != "" {
+			fmt.Fprintf(sw, "  recorded: %s\n", u.Error)
+		}
+		fmt.Fprintf(sw, "  now: %s\n", u.Evidence)
+		if u.Suggest != "" {
+			fmt.Fprintf(sw, "  so it looks %s\n", strings.ReplaceAll(u.Suggest, "_", " "))
+		}
+		if !ask {
+			fmt.Fprintf(w, "  decide: smith session reconcile %s --effect %s --decision applied|not_applied\n", name, u.Effect)
+			continue
+		}
+		decision, err := askDecision(w, in, u.Suggest)
+		if err != nil {
+			return err
+		}
+		if decision == "" {
+			fmt.Fprintln(w, "  skipped")
+			continue
+		}
+		res, err := s.Reconcile(ctx, protocol.ReconcileParams{Effect: u.Effect, Decision: decision})
+		if err != nil {
+			return cmdError(cmd, err)
+		}
+		fmt.Fprintf(w, "  recorded as %s (record %s)\n", res.Decision, res.Record)
+	}
+	return s.Close(ctx)
+}
+
+// askDecision reads a/n/s (enter takes the suggestion, if any).
+func askDecision(w io.Writer, in *bufio.Reader, suggest string) (string, error) {
+	for {
+		def := "s"
+		switch suggest {
+		case "applied":
+			def = "a"
+		case "not_applied":
+			def = "n"
+		}
+		fmt.Fprintf(w, "  happened? [a]pplied, [n]ot applied, [s]kip (default %s): ", def)
+		line, err := in.ReadString('\n')
+		if err != nil && line == "" {
+			return "", usageErrorf("session reconcile: no answer on standard input (%v); decide with --effect ID --decision", err)
+		}
+		a := strings.TrimSpace(strings.ToLower(line))
+		if a == "" {
+			a = def
+		}
+		switch a {
+		case "a", "applied":
+			return "applied", nil
+		case "n", "not applied", "not_applied":
+			return "not_applied", nil
+		case "s", "skip":
+			return "", nil
+		}
+	}
+}
+
+// cutInput shows an effect's input on one line, at most 160 bytes.
+func cutInput(b []byte) string {
+	s := strings.Join(strings.Fields(string(b)), " ")
+	return cut(s, 160)
 }

@@ -1,5 +1,7 @@
 package protocol
 
+import "encoding/json"
+
 // UndoParams asks for an undo or a redo of the files a session's turns
 // changed.
 type UndoParams struct {
@@ -92,4 +94,43 @@ type TurnSnapshots struct {
 	End   string `json:"end,omitempty"`
 	// Changed counts the paths the turn changed (-1 when unknown).
 	Changed int `json:"changed"`
+}
+
+// UnknownEffect is an effect whose outcome is unknown (the process ended
+// while it ran, or it was stopped part way) and that no reconciliation
+// has decided yet.
+type UnknownEffect struct {
+	// Effect is the effect's id; Entry the id of its intent's entry.
+	Effect string `json:"effect"`
+	Entry  string `json:"entry"`
+	// Kind is the effect's kind ("process.run", "fs.write", …) and Input
+	// its recorded input.
+	Kind  string          `json:"kind"`
+	Input json.RawMessage `json:"input"`
+	// Error is what its completion says.
+	Error string `json:"error,omitempty"`
+	// Evidence is what Smith could compare (the file's content against
+	// the write, the files against the snapshot before it), in words.
+	Evidence string `json:"evidence"`
+	// Suggest is "applied" or "not_applied" when the evidence is
+	// conclusive, "" when only the user can tell.
+	Suggest string `json:"suggest,omitempty"`
+}
+
+// ReconcileParams records the user's decision on an unknown effect.
+type ReconcileParams struct {
+	// Effect is the effect's id (or a unique prefix of 4+ characters).
+	Effect string `json:"effect"`
+	// Decision is "applied" or "not_applied".
+	Decision string `json:"decision"`
+	// Note is the user's reason, optional.
+	Note string `json:"note,omitempty"`
+}
+
+// ReconcileResult is the recorded decision.
+type ReconcileResult struct {
+	Effect   string `json:"effect"`
+	Decision string `json:"decision"`
+	// Record is the id of the effect.reconcile effect that records it.
+	Record string `json:"record"`
 }

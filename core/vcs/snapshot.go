@@ -76,7 +76,8 @@ type file struct {
 }
 
 // tempMarker is in the names of the temporary files a restore creates in
-// the worktree; a scan never tracks them.
+// the worktree; a scan never tracks them, and removes those a killed
+// restore left.
 const tempMarker = ".smith-tmp-"
 
 // racyWindow: a file modified this close to the scan could change again
@@ -146,7 +147,15 @@ func (w *walker) walk(rel, abs string) error {
 	}
 	for _, e := range ents {
 		name := e.Name()
-		if strings.EqualFold(name, ".git") || strings.Contains(name, tempMarker) {
+		if strings.Contains(name, tempMarker) {
+			if !e.IsDir() {
+				// Left by a restore that was killed: scans hold the
+				// store's lock, so no restore is writing it now.
+				_ = os.Remove(filepath.Join(abs, name))
+			}
+			continue
+		}
+		if strings.EqualFold(name, ".git") {
 			continue
 		}
 		p := name

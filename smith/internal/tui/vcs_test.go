@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/smith-agent/smith/smith/internal/demoproject"
 )
@@ -23,7 +24,8 @@ func TestUndoRedoRewind(t *testing.T) {
 	s := start(t, rt, 100, 40, Options{})
 	s.term.typeText("fix the greeting")
 	s.term.press(t, "enter")
-	s.term.waitFor(t, "test.sh passes", "/ for commands")
+	s.term.waitFor(t, "test.sh passes")
+	waitIdle(t, s)
 	fixed, _ := os.ReadFile(greet)
 	if string(fixed) == string(original) {
 		t.Fatal("the demo turn did not change greet.sh")
@@ -43,6 +45,7 @@ func TestUndoRedoRewind(t *testing.T) {
 		s.term.typeText(st.line)
 		s.term.press(t, "enter")
 		s.term.waitFor(t, st.screen...)
+		waitIdle(t, s)
 		if b, _ := os.ReadFile(greet); string(b) != string(st.file) {
 			t.Fatalf("%s: greet.sh is\n%s", st.name, b)
 		}
@@ -55,5 +58,17 @@ func TestUndoRedoRewind(t *testing.T) {
 	msgs, err := sess.History()
 	if err != nil || len(msgs) != 0 {
 		t.Fatalf("history after the rewind: %d messages, %v; want none", len(msgs), err)
+	}
+}
+
+// waitIdle waits until the status line no longer shows a run (the input
+// box's placeholder also says "/ for commands", so that is no sign).
+func waitIdle(t *testing.T, s *started) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); strings.Contains(s.term.screen(), "esc to abort"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("still running after 20s:\n%s", s.term.screen())
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
