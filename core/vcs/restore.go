@@ -241,6 +241,9 @@ func (s *Store) Apply(ctx context.Context, op Op) (Restored, error) {
 	if err := s.saveCache(); err != nil {
 		return done, err
 	}
+	if err := s.objs.Defer.Sync(); err != nil {
+		return done, fmt.Errorf("vcs: %w", err)
+	}
 	if err := s.writeRef(HeadRef(op.Session), op.To); err != nil {
 		return done, err
 	}

@@ -9,9 +9,12 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/smith-agent/smith/core/internal/gitignore"
@@ -100,6 +103,9 @@ func (s *Store) scan(ctx context.Context) ([]file, []Skipped, int, error) {
 	if err := w.walk("", s.worktree); err != nil {
 		return nil, nil, 0, err
 	}
+	if err := w.statAll(); err != nil {
+		return nil, nil, 0, err
+	}
 	// Keep only non-racy entries; the cache is rewritten when it changed.
 	dirty := len(w.fresh) != len(s.cache) || w.hashed > 0
 	for p, e := range w.fresh {
@@ -126,6 +132,7 @@ type walker struct {
 	skipped []Skipped
 	fresh   map[string]index.Entry
 	hashed  int
+	pending []pending
 }
 
 func (w *walker) walk(rel, abs string) error {
@@ -175,25 +182,73 @@ func (w *walker) walk(rel, abs string) error {
 		if w.m.MatchEntry(p, false) {
 			continue
 		}
-		fi, err := e.Info()
-		if errors.Is(err, fs.ErrNotExist) {
+		if len(w.pending) >= w.s.opts.MaxFiles {
+			return w.tooMany()
+		}
+		w.pending = append(w.pending, pending{p: p, full: full, e: e})
+	}
+	return nil
+}
+
+// pending is a file the walk found, to stat and add.
+type pending struct {
+	p, full string
+	e       fs.DirEntry
+	fi      fs.FileInfo
+	err     error
+}
+
+// statAll stats the pending files a directory at a time, on as many
+// goroutines as there are CPUs (a stat is a system call; most of an
+// incremental scan is stats), then adds them in walk order.
+func (w *walker) statAll() error {
+	var runs [][]pending // the pending files, cut where the directory changes
+	for i := 0; i < len(w.pending); {
+		j := i + 1
+		dir := filepath.Dir(w.pending[i].full)
+		for j < len(w.pending) && j-i < 512 && filepath.Dir(w.pending[j].full) == dir {
+			j++
+		}
+		runs = append(runs, w.pending[i:j])
+		i = j
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), 8, len(runs)) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(runs) || w.ctx.Err() != nil {
+					return
+				}
+				statFiles(filepath.Dir(runs[i][0].full), runs[i])
+			}
+		})
+	}
+	wg.Wait()
+	if err := w.ctx.Err(); err != nil {
+		return err
+	}
+	for _, f := range w.pending {
+		if errors.Is(f.err, fs.ErrNotExist) {
 			continue // removed while walking
 		}
-		if err != nil {
-			return fmt.Errorf("vcs: stat %s: %w", full, err)
+		if f.err != nil {
+			return fmt.Errorf("vcs: stat %s: %w", f.full, f.err)
 		}
-		if err := w.add(p, full, fi); err != nil {
+		if err := w.add(f.p, f.full, f.fi); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+func (w *walker) tooMany() error {
+	return fmt.Errorf("%w: %s has more than %d files that are not ignored; add the bulky directories to .gitignore (or to ignore in smith.kdl)", ErrTooManyFiles, w.s.worktree, w.s.opts.MaxFiles)
+}
+
 // add records one non-directory entry.
 func (w *walker) add(p, full string, fi fs.FileInfo) error {
-	if len(w.files) >= w.s.opts.MaxFiles {
-		return fmt.Errorf("%w: %s has more than %d files that are not ignored; add the bulky directories to .gitignore (or to ignore in smith.kdl)", ErrTooManyFiles, w.s.worktree, w.s.opts.MaxFiles)
-	}
 	var mode Mode
 	switch t := fi.Mode(); {
 	case t.Type() == fs.ModeSymlink:
@@ -430,6 +485,9 @@ func (s *Store) Snapshot(ctx context.Context, req SnapshotRequest) (Snapshot, er
 	}
 	cid, _, err := s.objs.Write(object.TypeCommit, b)
 	if err != nil {
+		return Snapshot{}, fmt.Errorf("vcs: %w", err)
+	}
+	if err := s.objs.Defer.Sync(); err != nil {
 		return Snapshot{}, fmt.Errorf("vcs: %w", err)
 	}
 	seq, err := s.createSnapshotRef(req.Session, ID(cid))

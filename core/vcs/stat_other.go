@@ -11,3 +11,10 @@ const openNoFollow = 0
 // statExtra returns zeros where the change time and inode are not read;
 // the stat cache then relies on size, modification time and mode.
 func statExtra(fs.FileInfo) (int64, uint64) { return 0, 0 }
+
+// statFiles stats the files of one directory.
+func statFiles(_ string, fs []pending) {
+	for i := range fs {
+		fs[i].fi, fs[i].err = fs[i].e.Info()
+	}
+}

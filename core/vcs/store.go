@@ -162,7 +162,7 @@ func Open(dir, worktree string, opts Options) (*Store, error) {
 	if max < 64<<20 {
 		max = 64 << 20 // trees and commits of large worktrees
 	}
-	s.objs = object.Dir{Path: filepath.Join(adir, "objects"), Sync: !opts.NoSync, Max: max}
+	s.objs = object.Dir{Path: filepath.Join(adir, "objects"), Sync: !opts.NoSync, Max: max, Defer: &object.Pending{}}
 	for name, content := range map[string]string{"HEAD": "ref: refs/heads/main\n", "config": gitConfig} {
 		p := filepath.Join(adir, name)
 		if _, err := os.Lstat(p); err == nil {
@@ -338,7 +338,9 @@ func (s *Store) lock(ctx context.Context) (func(), error) {
 		}
 		return nil, fmt.Errorf("vcs: lock %s (another Smith is snapshotting or restoring this worktree): %w", lk.Path(), err)
 	}
-	return func() { _ = lk.Unlock(); s.mu.Unlock() }, nil
+	// Objects are written under the lock and synced together: before a
+	// ref names them, and at the latest when the lock is released.
+	return func() { _ = s.objs.Defer.Sync(); _ = lk.Unlock(); s.mu.Unlock() }, nil
 }
 
 // Head returns the session's current snapshot (the last one taken or

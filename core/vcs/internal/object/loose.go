@@ -17,6 +17,80 @@ type Dir struct {
 	Path string // the objects directory
 	Sync bool   // fsync each new object file and its fan-out directory
 	Max  int    // largest object content Read accepts, in bytes
+	// Defer, when set with Sync, collects the new objects instead of
+	// syncing each as it is written; [Pending.Sync] syncs them together
+	// (a snapshot's objects are synced before a ref names them).
+	Defer *Pending
+}
+
+// Pending is the objects written but not yet synced. It is safe for
+// concurrent use.
+type Pending struct {
+	mu    sync.Mutex
+	files []string
+	dirs  map[string]bool
+}
+
+func (p *Pending) add(file, dir string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.files = append(p.files, file)
+	if p.dirs == nil {
+		p.dirs = map[string]bool{}
+	}
+	p.dirs[dir] = true
+}
+
+// Sync fsyncs every pending object file, then every fan-out directory
+// that gained one, several at a time (the disk batches concurrent
+// syncs), and forgets them. The first error is returned.
+func (p *Pending) Sync() error {
+	p.mu.Lock()
+	files, dirs := p.files, p.dirs
+	p.files, p.dirs = nil, nil
+	p.mu.Unlock()
+	if err := syncAll(files); err != nil {
+		return err
+	}
+	ds := make([]string, 0, len(dirs))
+	for d := range dirs {
+		ds = append(ds, d)
+	}
+	return syncAll(ds)
+}
+
+// syncAll opens and fsyncs paths on up to 16 goroutines.
+func syncAll(paths []string) error {
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		first error
+		next  = make(chan string)
+	)
+	for range min(16, len(paths)) {
+		wg.Go(func() {
+			for p := range next {
+				f, err := os.Open(p)
+				if err == nil {
+					err = f.Sync()
+					_ = f.Close()
+				}
+				if err != nil {
+					mu.Lock()
+					if first == nil {
+						first = fmt.Errorf("sync %s: %w", p, err)
+					}
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	for _, p := range paths {
+		next <- p
+	}
+	close(next)
+	wg.Wait()
+	return first
 }
 
 // path returns the loose object path of id.
@@ -75,7 +149,7 @@ func (d Dir) Write(t Type, b []byte) (ID, bool, error) {
 	if err := zw.Close(); err != nil {
 		return fail("compress", err)
 	}
-	if d.Sync {
+	if d.Sync && d.Defer == nil {
 		if err := tmp.Sync(); err != nil {
 			return fail("sync", err)
 		}
@@ -89,7 +163,10 @@ func (d Dir) Write(t Type, b []byte) (ID, bool, error) {
 		_ = os.Remove(name)
 		return id, false, fmt.Errorf("rename object %s into %s: %w", id, p, err)
 	}
-	if d.Sync {
+	switch {
+	case d.Sync && d.Defer != nil:
+		d.Defer.add(p, dir)
+	case d.Sync:
 		if f, err := os.Open(dir); err == nil {
 			_ = f.Sync()
 			_ = f.Close()
