@@ -183,11 +183,8 @@ func (s *Session) Reconcile(ctx context.Context, p protocol.ReconcileParams) (pr
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
-		return protocol.ReconcileResult{}, errClosed
-	}
-	if s.running() {
-		return protocol.ReconcileResult{}, ErrBusy
+	if err := s.idle(); err != nil {
+		return protocol.ReconcileResult{}, err
 	}
 	us, err := s.unknownEffects()
 	if err != nil {

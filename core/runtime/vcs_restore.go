@@ -21,11 +21,8 @@ import (
 func (s *Session) restore(ctx context.Context, kind string, force, rewind bool, at string) (protocol.VCSResult, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
-		return protocol.VCSResult{}, errClosed
-	}
-	if s.running() {
-		return protocol.VCSResult{}, ErrBusy
+	if err := s.idle(); err != nil {
+		return protocol.VCSResult{}, err
 	}
 	v, err := s.view()
 	if err != nil {
@@ -119,6 +116,18 @@ func (s *Session) restore(ctx context.Context, kind string, force, rewind bool, 
 		res.Rewound = rewindTo
 	}
 	return res, nil
+}
+
+// idle reports why the session cannot change now: it is closed, or a run
+// is active. Called with s.mu held.
+func (s *Session) idle() error {
+	if s.closed {
+		return errClosed
+	}
+	if s.running() {
+		return ErrBusy
+	}
+	return nil
 }
 
 // undoneTurn returns the entry the turn an undo goes back over started
