@@ -300,7 +300,7 @@ type vcsView struct {
 	ops   []session.VCSEntry
 	turns []turnRec
 	// last is the session's latest vcs_operation entry on any branch
-	// (after a rewind the branch may have none); ok reports one exists.
+	// (after a rewind the branch may have none); hasAny reports one exists.
 	last   session.VCSOperation
 	hasAny bool
 }
