@@ -185,3 +185,16 @@ func (s *started) quit(tb testing.TB) *runtime.Session {
 	}
 	return nil
 }
+
+// waitIdle waits until the status line no longer shows a run (the input
+// box's placeholder also says "/ for commands", so that is no sign), failing
+// after 20s with the screen.
+func waitIdle(t *testing.T, s *started) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); strings.Contains(s.term.screen(), "esc to abort"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("still running after 20s:\n%s", s.term.screen())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/smith-agent/smith/smith/internal/demoproject"
 )
@@ -58,17 +57,5 @@ func TestUndoRedoRewind(t *testing.T) {
 	msgs, err := sess.History()
 	if err != nil || len(msgs) != 0 {
 		t.Fatalf("history after the rewind: %d messages, %v; want none", len(msgs), err)
-	}
-}
-
-// waitIdle waits until the status line no longer shows a run (the input
-// box's placeholder also says "/ for commands", so that is no sign).
-func waitIdle(t *testing.T, s *started) {
-	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); strings.Contains(s.term.screen(), "esc to abort"); {
-		if time.Now().After(deadline) {
-			t.Fatalf("still running after 20s:\n%s", s.term.screen())
-		}
-		time.Sleep(5 * time.Millisecond)
 	}
 }
