@@ -24,7 +24,7 @@ func sessionCommand() *cli.Command {
 	ref := "ID|NAME|PATH"
 	return &cli.Command{
 		Name:  "session",
-		Usage: "list, inspect, dump and fork sessions; diff, undo, redo and restore the files their turns changed",
+		Usage: "list, inspect, dump, fork and compact sessions; diff, undo, redo and restore the files their turns changed",
 		Commands: append([]*cli.Command{
 			{Name: "ls", Usage: "list the sessions, most recently active first, with their directory, model and first prompt",
 				Flags: []cli.Flag{&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "table", Usage: "output `FORMAT`: table, or json"},
@@ -41,6 +41,7 @@ func sessionCommand() *cli.Command {
 					&cli.StringFlag{Name: "name", Usage: "name the new session `NAME`"},
 				},
 				Action: sessionFork},
+			compactCommand(ref),
 		}, vcsCommands(ref)...),
 	}
 }

@@ -57,6 +57,11 @@ type Config struct {
 	// stream that ignores cancellation before recording its outcome as
 	// unknown and moving on; default 5s.
 	AbortGrace time.Duration
+	// Compactor, when set, compacts the history between rounds: before a
+	// request it reports Due, and once after a request the provider
+	// refused as too long for the context window (the request is then
+	// sent again, once). Nil never compacts.
+	Compactor Compactor
 }
 
 type toolEntry struct {
@@ -137,22 +142,16 @@ var ErrRunActive = errors.New("agent: a run is already active; wait for its sett
 
 // Start begins a run with the prompt messages (and any queued steering
 // input). Called after the active run's agent_end, it waits until that run
-// has settled; before, it returns [ErrRunActive]. With no prompt, the run starts from queued input, steering first,
-// else follow-up; with neither it is an error. ctx bounds the whole run;
+// has settled; before, it returns [ErrRunActive]. With no prompt, the run
+// starts from queued input, steering first, else follow-up; with neither it is an error. ctx bounds the whole run;
 // cancelling it aborts the run like [Run.Abort].
 func (a *Agent) Start(ctx context.Context, prompt ...model.UserMessage) (*Run, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	for a.active != nil {
-		prev := a.active
-		if !prev.ended.Load() {
-			return nil, ErrRunActive
-		}
-		// The previous run has ended and is settling: wait for it, so the
-		// new run starts after its settled event.
-		a.mu.Unlock()
-		<-prev.done
-		a.mu.Lock()
+	// A previous run that has ended and is settling is waited for, so the
+	// new run starts after its settled event.
+	if err := a.awaitSettledLocked(); err != nil {
+		return nil, err
 	}
 	if len(prompt) == 0 && len(a.steer) == 0 && len(a.followUp) == 0 {
 		return nil, errors.New("agent: nothing to run: no prompt and no queued input")
@@ -185,6 +184,17 @@ func (a *Agent) Retarget(p model.Provider, modelID, system string) error {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if err := a.awaitSettledLocked(); err != nil {
+		return err
+	}
+	a.cfg.Provider, a.cfg.Model, a.cfg.System = p, modelID, system
+	return nil
+}
+
+// awaitSettledLocked returns [ErrRunActive] while a run is active, before
+// its agent_end, and otherwise waits until a run that has ended has
+// settled. Called with a.mu held; it is released while waiting.
+func (a *Agent) awaitSettledLocked() error {
 	for a.active != nil {
 		prev := a.active
 		if !prev.ended.Load() {
@@ -194,7 +204,6 @@ func (a *Agent) Retarget(p model.Provider, modelID, system string) error {
 		<-prev.done
 		a.mu.Lock()
 	}
-	a.cfg.Provider, a.cfg.Model, a.cfg.System = p, modelID, system
 	return nil
 }
 
@@ -261,12 +270,15 @@ func (a *Agent) Messages() []model.Message {
 	return slices.Clone(a.history)
 }
 
-// cost sums the cost of every assistant message in the history; unknown
-// when any of them is unknown.
+// cost sums the cost of every assistant message in the history and of
+// what a compaction took out of it; unknown when any of them is unknown.
 func (a *Agent) cost() model.Amount {
+	total := model.Known(0)
+	if c := a.cfg.Compactor; c != nil {
+		total = c.PriorCost()
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	total := model.Known(0)
 	for _, m := range a.history {
 		if am, ok := m.(model.AssistantMessage); ok {
 			total = total.Add(am.Usage.CostNanoUSD)

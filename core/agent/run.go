@@ -163,12 +163,45 @@ func (r *Run) turns() protocol.AgentEnd {
 		source = &r.a.followUp
 	}
 	first := true
+	// overflowed is the error of a request the provider refused as too
+	// long for the context window: compact, then send it again; retried
+	// says the request being sent is that second try, which is not
+	// retried again. auto is off after a threshold compaction failed, for
+	// the rest of the run.
+	var overflowed *model.Error
+	retried, auto := false, true
 	for {
 		if r.aborted() {
 			return r.abortEnd()
 		}
 		if max := r.a.cfg.MaxTurns; max > 0 && r.turn >= max {
 			return protocol.AgentEnd{Reason: protocol.EndMaxTurns, Error: fmt.Sprintf("agent: the run stopped at its limit of %d model turns; continue the session to go on", max)}
+		}
+		if c := r.a.cfg.Compactor; c != nil {
+			compacted := false
+			switch {
+			case overflowed != nil:
+				failed := overflowed
+				overflowed = nil
+				if !r.compact(protocol.CompactOverflow) {
+					if r.aborted() {
+						return r.abortEnd()
+					}
+					return protocol.AgentEnd{Reason: protocol.EndProviderError, Error: failed.Error() + "; compacting the context to fit it failed (compaction_end says why)"}
+				}
+				compacted, retried = true, true
+			case auto && c.Due(r.request()):
+				compacted = r.compact(protocol.CompactThreshold)
+				auto = compacted
+			}
+			if r.aborted() {
+				return r.abortEnd()
+			}
+			if compacted && source == nil && r.queueLen(&r.a.steer) > 0 {
+				// Steering input queued during the compaction starts
+				// this turn, as it would have after the tool batch.
+				source = &r.a.steer
+			}
 		}
 		var pending []model.UserMessage
 		if first {
@@ -211,6 +244,13 @@ func (r *Run) turns() protocol.AgentEnd {
 			return protocol.AgentEnd{Reason: protocol.EndRecordFailed, Error: err.Error()}
 		case r.aborted() || (msg.Error != nil && msg.Error.Kind == model.ErrAborted):
 			return r.abortEnd()
+		case msg.Error != nil && msg.Error.Kind == model.ErrContextOverflow && r.a.cfg.Compactor != nil && !retried:
+			// Compact at the next turn's start, then send it again.
+			overflowed, source = msg.Error, nil
+			if r.queueLen(&r.a.steer) > 0 {
+				source = &r.a.steer
+			}
+			continue
 		case msg.Error != nil:
 			return protocol.AgentEnd{Reason: protocol.EndProviderError, Error: msg.Error.Error()}
 		case msg.Stop == model.StopLength:
@@ -218,6 +258,7 @@ func (r *Run) turns() protocol.AgentEnd {
 		case msg.Stop == model.StopRefusal:
 			return protocol.AgentEnd{Reason: protocol.EndRefusal}
 		}
+		retried = false
 		// Boundary after the complete tool batch: steering input first.
 		r.drainQueued()
 		switch {

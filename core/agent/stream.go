@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/smith-agent/smith/core/protocol"
 
@@ -15,65 +14,26 @@ import (
 // message_start, one message_update per non-terminal event, and (after
 // recording) message_end. The returned error is a recording failure.
 func (r *Run) stream() (model.AssistantMessage, error) {
+	req := r.request()
 	r.a.mu.Lock()
-	req := &model.Request{Model: r.a.cfg.Model, System: r.a.cfg.System,
-		Messages: r.a.history[:len(r.a.history):len(r.a.history)], Tools: r.a.defs}
 	provider := r.a.cfg.Provider
 	r.a.mu.Unlock()
 
 	r.emit(protocol.MessageStart{Seq: r.seq(), Message: model.AssistantMessage{Content: []model.Content{}}})
-	s := provider.Stream(r.ctx, req)
-	evs := make(chan model.StreamEvent, 16)
-	stop := make(chan struct{})
-	exited := make(chan struct{})
-	var panicked *model.Error
-	go func() {
-		defer close(exited)
-		defer close(evs)
-		defer func() {
-			if p := recover(); p != nil {
-				// A provider defect must not take the process down; the
-				// stream fails as malformed (read after evs is closed).
-				panicked = model.NewError(model.ErrMalformed, "the provider panicked: %v", p)
-			}
-		}()
-		for {
-			ev, ok := s.Next()
-			if !ok {
-				return
-			}
-			select {
-			case evs <- ev:
-			case <-stop:
-				return
-			}
-		}
-	}()
-
+	pump := streamasm.NewPump(provider.Stream(r.ctx, req))
 	var asm streamasm.Assembler
 read:
 	for {
 		select {
-		case ev, ok := <-evs:
+		case ev, ok := <-pump.Events():
 			if !ok {
-				if panicked != nil {
-					asm.Abort(panicked)
+				if err := pump.Panicked(); err != nil {
+					asm.Abort(err)
 				}
 				break read
 			}
-			switch n := ev.(type) {
-			case model.Retrying:
-				r.emit(protocol.ProviderRetry{Seq: r.seq(), Target: n.Target, Attempt: n.Attempt, Error: n.Err, WaitMillis: n.Wait.Milliseconds()})
-				continue
-			case model.FailingOver:
-				r.emit(protocol.ProviderFailover{Seq: r.seq(), From: n.From, To: n.To, Error: n.Err})
-				continue
-			case model.Note:
-				level := protocol.NoticeWarning
-				if n.Progress {
-					level = protocol.NoticeInfo
-				}
-				r.emit(protocol.Notice{Seq: r.seq(), Level: level, Text: n.Text})
+			if n, ok := protocol.RoutingEvent(ev, 0); ok {
+				r.emit(protocol.Numbered(n, r.a.cfg.Sequence()))
 				continue
 			}
 			if err := asm.Push(ev); err != nil {
@@ -96,29 +56,11 @@ read:
 			break read
 		}
 	}
-	close(stop)
-	_ = s.Close()
-	select {
-	case <-exited:
-	default:
-		r.awaitExit(exited)
-	}
+	pump.Close(r.a.cfg.AbortGrace)
 	msg := asm.Message()
 
 	if msg.Content == nil {
 		msg.Content = []model.Content{}
 	}
 	return msg, r.record(msg)
-}
-
-// awaitExit waits for the stream goroutine for at most the abort grace. A
-// provider that ignores cancellation leaves its goroutine behind (it exits
-// when Next returns) and nothing it sends is used.
-func (r *Run) awaitExit(exited <-chan struct{}) {
-	t := time.NewTimer(r.a.cfg.AbortGrace)
-	defer t.Stop()
-	select {
-	case <-exited:
-	case <-t.C:
-	}
 }

@@ -56,6 +56,9 @@ type Config struct {
 	// UI is the interactive mode's tui block (keys, theme, mouse, terminal
 	// overrides).
 	UI UI
+	// Compaction is the compaction block: when and how a session's
+	// context is compacted.
+	Compaction Compaction
 	// Trusted lists the projects the user's file trusts (trusted-project).
 	Trusted []Setting[string]
 	// Files lists the configuration files considered, in precedence order.

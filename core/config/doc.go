@@ -23,7 +23,8 @@
 // model-info blocks layered over the bundled catalog as configuration
 // evidence ([Config.CatalogLayer]); trusted-project (the user's file only);
 // tui, the interactive mode's keys, theme, mouse and terminal overrides
-// ([UI]).
+// ([UI]); compaction, when and how a session's context is compacted
+// ([Compaction]).
 // Explicit credentials go to core/auth through [Config.Credentials].
 //
 // A project's file is read only when the project is trusted: listed by a

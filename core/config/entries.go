@@ -93,6 +93,7 @@ func (c *Config) Entries() []Entry {
 	for _, t := range c.Trusted {
 		add("trusted-project", t.Value, t.Source)
 	}
+	c.Compaction.entries(add)
 	return out
 }
 

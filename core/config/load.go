@@ -252,6 +252,7 @@ func merge(cfg *Config, d layerData) {
 	maps.Copy(cfg.Models, s.Models)
 	maps.Copy(cfg.Groups, s.Groups)
 	mergeUI(&cfg.UI, s.UI)
+	mergeCompaction(&cfg.Compaction, s.Compaction)
 	for _, name := range slices.Sorted(maps.Keys(s.Providers)) {
 		p := s.Providers[name]
 		cur, ok := cfg.Providers[name]

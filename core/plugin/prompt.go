@@ -80,6 +80,10 @@ type ContextAddition struct {
 	Cut bool
 }
 
+// CompactionPromptName is the name of the prompt that instructs the model
+// writing a compaction's summary.
+const CompactionPromptName = "compaction"
+
 // SystemPrompt renders the system prompt (the prompt named
 // [SystemPromptName]) of the binding's generation for f, or returns ""
 // when no plugin contributes one. The plugin may read files through its
@@ -87,7 +91,16 @@ type ContextAddition struct {
 // f.Cwd) and f.ConfigDir, and recorded in the binding's journal with the
 // causal parent "prompt:system". It is safe for concurrent use.
 func (b *Binding) SystemPrompt(ctx context.Context, f Facts) (string, error) {
-	l := b.gen.promptOwner(SystemPromptName)
+	return b.Prompt(ctx, SystemPromptName, f)
+}
+
+// Prompt renders the prompt called name of the binding's generation for
+// f, within [PromptLimit] bytes, or returns "" when no plugin contributes
+// one. The plugin's file reads are confined and journaled as for
+// [Binding.SystemPrompt], with the causal parent "prompt:<name>". It is
+// safe for concurrent use.
+func (b *Binding) Prompt(ctx context.Context, name string, f Facts) (string, error) {
+	l := b.gen.promptOwner(name)
 	if l == nil {
 		return "", nil
 	}
@@ -101,16 +114,16 @@ func (b *Binding) SystemPrompt(ctx context.Context, f Facts) (string, error) {
 		return "", err
 	}
 	defer in.Release()
-	out, err := pluginabi.Bind(in).RenderPrompt(s.context(ctx, b.gen.id, "prompt:"+SystemPromptName), SystemPromptName, s.facts,
+	out, err := pluginabi.Bind(in).RenderPrompt(s.context(ctx, b.gen.id, "prompt:"+name), name, s.facts,
 		pluginabi.RenderOptions{ByteLimit: PromptLimit})
 	var fault pluginabi.PromptFault
 	switch {
 	case errors.As(err, &fault):
-		return "", fmt.Errorf("plugin: %q could not render the system prompt: %s; fix the facts or disable the plugin", l.art.Name, promptFaultText(fault))
+		return "", fmt.Errorf("plugin: %q could not render the %s prompt: %s; fix the facts or disable the plugin", l.art.Name, name, promptFaultText(fault))
 	case err != nil:
-		return "", fmt.Errorf("plugin: %q render-prompt %q: %w", l.art.Name, SystemPromptName, err)
+		return "", fmt.Errorf("plugin: %q render-prompt %q: %w", l.art.Name, name, err)
 	case len(out) > PromptLimit:
-		return "", fmt.Errorf("plugin: %q rendered a system prompt of %d bytes, over the %d-byte limit it was given; the plugin is at fault", l.art.Name, len(out), PromptLimit)
+		return "", fmt.Errorf("plugin: %q rendered a %s prompt of %d bytes, over the %d-byte limit it was given; the plugin is at fault", l.art.Name, name, len(out), PromptLimit)
 	}
 	return out, nil
 }

@@ -132,7 +132,7 @@ func TestEventJSONHasTypeFirst(t *testing.T) {
 	want := []string{
 		`{"type":"agent_start","seq":1,"run":1}`,
 		`{"type":"compaction_start","seq":2,"reason":"threshold"}`,
-		`{"type":"compaction_end","seq":3}`,
+		`{"type":"compaction_end","seq":3,"reason":"","summarized":0,"kept":0,"tokens_before":0,"tokens_after":0,"summary_bytes":0,"usage":{"input":null,"output":null,"cache_read":null,"cache_write":null,"reasoning":null,"cost_nano_usd":null}}`,
 		`{"type":"queue_update","seq":4,"steer":[{"role":"user","content":[{"type":"text","text":"x"}]}],"follow_up":[]}`,
 		`{"type":"agent_end","seq":5,"reason":"aborted","error":"agent: run aborted","cost_nano_usd":null}`,
 		`{"type":"settled","seq":6}`,

@@ -118,16 +118,20 @@ type TurnEnd struct {
 }
 
 // CompactionStart and CompactionEnd bracket a context compaction. Reason
-// says what started it ("threshold", "overflow" or "manual").
+// says what started it ([CompactThreshold], [CompactOverflow] or
+// [CompactManual]).
 type CompactionStart struct {
 	Seq
 	Reason string `json:"reason"`
 }
 
-// CompactionEnd closes a compaction; Error is set when it failed.
+// CompactionEnd closes a compaction with what it did. Error is set when it
+// failed: it says what happened and what to do next; nothing was recorded
+// (Entry is "") and the context stays as it was.
 type CompactionEnd struct {
 	Seq
 	Error string `json:"error,omitempty"`
+	CompactResult
 }
 
 // QueueUpdate is the queued input after a change: input was queued, or
@@ -196,8 +200,8 @@ type AgentEnd struct {
 	Error  string    `json:"error,omitempty"`
 	// Cost is the price of the conversation so far, in billionths of a US
 	// dollar: the sum of the cost of every assistant message in the
-	// session's history. It is unknown (JSON null) when any message's cost
-	// is unknown.
+	// session's history (compacted ones included) and of its compaction
+	// summaries. It is unknown (JSON null) when any of them is unknown.
 	Cost model.Amount `json:"cost_nano_usd"`
 }
 

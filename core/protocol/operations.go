@@ -107,13 +107,16 @@ type SetModelParams struct {
 // Stats is the session's accounting.
 type Stats struct {
 	// Usage sums the usage of every assistant message of the selected
-	// branch; a field any response left unknown is unknown.
+	// branch, compacted ones included, and of the branch's compaction
+	// summaries; a field any response left unknown is unknown.
 	Usage model.Usage `json:"usage"`
-	// Responses counts the assistant messages summed in Usage.
+	// Responses counts the responses summed in Usage.
 	Responses int `json:"responses"`
 	// ContextTokens is the size of the context the last response read
 	// (its input, cache read and cache write tokens plus its output, the
-	// next request's prefix); unknown when it reported no usage.
+	// next request's prefix); unknown when it reported no usage. After a
+	// compaction and before the next response it is the compaction's
+	// estimate of the context it left.
 	ContextTokens model.Amount `json:"context_tokens"`
 	// ContextWindow is the model's context window; 0 when unknown.
 	ContextWindow int `json:"context_window,omitempty"`

@@ -40,6 +40,7 @@ const (
 	MethodSessionUndo     = "session.undo"
 	MethodSessionRedo     = "session.redo"
 	MethodSessionRestore  = "session.restore"
+	MethodSessionCompact  = "session.compact"
 	MethodModelGet        = "model.get"
 	MethodModelSet        = "model.set"
 	MethodModelList       = "model.list"
@@ -57,6 +58,7 @@ var RPCMethods = []string{
 	MethodSessionList, MethodSessionOpen, MethodSessionNew, MethodSessionContinue, MethodSessionFork,
 	MethodSessionSelect, MethodSessionLabel, MethodSessionTree,
 	MethodSessionTurns, MethodSessionDiff, MethodSessionUndo, MethodSessionRedo, MethodSessionRestore,
+	MethodSessionCompact,
 	MethodModelGet, MethodModelSet, MethodModelList,
 	MethodCommandsList, MethodCommandsRun,
 	MethodState, MethodStats, MethodShutdown,

@@ -136,6 +136,13 @@ func (c *Client) Restore(ctx context.Context, p protocol.RestoreParams) (protoco
 	return r, c.Call(ctx, protocol.MethodSessionRestore, p, &r)
 }
 
+// Compact compacts the current session's context now and returns what it
+// did; the compaction's events arrive meanwhile.
+func (c *Client) Compact(ctx context.Context, p protocol.CompactParams) (protocol.CompactResult, error) {
+	var r protocol.CompactResult
+	return r, c.Call(ctx, protocol.MethodSessionCompact, p, &r)
+}
+
 // Model returns the current session's model.
 func (c *Client) Model(ctx context.Context) (protocol.ModelState, error) {
 	var r protocol.ModelState

@@ -51,8 +51,9 @@ type boundModel struct {
 // level thinking ("" for the provider's default) into a provider whose
 // exchanges are journaled in j and whose prompt cache is keyed by
 // cacheKey (the session id). Every target's credential is resolved and
-// its thinking level admitted here, before any request. Errors a user
-// fixes by choosing differently wrap [ErrUsage].
+// its thinking level admitted here, before any request. A mock takes its
+// limits from a model-info block named as it is ("mock/NAME"), when there
+// is one. Errors a user fixes by choosing differently wrap [ErrUsage].
 func (rt *Runtime) bindModel(ctx context.Context, name string, thinking catalog.Level, j *effect.Journal, cacheKey string) (*boundModel, error) {
 	conf := rt.conf
 	switch {
@@ -69,7 +70,15 @@ func (rt *Runtime) bindModel(ctx context.Context, name string, thinking catalog.
 		if err != nil {
 			return nil, usagef("runtime: %w", err)
 		}
-		return &boundModel{state: protocol.ModelState{Name: name, Targets: []string{name}}, modelID: name, provider: p}, nil
+		bm := &boundModel{state: protocol.ModelState{Name: name, Targets: []string{name}}, modelID: name, provider: p}
+		if m, ok := conf.Models[name]; ok {
+			// A model-info block describes the mock's limits (a small
+			// context window to exercise compaction).
+			d := m.Value
+			bm.described = &d
+			bm.state.Context, bm.state.MaxOutput, bm.state.Known = d.Context, d.MaxOutput, true
+		}
+		return bm, nil
 	}
 	cat, err := rt.Catalog()
 	if err != nil {

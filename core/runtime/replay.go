@@ -321,7 +321,7 @@ func (r *replayer) emit(at time.Time, ev protocol.Event) error {
 
 func (r *replayer) send(at time.Time, ev protocol.Event) error {
 	r.seq++
-	ev = replaySeq(ev, r.seq)
+	ev = protocol.Numbered(ev, r.seq)
 	if r.emitFn == nil {
 		return nil
 	}
@@ -669,48 +669,4 @@ func replayDeltas(m model.AssistantMessage) []model.StreamEvent {
 		}
 	}
 	return out
-}
-
-// replaySeq returns ev numbered n.
-func replaySeq(ev protocol.Event, n uint64) protocol.Event {
-	s := protocol.Seq{N: n}
-	switch e := ev.(type) {
-	case protocol.AgentStart:
-		e.Seq = s
-		return e
-	case protocol.TurnStart:
-		e.Seq = s
-		return e
-	case protocol.MessageStart:
-		e.Seq = s
-		return e
-	case protocol.MessageUpdate:
-		e.Seq = s
-		return e
-	case protocol.MessageEnd:
-		e.Seq = s
-		return e
-	case protocol.ToolExecutionStart:
-		e.Seq = s
-		return e
-	case protocol.ToolExecutionEnd:
-		e.Seq = s
-		return e
-	case protocol.TurnEnd:
-		e.Seq = s
-		return e
-	case protocol.ModelChange:
-		e.Seq = s
-		return e
-	case protocol.Notice:
-		e.Seq = s
-		return e
-	case protocol.AgentEnd:
-		e.Seq = s
-		return e
-	case protocol.Settled:
-		e.Seq = s
-		return e
-	}
-	return ev
 }

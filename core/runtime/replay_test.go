@@ -47,7 +47,7 @@ func lines(t *testing.T, evs []protocol.Event, skipDeltas bool) []string {
 				continue
 			}
 		}
-		b, err := protocol.MarshalEvent(replaySeq(ev, 0))
+		b, err := protocol.MarshalEvent(protocol.Numbered(ev, 0))
 		if err != nil {
 			t.Fatal(err)
 		}

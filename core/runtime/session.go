@@ -56,6 +56,8 @@ type Session struct {
 	carrySteer, carryFollow []model.UserMessage
 	// vcs takes the file snapshots around each turn.
 	vcs snapshotting
+	// compaction is the state of context compaction (compact.go).
+	compaction compactState
 }
 
 // ErrBusy is returned for an operation that needs the session idle while a
@@ -263,12 +265,12 @@ func (s *Session) prepare(ctx context.Context) error {
 	if len(bm.codecs) > 0 {
 		s.rt.plugins.prepare(bm.codecs...)
 	}
-	history, err := session.Messages(s.file.Session())
+	history, err := session.BranchContext(s.file.Session(), s.file.Session().Selected())
 	if err != nil {
 		return fmt.Errorf("runtime: read session %s: %w", display(s.info), err)
 	}
 	a, err := agent.New(agent.Config{Provider: bm.provider, Model: bm.modelID, Cwd: s.rt.cfg.Cwd, Tools: s.gateTools(s.binding.Tools()),
-		Recorder: s.store, History: history, Sequence: s.hub.next})
+		Recorder: s.store, History: history.Messages, Sequence: s.hub.next, Compactor: compactor{s}})
 	if err != nil {
 		return err
 	}
@@ -353,11 +355,18 @@ func (s *Session) Submit(ctx context.Context, p protocol.PromptParams) error {
 	if err := s.prepare(ctx); err != nil {
 		return err
 	}
+	return s.start(ctx, msg)
+}
+
+// start starts a run of the prepared agent with the prompt messages (none:
+// from the queued input) and publishes its events. Called with s.mu held,
+// no run active.
+func (s *Session) start(ctx context.Context, prompt ...model.UserMessage) error {
 	if err := s.begin(ctx); err != nil {
 		return err
 	}
 	s.startSnapshot()
-	run, err := s.agent.Start(s.ctx, msg)
+	run, err := s.agent.Start(s.ctx, prompt...)
 	if err != nil {
 		return err
 	}
@@ -459,11 +468,16 @@ func (s *Session) beginFile() error {
 
 // Abort aborts the active run, if any: the provider stream and any running
 // tool see their context cancelled; every tool call still gets its result.
+// A compaction in progress ([Session.Compact]) is aborted too.
 func (s *Session) Abort() {
 	s.mu.Lock()
 	run := s.run
 	active := s.running()
+	stop := s.compaction.stop
 	s.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
 	if run != nil && active {
 		run.Abort()
 	}
@@ -499,13 +513,18 @@ func (s *Session) Close(ctx context.Context) error {
 		return nil
 	}
 	s.closed = true
-	run, done := s.run, s.pumped
+	run, done, stop := s.run, s.pumped, s.compaction.stop
 	s.mu.Unlock()
-	if run != nil && done != nil {
+	if stop != nil {
+		stop()
+	}
+	if done != nil {
 		select {
 		case <-done:
 		default:
-			run.Abort()
+			if run != nil {
+				run.Abort()
+			}
 			select {
 			case <-done:
 			case <-ctx.Done():

@@ -87,7 +87,9 @@ func (s *Session) SetModel(ctx context.Context, p protocol.SetModelParams) error
 	return nil
 }
 
-// Stats returns the session's accounting over its selected branch.
+// Stats returns the session's accounting over its selected branch: every
+// response, those a compaction summarised and the summary requests
+// included.
 func (s *Session) Stats() protocol.Stats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -100,29 +102,29 @@ func (s *Session) stats() protocol.Stats {
 		msgs = s.agent.Messages()
 	} else {
 		s.store.View(func(sess *sessionfmt.Session) {
-			if h, err := session.Messages(sess); err == nil {
-				msgs = h
+			if c, err := session.BranchContext(sess, sess.Selected()); err == nil {
+				msgs = c.Messages
 			}
 		})
 	}
 	st := protocol.Stats{ContextTokens: model.Unknown(), ContextPercent: -1}
-	first := true
-	for _, m := range msgs {
+	// What a compaction took out of the context is accounted in its entry;
+	// the responses it kept measured the longer context before it.
+	st.Usage, st.Responses = s.priorUsage()
+	stale, after := s.staleContext()
+	if stale > 0 {
+		st.ContextTokens = model.Known(int64(after))
+	}
+	for i, m := range msgs {
 		am, ok := m.(model.AssistantMessage)
 		if !ok {
 			continue
 		}
-		if first {
-			st.Usage, first = am.Usage, false
-		} else {
-			st.Usage = st.Usage.Add(am.Usage)
-		}
+		st.Usage = st.Usage.Add(am.Usage)
 		st.Responses++
-		st.ContextTokens = am.Usage.Total()
-	}
-	if first {
-		st.Usage = model.Usage{Input: model.Known(0), Output: model.Known(0), CacheRead: model.Known(0), CacheWrite: model.Known(0),
-			Reasoning: model.Known(0), CostNanoUSD: model.Known(0)}
+		if i >= stale {
+			st.ContextTokens = am.Usage.Total()
+		}
 	}
 	if s.bound != nil {
 		st.ContextWindow = s.bound.state.Context

@@ -47,13 +47,16 @@ func New(f *sessionfmt.File) (*Store, error) {
 	return s, nil
 }
 
-// append adds an entry under the selected leaf.
+// append adds an entry under the selected leaf, with a new id unless e
+// has one.
 func (s *Store) append(e sessionfmt.Entry, d sessionfmt.Durability) error {
 	sess := s.f.Session()
 	if i := sess.Selected(); i >= 0 {
 		e.Parent = sess.ID(i)
 	}
-	e.ID = sessionfmt.NewID()
+	if e.ID.IsZero() {
+		e.ID = sessionfmt.NewID()
+	}
 	e.Time = s.now()
 	return s.f.Append(e, d)
 }
@@ -176,8 +179,9 @@ func (s *Store) Records(ctx context.Context) ([]effect.Record, error) {
 	return out, nil
 }
 
-// Messages decodes the messages on the selected branch of sess, oldest
-// first.
+// Messages decodes every message on the selected branch of sess, oldest
+// first: the full transcript, compacted or not (what 'smith session show'
+// prints). What the model is shown of the branch is [BranchContext].
 func Messages(sess *sessionfmt.Session) ([]model.Message, error) {
 	if sess.Selected() < 0 {
 		return nil, nil

@@ -18,7 +18,7 @@ fn declares_system_prompt_transform_and_init() {
     let c = crate::declare("0.0.0").expect("declare");
     assert!(c.tools.is_empty() && c.providers.is_empty() && c.models.is_empty() && c.subscriptions.is_empty());
     let prompts: Vec<&str> = c.prompts.iter().map(|p| p.name.as_str()).collect();
-    assert_eq!(prompts, ["system"]);
+    assert_eq!(prompts, ["system", "compaction"]);
     let transforms: Vec<&str> = c.context_transforms.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(transforms, ["project-instructions"]);
     let commands: Vec<&str> = c.commands.iter().map(|c| c.name.as_str()).collect();
@@ -33,6 +33,40 @@ fn another_world_is_refused() {
     match crate::declare("9.0.0") {
         Err(RegistrationFault::UnsupportedWorld(m)) => assert!(m.contains("host offers 9.0.0"), "{}", m),
         other => panic!("declare(9.0.0) = {:?}", other),
+    }
+}
+
+// --- the compaction prompt ---
+
+#[test]
+fn compaction_prompt_asks_for_a_summary_that_replaces_the_transcript() {
+    let p = crate::compaction::render(&facts(&SEVEN), 1 << 20).expect("render");
+    assert!(p.contains("working in /home/ada/src/engine/cmd."), "{}", p);
+    for tag in ["<conversation>", "<previous-summary>", "<instructions>"] {
+        assert!(p.contains(tag), "the prompt names {}: {}", tag, p);
+    }
+    for head in ["- Goal: ", "- Done: ", "- State: ", "- Files: ", "- Next: "] {
+        assert!(p.contains(head), "section {:?} missing: {}", head, p);
+    }
+    assert!(p.contains("Fold the previous summary in."));
+    assert!(p.ends_with("without a preamble or closing remarks.\n"));
+    assert!(p.len() < 4096, "the compaction prompt is {} bytes", p.len());
+}
+
+#[test]
+fn compaction_prompt_faults() {
+    let f = facts(&SEVEN);
+    let n = crate::compaction::render(&f, 1 << 20).expect("render").len();
+    match crate::compaction::render(&f, n - 1) {
+        Err(PromptFault::Unknown(m)) => assert!(m.contains("compaction prompt is"), "{}", m),
+        other => panic!("render over the limit = {:?}", other),
+    }
+    assert!(crate::compaction::render(&f, n).is_ok());
+    let mut f = facts(&SEVEN);
+    f.working_directory = String::new();
+    match crate::compaction::render(&f, 1 << 20) {
+        Err(PromptFault::InvalidFacts(m)) => assert!(m.contains("working-directory is empty"), "{}", m),
+        other => panic!("render without a working directory = {:?}", other),
     }
 }
 

@@ -32,6 +32,7 @@ var paramsOf = map[string]any{
 	protocol.MethodSessionUndo:    protocol.UndoParams{},
 	protocol.MethodSessionRedo:    protocol.RedoParams{},
 	protocol.MethodSessionRestore: protocol.RestoreParams{},
+	protocol.MethodSessionCompact: protocol.CompactParams{},
 	protocol.MethodModelSet:       protocol.SetModelParams{},
 	protocol.MethodCommandsRun:    protocol.RunCommandParams{},
 }

@@ -69,6 +69,9 @@ func methodTable() map[string]*method {
 			}
 			return sess.Restore(ctx, p)
 		})},
+		{name: protocol.MethodSessionCompact, run: withParams(func(ctx context.Context, sess *runtime.Session, p protocol.CompactParams) (any, error) {
+			return sess.Compact(ctx, p)
+		})},
 		{name: protocol.MethodModelGet, run: noParams(func(ctx context.Context, s *Server, sess *runtime.Session) (any, error) {
 			return sess.Model(), nil
 		})},

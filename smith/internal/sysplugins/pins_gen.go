@@ -30,7 +30,7 @@ var toolsWasm []byte
 // the toolchains that built them (a rebuild is byte-identical only with
 // the same one).
 var pins = []pin{
-	{name: "product", file: "product.wasm", size: 105242, sha256: "bc56e6c9be2da3c42f0a8c972bf99d77fa6b5a590f4c39bd1bd4a678542ba05e", toolchain: "rustc 1.63.0", data: productWasm},
+	{name: "product", file: "product.wasm", size: 107673, sha256: "d0ba84a1849eddd0d10901fa2c1fefb1d3d575e07796d74143f2da21aec06d84", toolchain: "rustc 1.63.0", data: productWasm},
 	{name: "providers-anthropic", file: "providers-anthropic.wasm", size: 302260, sha256: "544790cf7c8a8c4dfc1986191037183da9607fd8d1ef143b896f513efe61e3e5", toolchain: "rustc 1.63.0", data: providersanthropicWasm},
 	{name: "providers-openai-responses", file: "providers-openai-responses.wasm", size: 308969, sha256: "cf3e78caf0e90b800e436f17a2443709ec1d5e314dba0723487024a0b26301d3", toolchain: "rustc 1.63.0", data: providersopenairesponsesWasm},
 	{name: "providers-openai-chat", file: "providers-openai-chat.wasm", size: 313272, sha256: "be36f44bab753ed8c258411ca3498a568f5bce1750d48b3954e5b6b4de6e97bd", toolchain: "rustc 1.63.0", data: providersopenaichatWasm},

@@ -12,7 +12,8 @@ import (
 // Tally accumulates what a run's events say about its accounting and its
 // failure. The zero Tally is empty and ready.
 type Tally struct {
-	// Usage sums the usage of the run's responses.
+	// Usage sums the usage of the run's responses, compaction summaries
+	// included; Responses counts them.
 	Usage     model.Usage
 	Responses int
 	// Err is the last response's classified failure; nil when none failed.
@@ -29,14 +30,23 @@ func (t *Tally) Observe(ev protocol.Event) {
 		if !ok {
 			return
 		}
-		if t.Responses == 0 {
-			t.Usage = am.Usage
-		} else {
-			t.Usage = t.Usage.Add(am.Usage)
-		}
-		t.Responses++
+		t.add(am.Usage)
 		t.Err = am.Error
+	case protocol.CompactionEnd:
+		if e.Error == "" {
+			// The summary request is one of the run's responses.
+			t.add(e.Usage)
+		}
 	}
+}
+
+func (t *Tally) add(u model.Usage) {
+	if t.Responses == 0 {
+		t.Usage = u
+	} else {
+		t.Usage = t.Usage.Add(u)
+	}
+	t.Responses++
 }
 
 // Line is the run's accounting in one line, such as "2 responses · 12,345
@@ -49,7 +59,13 @@ func (t Tally) Line() string {
 		responses = strconv.Itoa(t.Responses) + " responses"
 	}
 	in := "input tokens unknown"
-	if n, ok := u.Input.Add(u.CacheRead).Add(u.CacheWrite).Value(); ok {
+	// Cache reads and writes a provider did not report add nothing.
+	if n, ok := u.Input.Value(); ok {
+		for _, c := range []model.Amount{u.CacheRead, u.CacheWrite} {
+			if v, ok := c.Value(); ok {
+				n += v
+			}
+		}
 		in = count(n) + " tokens in"
 		var cache []string
 		if r, ok := u.CacheRead.Value(); ok && r > 0 {

@@ -43,6 +43,10 @@ func (w *Writer) Event(ev protocol.Event) error {
 		err = w.diag("%s", Failover(e))
 	case protocol.Notice:
 		err = w.diag("%s: %s", e.Level, e.Text)
+	case protocol.CompactionStart:
+		err = w.diag("%s", CompactionStart(e))
+	case protocol.CompactionEnd:
+		err = w.diag("%s", CompactionEnd(e))
 	case protocol.AgentEnd:
 		w.endLine()
 		if e.Reason == protocol.EndCompleted || e.Reason == protocol.EndProviderError {
@@ -74,6 +78,34 @@ func (w *Writer) diag(format string, args ...any) error {
 // failed (rate limit, HTTP 429); retrying in 2s (attempt 2)".
 func Retry(e protocol.ProviderRetry) string {
 	return fmt.Sprintf("%s failed (%s); retrying in %s (attempt %d)", e.Target, describe(e.Error), wait(e.WaitMillis), e.Attempt+1)
+}
+
+// CompactionStart says a compaction began, and why.
+func CompactionStart(e protocol.CompactionStart) string {
+	switch e.Reason {
+	case protocol.CompactThreshold:
+		return "compacting the context: it is close to the model's context window"
+	case protocol.CompactOverflow:
+		return "compacting the context: the provider refused the request as too long for the model's context window; it is sent again after"
+	}
+	return "compacting the context"
+}
+
+// CompactionEnd says what a compaction did: "compacted 42 messages into a
+// 3,120-byte summary, 6 kept; context ~120,400 → ~18,200 tokens · $0.0123",
+// or why it failed.
+func CompactionEnd(e protocol.CompactionEnd) string {
+	if e.Error != "" {
+		return "compaction failed: " + e.Error
+	}
+	s := fmt.Sprintf("compacted %d message(s) into a %s-byte summary, %d kept; context ~%s → ~%s tokens",
+		e.Summarized, count(int64(e.SummaryBytes)), e.Kept, count(int64(e.TokensBefore)), count(int64(e.TokensAfter)))
+	if n, ok := e.Usage.CostNanoUSD.Value(); ok {
+		s += " · " + Dollars(n)
+	} else {
+		s += " · cost unknown"
+	}
+	return s
 }
 
 // Failover says a provider request moves to the group's next target, and

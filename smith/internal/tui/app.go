@@ -95,14 +95,18 @@ type App struct {
 
 	// runtime state as last reported
 	busy, firstToken bool
-	started          time.Time
-	blocks           map[int]*item
-	calls            map[string]*item
-	queued           []queuedInput
-	model, thinking  string
-	stats            protocol.Stats
-	cost             model.Amount
-	commands         []protocol.Command
+	// compacting is set while a compaction runs; compactOnly when it is
+	// a compaction asked for by /compact, outside a run, that made the
+	// app busy.
+	compacting, compactOnly bool
+	started                 time.Time
+	blocks                  map[int]*item
+	calls                   map[string]*item
+	queued                  []queuedInput
+	model, thinking         string
+	stats                   protocol.Stats
+	cost                    model.Amount
+	commands                []protocol.Command
 
 	flash      string
 	flashUntil time.Time

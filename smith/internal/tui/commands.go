@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -30,7 +31,7 @@ func init() {
 		{"tree", "", "the session tree: jump to any entry, branch from it, fork or label it", (*App).cmdTree},
 		{"fork", "[NAME]", "copy this session up to here into a new one and continue there", (*App).cmdFork},
 		{"label", "ENTRY TEXT", "label an entry of the session tree", (*App).cmdLabel},
-		{"compact", "", "summarize the conversation to free context", (*App).cmdCompact},
+		{"compact", "[instructions]", "summarize the older conversation to free context (esc aborts)", (*App).cmdCompact},
 		{"undo", "[--force]", "put the files back as they were before the last turn that changed them", (*App).cmdUndo},
 		{"redo", "[--force]", "bring back what /undo took back", (*App).cmdRedo},
 		{"rewind", "[N] [--force]", "put the files and the conversation back to before turn N (default: the last turn)", (*App).cmdRewind},
@@ -272,14 +273,29 @@ func (a *App) cmdLabel(args string) {
 	})
 }
 
+// cmdCompact compacts the session's context now, with the arguments as
+// the summary's instructions; esc aborts it.
 func (a *App) cmdCompact(args string) {
-	for _, c := range a.commands {
-		if c.Name == "compact" {
-			a.pluginCommand(c, args)
-			return
-		}
+	if a.sess == nil {
+		a.setFlash("/compact: no session yet, so nothing to compact")
+		return
 	}
-	a.tr.add(&item{kind: kindWarning, text: "/compact is not available yet: compaction arrives with the long-sessions work (issue 19); a session that outgrows the context window fails with a clear error until then"})
+	if !a.idle("/compact") {
+		return
+	}
+	s := a.sess
+	a.do(func() func() {
+		_, err := s.Compact(a.ctx, protocol.CompactParams{Instructions: strings.TrimSpace(args)})
+		return func() {
+			// The compaction_end event reports what it did or why it
+			// failed; an error it does not cover (nothing to compact,
+			// the session busy) is shown here.
+			if err != nil && (errors.Is(err, runtime.ErrUsage) || errors.Is(err, runtime.ErrBusy)) {
+				a.tr.add(&item{kind: kindError, text: "/compact: " + trimRuntime(err.Error())})
+				a.view.Follow()
+			}
+		}
+	})
 }
 
 func (a *App) cmdSession(string) {

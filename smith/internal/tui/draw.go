@@ -161,7 +161,10 @@ func (a *App) segment(name string, width int) (widget.Segment, bool) {
 			el := now.Sub(a.started)
 			frame := spinner[int(el/(100*time.Millisecond))%len(spinner)]
 			what := "working"
-			if !a.firstToken {
+			switch {
+			case a.compacting:
+				what = "compacting the context"
+			case !a.firstToken:
 				what = "waiting for the model"
 			}
 			return widget.Segment{Text: fmt.Sprintf("%s %s %s · esc to abort", frame, what, elapsed(el)), Style: a.th.StatusAccent}, true

@@ -48,12 +48,21 @@ func (a *App) feed(ev protocol.Event) {
 	case protocol.ProviderFailover:
 		t.add(&item{kind: kindWarning, text: textout.Failover(ev)})
 	case protocol.CompactionStart:
-		t.add(&item{kind: kindInfo, text: "compacting the conversation (" + ev.Reason + ")…"})
+		a.compacting = true
+		if !a.busy {
+			a.busy, a.compactOnly, a.started = true, true, a.now()
+		}
+		t.add(&item{kind: kindInfo, text: textout.CompactionStart(ev) + "…"})
 	case protocol.CompactionEnd:
+		a.compacting = false
+		if a.compactOnly {
+			a.busy, a.compactOnly = false, false
+		}
+		a.refreshStats()
 		if ev.Error != "" {
-			t.add(&item{kind: kindError, text: "compaction failed: " + ev.Error})
+			t.add(&item{kind: kindError, text: textout.CompactionEnd(ev)})
 		} else {
-			t.add(&item{kind: kindInfo, text: "compacted"})
+			t.add(&item{kind: kindInfo, text: textout.CompactionEnd(ev) + "; the full history stays in the session (smith session show)"})
 		}
 	case protocol.QueueUpdate:
 		a.queued = a.queued[:0]
