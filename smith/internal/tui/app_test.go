@@ -26,9 +26,9 @@ func TestDemoTurn(t *testing.T) {
 	s.term.waitFor(t, "Ask Smith", "mock")
 	s.term.typeText("fix the greeting")
 	s.term.press(t, "enter")
-	scr := s.term.waitFor(t, "› fix the greeting", "● read greet.sh", "● edit greet.sh", "● bash sh test.sh", "test.sh passes")
+	s.term.waitFor(t, "› fix the greeting", "● read greet.sh", "● edit greet.sh", "● bash sh test.sh", "test.sh passes")
 	waitIdle(t, s)
-	scr = s.term.screen()
+	scr := s.term.screen()
 	if !strings.Contains(scr, "+") || !strings.Contains(scr, "Hello,") {
 		t.Errorf("the edit's diff is not shown:\n%s", scr)
 	}

@@ -21,11 +21,11 @@ func TestCompactCommand(t *testing.T) {
 	waitIdle(t, s)
 	s.term.typeText("/compact keep the questions")
 	s.term.press(t, "enter")
-	scr := s.term.waitFor(t, "compacted 1 message(s)", "the full history stays")
+	s.term.waitFor(t, "compacted 1 message(s)", "the full history stays")
 	waitIdle(t, s)
 	s.term.typeText("second question")
 	s.term.press(t, "enter")
-	scr = s.term.waitFor(t, "the second answer")
+	scr := s.term.waitFor(t, "the second answer")
 	if !strings.Contains(scr, "the first answer") {
 		t.Errorf("the transcript lost the compacted answer:\n%s", scr)
 	}
