@@ -32,6 +32,10 @@ func configFlags(only ...string) []cli.Flag {
 			out = append(out, &cli.BoolFlag{Name: o.Flag, Aliases: aliases, Usage: usage})
 			continue
 		}
+		if o.List {
+			out = append(out, &cli.StringSliceFlag{Name: o.Flag, Aliases: aliases, Usage: usage})
+			continue
+		}
 		out = append(out, &cli.StringFlag{Name: o.Flag, Aliases: aliases, Usage: usage})
 	}
 	return out

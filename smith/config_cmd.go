@@ -41,7 +41,9 @@ type configListing struct {
 	Files   []configFile   `json:"files"`
 	Values  []config.Entry `json:"values"`
 	BaseURL []config.Entry `json:"base_url_variables"`
-	Notes   []string       `json:"notes"`
+	// Sandbox describes the sandbox bash's commands run in here.
+	Sandbox string   `json:"sandbox"`
+	Notes   []string `json:"notes"`
 }
 
 type configFile struct {
@@ -69,7 +71,7 @@ func configShow(ctx context.Context, cmd *cli.Command) error {
 	if err := rt.CheckProviders(ctx); err != nil {
 		return cmdError(cmd, err)
 	}
-	l := configListing{Values: cfg.Entries(), BaseURL: baseURLVariables(os.Environ()), Notes: append([]string{}, cfg.Notes...)}
+	l := configListing{Values: cfg.Entries(), BaseURL: baseURLVariables(os.Environ()), Sandbox: rt.Sandbox(), Notes: append([]string{}, cfg.Notes...)}
 	for _, f := range cfg.Files {
 		l.Files = append(l.Files, configFile{Layer: f.Layer.String(), Path: f.Path, State: string(f.State), Trust: f.Trust})
 	}
@@ -117,6 +119,7 @@ func writeConfig(w io.Writer, l configListing) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	fmt.Fprintf(w, "\nbash runs commands in the sandbox: %s\n", l.Sandbox)
 	if len(l.BaseURL) > 0 {
 		fmt.Fprintln(w, "\nbase URL variables (each read by the provider codec that declares it; they beat smith.kdl and lose to --base-url):")
 		tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)

@@ -40,9 +40,12 @@ func openRuntime(ctx context.Context, cmd *cli.Command, o runtimeOptions) (*runt
 		if !cmd.IsSet(opt.Flag) {
 			continue
 		}
-		if opt.Bool {
+		switch {
+		case opt.Bool:
 			flags[opt.Flag] = strconv.FormatBool(cmd.Bool(opt.Flag))
-		} else {
+		case opt.List:
+			flags[opt.Flag] = strings.Join(cmd.StringSlice(opt.Flag), string(os.PathListSeparator))
+		default:
 			flags[opt.Flag] = cmd.String(opt.Flag)
 		}
 	}

@@ -59,6 +59,17 @@ type Config struct {
 	// Compaction is the compaction block: when and how a session's
 	// context is compacted.
 	Compaction Compaction
+	// Sandbox is the mode of the process sandbox of bash's commands
+	// ("workspace-write", "read-only" or "off"); unset is
+	// [DefaultSandbox]. SandboxNetwork says whether they may use the
+	// network; unset allows it. See [Config.SandboxMode] and
+	// [Config.NetworkAllowed].
+	Sandbox        Setting[string]
+	SandboxNetwork Setting[bool]
+	// Roots are directories besides the working directory that the file
+	// tools may use and a workspace-write sandbox lets commands write,
+	// absolute, from every layer (layers add roots).
+	Roots []Setting[string]
 	// Trusted lists the projects the user's file trusts (trusted-project).
 	Trusted []Setting[string]
 	// Files lists the configuration files considered, in precedence order.

@@ -43,6 +43,7 @@ func (c *Config) Entries() []Entry {
 	for _, p := range c.Ignore {
 		add("ignore", p.Value, p.Source)
 	}
+	c.sandboxEntries(add)
 	add(KeyTrustProject, strconv.FormatBool(c.TrustProject.Value), c.TrustProject.Source)
 	add(KeyBaseURL, or(redactURL(c.BaseURLFlag.Value), "(not given)"), c.BaseURLFlag.Source)
 	add(KeyCatalogRefresh, or(redactURL(c.CatalogRefresh.Value), "off"), c.CatalogRefresh.Source)

@@ -43,6 +43,8 @@ idle-timeout "90s"
 		"response-timeout = 45m0s @ env SMITH_RESPONSE_TIMEOUT",
 		"ignore = dist/ @ FILE:14:8",
 		"ignore = *.log @ FILE:14:16",
+		"sandbox = workspace-write @ default",
+		"sandbox-network = allow @ default",
 		"trust-project = false @ default",
 		"base-url = http://flag.test/v1 @ flag --base-url",
 		"catalog-refresh = https://[redacted]@catalog.example/c.json @ FILE:15:17",

@@ -104,6 +104,7 @@ func Load(in Inputs) (*Config, error) {
 			}
 			cfg.Files = append(cfg.Files, File{Layer: LayerProject, Path: path, State: state, Trust: why})
 			errs = append(errs, es...)
+			confineProject(&d, cfg, root)
 			merge(cfg, d)
 			cfg.Notes = append(cfg.Notes, d.notes...)
 		} else {
@@ -253,6 +254,7 @@ func merge(cfg *Config, d layerData) {
 	maps.Copy(cfg.Groups, s.Groups)
 	mergeUI(&cfg.UI, s.UI)
 	mergeCompaction(&cfg.Compaction, s.Compaction)
+	mergeSandbox(cfg, s)
 	for _, name := range slices.Sorted(maps.Keys(s.Providers)) {
 		p := s.Providers[name]
 		cur, ok := cfg.Providers[name]

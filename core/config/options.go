@@ -14,6 +14,10 @@ type Option struct {
 	Env string
 	// Bool marks a flag that takes no value.
 	Bool bool
+	// List marks a flag that may be given more than once; its values are
+	// passed to [Load] joined with os.PathListSeparator, as the
+	// environment variable holds them.
+	List bool
 	// Usage describes the option for help text.
 	Usage string
 	// Example is a valid value as written on the command line.
@@ -54,6 +58,12 @@ var options = []Option{
 		Usage: "wait at most `DURATION` for the next piece of a response's content, keep-alives not counting (default 2m); a stalled response is retried"},
 	{Key: KeyResponseTimeout, Flag: KeyResponseTimeout, Env: "SMITH_RESPONSE_TIMEOUT", Example: "30m",
 		Usage: "stop a provider's response that takes longer than `DURATION` in all (default 30m)"},
+	{Key: KeySandbox, Flag: KeySandbox, Env: "SMITH_SANDBOX", Example: "read-only",
+		Usage: "what the commands bash runs may write: `MODE` workspace-write (the working directory, the roots and the temp dir; the default), read-only or off"},
+	{Key: KeySandboxNetwork, Flag: KeySandboxNetwork, Env: "SMITH_SANDBOX_NETWORK", Example: "deny",
+		Usage: "whether the commands bash runs may use the network: allow (the default) or deny"},
+	{Key: KeyRoots, Flag: FlagAddDir, Env: "SMITH_ADD_DIRS", List: true, Example: "../shared",
+		Usage: "let the file tools and bash's sandbox use `DIR` besides the working directory (repeatable)"},
 	{Key: KeySystemPrompt, Flag: FlagSystemPromptFile, Env: "SMITH_SYSTEM_PROMPT_FILE", Example: "prompts/system.md",
 		Usage: "replace Smith's system prompt with the text of `FILE` (the project's AGENTS.md is still added); smith prompt show prints the prompt in use"},
 }

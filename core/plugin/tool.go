@@ -11,6 +11,7 @@ import (
 	"github.com/smith-agent/smith/core/internal/hostfs"
 	"github.com/smith-agent/smith/core/internal/hostops"
 	"github.com/smith-agent/smith/core/internal/pluginabi"
+	"github.com/smith-agent/smith/core/internal/sandbox"
 	"github.com/smith-agent/smith/core/model"
 )
 
@@ -37,6 +38,9 @@ type Effects struct {
 	// OutputLimit bounds one call's output in bytes; zero means
 	// DefaultOutputLimit.
 	OutputLimit int
+	// Sandbox confines the processes the tools start (bash); its empty
+	// Roots mean Roots. The zero Policy is no sandbox.
+	Sandbox sandbox.Policy
 }
 
 // Binding is a generation's tools attached to one set of [Effects]. It
@@ -81,7 +85,7 @@ func (g *Generation) Bind(e Effects) (*Binding, error) {
 	if limit <= 0 {
 		limit = DefaultOutputLimit
 	}
-	ops := &hostops.Ops{FS: fs, Journal: e.Journal, Env: e.Env}
+	ops := &hostops.Ops{FS: fs, Journal: e.Journal, Env: e.Env, Sandbox: e.Sandbox}
 	if err := ops.Recall(context.Background()); err != nil {
 		fs.Close()
 		return nil, fmt.Errorf("plugin: %w; without them an edit of a file changed since it was read would not be refused, so the tools are not bound: reopen the session, or start a new one", err)

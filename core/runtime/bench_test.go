@@ -62,6 +62,30 @@ func BenchmarkMockTurn(b *testing.B) {
 	}
 }
 
+// BenchmarkBashTurn is BenchmarkMockTurn with a bash call instead of a
+// read, in the default sandbox (workspace-write) and without one: the
+// difference is the sandbox's cost per command.
+func BenchmarkBashTurn(b *testing.B) {
+	for _, mode := range []string{"workspace-write", "off"} {
+		b.Run(mode, func(b *testing.B) {
+			t := &testing.T{}
+			w := newWorld(t)
+			w.write("bash.mock.json", `{"mock_script":1,"responses":[
+				{"tool_calls":[{"id":"call_1","name":"bash","arguments":{"command":"echo hi > out.txt"}}]},
+				{"text":"Done."}]}`)
+			cfg := Config{Cwd: w.project, Home: w.home, Plugins: systemPlugins(b), Ephemeral: true,
+				Flags:     map[string]string{"model": "mock/bash.mock.json", "sandbox": mode},
+				LookupEnv: func(k string) (string, bool) { v, ok := w.env[k]; return v, ok }}
+			turn := func() { benchTurn(b, cfg, "Write out.txt", nil) }
+			turn()
+			b.ResetTimer()
+			for range b.N {
+				turn()
+			}
+		})
+	}
+}
+
 // BenchmarkFirstRequest is Open to the arrival of the first provider
 // request at a loopback server speaking the Anthropic Messages API, in
 // process, compiled code and registrations cached: configuration, catalog,

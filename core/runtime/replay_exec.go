@@ -71,7 +71,8 @@ func (rt *Runtime) replayScratch(ctx context.Context, tree, recorded string) (*r
 		x.close()
 		return nil, err
 	}
-	b, err := gen.Bind(plugin.Effects{Journal: j, Roots: []string{tmp}, Cwd: tmp, Ignore: rt.conf.IgnorePatterns()})
+	b, err := gen.Bind(plugin.Effects{Journal: j, Roots: []string{tmp}, Cwd: tmp, Ignore: rt.conf.IgnorePatterns(),
+		Sandbox: rt.sandboxPolicy([]string{tmp})})
 	if err != nil {
 		x.close()
 		return nil, err

@@ -136,6 +136,9 @@ func Open(ctx context.Context, cfg Config) (*Runtime, error) {
 	}
 	rt := &Runtime{cfg: cfg, getenv: getenv, paths: paths, conf: conf, sessions: map[*Session]bool{},
 		engine: sync.OnceValues(func() (*httpengine.Engine, error) { return httpengine.New(engineConfig(conf)) })}
+	if n := rt.sandboxNote(); n != "" {
+		cfg.Notify(n)
+	}
 	rt.plugins = loadPlugins(ctx, paths.Cache, cfg.Plugins, cfg.Notify)
 	rt.plugins.warming.Add(1)
 	go func() {

@@ -289,7 +289,8 @@ func (s *Session) prepare(ctx context.Context) error {
 }
 
 // bindTools binds the generation's tools (and prompts and commands) to
-// the session's journal, confined to the working directory. Called with
+// the session's journal, confined to the working directory and the
+// configured roots, bash's commands in the configured sandbox. Called with
 // s.mu held.
 func (s *Session) bindTools(ctx context.Context) error {
 	if s.binding != nil {
@@ -299,7 +300,9 @@ func (s *Session) bindTools(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	b, err := gen.Bind(plugin.Effects{Journal: s.journal, Roots: []string{s.rt.cfg.Cwd}, Cwd: s.rt.cfg.Cwd, Ignore: s.rt.conf.IgnorePatterns()})
+	roots := s.rt.roots()
+	b, err := gen.Bind(plugin.Effects{Journal: s.journal, Roots: roots, Cwd: s.rt.cfg.Cwd, Ignore: s.rt.conf.IgnorePatterns(),
+		Sandbox: s.rt.sandboxPolicy(roots)})
 	if err != nil {
 		return err
 	}

@@ -23,7 +23,7 @@ func TestNoticeSandboxHint(t *testing.T) {
 	}{
 		{"nothing to say", Result{Output: []byte("ok")}, ""},
 		{"truncated", Result{Output: []byte("Permission denied"), TotalBytes: 100, Truncated: true, ExitCode: 1}, trunc},
-		{"sandboxed success", Result{Output: []byte("Permission denied"), sandboxHint: hint}, ""},
+		{"a denied write in a command that went on", Result{Output: []byte("bash: /x: Permission denied\nok"), sandboxHint: hint}, hint},
 		{"sandboxed failure without a denial", Result{Output: []byte("no such file"), ExitCode: 1, sandboxHint: hint}, ""},
 		{"permission denied", Result{Output: []byte("bash: /x: Permission denied"), ExitCode: 1, sandboxHint: hint}, hint},
 		{"read-only file system", Result{Output: []byte("Read-only file system"), ExitCode: 2, sandboxHint: hint}, hint},

@@ -69,15 +69,15 @@ type Result struct {
 }
 
 // Notice returns the notes to show with the output, one per line, or "":
-// the truncation notice, and when a sandbox was in force and the command
-// failed with a permission error in its output, what the sandbox denies
-// and how to allow it.
+// the truncation notice, and when a sandbox was in force and the output
+// holds a permission error (a command that goes on after a denied write
+// still exits 0), what the sandbox denies and how to allow it.
 func (r Result) Notice() string {
 	var notes []string
 	if r.Truncated {
 		notes = append(notes, fmt.Sprintf("[output truncated: showing the last %d of %d bytes]", len(r.Output), r.TotalBytes))
 	}
-	if r.sandboxHint != "" && r.ExitCode != 0 && deniedInOutput(r.Output) {
+	if r.sandboxHint != "" && deniedInOutput(r.Output) {
 		notes = append(notes, r.sandboxHint)
 	}
 	return strings.Join(notes, "\n")
