@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -218,6 +219,9 @@ func sessionShow(ctx context.Context, cmd *cli.Command) error {
 	}
 	fmt.Fprintf(w, "entries: %d (messages %d, effect intents %d, effect completions %d), branches: %d\n",
 		s.Len(), counts[sessionfmt.KindMessage], counts[sessionfmt.KindEffectIntent], counts[sessionfmt.KindEffectCompletion], len(s.Leaves(nil)))
+	if u, n, err := session.BranchUsage(s, s.Selected()); err == nil && n > 0 {
+		fmt.Fprintf(w, "cost: %s\n", textout.Usage(responses(n)+" on this branch (compaction summaries included)", u))
+	}
 	if report.Damaged() {
 		ref, _ := sessionArg(cmd)
 		damageReport(w, report, ref)
@@ -309,6 +313,14 @@ func openSessionArg(ctx context.Context, cmd *cli.Command) (*runtime.Session, *r
 	return s, rt, nil
 }
 
+// responses counts n responses in words.
+func responses(n int) string {
+	if n == 1 {
+		return "1 response"
+	}
+	return strconv.Itoa(n) + " responses"
+}
+
 // showMessage prints m, its untrusted text made safe for a terminal.
 func showMessage(out io.Writer, m model.Message) {
 	w := textout.SafeWriter{W: out}
@@ -316,7 +328,11 @@ func showMessage(out io.Writer, m model.Message) {
 	case model.UserMessage:
 		fmt.Fprintf(w, "\nuser: %s\n", model.TextOf(m.Content))
 	case model.AssistantMessage:
-		fmt.Fprintf(w, "\nassistant (%s): %s\n", m.Model, model.TextOf(m.Content))
+		head := m.Model
+		if b := textout.Brief(m.Usage); b != "" {
+			head += " · " + b
+		}
+		fmt.Fprintf(w, "\nassistant (%s): %s\n", head, model.TextOf(m.Content))
 		for _, c := range m.ToolCalls() {
 			fmt.Fprintf(w, "  → %s %s [%s]\n", c.Name, c.Arguments, c.ID)
 		}

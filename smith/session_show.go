@@ -44,10 +44,15 @@ func showBranch(out io.Writer, s *sessionfmt.Session) error {
 		case sessionfmt.KindLabel:
 			fmt.Fprintf(w, "\n[label %q on entry %s]\n", e.Key, e.Pair)
 		case sessionfmt.KindCompaction:
-			var c map[string]any
-			_ = sessionfmt.DecodeContent(e.Content, &c)
-			summary, _ := c["summary"].(string)
-			fmt.Fprintf(w, "\n[compaction: the model sees a summary of the history before entry %s instead of it]\n  %s\n", e.Pair, cut(summary, 400))
+			c, err := session.CompactionEntry(s, i)
+			if err != nil {
+				return err
+			}
+			what := fmt.Sprintf("%d message(s) summarised (%s)", c.Summarized, c.Reason)
+			if b := textout.Brief(c.Usage); b != "" {
+				what += " · " + b
+			}
+			fmt.Fprintf(w, "\n[compaction: %s; the model sees this summary instead of the history before entry %s]\n  %s\n", what, e.Pair, cut(c.Summary, 400))
 		}
 	}
 	return nil

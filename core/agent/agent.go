@@ -46,6 +46,13 @@ type Config struct {
 	History []model.Message
 	// MaxTurns ends a run after this many turns; 0 means no limit.
 	MaxTurns int
+	// MaxCost is a run's budget in billionths of a US dollar: the run ends
+	// (protocol.EndMaxCost) before a provider request — a turn's or a
+	// compaction's — once what it spent reaches it, or once a response's
+	// cost is unknown. 0 means no budget. MaxCostSource names where it
+	// was set ("flag --max-cost"), for the message.
+	MaxCost       int64
+	MaxCostSource string
 	// EventBuffer is the capacity of a run's event channel; default 64.
 	EventBuffer int
 	// Sequence returns the next sequence number for an event; nil means a

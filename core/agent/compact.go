@@ -70,6 +70,7 @@ func (r *Run) compact(reason string) bool {
 	r.a.mu.Unlock()
 	notify := func(ev protocol.Event) { r.emit(protocol.Numbered(ev, r.a.cfg.Sequence())) }
 	next, end := c.Compact(r.ctx, reason, history, notify)
+	r.spend(end.Usage.CostNanoUSD)
 	ok := end.Error == "" && next != nil
 	if ok {
 		r.a.mu.Lock()

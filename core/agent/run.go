@@ -27,6 +27,10 @@ type Run struct {
 	end    protocol.AgentEnd
 	turn   int
 	ended  atomic.Bool // agent_end was emitted
+	// spent is what the run's responses and compactions cost; spentSet
+	// says it was counted (the zero Amount is unknown).
+	spent    model.Amount
+	spentSet bool
 }
 
 // errAborted is the cause of an abort requested through [Run.Abort].
@@ -177,6 +181,9 @@ func (r *Run) turns() protocol.AgentEnd {
 		if max := r.a.cfg.MaxTurns; max > 0 && r.turn >= max {
 			return protocol.AgentEnd{Reason: protocol.EndMaxTurns, Error: fmt.Sprintf("agent: the run stopped at its limit of %d model turns; continue the session to go on", max)}
 		}
+		if end, over := r.overBudget(); over {
+			return end
+		}
 		if c := r.a.cfg.Compactor; c != nil {
 			compacted := false
 			switch {
@@ -203,6 +210,10 @@ func (r *Run) turns() protocol.AgentEnd {
 				source = &r.a.steer
 			}
 		}
+		if end, over := r.overBudget(); over {
+			// A compaction spent the rest of the budget.
+			return end
+		}
 		var pending []model.UserMessage
 		if first {
 			pending, first = r.prompt, false
@@ -219,6 +230,7 @@ func (r *Run) turns() protocol.AgentEnd {
 		}
 
 		msg, err := r.stream()
+		r.spend(msg.Usage.CostNanoUSD)
 		if err != nil {
 			r.emit(protocol.TurnEnd{Seq: r.seq(), Turn: r.turn, Message: msg, ToolResults: []model.ToolResultMessage{}})
 			return protocol.AgentEnd{Reason: protocol.EndRecordFailed, Error: err.Error()}

@@ -22,6 +22,9 @@ type Config struct {
 	// MaxOutputTokens bounds each response; 0 means the model's output
 	// limit.
 	MaxOutputTokens Setting[int]
+	// MaxCost is the budget of one run in billionths of a US dollar; 0
+	// (unset) means none.
+	MaxCost Setting[int64]
 	// Ignore are gitignore-style patterns find, grep and ls skip in
 	// addition to .gitignore files, from every layer in precedence order
 	// (layers add patterns; none replaces another's).

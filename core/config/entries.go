@@ -37,6 +37,7 @@ func (c *Config) Entries() []Entry {
 		tokens = strconv.Itoa(c.MaxOutputTokens.Value)
 	}
 	add(KeyMaxOutputTokens, tokens, c.MaxOutputTokens.Source)
+	add(KeyMaxCost, c.maxCostEntry(), c.MaxCost.Source)
 	for _, k := range []string{KeyHeadTimeout, KeyIdleTimeout, KeyResponseTimeout} {
 		add(k, c.Timeout(k).String(), c.timeoutSetting(k).Source)
 	}

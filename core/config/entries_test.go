@@ -38,6 +38,7 @@ idle-timeout "90s"
 		"model = fast @ FILE:1:7",
 		"thinking = low @ env SMITH_THINKING",
 		"max-output-tokens = (the model's output limit) @ default",
+		"max-cost = (none) @ default",
 		"head-timeout = 30s @ flag --head-timeout",
 		"idle-timeout = 1m30s @ FILE:16:14",
 		"response-timeout = 45m0s @ env SMITH_RESPONSE_TIMEOUT",

@@ -80,6 +80,12 @@ func setOption(cfg *Config, o Option, v string, src Source) *Error {
 			return bad(fmt.Sprintf("is not a whole number of tokens from 1 to %d", maxTokens))
 		}
 		cfg.MaxOutputTokens = Setting[int]{Value: n, Source: src}
+	case KeyMaxCost:
+		n, why := parseMaxCost(v)
+		if why != "" {
+			return bad(why)
+		}
+		cfg.MaxCost = Setting[int64]{Value: n, Source: src}
 	case KeyHeadTimeout, KeyIdleTimeout, KeyResponseTimeout:
 		d, why := parseTimeout(v)
 		if why != "" {

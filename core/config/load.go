@@ -234,6 +234,9 @@ func merge(cfg *Config, d layerData) {
 	if s.MaxOutputTokens.IsSet() {
 		cfg.MaxOutputTokens = s.MaxOutputTokens
 	}
+	if s.MaxCost.IsSet() {
+		cfg.MaxCost = s.MaxCost
+	}
 	for _, k := range []string{KeyHeadTimeout, KeyIdleTimeout, KeyResponseTimeout} {
 		if t := s.timeoutSetting(k); t.IsSet() {
 			*cfg.timeoutSetting(k) = *t

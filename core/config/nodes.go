@@ -17,7 +17,7 @@ import (
 const maxTokens = 10_000_000
 
 // topNodes are the nodes a smith.kdl may hold at its top level.
-var topNodes = []string{KeyModel, KeyThinking, KeyMaxOutputTokens, KeyHeadTimeout, KeyIdleTimeout, KeyResponseTimeout, KeyCatalogRefresh, KeySystemPrompt, "ignore", "provider", "alias", "group", "model-info", "trusted-project", "tui", "compaction", KeySandbox, KeySandboxNetwork, KeyRoots}
+var topNodes = []string{KeyModel, KeyThinking, KeyMaxOutputTokens, KeyHeadTimeout, KeyIdleTimeout, KeyResponseTimeout, KeyCatalogRefresh, KeySystemPrompt, "ignore", "provider", "alias", "group", "model-info", "trusted-project", "tui", "compaction", KeyMaxCost, KeySandbox, KeySandboxNetwork, KeyRoots}
 
 func (r *reader) top(n *kdl.Node) {
 	name := n.Name()
@@ -87,6 +87,8 @@ func (r *reader) top(n *kdl.Node) {
 		r.tui(n)
 	case "compaction":
 		r.compaction(n)
+	case KeyMaxCost:
+		r.maxCostNode(n)
 	case KeySandbox, KeySandboxNetwork, KeyRoots:
 		r.sandboxNode(n, name)
 	default:

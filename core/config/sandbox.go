@@ -211,7 +211,8 @@ func sandboxRank(mode string) int {
 
 // confineProject drops what a project's smith.kdl may not do to the user's
 // safety: loosen the sandbox below the mode (or network) the layers under
-// it chose, or give the tools roots outside the project. Each is a note
+// it chose, raise their budget (max-cost), or give the tools roots outside
+// the project. Each is a note
 // naming the file and the way to decide it in the user's own
 // configuration.
 func confineProject(d *layerData, below *Config, root string) {
@@ -224,6 +225,10 @@ func confineProject(d *layerData, below *Config, root string) {
 	if s.SandboxNetwork.IsSet() && s.SandboxNetwork.Value && !below.NetworkAllowed() {
 		d.notes = append(d.notes, fmt.Sprintf("ignored sandbox-network \"allow\" from the project's %s: a project may deny the network, not allow it; set it in your own smith.kdl or pass --sandbox-network allow", s.SandboxNetwork.Source))
 		s.SandboxNetwork = Setting[bool]{}
+	}
+	if s.MaxCost.IsSet() && below.MaxCost.IsSet() && s.MaxCost.Value > below.MaxCost.Value {
+		d.notes = append(d.notes, fmt.Sprintf("ignored max-cost from the project's %s: a project may lower the budget, not raise it (%s is in force); set it in your own smith.kdl or pass --max-cost", s.MaxCost.Source, below.maxCostEntry()))
+		s.MaxCost = Setting[int64]{}
 	}
 	kept := s.Roots[:0]
 	for _, r := range s.Roots {

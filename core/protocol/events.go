@@ -44,6 +44,9 @@ const (
 	EndRecordFailed EndReason = "record_failed"
 	// EndMaxTurns: the run reached its turn limit.
 	EndMaxTurns EndReason = "max_turns"
+	// EndMaxCost: the run spent its budget (or its cost is unknown), so
+	// it sent no further request.
+	EndMaxCost EndReason = "max_cost"
 )
 
 // AgentStart opens a run. Run counts the session's runs in this process

@@ -270,7 +270,8 @@ func (s *Session) prepare(ctx context.Context) error {
 		return fmt.Errorf("runtime: read session %s: %w", display(s.info), err)
 	}
 	a, err := agent.New(agent.Config{Provider: bm.provider, Model: bm.modelID, Cwd: s.rt.cfg.Cwd, Tools: s.gateTools(s.binding.Tools()),
-		Recorder: s.store, History: history.Messages, Sequence: s.hub.next, Compactor: compactor{s}})
+		Recorder: s.store, History: history.Messages, Sequence: s.hub.next, Compactor: compactor{s},
+		MaxCost: s.rt.conf.MaxCost.Value, MaxCostSource: s.rt.conf.MaxCost.Source.String()})
 	if err != nil {
 		return err
 	}

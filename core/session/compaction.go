@@ -178,3 +178,37 @@ func (r usageRecord) usage() model.Usage {
 	return model.Usage{Input: amt(r.Input), Output: amt(r.Output), CacheRead: amt(r.CacheRead), CacheWrite: amt(r.CacheWrite),
 		Reasoning: amt(r.Reasoning), CostNanoUSD: amt(r.Cost)}
 }
+
+// BranchUsage sums the usage of the branch ending at entry leaf: every
+// assistant message on it (compacted ones included) and every compaction
+// summary's request, and counts those responses. A field any of them left
+// unknown is unknown. It decodes every message of the branch; an entry
+// that does not decode is an error naming it.
+func BranchUsage(sess *sessionfmt.Session, leaf int) (model.Usage, int, error) {
+	z := model.Known(0)
+	total := model.Usage{Input: z, Output: z, CacheRead: z, CacheWrite: z, Reasoning: z, CostNanoUSD: z}
+	n := 0
+	if leaf < 0 {
+		return total, 0, nil
+	}
+	for _, i := range sess.History(leaf, nil) {
+		switch sess.Kind(i) {
+		case sessionfmt.KindMessage:
+			e := sess.Entry(i)
+			m, err := decodeMessage(e.Content)
+			if err != nil {
+				return model.Usage{}, 0, fmt.Errorf("session: entry %s: %w", e.ID, err)
+			}
+			if am, ok := m.(model.AssistantMessage); ok {
+				total, n = total.Add(am.Usage), n+1
+			}
+		case sessionfmt.KindCompaction:
+			c, err := CompactionEntry(sess, i)
+			if err != nil {
+				return model.Usage{}, 0, err
+			}
+			total, n = total.Add(c.Usage), n+1
+		}
+	}
+	return total, n, nil
+}

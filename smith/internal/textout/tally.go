@@ -53,11 +53,16 @@ func (t *Tally) add(u model.Usage) {
 // tokens in (10,240 read from cache, 512 written) · 340 out · $0.0213";
 // what the provider did not report is "unknown", never 0.
 func (t Tally) Line() string {
-	u := t.Usage
 	responses := "1 response"
 	if t.Responses != 1 {
 		responses = strconv.Itoa(t.Responses) + " responses"
 	}
+	return Usage(responses, t.Usage)
+}
+
+// Usage renders the accounting u of what (such as "2 responses") in one
+// line, as [Tally.Line] does.
+func Usage(what string, u model.Usage) string {
 	in := "input tokens unknown"
 	// Cache reads and writes a provider did not report add nothing.
 	if n, ok := u.Input.Value(); ok {
@@ -86,13 +91,39 @@ func (t Tally) Line() string {
 	_, outKnown := u.Output.Value()
 	n, costKnown := u.CostNanoUSD.Value()
 	if !inKnown && !outKnown && !costKnown {
-		return responses + " · the provider reported no usage"
+		return what + " · the provider reported no usage"
 	}
 	cost := "cost unknown (no price is known for the model; see smith models)"
 	if costKnown {
 		cost = Dollars(n)
 	}
-	return strings.Join([]string{responses, in, out, cost}, " · ")
+	return strings.Join([]string{what, in, out, cost}, " · ")
+}
+
+// Brief is a response's accounting in a few words: "1,234 in · 56 out ·
+// $0.0012", "cost unknown" for a part not reported, or "" when nothing was.
+func Brief(u model.Usage) string {
+	var parts []string
+	if n, ok := u.Input.Value(); ok {
+		for _, c := range []model.Amount{u.CacheRead, u.CacheWrite} {
+			if v, ok := c.Value(); ok {
+				n += v
+			}
+		}
+		parts = append(parts, count(n)+" in")
+	}
+	if n, ok := u.Output.Value(); ok {
+		parts = append(parts, count(n)+" out")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	if n, ok := u.CostNanoUSD.Value(); ok {
+		parts = append(parts, Dollars(n))
+	} else {
+		parts = append(parts, "cost unknown")
+	}
+	return strings.Join(parts, " · ")
 }
 
 // count renders n with thousands separators.
@@ -180,6 +211,8 @@ func EndReason(r protocol.EndReason) string {
 		return "the model refused to answer"
 	case protocol.EndMaxTurns:
 		return "the run reached its turn limit"
+	case protocol.EndMaxCost:
+		return "the run reached its cost budget (max-cost)"
 	case protocol.EndRecordFailed:
 		return "a message could not be recorded in the session"
 	}

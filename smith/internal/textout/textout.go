@@ -49,7 +49,7 @@ func (w *Writer) Event(ev protocol.Event) error {
 		err = w.diag("%s", CompactionEnd(e))
 	case protocol.AgentEnd:
 		w.endLine()
-		if e.Reason == protocol.EndCompleted || e.Reason == protocol.EndProviderError {
+		if e.Reason == protocol.EndCompleted || e.Reason == protocol.EndProviderError || e.Reason == protocol.EndMaxCost {
 			err = w.diag("%s", w.Tally.Line())
 		}
 	}

@@ -207,6 +207,10 @@ func (a *App) segment(name string, width int) (widget.Segment, bool) {
 		if c, ok := a.cost.Value(); ok && c > 0 {
 			return widget.Segment{Text: textout.Dollars(c), Style: a.th.Status}, true
 		}
+		if a.stats.Responses > 0 {
+			// Unknown is said, never shown as $0.
+			return widget.Segment{Text: "cost unknown", Style: a.th.Status}, true
+		}
 	}
 	return widget.Segment{}, false
 }
