@@ -86,20 +86,20 @@ func TestScrolledViewStaysPut(t *testing.T) {
 	for i := range 60 {
 		lines = append(lines, "line "+string(rune('A'+i%26))+strings.Repeat("x", i%7))
 	}
-	m := w.Script(`{"mock_script": 1, "responses": [{"text": "` + strings.Join(lines, `\n\n`) + `"}, {"text": "second answer"}]}`)
+	// The first answer runs a slow command, so the second arrives while the
+	// view is scrolled up.
+	m := w.Script(`{"mock_script": 1, "responses": [{"text": "` + strings.Join(lines, `\n\n`) + `",
+		"tool_calls": [{"id": "s1", "name": "bash", "arguments": {"command": "sleep 1"}}]}, {"text": "second answer"}]}`)
 	rt := w.Open(m, true)
 	s := start(t, rt, 60, 16, Options{})
 	s.term.typeText("first")
 	s.term.press(t, "enter")
-	s.term.waitFor(t, "line H")
-	waitIdle(t, s)
+	s.term.waitFor(t, "● bash sleep 1")
 	s.term.press(t, "pgup")
 	s.term.press(t, "pgup")
 	before := s.term.waitFor(t, "more below")
 	top := strings.SplitN(before, "\n", 2)[0]
-	s.term.typeText("again")
-	s.term.press(t, "enter")
-	time.Sleep(300 * time.Millisecond) // the second answer arrives meanwhile
+	waitIdle(t, s) // the second answer arrived meanwhile
 	after := s.term.screen()
 	if got := strings.SplitN(after, "\n", 2)[0]; got != top {
 		t.Errorf("the scrolled view moved: top row %q became %q\nbefore:\n%s\nafter:\n%s", top, got, before, after)

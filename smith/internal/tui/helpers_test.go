@@ -186,12 +186,17 @@ func (s *started) quit(tb testing.TB) *runtime.Session {
 	return nil
 }
 
-// waitIdle waits until the status line no longer shows a run (the input
-// box's placeholder also says "/ for commands", so that is no sign), failing
-// after 20s with the screen.
+// waitIdle waits until the status line (the screen's last line) starts
+// with the idle hint "/ for commands" — the input box's placeholder says
+// it too, and a narrow status line may cut "esc to abort" off, so neither
+// is a sign — failing after 20s with the screen.
 func waitIdle(t *testing.T, s *started) {
 	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); strings.Contains(s.term.screen(), "esc to abort"); {
+	idle := func() bool {
+		lines := strings.Split(strings.TrimRight(s.term.screen(), "\n "), "\n")
+		return strings.HasPrefix(strings.TrimSpace(lines[len(lines)-1]), "/ for commands")
+	}
+	for deadline := time.Now().Add(20 * time.Second); !idle(); {
 		if time.Now().After(deadline) {
 			t.Fatalf("still running after 20s:\n%s", s.term.screen())
 		}
