@@ -111,19 +111,19 @@ func openEvalSession(ctx context.Context, rt *runtime.Runtime, c sessionChoice, 
 	case c.resume != "":
 		s, err := rt.OpenSession(ctx, c.resume)
 		if err != nil {
-			return nil, fmt.Errorf("--resume %q: %w", c.resume, err)
+			return nil, fmt.Errorf("--resume %q: %w", c.resume, unprefixed{err})
 		}
 		return s, nil
 	case c.cont:
 		s, err := rt.ContinueSession(ctx)
 		if err != nil {
-			return nil, fmt.Errorf("--continue: %w; or drop --continue to start a new session", err)
+			return nil, fmt.Errorf("--continue: %w; or drop --continue to start a new session", unprefixed{err})
 		}
 		return s, nil
 	case c.name != "":
 		s, err := rt.OpenOrCreateSession(ctx, c.name)
 		if err != nil {
-			return nil, fmt.Errorf("--session: %w", err)
+			return nil, fmt.Errorf("--session: %w", unprefixed{err})
 		}
 		return s, nil
 	}

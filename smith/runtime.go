@@ -85,6 +85,14 @@ func cmdError(cmd *cli.Command, err error) error {
 	return fmt.Errorf("%s: %s", cmdName(cmd), msg)
 }
 
+// unprefixed is a runtime error wrapped under a flag's name, without its
+// package prefix ("runtime: "), which means nothing to a user; errors.Is
+// still sees through it (ErrUsage decides the exit code).
+type unprefixed struct{ err error }
+
+func (u unprefixed) Error() string { return strings.TrimPrefix(u.err.Error(), "runtime: ") }
+func (u unprefixed) Unwrap() error { return u.err }
+
 // workDir resolves a --cwd flag value to an absolute directory; "" is the
 // process's working directory.
 func workDir(cmd *cli.Command, flag string) (string, error) {
