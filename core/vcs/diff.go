@@ -3,8 +3,11 @@ package vcs
 import (
 	"bytes"
 	"context"
+	"fmt"
 
 	udiff "github.com/aymanbagabas/go-udiff"
+
+	"github.com/smith-agent/smith/core/vcs/internal/index"
 )
 
 // ChangeKind says how a path differs between two trees.
@@ -35,17 +38,18 @@ type Change struct {
 	Patch string `json:"patch,omitempty"`
 }
 
-// changes compares two sorted file lists.
-func changes(from, to []file) []Change {
+// changes compares two lists of files sorted by path (their Path, Mode
+// and ID).
+func changes(from, to []index.Entry) []Change {
 	var out []Change
 	i, j := 0, 0
 	for i < len(from) || j < len(to) {
 		switch {
 		case j == len(to) || (i < len(from) && from[i].Path < to[j].Path):
-			out = append(out, Change{Path: from[i].Path, Kind: Deleted, OldMode: from[i].Mode, OldID: from[i].ID})
+			out = append(out, Change{Path: from[i].Path, Kind: Deleted, OldMode: Mode(from[i].Mode), OldID: from[i].ID})
 			i++
 		case i == len(from) || to[j].Path < from[i].Path:
-			out = append(out, Change{Path: to[j].Path, Kind: Added, NewMode: to[j].Mode, NewID: to[j].ID})
+			out = append(out, Change{Path: to[j].Path, Kind: Added, NewMode: Mode(to[j].Mode), NewID: to[j].ID})
 			j++
 		default:
 			a, b := from[i], to[j]
@@ -55,10 +59,10 @@ func changes(from, to []file) []Change {
 				continue
 			}
 			kind := Modified
-			if (a.Mode == ModeSymlink) != (b.Mode == ModeSymlink) {
+			if (Mode(a.Mode) == ModeSymlink) != (Mode(b.Mode) == ModeSymlink) {
 				kind = TypeChanged
 			}
-			out = append(out, Change{Path: a.Path, Kind: kind, OldMode: a.Mode, NewMode: b.Mode, OldID: a.ID, NewID: b.ID})
+			out = append(out, Change{Path: a.Path, Kind: kind, OldMode: Mode(a.Mode), NewMode: Mode(b.Mode), OldID: a.ID, NewID: b.ID})
 		}
 	}
 	return out
@@ -115,7 +119,7 @@ func (s *Store) Diff(from, to ID) ([]Change, error) {
 // worktree, as [Store.Diff] does; the worktree is scanned as for a
 // snapshot (new content is stored as blobs, no commit is made).
 func (s *Store) DiffWorktree(ctx context.Context, from ID) ([]Change, error) {
-	a, err := s.files(from)
+	c, err := s.commit(from)
 	if err != nil {
 		return nil, err
 	}
@@ -123,12 +127,36 @@ func (s *Store) DiffWorktree(ctx context.Context, from ID) ([]Change, error) {
 	if err != nil {
 		return nil, err
 	}
-	live, _, _, err := s.scan(ctx)
+	old, live, err := s.scanAndKeep(ctx)
 	unlock()
 	if err != nil {
 		return nil, err
 	}
-	return s.withPatches(changes(a, live))
+	a, _, err := s.flatten(ID(c.Tree), old, s.prevCached.Load())
+	if err != nil {
+		return nil, fmt.Errorf("vcs: snapshot %s: %w", from, err)
+	}
+	return s.withPatches(changes(a, live.entries))
+}
+
+// scanAndKeep scans the worktree and keeps the result as the cache (the
+// trees of unchanged directories with it), returning the cache it
+// replaced. The caller holds the lock.
+func (s *Store) scanAndKeep(ctx context.Context) (*cache, *scanResult, error) {
+	old, err := s.loadCache()
+	if err != nil {
+		return nil, nil, err
+	}
+	live, err := s.scan(ctx, old, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	var ss syncSet
+	s.addPending(&ss)
+	if err := ss.run(s.opts.NoSync); err != nil {
+		return nil, nil, err
+	}
+	return old, live, s.storeCache(old, &cache{entries: live.entries, trees: keptTrees(old, live.entries)}, true)
 }
 
 func (s *Store) withPatches(cs []Change) ([]Change, error) {

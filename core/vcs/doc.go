@@ -21,8 +21,11 @@
 // [Snapshot.Skipped] and in the commit message. Symlinks are stored as
 // symlinks and never followed; the executable bit is kept; empty
 // directories are not. A stat cache (smith-index in the store: path,
-// size, mtime, ctime, inode, mode → blob id) lets a snapshot skip reading
-// files whose stat did not change; files modified within two seconds of a
+// size, mtime, ctime, inode, mode → blob id, and the tree id of each
+// directory) lets a snapshot skip reading files whose stat did not change
+// and rewriting trees of directories that did not; the worktree is listed
+// with getdents and lstat'd relative to each directory's descriptor on
+// Linux, several directories at a time. Files modified within two seconds of a
 // scan are hashed again by the next one, as file system clocks can be
 // coarse.
 //

@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/smith-agent/smith/core/vcs/internal/index"
+	"github.com/smith-agent/smith/core/vcs/internal/object"
 )
 
 // OpKind names a restore operation.
@@ -178,13 +179,13 @@ func (s *Store) Apply(ctx context.Context, op Op) (Restored, error) {
 	if op.From.IsZero() && !op.Force {
 		return Restored{}, fmt.Errorf("vcs: restore to %s has no expected snapshot (From); plan it with PlanRestore, or set Force", op.To)
 	}
-	target, err := s.files(op.To)
+	to, err := s.commit(op.To)
 	if err != nil {
 		return Restored{}, err
 	}
-	var expected []file
+	var from object.Commit
 	if !op.Force {
-		if expected, err = s.files(op.From); err != nil {
+		if from, err = s.commit(op.From); err != nil {
 			return Restored{}, err
 		}
 	}
@@ -193,20 +194,48 @@ func (s *Store) Apply(ctx context.Context, op Op) (Restored, error) {
 		return Restored{}, err
 	}
 	defer unlock()
-	live, _, _, err := s.scan(ctx)
+	old, err := s.loadCache()
 	if err != nil {
 		return Restored{}, err
 	}
+	prev := s.prevCached.Load()
+	target, targetTrees, err := s.flatten(ID(to.Tree), old, prev)
+	if err != nil {
+		return Restored{}, fmt.Errorf("vcs: snapshot %s: %w", op.To, err)
+	}
+	var expected []index.Entry
+	var ahead *ahead
 	if !op.Force {
-		if diff := changes(expected, live); len(diff) > 0 {
+		if expected, _, err = s.flatten(ID(from.Tree), old, prev); err != nil {
+			return Restored{}, fmt.Errorf("vcs: snapshot %s: %w", op.From, err)
+		}
+		// The worktree should match From: the files to write are known
+		// before the scan checks it, and are written (and synced) while
+		// it runs.
+		ahead = s.writeAhead(ctx, changes(expected, target))
+	}
+	live, err := s.scan(ctx, old, ahead == nil)
+	if err != nil {
+		ahead.discard()
+		return Restored{}, err
+	}
+	if !op.Force {
+		if diff := changes(expected, live.entries); len(diff) > 0 {
+			ahead.discard()
 			paths := make([]string, len(diff))
 			for i, c := range diff {
 				paths[i] = c.Path
 			}
+			// The scan is still worth keeping.
+			var ss syncSet
+			s.addPending(&ss)
+			if ss.run(s.opts.NoSync) == nil {
+				_ = s.storeCache(old, &cache{entries: live.entries, trees: keptTrees(old, live.entries)}, true)
+			}
 			return Restored{}, &ConflictError{Expected: op.From, Paths: paths}
 		}
 	}
-	cs := changes(live, target)
+	cs := changes(live.entries, target)
 	// Deletions first, deepest first, so a file can replace a directory
 	// and a directory a file.
 	slices.SortStableFunc(cs, func(a, b Change) int {
@@ -221,97 +250,32 @@ func (s *Store) Apply(ctx context.Context, op Op) (Restored, error) {
 		}
 		return strings.Compare(a.Path, b.Path)
 	})
-	done := Restored{Op: op}
-	for _, c := range cs {
-		if err := ctx.Err(); err != nil {
-			return done, fmt.Errorf("vcs: restore to %s stopped after %d of %d changes: %w", op.To, len(done.Changes), len(cs), err)
-		}
-		full := filepath.Join(s.worktree, filepath.FromSlash(c.Path))
-		if c.Kind == Deleted {
-			if err := os.Remove(full); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return done, fmt.Errorf("vcs: restore to %s: delete %s: %w", op.To, full, err)
-			}
-			s.removeEmptyParents(filepath.Dir(full))
-		} else if err := s.writeFile(full, c.NewMode, c.NewID); err != nil {
-			return done, fmt.Errorf("vcs: restore to %s: %w", op.To, err)
-		}
-		delete(s.cache, c.Path) // rehashed by the next scan
-		done.Changes = append(done.Changes, c)
-	}
-	if err := s.saveCache(); err != nil {
-		return done, err
-	}
-	if err := s.objs.Defer.Sync(); err != nil {
-		return done, fmt.Errorf("vcs: %w", err)
-	}
-	if err := s.writeRef(HeadRef(op.Session), op.To); err != nil {
-		return done, err
-	}
-	return done, nil
-}
-
-// removeEmptyParents removes dir and its parents up to the worktree while
-// they are empty.
-func (s *Store) removeEmptyParents(dir string) {
-	for dir != s.worktree && strings.HasPrefix(dir, s.worktree+string(filepath.Separator)) {
-		if os.Remove(dir) != nil {
-			return
-		}
-		dir = filepath.Dir(dir)
-	}
-}
-
-// writeFile replaces full with the blob id, atomically.
-func (s *Store) writeFile(full string, mode Mode, id ID) error {
-	content, err := s.blob(id)
+	var ss syncSet
+	done, err := s.restore(ctx, op, cs, ahead, &ss)
 	if err != nil {
-		return err
+		// What the changed paths hold is unknown: the next scan hashes
+		// them and writes every tree again.
+		_ = s.storeCache(old, &cache{entries: without(live.entries, cs)}, false)
+		return done, err
 	}
-	dir := filepath.Dir(full)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("create directory %s: %w", dir, err)
+	s.addPending(&ss)
+	head, err := s.prepareRef(&ss, HeadRef(op.Session), op.To)
+	if err != nil {
+		return done, err
 	}
-	var tmp string
-	if mode == ModeSymlink {
-		f, err := os.CreateTemp(dir, "."+filepath.Base(full)+tempMarker+"*")
-		if err != nil {
-			return fmt.Errorf("create a temporary file in %s: %w", dir, err)
-		}
-		tmp = f.Name()
-		_ = f.Close()
-		_ = os.Remove(tmp)
-		if err := os.Symlink(string(content), tmp); err != nil {
-			return fmt.Errorf("create symlink %s: %w", full, err)
-		}
-	} else {
-		f, err := os.CreateTemp(dir, "."+filepath.Base(full)+tempMarker+"*")
-		if err != nil {
-			return fmt.Errorf("create a temporary file in %s: %w", dir, err)
-		}
-		tmp = f.Name()
-		perm := fs.FileMode(0o644)
-		if mode == ModeExec {
-			perm = 0o755
-		}
-		_, err = f.Write(content)
-		if err == nil {
-			err = f.Chmod(perm)
-		}
-		if err == nil && !s.opts.NoSync {
-			err = f.Sync()
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			_ = os.Remove(tmp)
-			return fmt.Errorf("write %s: %w", tmp, err)
-		}
+	if err := ss.run(s.opts.NoSync); err != nil {
+		_ = os.Remove(head.tmp)
+		return done, err
 	}
-	if err := os.Rename(tmp, full); err != nil {
-		_ = os.Remove(tmp)
-		return fmt.Errorf("replace %s (a directory with untracked or ignored files in the way?): %w", full, err)
+	if err := s.commitRef(&ss, head); err != nil {
+		return done, err
 	}
-	s.syncDir(dir)
-	return nil
+	if err := ss.run(s.opts.NoSync); err != nil {
+		return done, err
+	}
+	// Not written to smith-index: the files written have no stat to
+	// trust yet, so the next scan hashes them either way, and the next
+	// snapshot writes it.
+	_ = s.storeCache(old, &cache{entries: restoredEntries(live.entries, target), trees: targetTrees}, false)
+	return done, nil
 }

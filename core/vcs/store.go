@@ -13,11 +13,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gofrs/flock"
 
-	"github.com/smith-agent/smith/core/vcs/internal/index"
 	"github.com/smith-agent/smith/core/vcs/internal/object"
 )
 
@@ -112,11 +112,12 @@ type Store struct {
 	opts     Options
 	objs     object.Dir
 
-	mu      sync.Mutex // guards cache and serializes mutations in this process
-	cache   map[string]index.Entry
-	loaded  bool
-	onOpen  func(rel string) // test hook: called before a worktree file is opened
-	ignores []string
+	mu         sync.Mutex            // serializes mutations in this process
+	cached     atomic.Pointer[cache] // the stat and tree cache once read; replaced, never modified
+	prevCached atomic.Pointer[cache] // the cache cached replaced
+	onOpen     func(rel string)      // test hook: called before a worktree file is opened
+	hookMu     sync.Mutex            // serializes onOpen calls
+	ignores    []string
 }
 
 // gitConfig is the config of the shadow repository: a bare repository in
@@ -274,10 +275,13 @@ func (s *Store) writeRef(name string, id ID) error {
 	return s.replaceFile(s.refPath(name), []byte(id.String()+"\n"))
 }
 
-// createSnapshotRef creates the next free refs/smith/<session>/<n> for id
-// and returns n. Creation is exclusive (a hard link of a complete
-// temporary file), so two writers never take the same number.
-func (s *Store) createSnapshotRef(session string, id ID) (int, error) {
+// publish makes the snapshot commit id durable and names it: the next
+// free refs/smith/<session>/<n>, returned, and the session's head. The
+// objects written under the lock and the refs' temporary files are
+// synced together; then the numbered ref is created exclusively (a hard
+// link, so two writers never take the same number), the head renamed
+// into place, and their directory synced.
+func (s *Store) publish(session string, id ID) (int, error) {
 	seqs, err := s.seqs(session)
 	if err != nil {
 		return 0, err
@@ -286,25 +290,44 @@ func (s *Store) createSnapshotRef(session string, id ID) (int, error) {
 	if len(seqs) > 0 {
 		n = seqs[len(seqs)-1] + 1
 	}
-	p := s.refPath(SnapshotRef(session, n))
-	tmp, err := s.tempFile(p, []byte(id.String()+"\n"))
+	var ss syncSet
+	s.addPending(&ss)
+	num, err := s.prepareRef(&ss, SnapshotRef(session, n), id)
 	if err != nil {
 		return 0, err
 	}
-	defer os.Remove(tmp)
-	for range 1000 {
-		p = s.refPath(SnapshotRef(session, n))
-		err := os.Link(tmp, p)
+	defer os.Remove(num.tmp)
+	head, err := s.prepareRef(&ss, HeadRef(session), id)
+	if err != nil {
+		return 0, err
+	}
+	if err := ss.run(s.opts.NoSync); err != nil {
+		_ = os.Remove(head.tmp)
+		return 0, err
+	}
+	for tries := 0; ; tries++ {
+		p := s.refPath(SnapshotRef(session, n))
+		err := os.Link(num.tmp, p)
 		if err == nil {
-			s.syncDir(filepath.Dir(p))
-			return n, nil
+			break
 		}
 		if !errors.Is(err, fs.ErrExist) {
+			_ = os.Remove(head.tmp)
 			return 0, fmt.Errorf("vcs: create ref %s: %w", SnapshotRef(session, n), err)
+		}
+		if tries == 1000 {
+			_ = os.Remove(head.tmp)
+			return 0, fmt.Errorf("vcs: could not find a free snapshot number in %s", filepath.Dir(p))
 		}
 		n++
 	}
-	return 0, fmt.Errorf("vcs: could not find a free snapshot number in %s", filepath.Dir(p))
+	if err := s.commitRef(&ss, head); err != nil {
+		return 0, err
+	}
+	if err := ss.run(s.opts.NoSync); err != nil {
+		return 0, err
+	}
+	return n, nil
 }
 
 // seqs returns the numbers of the session's snapshot refs, ascending.
@@ -340,7 +363,13 @@ func (s *Store) lock(ctx context.Context) (func(), error) {
 	}
 	// Objects are written under the lock and synced together: before a
 	// ref names them, and at the latest when the lock is released.
-	return func() { _ = s.objs.Defer.Sync(); _ = lk.Unlock(); s.mu.Unlock() }, nil
+	return func() {
+		var ss syncSet
+		s.addPending(&ss)
+		_ = ss.run(s.opts.NoSync)
+		_ = lk.Unlock()
+		s.mu.Unlock()
+	}, nil
 }
 
 // Head returns the session's current snapshot (the last one taken or

@@ -2,33 +2,41 @@ package index
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 )
 
 func TestRoundTrip(t *testing.T) {
-	in := []Entry{
-		{Path: "b/c", Mode: 0o100755, Size: 3, MTime: 5, CTime: 6, Ino: 7, ID: [20]byte{1}},
-		{Path: "a", Mode: 0o120000, Size: 1, MTime: -1, ID: [20]byte{2}},
+	in := Index{
+		Worktree: "/w",
+		Entries: []Entry{
+			{Path: "b/c", Mode: 0o100755, Size: 3, MTime: 5, CTime: 6, Ino: 7, ID: [20]byte{1}, Racy: true},
+			{Path: "a", Mode: 0o120000, Size: 1, MTime: -1, ID: [20]byte{2}},
+		},
+		Trees: []Tree{{Dir: "b/", ID: [20]byte{3}}, {Dir: "", ID: [20]byte{4}}},
 	}
-	b, err := Encode("/w", in)
+	b, err := Encode(in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wt, out, err := Parse(b)
+	out, err := Parse(b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if wt != "/w" || len(out) != 2 || out[0].Path != "a" || out[1] != in[1] {
-		t.Fatalf("Parse = %q, %+v", wt, out)
+	if out.Worktree != "/w" || len(out.Entries) != 2 || out.Entries[0].Path != "a" || out.Entries[1] != in.Entries[1] {
+		t.Fatalf("Parse = %+v", out)
+	}
+	if !slices.Equal(out.Trees, []Tree{{Dir: "", ID: [20]byte{4}}, {Dir: "b/", ID: [20]byte{3}}}) {
+		t.Fatalf("Parse trees = %+v", out.Trees)
 	}
 }
 
 func TestParseRejects(t *testing.T) {
-	good, _ := Encode("/w", []Entry{{Path: "a"}})
+	good, _ := Encode(Index{Worktree: "/w", Entries: []Entry{{Path: "a"}}})
 	flip := bytes.Clone(good)
 	flip[len(flip)-1] ^= 1
-	dup, _ := Encode("/w", []Entry{{Path: "a"}, {Path: "b"}})
+	two, _ := Encode(Index{Worktree: "/w", Entries: []Entry{{Path: "a"}, {Path: "b"}}, Trees: []Tree{{}}})
 	tests := []struct {
 		name string
 		in   []byte
@@ -37,11 +45,11 @@ func TestParseRejects(t *testing.T) {
 		{name: "short", in: []byte("SMITH"), want: "shorter"},
 		{name: "checksum", in: flip, want: "checksum"},
 		{name: "empty", in: nil, want: "shorter"},
-		{name: "good-is-accepted", in: dup, want: ""},
+		{name: "good-is-accepted", in: two, want: ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, _, err := Parse(tt.in)
+			_, err := Parse(tt.in)
 			if tt.want == "" {
 				if err != nil {
 					t.Fatal(err)
@@ -53,22 +61,26 @@ func TestParseRejects(t *testing.T) {
 			}
 		})
 	}
-	if _, err := Encode("/w", []Entry{{Path: "a"}, {Path: "a"}}); err == nil {
+	if _, err := Encode(Index{Worktree: "/w", Entries: []Entry{{Path: "a"}, {Path: "a"}}}); err == nil {
 		t.Fatal("Encode accepted a repeated path")
+	}
+	if _, err := Encode(Index{Worktree: "/w", Trees: []Tree{{Dir: "a"}}}); err == nil {
+		t.Fatal("Encode accepted a tree dir without a trailing slash")
 	}
 }
 
 func FuzzParse(f *testing.F) {
-	good, _ := Encode("/work", []Entry{{Path: "a", Mode: 0o100644, Size: 1}, {Path: "d/e", ID: [20]byte{9}}})
+	good, _ := Encode(Index{Worktree: "/work", Entries: []Entry{{Path: "a", Mode: 0o100644, Size: 1}, {Path: "d/e", ID: [20]byte{9}, Racy: true}},
+		Trees: []Tree{{ID: [20]byte{1}}, {Dir: "d/", ID: [20]byte{2}}}})
 	f.Add(good)
-	empty, _ := Encode("", nil)
+	empty, _ := Encode(Index{})
 	f.Add(empty)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		wt, entries, err := Parse(b)
+		ix, err := Parse(b)
 		if err != nil {
 			return
 		}
-		again, err := Encode(wt, entries)
+		again, err := Encode(ix)
 		if err != nil {
 			t.Fatalf("Encode of a parsed index: %v", err)
 		}

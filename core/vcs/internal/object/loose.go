@@ -31,66 +31,35 @@ type Pending struct {
 	dirs  map[string]bool
 }
 
-func (p *Pending) add(file, dir string) {
+// add records a new object file (when not "") and directories holding
+// new entries.
+func (p *Pending) add(file string, dirs ...string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.files = append(p.files, file)
+	if file != "" {
+		p.files = append(p.files, file)
+	}
 	if p.dirs == nil {
 		p.dirs = map[string]bool{}
 	}
-	p.dirs[dir] = true
+	for _, d := range dirs {
+		p.dirs[d] = true
+	}
 }
 
-// Sync fsyncs every pending object file, then every fan-out directory
-// that gained one, several at a time (the disk batches concurrent
-// syncs), and forgets them. The first error is returned.
-func (p *Pending) Sync() error {
+// Take returns the pending object files and the fan-out directories that
+// gained one, and forgets them: the caller syncs them (with other files,
+// as one batch).
+func (p *Pending) Take() (files, dirs []string) {
 	p.mu.Lock()
-	files, dirs := p.files, p.dirs
+	defer p.mu.Unlock()
+	files = p.files
+	dirs = make([]string, 0, len(p.dirs))
+	for d := range p.dirs {
+		dirs = append(dirs, d)
+	}
 	p.files, p.dirs = nil, nil
-	p.mu.Unlock()
-	if err := syncAll(files); err != nil {
-		return err
-	}
-	ds := make([]string, 0, len(dirs))
-	for d := range dirs {
-		ds = append(ds, d)
-	}
-	return syncAll(ds)
-}
-
-// syncAll opens and fsyncs paths on up to 16 goroutines.
-func syncAll(paths []string) error {
-	var (
-		wg    sync.WaitGroup
-		mu    sync.Mutex
-		first error
-		next  = make(chan string)
-	)
-	for range min(16, len(paths)) {
-		wg.Go(func() {
-			for p := range next {
-				f, err := os.Open(p)
-				if err == nil {
-					err = f.Sync()
-					_ = f.Close()
-				}
-				if err != nil {
-					mu.Lock()
-					if first == nil {
-						first = fmt.Errorf("sync %s: %w", p, err)
-					}
-					mu.Unlock()
-				}
-			}
-		})
-	}
-	for _, p := range paths {
-		next <- p
-	}
-	close(next)
-	wg.Wait()
-	return first
+	return files, dirs
 }
 
 // path returns the loose object path of id.
@@ -124,10 +93,17 @@ func (d Dir) Write(t Type, b []byte) (ID, bool, error) {
 	}
 	p := d.path(id)
 	dir := filepath.Dir(p)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return id, false, fmt.Errorf("create object directory %s: %w", dir, err)
-	}
+	// The directories whose entries must be synced: the fan-out
+	// directory, and the objects directory when it gains that.
+	synced := []string{dir}
 	tmp, err := os.CreateTemp(dir, "tmp_obj_*")
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return id, false, fmt.Errorf("create object directory %s: %w", dir, err)
+		}
+		synced = append(synced, d.Path)
+		tmp, err = os.CreateTemp(dir, "tmp_obj_*")
+	}
 	if err != nil {
 		return id, false, fmt.Errorf("create a temporary object in %s: %w", dir, err)
 	}
@@ -154,22 +130,24 @@ func (d Dir) Write(t Type, b []byte) (ID, bool, error) {
 			return fail("sync", err)
 		}
 	}
+	// Objects are read-only in git's layout.
+	_ = tmp.Chmod(0o444)
 	if err := tmp.Close(); err != nil {
 		return fail("close", err)
 	}
-	// Objects are read-only in git's layout.
-	_ = os.Chmod(name, 0o444)
 	if err := os.Rename(name, p); err != nil {
 		_ = os.Remove(name)
 		return id, false, fmt.Errorf("rename object %s into %s: %w", id, p, err)
 	}
 	switch {
 	case d.Sync && d.Defer != nil:
-		d.Defer.add(p, dir)
+		d.Defer.add(p, synced...)
 	case d.Sync:
-		if f, err := os.Open(dir); err == nil {
-			_ = f.Sync()
-			_ = f.Close()
+		for _, dir := range synced {
+			if f, err := os.Open(dir); err == nil {
+				_ = f.Sync()
+				_ = f.Close()
+			}
 		}
 	}
 	return id, true, nil
