@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -52,9 +51,9 @@ func authFile(cmd *cli.Command) (*auth.File, error) {
 }
 
 func authStatus(ctx context.Context, cmd *cli.Command) error {
-	output := cmd.String("output")
-	if output != "table" && output != "json" {
-		return usageErrorf("auth status: --output %q is not a format; use --output table or --output json", output)
+	output, err := outputFormat(cmd, "table", "json")
+	if err != nil {
+		return err
 	}
 	rt, err := openRuntime(ctx, cmd, runtimeOptions{plugins: true})
 	if err != nil {
@@ -67,9 +66,7 @@ func authStatus(ctx context.Context, cmd *cli.Command) error {
 	}
 	w := cmd.Root().Writer
 	if output == "json" {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(statuses)
+		return writeJSON(w, statuses)
 	}
 	return writeAuthTable(w, statuses)
 }

@@ -28,6 +28,7 @@ func rootCommand() *cli.Command {
 			promptCommand(),
 			replayCommand(),
 			rpcCommand(),
+			secretCommand(),
 			sessionCommand(),
 		},
 	}

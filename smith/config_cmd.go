@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -54,9 +53,9 @@ type configFile struct {
 }
 
 func configShow(ctx context.Context, cmd *cli.Command) error {
-	output := cmd.String("output")
-	if output != "text" && output != "json" {
-		return usageErrorf("config show: --output %q is not a format; use --output text or --output json", output)
+	output, err := outputFormat(cmd, "text", "json")
+	if err != nil {
+		return err
 	}
 	dir, err := workDir(cmd, cmd.String("cwd"))
 	if err != nil {
@@ -77,9 +76,7 @@ func configShow(ctx context.Context, cmd *cli.Command) error {
 	}
 	w := cmd.Root().Writer
 	if output == "json" {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(l)
+		return writeJSON(w, l)
 	}
 	return writeConfig(w, l)
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -84,9 +83,9 @@ func configRoutes(cfg *config.Config, snap *catalog.Snapshot) []routeListing {
 }
 
 func modelsAction(ctx context.Context, cmd *cli.Command) error {
-	output := cmd.String("output")
-	if output != "table" && output != "json" {
-		return usageErrorf("models: --output %q is not a format; use --output table or --output json", output)
+	output, err := outputFormat(cmd, "table", "json")
+	if err != nil {
+		return err
 	}
 	if cmd.Bool("refresh") && cmd.IsSet("provider") {
 		return usageErrorf("models: --refresh reports on the whole catalog; drop --provider, or list one provider's models afterwards with smith models --provider NAME")
@@ -123,9 +122,7 @@ func modelsAction(ctx context.Context, cmd *cli.Command) error {
 	}
 	w := cmd.Root().Writer
 	if output == "json" {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(l)
+		return writeJSON(w, l)
 	}
 	return writeModelsTable(w, l)
 }
@@ -216,9 +213,7 @@ func refreshCatalog(ctx context.Context, cmd *cli.Command, cat *runcatalog.Catal
 	}
 	w := cmd.Root().Writer
 	if output == "json" {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+		return writeJSON(w, r)
 	}
 	models := "models"
 	if r.Models == 1 {

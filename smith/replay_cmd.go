@@ -48,9 +48,9 @@ func replayAction(ctx context.Context, cmd *cli.Command) error {
 	if len(args) != 1 {
 		return usageErrorf("replay: got %d arguments; name one session, such as smith replay fix-the-bug (list them with 'smith session ls')", len(args))
 	}
-	output := cmd.String("output")
-	if output != "text" && output != "json" {
-		return usageErrorf("replay: --output %q is not a format; use --output text or --output json", output)
+	output, err := outputFormat(cmd, "text", "json")
+	if err != nil {
+		return err
 	}
 	speed, err := replay.ParseSpeed(cmd.String("speed"))
 	if err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -115,9 +114,9 @@ func findInfo(cmd *cli.Command, infos []protocol.SessionInfo, ref, dir string) (
 }
 
 func sessionLs(ctx context.Context, cmd *cli.Command) error {
-	output := cmd.String("output")
-	if output != "table" && output != "json" {
-		return usageErrorf("session ls: --output %q is not a format; use --output table or --output json", output)
+	output, err := outputFormat(cmd, "table", "json")
+	if err != nil {
+		return err
 	}
 	rt, err := openRuntime(ctx, cmd, runtimeOptions{quiet: true})
 	if err != nil {
@@ -136,9 +135,7 @@ func sessionLs(ctx context.Context, cmd *cli.Command) error {
 		if infos == nil {
 			infos = []protocol.SessionInfo{}
 		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(infos)
+		return writeJSON(w, infos)
 	}
 	if len(infos) == 0 {
 		_, err := fmt.Fprintf(w, "no sessions yet in %s; start one with smith eval \"…\" (or smith demo)\n", rt.Paths().Sessions())

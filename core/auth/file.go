@@ -39,6 +39,9 @@ type diskEntry struct {
 type diskFile struct {
 	Version   int                        `json:"version"`
 	Providers map[string]json.RawMessage `json:"providers"`
+	// Secrets are the secrets the user registered (`smith secret add`),
+	// by name.
+	Secrets map[string]string `json:"secrets,omitempty"`
 }
 
 // File is Smith's auth file: a JSON document readable and writable only by
@@ -153,6 +156,40 @@ func (f *File) Update(provider string, fn func(cur Entry, exists bool) (Entry, b
 	if provider == "" {
 		return errors.New("auth: provider name is empty; name the provider whose credential to change")
 	}
+	return f.locked(func(d *diskFile) (bool, error) {
+		var cur Entry
+		raw, exists := d.Providers[provider]
+		if exists {
+			var err error
+			if cur, err = decodeEntry(f.path, provider, raw); err != nil {
+				return false, err
+			}
+		}
+		next, keep, err := fn(cur, exists)
+		if err != nil {
+			return false, err
+		}
+		if !keep {
+			delete(d.Providers, provider)
+			return exists, nil
+		}
+		de := diskEntry{Key: next.Key.Reveal(), Refresh: next.Refresh.Reveal()}
+		if !next.Expires.IsZero() {
+			de.Expires = next.Expires.UnixMilli()
+		}
+		b, err := json.Marshal(de)
+		if err != nil {
+			return false, fmt.Errorf("auth: cannot encode the entry for provider %q", provider)
+		}
+		d.Providers[provider] = b
+		return true, nil
+	})
+}
+
+// locked runs fn on the file's content under the file lock and, when fn
+// reports a change, replaces the file with the result. An error from fn
+// leaves the file unchanged.
+func (f *File) locked(fn func(d *diskFile) (changed bool, err error)) error {
 	if err := os.MkdirAll(filepath.Dir(f.path), 0o700); err != nil {
 		return fmt.Errorf("auth: cannot create the directory of %s: %w", f.path, err)
 	}
@@ -165,32 +202,9 @@ func (f *File) Update(provider string, fn func(cur Entry, exists bool) (Entry, b
 	if err != nil {
 		return err
 	}
-	var cur Entry
-	raw, exists := d.Providers[provider]
-	if exists {
-		if cur, err = decodeEntry(f.path, provider, raw); err != nil {
-			return err
-		}
-	}
-	next, keep, err := fn(cur, exists)
-	if err != nil {
+	changed, err := fn(&d)
+	if err != nil || !changed {
 		return err
-	}
-	if keep {
-		de := diskEntry{Key: next.Key.Reveal(), Refresh: next.Refresh.Reveal()}
-		if !next.Expires.IsZero() {
-			de.Expires = next.Expires.UnixMilli()
-		}
-		b, err := json.Marshal(de)
-		if err != nil {
-			return fmt.Errorf("auth: cannot encode the entry for provider %q", provider)
-		}
-		d.Providers[provider] = b
-	} else {
-		if !exists {
-			return nil
-		}
-		delete(d.Providers, provider)
 	}
 	b, err := json.MarshalIndent(d, "", "  ")
 	if err != nil {

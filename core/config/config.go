@@ -73,6 +73,9 @@ type Config struct {
 	// tools may use and a workspace-write sandbox lets commands write,
 	// absolute, from every layer (layers add roots).
 	Roots []Setting[string]
+	// Secrets are the secrets the user's smith.kdl registers (secret
+	// nodes), in file order.
+	Secrets []SecretRef
 	// Trusted lists the projects the user's file trusts (trusted-project).
 	Trusted []Setting[string]
 	// Files lists the configuration files considered, in precedence order.

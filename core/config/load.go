@@ -258,6 +258,7 @@ func merge(cfg *Config, d layerData) {
 	mergeUI(&cfg.UI, s.UI)
 	mergeCompaction(&cfg.Compaction, s.Compaction)
 	mergeSandbox(cfg, s)
+	cfg.Secrets = append(cfg.Secrets, s.Secrets...)
 	for _, name := range slices.Sorted(maps.Keys(s.Providers)) {
 		p := s.Providers[name]
 		cur, ok := cfg.Providers[name]

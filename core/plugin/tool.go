@@ -12,6 +12,7 @@ import (
 	"github.com/smith-agent/smith/core/internal/hostops"
 	"github.com/smith-agent/smith/core/internal/pluginabi"
 	"github.com/smith-agent/smith/core/internal/sandbox"
+	"github.com/smith-agent/smith/core/internal/secret"
 	"github.com/smith-agent/smith/core/model"
 )
 
@@ -41,6 +42,15 @@ type Effects struct {
 	// Sandbox confines the processes the tools start (bash); its empty
 	// Roots mean Roots. The zero Policy is no sandbox.
 	Sandbox sandbox.Policy
+	// Secrets, when set, are the registered secrets: the tools' results
+	// and streamed output carry references ${secret:NAME} in place of
+	// their plaintext and encodings, and no process inherits a variable
+	// holding one. Default none.
+	Secrets *secret.Set
+	// SecretAllowed says which of Secrets a process may receive by
+	// reference in its command (restored to plaintext there only). nil
+	// allows none.
+	SecretAllowed func(name string) bool
 }
 
 // Binding is a generation's tools attached to one set of [Effects]. It
@@ -85,7 +95,7 @@ func (g *Generation) Bind(e Effects) (*Binding, error) {
 	if limit <= 0 {
 		limit = DefaultOutputLimit
 	}
-	ops := &hostops.Ops{FS: fs, Journal: e.Journal, Env: e.Env, Sandbox: e.Sandbox}
+	ops := &hostops.Ops{FS: fs, Journal: e.Journal, Env: e.Env, Sandbox: e.Sandbox, Secrets: e.Secrets, SecretAllowed: e.SecretAllowed}
 	if err := ops.Recall(context.Background()); err != nil {
 		fs.Close()
 		return nil, fmt.Errorf("plugin: %w; without them an edit of a file changed since it was read would not be refused, so the tools are not bound: reopen the session, or start a new one", err)
@@ -150,7 +160,7 @@ func (p *pluginTool) Execute(ctx context.Context, call *agent.Call) (agent.Resul
 	var fault pluginabi.ToolFault
 	switch {
 	case errors.As(err, &fault):
-		return errorResult(faultText(fault), st.mutation(false)), nil
+		return errorResult(p.b.redact(faultText(fault)), st.mutation(false)), nil
 	case err != nil:
 		return agent.Result{IsError: true, Mutation: st.mutation(false)}, fmt.Errorf("plugin: %q tool %q: %w", l.art.Name, p.t.def.Name, err)
 	}
@@ -158,12 +168,20 @@ func (p *pluginTool) Execute(ctx context.Context, call *agent.Call) (agent.Resul
 	for _, c := range out.Content {
 		switch c.Case {
 		case pluginabi.ContentBlockText:
-			res.Content = append(res.Content, model.Text{Text: c.Text})
+			res.Content = append(res.Content, model.Text{Text: p.b.redact(c.Text)})
 		case pluginabi.ContentBlockImage:
 			res.Content = append(res.Content, model.Image{MediaType: c.Image.MediaType, Data: c.Image.Data})
 		}
 	}
 	return res, nil
+}
+
+// redact returns text with the registered secrets replaced by references.
+func (b *Binding) redact(text string) string {
+	if b.ops.Secrets == nil {
+		return text
+	}
+	return b.ops.Secrets.RedactString(text)
 }
 
 func errorResult(text string, m model.Mutation) agent.Result {

@@ -1,7 +1,10 @@
 package provider
 
 import (
+	"slices"
+
 	"github.com/smith-agent/smith/core/internal/pluginabi"
+	"github.com/smith-agent/smith/core/internal/secret"
 	"github.com/smith-agent/smith/core/model"
 )
 
@@ -17,7 +20,9 @@ const (
 // keeps the kind of every block so a block-end becomes the right event.
 type converter struct {
 	provider, model string
-	secrets         []string
+	secrets         []string                  // the request's substituted credentials
+	redactor        *secret.Set               // Config.Redactor; nil: none
+	texts           map[uint32]*secret.Stream // each open block's streamed text, redacted
 	kinds           []blockKind
 	usage           model.Usage
 	terminal        bool
@@ -59,21 +64,28 @@ func (c *converter) add(out []model.StreamEvent, evs []pluginabi.StreamEvent) []
 			out = append(out, model.Start{Provider: c.provider, Model: c.model, ResponseID: e.Start.ID})
 		case pluginabi.StreamEventTextDelta:
 			c.kind(e.TextDelta.Index, textBlock)
-			out = append(out, model.TextDelta{Index: int(e.TextDelta.Index), Text: e.TextDelta.Text})
+			if t, ok := c.text(e.TextDelta.Index, e.TextDelta.Text); ok {
+				out = append(out, model.TextDelta{Index: int(e.TextDelta.Index), Text: t})
+			}
 		case pluginabi.StreamEventThinkingDelta:
 			c.kind(e.ThinkingDelta.Index, thinkingBlock)
-			out = append(out, model.ThinkingDelta{Index: int(e.ThinkingDelta.Index), Text: e.ThinkingDelta.Text})
+			if t, ok := c.text(e.ThinkingDelta.Index, e.ThinkingDelta.Text); ok {
+				out = append(out, model.ThinkingDelta{Index: int(e.ThinkingDelta.Index), Text: t})
+			}
 		case pluginabi.StreamEventToolCallStart:
 			c.kind(e.ToolCallStart.Index, toolBlock)
 			out = append(out, model.ToolCallStart{Index: int(e.ToolCallStart.Index), ID: e.ToolCallStart.ID, Name: e.ToolCallStart.Name})
 		case pluginabi.StreamEventToolCallDelta:
-			out = append(out, model.ToolCallDelta{Index: int(e.ToolCallDelta.Index), Arguments: e.ToolCallDelta.Text})
+			if t, ok := c.text(e.ToolCallDelta.Index, e.ToolCallDelta.Text); ok {
+				out = append(out, model.ToolCallDelta{Index: int(e.ToolCallDelta.Index), Arguments: t})
+			}
 		case pluginabi.StreamEventBlockEnd:
 			out = c.blockEnd(out, e.BlockEnd)
 		case pluginabi.StreamEventUsage:
 			c.usage = usage(e.Usage)
 		case pluginabi.StreamEventDone:
 			c.terminal = true
+			out = c.flushAll(out)
 			rawStop, rawUsage := c.raw(e.Done.RawStop), c.raw(e.Done.RawUsage)
 			if r, ok := stopReasons[e.Done.Reason]; ok {
 				out = append(out, model.Done{Reason: r, Usage: c.priced(), RawStop: rawStop, RawUsage: rawUsage})
@@ -84,6 +96,7 @@ func (c *converter) add(out []model.StreamEvent, evs []pluginabi.StreamEvent) []
 				Usage: c.priced(), RawStop: rawStop, RawUsage: rawUsage})
 		case pluginabi.StreamEventFailure:
 			c.terminal = true
+			out = c.flushAll(out)
 			out = append(out, model.StreamError{Err: c.modelError(e.Failure.Failure, 0), Usage: c.priced(),
 				RawStop: c.raw(e.Failure.RawStop), RawUsage: c.raw(e.Failure.RawUsage)})
 		case pluginabi.StreamEventUnknown:
@@ -99,10 +112,8 @@ func (c *converter) blockEnd(out []model.StreamEvent, b pluginabi.BlockEnd) []mo
 	if b.Signature != nil {
 		sig = []byte(*b.Signature)
 	}
-	var k blockKind
-	if int(b.Index) < len(c.kinds) {
-		k = c.kinds[b.Index]
-	}
+	out = c.flush(out, b.Index)
+	k := c.kindOf(b.Index)
 	switch k {
 	case toolBlock:
 		return append(out, model.ToolCallEnd{Index: int(b.Index), Signature: sig})
@@ -123,6 +134,66 @@ func (c *converter) blockEnd(out []model.StreamEvent, b pluginabi.BlockEnd) []mo
 			return out
 		}
 		return append(out, model.TextDelta{Index: int(b.Index), Signature: sig})
+	}
+	return out
+}
+
+func (c *converter) kindOf(i uint32) blockKind {
+	if int(i) < len(c.kinds) {
+		return c.kinds[i]
+	}
+	return 0
+}
+
+// text returns a block's streamed text redacted, as far as it cannot yet
+// begin a registered secret (the rest comes with the next delta or at the
+// block's end), and whether there is any to pass on.
+func (c *converter) text(i uint32, t string) (string, bool) {
+	if c.redactor == nil || c.redactor.Len() == 0 && c.texts[i] == nil {
+		return t, true
+	}
+	st := c.texts[i]
+	if st == nil {
+		if c.texts == nil {
+			c.texts = map[uint32]*secret.Stream{}
+		}
+		st = c.redactor.Stream()
+		c.texts[i] = st
+	}
+	out := st.Next([]byte(t))
+	return string(out), len(out) > 0
+}
+
+// flush appends the text block i kept back, as its kind's delta.
+func (c *converter) flush(out []model.StreamEvent, i uint32) []model.StreamEvent {
+	st := c.texts[i]
+	if st == nil {
+		return out
+	}
+	delete(c.texts, i)
+	t := string(st.Flush())
+	if t == "" {
+		return out
+	}
+	switch c.kindOf(i) {
+	case textBlock:
+		return append(out, model.TextDelta{Index: int(i), Text: t})
+	case thinkingBlock:
+		return append(out, model.ThinkingDelta{Index: int(i), Text: t})
+	default:
+		return append(out, model.ToolCallDelta{Index: int(i), Arguments: t})
+	}
+}
+
+// flushAll flushes every block still open, in index order.
+func (c *converter) flushAll(out []model.StreamEvent) []model.StreamEvent {
+	open := make([]uint32, 0, len(c.texts))
+	for i := range c.texts {
+		open = append(open, i)
+	}
+	slices.Sort(open)
+	for _, i := range open {
+		out = c.flush(out, i)
 	}
 	return out
 }
@@ -150,7 +221,7 @@ func (c *converter) modelError(f pluginabi.Failure, status int) *model.Error {
 	if !ok {
 		k = model.ErrMalformed
 	}
-	e := &model.Error{Kind: k, Message: scrub(f.Message, c.secrets), Retryable: f.Retryable, HTTPStatus: status,
+	e := &model.Error{Kind: k, Message: c.scrub(f.Message), Retryable: f.Retryable, HTTPStatus: status,
 		ProviderType: c.raw(f.ProviderType), Code: c.raw(f.VendorCode), RequestID: c.raw(f.RequestID)}
 	if f.RetryAfterMs != nil {
 		e.RetryAfterMillis = int64(min(*f.RetryAfterMs, 1<<53))
@@ -170,7 +241,7 @@ func (c *converter) raw(s *string) string {
 	if s == nil {
 		return ""
 	}
-	return scrub(*s, c.secrets)
+	return c.scrub(*s)
 }
 
 func usage(u pluginabi.Usage) model.Usage {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/smith-agent/smith/core/effect"
+	"github.com/smith-agent/smith/core/internal/secret"
 	"github.com/smith-agent/smith/core/model"
 	"github.com/smith-agent/smith/httpengine"
 	"github.com/smith-agent/smith/wasmhost"
@@ -69,6 +70,14 @@ type Config struct {
 	// Secrets resolves the template's secret references. Default: none
 	// resolve (a template with a reference fails before dispatch).
 	Secrets Secrets
+	// Redactor, when set, replaces registered secrets (plaintext and
+	// common encodings) with references: before dispatch in the body the
+	// codec built and the literal parts of its headers (the credentials
+	// the codec declares are substituted after it, where its template
+	// references them); in the streamed text, thinking and tool arguments
+	// (keeping back only a tail that may begin a secret), the recorded
+	// response chunks and error texts. Default none.
+	Redactor *secret.Set
 	// BaseURL is the base URL from configuration; BaseURLFlag the one from
 	// a command-line flag. Precedence: the codec's default < BaseURL < the
 	// provider's conventional environment variable < BaseURLFlag. Empty

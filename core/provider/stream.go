@@ -10,6 +10,7 @@ import (
 
 	"github.com/smith-agent/smith/core/effect"
 	"github.com/smith-agent/smith/core/internal/pluginabi"
+	"github.com/smith-agent/smith/core/internal/secret"
 	"github.com/smith-agent/smith/core/model"
 	"github.com/smith-agent/smith/httpengine"
 	"github.com/smith-agent/smith/wasmhost"
@@ -46,6 +47,7 @@ type stream struct {
 	body     *httpengine.Body
 	conv     *converter
 	rec      Exchange
+	chunks   *secret.Stream // redacts the recorded chunks (Config.Redactor); nil: none
 	recorded bool
 	eff      *effect.Effect
 }
@@ -90,7 +92,7 @@ func (s *stream) Close() error {
 }
 
 func (s *stream) fail(k model.ErrorKind, err error) {
-	msg := scrub(err.Error(), s.conv.secrets)
+	msg := s.conv.scrub(err.Error())
 	s.queue = append(s.queue, model.StreamError{Err: &model.Error{Kind: k, Message: msg, Retryable: k.Retryable()}, Usage: s.conv.priced()})
 	if s.rec.Err == "" {
 		s.rec.Err = msg
@@ -133,6 +135,11 @@ func (s *stream) release() {
 	}
 	if s.rec.Outcome == "" && s.started {
 		s.rec.Outcome = httpengine.Cancelled.String()
+	}
+	if s.chunks != nil {
+		if tail := scrubBytes(s.chunks.Flush(), s.conv.secrets); len(tail) > 0 {
+			s.rec.Chunks = append(s.rec.Chunks, tail)
+		}
 	}
 	s.complete()
 	if s.started && !s.recorded && s.p.cfg.Recorder != nil {
@@ -185,9 +192,9 @@ func (s *stream) start() {
 		s.fail(model.ErrMalformed, fmt.Errorf("provider: codec plugin %q failed building the request for %q: %w", cfg.Plugin, cfg.Name, err))
 		return
 	}
-	r, err := resolve(cfg.Name, tpl, cfg.Secrets)
-	s.conv.secrets = r.secrets
-	s.rec.Method, s.rec.URL, s.rec.Header, s.rec.Body = r.req.Method, r.req.URL, r.shown, tpl.Body
+	r, err := resolve(cfg.Name, tpl, cfg.Secrets, cfg.Redactor)
+	s.conv.secrets, s.conv.redactor = r.secrets, cfg.Redactor
+	s.rec.Method, s.rec.URL, s.rec.Header, s.rec.Body = r.req.Method, r.req.URL, r.shown, r.req.Body
 	if err != nil {
 		s.rec.Outcome = "refused"
 		s.fail(model.ErrAuth, err)
@@ -300,7 +307,7 @@ func (s *stream) classify(g *pluginabi.Guest, resp *httpengine.Response) {
 		if !ok {
 			break
 		}
-		s.rec.Chunks = append(s.rec.Chunks, scrubBytes(append([]byte(nil), chunk...), s.conv.secrets))
+		s.recordChunk(chunk)
 		body = append(body, chunk...)
 	}
 	body = body[:min(len(body), cfg.MaxErrorBody)]
@@ -316,6 +323,23 @@ func (s *stream) classify(g *pluginabi.Guest, resp *httpengine.Response) {
 	s.end()
 }
 
+// recordChunk records a response chunk without registered secrets or
+// the request's credentials; a secret split across chunks is redacted
+// when it completes, the tail that may begin one kept for the next chunk
+// (or the end, release).
+func (s *stream) recordChunk(chunk []byte) {
+	b := append([]byte(nil), chunk...)
+	if r := s.conv.redactor; r != nil {
+		if s.chunks == nil {
+			s.chunks = r.Stream()
+		}
+		b = append([]byte(nil), s.chunks.Next(b)...)
+	}
+	if b = scrubBytes(b, s.conv.secrets); len(b) > 0 || s.chunks == nil {
+		s.rec.Chunks = append(s.rec.Chunks, b)
+	}
+}
+
 // step pulls one chunk (or the body's end) through the decoder.
 func (s *stream) step() {
 	cfg := &s.p.cfg
@@ -327,7 +351,7 @@ func (s *stream) step() {
 	}
 	if ok {
 		if cfg.Recorder != nil || cfg.Journal != nil {
-			s.rec.Chunks = append(s.rec.Chunks, scrubBytes(append([]byte(nil), chunk...), s.conv.secrets))
+			s.recordChunk(chunk)
 		}
 		var err error
 		before := len(s.queue)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/smith-agent/smith/core/internal/pluginabi"
+	"github.com/smith-agent/smith/core/internal/secret"
 	"github.com/smith-agent/smith/httpengine"
 )
 
@@ -21,8 +22,14 @@ type resolved struct {
 // resolve substitutes the template's secret references. Secrets are
 // allowed only in header values, which the engine redacts when observed;
 // a URL must be all literal. A header referencing an optional secret the
-// resolver has no value for ([ErrNoSecret]) is left out.
-func resolve(provider string, t pluginabi.RequestTemplate, secrets Secrets) (resolved, error) {
+// resolver has no value for ([ErrNoSecret]) is left out. redactor, when
+// set, is applied to the body and to the literal parts of header values
+// first, so no registered secret leaves but through a declared reference.
+func resolve(provider string, t pluginabi.RequestTemplate, secrets Secrets, redactor *secret.Set) (resolved, error) {
+	redact := func(b []byte) ([]byte, bool) { return b, false }
+	if redactor != nil {
+		redact = redactor.Redact
+	}
 	var r resolved
 	switch t.Method {
 	case pluginabi.HTTPMethodGet:
@@ -46,15 +53,19 @@ func resolve(provider string, t pluginabi.RequestTemplate, secrets Secrets) (res
 	r.req.URL = url.String()
 	r.req.Header = http.Header{}
 	r.shown = http.Header{}
-	r.req.Body = t.Body
+	r.req.Body, _ = redact(t.Body)
 	for _, h := range t.Headers {
 		var val, show strings.Builder
 		secret, absent := false, false
 		for _, part := range h.Value {
 			switch part.Case {
 			case pluginabi.TemplatePartLiteral:
-				val.WriteString(part.Literal)
-				show.WriteString(part.Literal)
+				lit := part.Literal
+				if b, ok := redact([]byte(lit)); ok {
+					lit = string(b)
+				}
+				val.WriteString(lit)
+				show.WriteString(lit)
 			case pluginabi.TemplatePartSecret:
 				v, err := secrets(part.Secret.Name)
 				if errors.Is(err, ErrNoSecret) && OptionalSecret(part.Secret.Name) {
@@ -85,6 +96,16 @@ func resolve(provider string, t pluginabi.RequestTemplate, secrets Secrets) (res
 		}
 	}
 	return r, nil
+}
+
+// scrub returns s without any registered secret (each becomes its
+// reference, through Config.Redactor) and without the request's
+// credentials.
+func (c *converter) scrub(s string) string {
+	if c.redactor != nil {
+		s = c.redactor.RedactString(s)
+	}
+	return scrub(s, c.secrets)
 }
 
 // scrub replaces every occurrence of a substituted secret in s; servers

@@ -256,6 +256,7 @@ func (rt *Runtime) openTarget(ctx context.Context, gen *plugin.Generation, t rou
 		// A key nobody can send would be silently dropped.
 		return nil, "", nil, usagef("runtime: model %q: provider %q has a credential (%s), but its codec %q takes none, so it could not be sent; remove the credential, or use a provider whose codec declares one", spec, t.Provider, cred.Origin, codec)
 	}
+	rt.registerCredential(cred)
 	lookup := cred.Lookup(secrets)
 	if cred.Source == auth.SourceNone {
 		declared := lookup
@@ -270,7 +271,7 @@ func (rt *Runtime) openTarget(ctx context.Context, gen *plugin.Generation, t rou
 	if err != nil {
 		return nil, "", nil, fmt.Errorf("runtime: %w", err)
 	}
-	pcfg := provider.Config{Name: codec, Plugin: def.Plugin, Instances: gen, Engine: engine, Secrets: lookup,
+	pcfg := provider.Config{Name: codec, Plugin: def.Plugin, Instances: gen, Engine: engine, Secrets: lookup, Redactor: &rt.secrets.set,
 		BaseURL: pc.BaseURL.Value, BaseURLFlag: conf.BaseURLFlag.Value, Quirks: pc.QuirksJSON(), Thinking: string(level), Journal: j,
 		IdleTimeout: conf.Timeout(config.KeyIdleTimeout), ResponseTimeout: conf.Timeout(config.KeyResponseTimeout)}
 	if described == nil || described.Cache != catalog.CacheNone {

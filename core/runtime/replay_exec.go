@@ -72,7 +72,7 @@ func (rt *Runtime) replayScratch(ctx context.Context, tree, recorded string) (*r
 		return nil, err
 	}
 	b, err := gen.Bind(plugin.Effects{Journal: j, Roots: []string{tmp}, Cwd: tmp, Ignore: rt.conf.IgnorePatterns(),
-		Sandbox: rt.sandboxPolicy([]string{tmp})})
+		Sandbox: rt.sandboxPolicy([]string{tmp}), Secrets: &rt.secrets.set})
 	if err != nil {
 		x.close()
 		return nil, err

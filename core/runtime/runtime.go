@@ -81,6 +81,9 @@ type Runtime struct {
 	dirErr  error
 	temp    string // the ephemeral store
 
+	// secrets are the registered secrets (secrets.go).
+	secrets secretProxy
+
 	mu       sync.Mutex
 	sessions map[*Session]bool
 	stores   map[string]*vcs.Store // shadow repositories by worktree

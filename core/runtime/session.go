@@ -43,14 +43,17 @@ type Session struct {
 	// model_change, else the configuration's.
 	modelName string
 	thinking  catalog.Level
-	recorded  bool   // modelName/thinking are the last model_change entry
-	system    string // the resolved system prompt; "" until the first run
-	prompted  bool   // system is resolved
-	run       *agent.Run
-	pumped    chan struct{} // closed when the active run's events are published
-	last      protocol.AgentEnd
-	runs      int
-	closed    bool
+	recorded  bool // modelName/thinking are the last model_change entry
+	// secretsRecorded maps the secrets the session registered to the
+	// fingerprint recorded (secret_registration entries).
+	secretsRecorded map[string]string
+	system          string // the resolved system prompt; "" until the first run
+	prompted        bool   // system is resolved
+	run             *agent.Run
+	pumped          chan struct{} // closed when the active run's events are published
+	last            protocol.AgentEnd
+	runs            int
+	closed          bool
 	// carrySteer and carryFollow are input queued on an agent that was
 	// dropped (a branch was selected), for the next one.
 	carrySteer, carryFollow []model.UserMessage
@@ -194,6 +197,7 @@ func (rt *Runtime) attach(ctx context.Context, f *sessionfmt.File, info session.
 	if err != nil {
 		return fail(err)
 	}
+	store.SetRedactor(&rt.secrets.set)
 	// Recording must not be cut short by the caller's cancellation.
 	j, recovered, err := effect.Open(context.WithoutCancel(ctx), store, effect.Options{})
 	if err != nil {
@@ -202,6 +206,12 @@ func (rt *Runtime) attach(ctx context.Context, f *sessionfmt.File, info session.
 	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s := &Session{rt: rt, hub: &hub{}, ctx: sctx, cancel: cancel, created: created, file: f, info: info, store: store, journal: j}
 	s.vcs.notes = make(chan string, 4)
+	for _, r := range session.SecretRegistrations(f.Session()) {
+		if s.secretsRecorded == nil {
+			s.secretsRecorded = map[string]string{}
+		}
+		s.secretsRecorded[r.Name] = r.Fingerprint
+	}
 	s.modelName, s.thinking = rt.conf.Model.Value, rt.conf.Thinking.Value
 	if mc, ok := session.LastModelChange(f.Session()); ok {
 		s.modelName, s.thinking, s.recorded = mc.Model, catalog.Level(mc.Thinking), true
@@ -302,8 +312,9 @@ func (s *Session) bindTools(ctx context.Context) error {
 		return err
 	}
 	roots := s.rt.roots()
+	s.rt.registerKnown(gen)
 	b, err := gen.Bind(plugin.Effects{Journal: s.journal, Roots: roots, Cwd: s.rt.cfg.Cwd, Ignore: s.rt.conf.IgnorePatterns(),
-		Sandbox: s.rt.sandboxPolicy(roots)})
+		Sandbox: s.rt.sandboxPolicy(roots), Secrets: &s.rt.secrets.set, SecretAllowed: s.rt.allowedInCommand})
 	if err != nil {
 		return err
 	}
@@ -462,12 +473,12 @@ func (s *Session) begin(ctx context.Context) error {
 // Called with s.mu held.
 func (s *Session) beginFile() error {
 	if s.file.Session().Len() > 0 {
-		return nil
+		return s.recordSecrets()
 	}
 	if err := s.store.RecordMetadata(session.Metadata{Cwd: s.rt.cfg.Cwd, Smith: s.rt.cfg.Version}); err != nil {
 		return fmt.Errorf("runtime: record the session's metadata: %w", err)
 	}
-	return nil
+	return s.recordSecrets()
 }
 
 // Abort aborts the active run, if any: the provider stream and any running

@@ -22,6 +22,8 @@ type Store struct {
 	f     *sessionfmt.File
 	calls map[string]sessionfmt.ID // tool call id → entry of its assistant message
 	now   func() time.Time
+	// redactor, when set, redacts each entry's content (SetRedactor).
+	redactor Redactor
 }
 
 // New returns a Store appending to f. It indexes the tool calls of the
@@ -58,6 +60,11 @@ func (s *Store) append(e sessionfmt.Entry, d sessionfmt.Durability) error {
 		e.ID = sessionfmt.NewID()
 	}
 	e.Time = s.now()
+	content, err := redactContent(s.redactor, e.Content)
+	if err != nil {
+		return err
+	}
+	e.Content = content
 	return s.f.Append(e, d)
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/smith-agent/smith/core/internal/hostfs"
 	"github.com/smith-agent/smith/core/internal/hostproc"
 	"github.com/smith-agent/smith/core/internal/sandbox"
+	"github.com/smith-agent/smith/core/internal/secret"
 	"github.com/smith-agent/smith/core/model"
 )
 
@@ -36,6 +37,15 @@ type Ops struct {
 	// Sandbox confines the processes Bash starts; the zero Policy is Off
 	// (no sandbox). Empty Roots mean the FS's allowed roots.
 	Sandbox sandbox.Policy
+	// Secrets, when set, are the registered secrets: no process inherits
+	// an environment variable holding one, and a process's output is
+	// redacted as it streams and in its result.
+	Secrets *secret.Set
+	// SecretAllowed says which registered secrets a process may receive:
+	// a reference ${secret:NAME} to one in a command is replaced by its
+	// plaintext there (the intent keeps the reference; the completion
+	// names the secrets restored). nil allows none.
+	SecretAllowed func(name string) bool
 }
 
 // run records the intent, runs fn unless that failed, and records the
@@ -290,24 +300,27 @@ func (o *Ops) Bash(ctx context.Context, inv Invocation, a BashArgs) (hostproc.Re
 		if len(policy.Roots) == 0 {
 			policy.Roots = o.FS.Roots()
 		}
+		p := o.process(ctx, a.Command)
 		var err error
-		res, err = hostproc.Run(ctx, a.Command, hostproc.Options{Dir: dir, Env: o.Env,
-			Timeout: time.Duration(a.TimeoutMs) * time.Millisecond, MaxOutput: a.OutputLimit, Output: outputFrom(ctx),
+		res, err = hostproc.Run(ctx, p.command, hostproc.Options{Dir: dir, Env: p.env,
+			Timeout: time.Duration(a.TimeoutMs) * time.Millisecond, MaxOutput: a.OutputLimit, Output: p.output,
 			Sandbox: policy})
+		p.done(&res)
 		if err != nil {
 			return nil, model.MutationNotApplied, err
 		}
 		// The sandbox comes before the output, so that it survives an
 		// output cut at the journal's bound.
 		return struct {
-			ExitCode  int    `json:"exit_code"`
-			Signal    string `json:"signal,omitempty"`
-			Sandbox   string `json:"sandbox,omitempty"`
-			Output    string `json:"output"`
-			Truncated bool   `json:"truncated,omitempty"`
-			TimedOut  bool   `json:"timed_out,omitempty"`
-			Cancelled bool   `json:"cancelled,omitempty"`
-		}{res.ExitCode, res.Signal, res.Sandbox, string(res.Output), res.Truncated, res.TimedOut, res.Cancelled}, res.Mutation, nil
+			ExitCode  int      `json:"exit_code"`
+			Signal    string   `json:"signal,omitempty"`
+			Sandbox   string   `json:"sandbox,omitempty"`
+			Secrets   []string `json:"secrets,omitempty"`
+			Output    string   `json:"output"`
+			Truncated bool     `json:"truncated,omitempty"`
+			TimedOut  bool     `json:"timed_out,omitempty"`
+			Cancelled bool     `json:"cancelled,omitempty"`
+		}{res.ExitCode, res.Signal, res.Sandbox, p.restored, string(res.Output), res.Truncated, res.TimedOut, res.Cancelled}, res.Mutation, nil
 	})
 	return res, c, err
 }

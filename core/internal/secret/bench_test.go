@@ -164,3 +164,19 @@ func BenchmarkAdd20(b *testing.B) {
 		s.RedactString("a short text to redact")
 	}
 }
+
+// BenchmarkStreamDeltas20Secrets redacts 100 KB of text arriving as
+// 16-byte deltas (a model's streamed answer), as the provider bridge does.
+func BenchmarkStreamDeltas20Secrets(b *testing.B) {
+	s := benchSet(b)
+	body := benchBody(benchSecrets(), true)
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		st := s.Stream()
+		for i := 0; i < len(body); i += 16 {
+			st.Next(body[i:min(i+16, len(body))])
+		}
+		st.Flush()
+	}
+}

@@ -9,7 +9,7 @@ import (
 // FuzzRedact registers fixed secrets and, if Add accepts it, one fuzzed
 // value, then checks that Redact does not panic, that its output holds no
 // registered plaintext, that redacting the output again changes nothing,
-// and that a Writer fed the data in two pieces writes the same.
+// and that a Writer and a Stream fed the data in two pieces pass on the same.
 func FuzzRedact(f *testing.F) {
 	f.Add([]byte("key="+apiKey), "fuzzed-value", 3)
 	f.Add([]byte("Basic "+base64.StdEncoding.EncodeToString([]byte("u:"+password))), "", 0)
@@ -64,6 +64,12 @@ func FuzzRedact(f *testing.F) {
 		w.Close()
 		if !bytes.Equal(b.Bytes(), out) {
 			t.Fatalf("Writer split at %d wrote %q, Redact %q", split, b.Bytes(), out)
+		}
+		st := s.Stream()
+		got := append([]byte(nil), st.Next(data[:split])...)
+		got = append(got, st.Next(data[split:])...)
+		if got = append(got, st.Flush()...); !bytes.Equal(got, out) {
+			t.Fatalf("Stream split at %d passed on %q, Redact %q", split, got, out)
 		}
 	})
 }

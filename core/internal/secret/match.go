@@ -36,6 +36,8 @@ type matcher struct {
 	maxLen int
 	step   int
 
+	byFirst [256][]int32 // the patterns starting with each byte
+
 	// The index is built at first use, so that a run of Adds at start-up
 	// builds it once.
 	once   sync.Once
@@ -69,6 +71,7 @@ func newMatcher(secrets []Secret, forms [][]string) *matcher {
 			return // the same bytes from an earlier form or secret
 		}
 		seen[f] = true
+		m.byFirst[f[0]] = append(m.byFirst[f[0]], int32(len(m.pats)))
 		m.pats = append(m.pats, f)
 		m.owner = append(m.owner, int32(i))
 		if m.minLen == 0 || len(f) < m.minLen {

@@ -109,5 +109,6 @@ func nameRest(c byte) bool { return ident.Alnum(c) || c == '_' || c == '.' || c 
 // nameFirst is the class of a name's first byte.
 func nameFirst(c byte) bool { return ident.Letter(c) || c == '_' }
 
-// validName reports whether name has the allowed form.
-func validName(name string) bool { return ident.Valid(name, MaxNameLen, nameFirst, nameRest) }
+// ValidName reports whether name can name a secret: 1 to MaxNameLen
+// bytes of the form [A-Za-z_][A-Za-z0-9_.-]*.
+func ValidName(name string) bool { return ident.Valid(name, MaxNameLen, nameFirst, nameRest) }

@@ -39,7 +39,7 @@ func (s *Set) load() *matcher {
 // so redacted output could still hold it and redacting twice would change
 // it. Error messages name the secret, never its value.
 func (s *Set) Add(sec Secret) error {
-	if !validName(sec.Name) {
+	if !ValidName(sec.Name) {
 		return fmt.Errorf("secret: invalid name %q: a name is 1 to %d bytes of the form [A-Za-z_][A-Za-z0-9_.-]*", sec.Name, MaxNameLen)
 	}
 	if len(sec.Value) < MinLen {

@@ -10,22 +10,31 @@ import (
 	"testing"
 )
 
-func TestWriterSplits(t *testing.T) {
-	s := newTestSet(t,
+// splitSet is the Set the split tests redact with: two long secrets and
+// two that overlap.
+func splitSet(t *testing.T) *Set {
+	return newTestSet(t,
 		Secret{Name: "API_KEY", Value: apiKey},
 		Secret{Name: "DB_PASSWORD", Value: password},
 		Secret{Name: "SHORT", Value: "abcdefgh"},
 		Secret{Name: "LONG", Value: "abcdefgh-and-more"},
 	)
-	texts := []struct{ name, in string }{
-		{name: "plaintext", in: "export KEY=" + apiKey + "\n"},
-		{name: "only the secret", in: apiKey},
-		{name: "base64", in: "Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte("admin:"+password)) + "\n"},
-		{name: "hex", in: "dump: " + hex.EncodeToString([]byte(apiKey)) + " done"},
-		{name: "overlapping", in: "abcdefgh-and-more abcdefgh-and abcdefgh"},
-		{name: "several", in: apiKey + password + "abcdefgh" + apiKey},
-		{name: "none", in: "nothing to see here, just a log line\n"},
-	}
+}
+
+// splitTexts are the texts the split tests cut into pieces.
+var splitTexts = []struct{ name, in string }{
+	{name: "plaintext", in: "export KEY=" + apiKey + "\n"},
+	{name: "only the secret", in: apiKey},
+	{name: "base64", in: "Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte("admin:"+password)) + "\n"},
+	{name: "hex", in: "dump: " + hex.EncodeToString([]byte(apiKey)) + " done"},
+	{name: "overlapping", in: "abcdefgh-and-more abcdefgh-and abcdefgh"},
+	{name: "several", in: apiKey + password + "abcdefgh" + apiKey},
+	{name: "none", in: "nothing to see here, just a log line\n"},
+}
+
+func TestWriterSplits(t *testing.T) {
+	s := splitSet(t)
+	texts := splitTexts
 	for _, tt := range texts {
 		want, _ := s.Redact([]byte(tt.in))
 		t.Run(tt.name+" two writes", func(t *testing.T) {
