@@ -243,9 +243,6 @@ func (s *Session) recordSecrets() error {
 		if err := s.store.RecordSecretRegistration(r); err != nil {
 			return fmt.Errorf("runtime: record the registration of secret %s: %w", r.Name, err)
 		}
-		if s.secretsRecorded == nil {
-			s.secretsRecorded = map[string]string{}
-		}
 		s.secretsRecorded[r.Name] = r.Fingerprint
 	}
 	return nil

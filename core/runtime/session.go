@@ -206,10 +206,8 @@ func (rt *Runtime) attach(ctx context.Context, f *sessionfmt.File, info session.
 	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s := &Session{rt: rt, hub: &hub{}, ctx: sctx, cancel: cancel, created: created, file: f, info: info, store: store, journal: j}
 	s.vcs.notes = make(chan string, 4)
+	s.secretsRecorded = map[string]string{}
 	for _, r := range session.SecretRegistrations(f.Session()) {
-		if s.secretsRecorded == nil {
-			s.secretsRecorded = map[string]string{}
-		}
 		s.secretsRecorded[r.Name] = r.Fingerprint
 	}
 	s.modelName, s.thinking = rt.conf.Model.Value, rt.conf.Thinking.Value
