@@ -22,7 +22,7 @@ type Store struct {
 	f     *sessionfmt.File
 	calls map[string]sessionfmt.ID // tool call id → entry of its assistant message
 	now   func() time.Time
-	// redactor, when set, redacts each entry's content (SetRedactor).
+	// redactor, when set, redacts each entry's key and content (SetRedactor).
 	redactor Redactor
 }
 
@@ -60,11 +60,9 @@ func (s *Store) append(e sessionfmt.Entry, d sessionfmt.Durability) error {
 		e.ID = sessionfmt.NewID()
 	}
 	e.Time = s.now()
-	content, err := redactContent(s.redactor, e.Content)
-	if err != nil {
+	if err := redactEntry(s.redactor, &e); err != nil {
 		return err
 	}
-	e.Content = content
 	return s.f.Append(e, d)
 }
 

@@ -44,12 +44,16 @@ type matcher struct {
 	shift  uint32
 	bitmap []uint64
 	grams  []uint64 // gram<<32 | pattern<<8 | offset, sorted
+	// prefixes is a bitmap indexed by a hash of each pattern's first
+	// gramLen bytes, for Stream's partial.
+	prefixes []uint64
 }
 
 const (
-	gramLen = 4
-	maxStep = 32
-	hashMul = 0x9e3779b1
+	gramLen     = 4
+	maxStep     = 32
+	hashMul     = 0x9e3779b1
+	prefixShift = 32 - 16 // prefixes has 1<<16 bits
 )
 
 var emptyMatcher = &matcher{}
@@ -99,14 +103,17 @@ func newMatcher(secrets []Secret, forms [][]string) *matcher {
 	return m
 }
 
-// build builds the index of the patterns' grams.
+// build builds the index of the patterns' grams and prefixes.
 func (m *matcher) build() {
 	n := len(m.pats) * m.step
 	hbits := min(max(bits.Len(uint(16*n)), 10), 24)
 	m.shift = uint32(32 - hbits)
 	m.bitmap = make([]uint64, 1<<hbits/64)
 	m.grams = make([]uint64, 0, n)
+	m.prefixes = make([]uint64, 1<<(32-prefixShift)/64)
 	for i, p := range m.pats {
+		h := binary.LittleEndian.Uint32([]byte(p[:gramLen])) * hashMul >> prefixShift
+		m.prefixes[h>>6] |= 1 << (h & 63)
 		for off := 0; off < m.step; off++ {
 			v := binary.LittleEndian.Uint32([]byte(p[off : off+gramLen]))
 			h := v * hashMul >> m.shift

@@ -83,25 +83,42 @@ func writeAll(t *testing.T, w interface {
 	}
 }
 
+// TestWriterHoldsBackLittle: a Writer passes on at once all but the
+// longest tail that may begin the secret or an encoding of it, and Close
+// writes that tail.
 func TestWriterHoldsBackLittle(t *testing.T) {
 	s := newTestSet(t, Secret{Name: "K", Value: "abcdefgh"})
-	var b bytes.Buffer
-	w := s.Writer(&b)
 	line := strings.Repeat("x", 1000)
-	w.Write([]byte(line))
-	m := s.load()
-	if got, want := b.Len(), len(line)-(m.maxLen-1); got != want {
-		t.Errorf("passed on %d bytes before Close, want %d", got, want)
+	tests := []struct {
+		name   string
+		in     string
+		passed string // passed on before Close
+	}{
+		{name: "no start of a secret", in: line, passed: line},
+		{name: "ends with the start of the secret", in: line + "abc", passed: line},
+		{name: "ends with the start of its hex", in: line + "616263", passed: line},
+		{name: "ends with the secret", in: line + "abcdefgh", passed: line + Reference("K")},
+		{name: "a line after the secret", in: "abcdefgh\n" + line, passed: Reference("K") + "\n" + line},
 	}
-	w.Close()
-	if b.String() != line {
-		t.Error("Close lost bytes")
-	}
-	if n, err := w.Write([]byte("x")); n != 0 || err == nil {
-		t.Errorf("Write after Close = %d, %v", n, err)
-	}
-	if err := w.Close(); err != nil {
-		t.Errorf("second Close = %v", err)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			w := s.Writer(&b)
+			w.Write([]byte(tt.in))
+			if b.String() != tt.passed {
+				t.Errorf("passed on %d bytes before Close, want %d", b.Len(), len(tt.passed))
+			}
+			w.Close()
+			if want, _ := s.Redact([]byte(tt.in)); b.String() != string(want) {
+				t.Errorf("wrote %q, want %q", b.String(), want)
+			}
+			if n, err := w.Write([]byte("x")); n != 0 || err == nil {
+				t.Errorf("Write after Close = %d, %v", n, err)
+			}
+			if err := w.Close(); err != nil {
+				t.Errorf("second Close = %v", err)
+			}
+		})
 	}
 }
 
