@@ -40,6 +40,9 @@ type configListing struct {
 	Files   []configFile   `json:"files"`
 	Values  []config.Entry `json:"values"`
 	BaseURL []config.Entry `json:"base_url_variables"`
+	// Endpoints are the base URLs configuration chose, with their sources
+	// and whether a credential may go there.
+	Endpoints []config.EndpointEntry `json:"endpoints"`
 	// Sandbox describes the sandbox bash's commands run in here.
 	Sandbox string   `json:"sandbox"`
 	Notes   []string `json:"notes"`
@@ -70,7 +73,8 @@ func configShow(ctx context.Context, cmd *cli.Command) error {
 	if err := rt.CheckProviders(ctx); err != nil {
 		return cmdError(cmd, err)
 	}
-	l := configListing{Values: cfg.Entries(), BaseURL: baseURLVariables(os.Environ()), Sandbox: rt.Sandbox(), Notes: append([]string{}, cfg.Notes...)}
+	l := configListing{Values: cfg.Entries(), BaseURL: baseURLVariables(os.Environ()), Endpoints: cfg.Endpoints(os.Environ()),
+		Sandbox: rt.Sandbox(), Notes: append([]string{}, cfg.Notes...)}
 	for _, f := range cfg.Files {
 		l.Files = append(l.Files, configFile{Layer: f.Layer.String(), Path: f.Path, State: string(f.State), Trust: f.Trust})
 	}
@@ -117,15 +121,24 @@ func writeConfig(w io.Writer, l configListing) error {
 		return err
 	}
 	fmt.Fprintf(w, "\nbash runs commands in the sandbox: %s\n", l.Sandbox)
-	if len(l.BaseURL) > 0 {
-		fmt.Fprintln(w, "\nbase URL variables (each read by the provider codec that declares it; they beat smith.kdl and lose to --base-url):")
-		tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		for _, e := range l.BaseURL {
-			fmt.Fprintf(tw, "%s\t%s\n", e.Path, e.Value)
-		}
-		return tw.Flush()
+	return writeEndpoints(w, l.Endpoints)
+}
+
+// writeEndpoints prints the base URLs configuration chose, each with the
+// setting and source that chose it and whether a request carrying a
+// credential may go there.
+func writeEndpoints(w io.Writer, es []config.EndpointEntry) error {
+	if len(es) == 0 {
+		return nil
 	}
-	return nil
+	fmt.Fprintln(w, "\nendpoints (each provider's codec reads its own *_BASE_URL variable; --base-url beats it, and it beats base-url;")
+	fmt.Fprintln(w, "a credential goes only over https or to this machine, and to a project's base-url only if your smith.kdl has trusted-base-url for it):")
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SETTING\tURL\tSOURCE\tWITH A CREDENTIAL")
+	for _, e := range es {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", e.Setting, e.URL, e.Source, e.Credential)
+	}
+	return tw.Flush()
 }
 
 func configTrust(_ context.Context, cmd *cli.Command) error {

@@ -223,7 +223,10 @@ func TestEvalBaseURLPrecedence(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t)
 			e.demo()
-			e.writeConfig("provider \"anthropic\" {\n    base-url \"" + servers["user"].URL + "\"\n}\ntrusted-project \"" + e.cwd + "\"\n")
+			// The user trusts the project's server with the key
+			// (TestEvalProjectBaseURL: without it the run is refused).
+			e.writeConfig("provider \"anthropic\" {\n    base-url \"" + servers["user"].URL + "\"\n}\ntrusted-project \"" + e.cwd + "\"\n" +
+				"trusted-base-url \"" + servers["project"].URL + "\"\n")
 			if tt.project {
 				e.writeProjectConfig("provider \"anthropic\" {\n    base-url \"" + servers["project"].URL + "\"\n}\n")
 			}

@@ -78,6 +78,10 @@ type Config struct {
 	Secrets []SecretRef
 	// Trusted lists the projects the user's file trusts (trusted-project).
 	Trusted []Setting[string]
+	// TrustedBaseURLs are the base URLs a trusted project's provider
+	// blocks may send the user's credentials to (trusted-base-url, read
+	// only from the user's file); see [Config.CredentialEndpoint].
+	TrustedBaseURLs []Setting[string]
 	// Files lists the configuration files considered, in precedence order.
 	Files []File
 	// Notes are warnings that are not errors, such as an untrusted project

@@ -21,7 +21,8 @@
 // base-url, accounts, credential env=/key=/account=, quirks); alias and
 // group (ordered failover lists) for core/route ([Config.Route]);
 // model-info blocks layered over the bundled catalog as configuration
-// evidence ([Config.CatalogLayer]); trusted-project (the user's file only);
+// evidence ([Config.CatalogLayer]); trusted-project and trusted-base-url
+// (the user's file only);
 // tui, the interactive mode's keys, theme, mouse and terminal overrides
 // ([UI]); compaction, when and how a session's context is compacted
 // ([Compaction]).
@@ -30,5 +31,9 @@
 // A project's file is read only when the project is trusted: listed by a
 // trusted-project node of the user's file, or trusted for one run with
 // --trust-project or SMITH_TRUST_PROJECT=1. An untrusted project file is
-// reported in [Config.Notes], never read.
+// reported in [Config.Notes], never read. Trusting a project is not
+// trusting it with the user's keys: a credential goes to a base-url the
+// project's file chose only when the user's file names that URL in a
+// trusted-base-url node, and never over plain http to another machine
+// ([Config.CredentialEndpoint]).
 package config

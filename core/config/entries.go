@@ -95,6 +95,9 @@ func (c *Config) Entries() []Entry {
 	for _, t := range c.Trusted {
 		add("trusted-project", t.Value, t.Source)
 	}
+	for _, t := range c.TrustedBaseURLs {
+		add(KeyTrustedBaseURL, redactURL(t.Value), t.Source)
+	}
 	c.Compaction.entries(add)
 	return out
 }

@@ -2,7 +2,6 @@ package config
 
 import (
 	"fmt"
-	"net"
 	"net/url"
 	"path/filepath"
 	"slices"
@@ -17,7 +16,7 @@ import (
 const maxTokens = 10_000_000
 
 // topNodes are the nodes a smith.kdl may hold at its top level.
-var topNodes = []string{KeyModel, KeyThinking, KeyMaxOutputTokens, KeyHeadTimeout, KeyIdleTimeout, KeyResponseTimeout, KeyCatalogRefresh, KeySystemPrompt, "ignore", "provider", "alias", "group", "model-info", "trusted-project", "tui", "compaction", KeyMaxCost, KeySandbox, KeySandboxNetwork, KeyRoots, KeySecret}
+var topNodes = []string{KeyModel, KeyThinking, KeyMaxOutputTokens, KeyHeadTimeout, KeyIdleTimeout, KeyResponseTimeout, KeyCatalogRefresh, KeySystemPrompt, "ignore", "provider", "alias", "group", "model-info", "trusted-project", KeyTrustedBaseURL, "tui", "compaction", KeyMaxCost, KeySandbox, KeySandboxNetwork, KeyRoots, KeySecret}
 
 func (r *reader) top(n *kdl.Node) {
 	name := n.Name()
@@ -75,6 +74,8 @@ func (r *reader) top(n *kdl.Node) {
 		r.ignore(n)
 	case "trusted-project":
 		r.trusted(n)
+	case KeyTrustedBaseURL:
+		r.trustedBaseURL(n)
 	case "alias":
 		r.alias(n)
 	case "group":
@@ -300,17 +301,8 @@ func catalogRefresh(s string) (string, string) {
 		return "", "has no host"
 	case u.Fragment != "":
 		return "", "has a #fragment; give the catalog document's URL"
-	case u.Scheme == "http" && !loopback(u.Hostname()):
+	case remoteHTTP(u):
 		return "", "is plain http to another machine; catalog data must come over https (http is only for localhost, 127.0.0.1 and ::1)"
 	}
 	return s, ""
-}
-
-// loopback reports whether host names this machine.
-func loopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

@@ -83,6 +83,14 @@ type Config struct {
 	// provider's conventional environment variable < BaseURLFlag. Empty
 	// means not set.
 	BaseURL, BaseURLFlag string
+	// Endpoint, when set, is asked before dispatch about the URL the codec
+	// built and whether the request carries a credential (a declared
+	// secret substituted in a header): an error refuses the request before
+	// any connection is made (the stream fails with invalid_request, so no
+	// other target is tried with it), and a non-empty note is yielded as a
+	// [model.Note] before the provider's events. Default none: every URL
+	// is sent to.
+	Endpoint func(url string, credentialed bool) (note string, err error)
 	// Environ is the environment the codec may take its base URL variable
 	// from; only NAME_BASE_URL entries are passed on. Default os.Environ().
 	Environ []string
@@ -131,6 +139,10 @@ type Config struct {
 	// and again after each note. Default [DefaultWaitNotice].
 	WaitNotice time.Duration
 }
+
+// EndpointRefused is the ProviderType of the error of a request that
+// Config.Endpoint refused: the host's refusal, before any connection.
+const EndpointRefused = "endpoint"
 
 // The default time bounds of one exchange.
 const (

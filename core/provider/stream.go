@@ -200,6 +200,20 @@ func (s *stream) start() {
 		s.fail(model.ErrAuth, err)
 		return
 	}
+	if cfg.Endpoint != nil {
+		note, err := cfg.Endpoint(r.req.URL, len(r.req.SecretHeaders) > 0)
+		if err != nil {
+			s.rec.Outcome = "refused"
+			s.fail(model.ErrInvalidRequest, err)
+			// Like the catalog's capability refusal, the host's own: no
+			// provider said it, and nothing was sent.
+			s.queue[len(s.queue)-1].(model.StreamError).Err.ProviderType = EndpointRefused
+			return
+		}
+		if note != "" {
+			s.queue = append(s.queue, model.Note{Text: note})
+		}
+	}
 	if err := s.begin(); err != nil {
 		s.rec.Outcome = "refused"
 		s.fail(model.ErrAborted, fmt.Errorf("provider: request to %q not sent: the effect journal refused it: %w", cfg.Name, err))

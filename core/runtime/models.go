@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -256,6 +257,15 @@ func (rt *Runtime) openTarget(ctx context.Context, gen *plugin.Generation, t rou
 		// A key nobody can send would be silently dropped.
 		return nil, "", nil, usagef("runtime: model %q: provider %q has a credential (%s), but its codec %q takes none, so it could not be sent; remove the credential, or use a provider whose codec declares one", spec, t.Provider, cred.Origin, codec)
 	}
+	credential := ""
+	if cred.Source != auth.SourceNone {
+		credential = describeCredential(string(cred.Source), cred.Origin)
+	}
+	environ := os.Environ()
+	endpoints := newEndpointGuard(conf, t.Provider, pc, credential, environ)
+	if err := endpoints.bind(); err != nil {
+		return nil, "", nil, usagef("runtime: model %q: %w", spec, err)
+	}
 	rt.registerCredential(cred)
 	lookup := cred.Lookup(secrets)
 	if cred.Source == auth.SourceNone {
@@ -272,7 +282,8 @@ func (rt *Runtime) openTarget(ctx context.Context, gen *plugin.Generation, t rou
 		return nil, "", nil, fmt.Errorf("runtime: %w", err)
 	}
 	pcfg := provider.Config{Name: codec, Plugin: def.Plugin, Instances: gen, Engine: engine, Secrets: lookup, Redactor: &rt.secrets.set,
-		BaseURL: pc.BaseURL.Value, BaseURLFlag: conf.BaseURLFlag.Value, Quirks: pc.QuirksJSON(), Thinking: string(level), Journal: j,
+		BaseURL: pc.BaseURL.Value, BaseURLFlag: conf.BaseURLFlag.Value, Environ: environ, Endpoint: endpoints.check,
+		Quirks: pc.QuirksJSON(), Thinking: string(level), Journal: j,
 		IdleTimeout: conf.Timeout(config.KeyIdleTimeout), ResponseTimeout: conf.Timeout(config.KeyResponseTimeout)}
 	if described == nil || described.Cache != catalog.CacheNone {
 		pcfg.CacheKey = cacheKey

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -97,8 +98,11 @@ func TestSingleTargetRetriesAndUnknownModel(t *testing.T) {
 			notices = append(notices, e.Text)
 		}
 	}
-	if len(notices) != 1 || !strings.Contains(notices[0], "anthropic/claude-sonet-4-5 is not in Smith's catalog; sending it as named") ||
-		!strings.Contains(notices[0], "anthropic/claude-sonnet-4-5") || !strings.Contains(notices[0], "output bounded to 16384 tokens") {
+	// The first request also says where it went, once for all its retries.
+	status := "anthropic: sending to " + srv.URL + " (base-url from " + filepath.Join(w.home, "smith.kdl") + ":2:14)"
+	if len(notices) != 2 || !strings.Contains(notices[0], "anthropic/claude-sonet-4-5 is not in Smith's catalog; sending it as named") ||
+		!strings.Contains(notices[0], "anthropic/claude-sonnet-4-5") || !strings.Contains(notices[0], "output bounded to 16384 tokens") ||
+		notices[1] != status {
 		t.Errorf("notices %q", notices)
 	}
 	if len(retries) != 2 || retries[0].Attempt != 1 || retries[1].Attempt != 2 || retries[0].WaitMillis != 5 || retries[0].Error.Kind != model.ErrRateLimit {
@@ -139,7 +143,7 @@ func TestKnownModelLimitAndCost(t *testing.T) {
 	}
 	evs := runPrompt(t, s, "hi")
 	for _, ev := range evs {
-		if n, ok := ev.(protocol.Notice); ok {
+		if n, ok := ev.(protocol.Notice); ok && !strings.HasPrefix(n.Text, "anthropic: sending to "+srv.URL+" (base-url from ") {
 			t.Errorf("unexpected notice %q", n.Text)
 		}
 	}

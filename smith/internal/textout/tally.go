@@ -196,6 +196,9 @@ func (t Tally) Failure(fallback, next string) string {
 		fmt.Fprintf(&why, " [%s]", strings.Join(extra, ", "))
 	}
 	hint := hints[e.Kind]
+	if e.ProviderType == "endpoint" { // provider.EndpointRefused: Smith refused before dialing
+		hint = "nothing was sent; decide where the credential may go as the message says"
+	}
 	if hint == "" {
 		hint = "run again"
 	}
