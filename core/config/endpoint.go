@@ -26,8 +26,7 @@ func (r *reader) trustedBaseURL(n *kdl.Node) {
 	if !r.shape(n, name, 1, 1, nil, false, ex) {
 		return
 	}
-	if r.layer != LayerUser {
-		r.fail(n.Location(), name, "", "is read only from your own smith.kdl, never from a project's or a plugin's (a project could trust its own server with your credentials); move it there", ex)
+	if !r.userOnly(n, name, "a project could trust its own server with your credentials", ex) {
 		return
 	}
 	s, ok := r.str(n.Arg(0), name, ex)

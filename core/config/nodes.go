@@ -169,8 +169,7 @@ func (r *reader) trusted(n *kdl.Node) {
 	if !r.shape(n, "trusted-project", 1, 1, nil, false, ex) {
 		return
 	}
-	if r.layer != LayerUser {
-		r.fail(n.Location(), "trusted-project", "", "is read only from your own smith.kdl, never from a project's or a plugin's; move it there", ex)
+	if !r.userOnly(n, "trusted-project", "", ex) {
 		return
 	}
 	s, ok := r.str(n.Arg(0), "trusted-project", ex)

@@ -140,10 +140,9 @@ func (r *reader) credential(p *Provider, n *kdl.Node, path string) {
 	if !r.shape(n, path, 0, 0, []string{"env", "key", "account"}, false, ex) {
 		return
 	}
-	if r.layer != LayerUser {
-		// A project (or plugin) naming any variable as a credential could
-		// send it to a base URL of its choosing.
-		r.fail(n.Location(), path, "", "is read only from your own smith.kdl, never from a project's or a plugin's (it could send any of your variables to a server of its choosing); move it there", ex)
+	// A project (or plugin) naming any variable as a credential could
+	// send it to a base URL of its choosing.
+	if !r.userOnly(n, path, "it could send any of your variables to a server of its choosing", ex) {
 		return
 	}
 	props := n.Properties()

@@ -110,6 +110,22 @@ func show(v kdl.Value) string {
 	return v.String()
 }
 
+// userOnly reports whether n is in the user's own file; elsewhere (a
+// project's or a plugin's) it records why the node at path is refused —
+// why, when given, says what a project could do with it — and returns
+// false.
+func (r *reader) userOnly(n *kdl.Node, path, why, example string) bool {
+	if r.layer == LayerUser {
+		return true
+	}
+	msg := "is read only from your own smith.kdl, never from a project's or a plugin's"
+	if why != "" {
+		msg += " (" + why + ")"
+	}
+	r.fail(n.Location(), path, "", msg+"; move it there", example)
+	return false
+}
+
 // shape checks that n has exactly the arguments and properties allowed,
 // no children unless kids, and no type annotations. It reports each
 // violation and returns whether n is usable.

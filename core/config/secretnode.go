@@ -33,8 +33,7 @@ func (r *reader) secretNode(n *kdl.Node) {
 	if !r.shape(n, KeySecret, 1, 1, []string{"env", "file"}, false, ex) {
 		return
 	}
-	if r.layer != LayerUser {
-		r.fail(n.Location(), KeySecret, "", "is read only from your own smith.kdl, never from a project's or a plugin's (commands may receive a registered secret by reference); move it there", ex)
+	if !r.userOnly(n, KeySecret, "commands may receive a registered secret by reference", ex) {
 		return
 	}
 	name, ok := r.str(n.Arg(0), KeySecret, ex)
