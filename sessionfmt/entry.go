@@ -70,6 +70,7 @@ var pairDoc = [...]string{
 	KindLabel:              "set Pair to the labelled entry",
 	KindPluginStateCommit:  "set Pair to the commit id and Key to the plugin id",
 	KindReplayMetadata:     "",
+	KindBranchSummary:      "set Pair to the leaf of the branch left behind",
 }
 
 // EncodeContent encodes v as canonical CBOR (RFC 8949 core deterministic

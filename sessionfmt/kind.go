@@ -45,6 +45,10 @@ const (
 	// KindReplayMetadata carries data replay needs (trace inputs, versions).
 	// No pairing.
 	KindReplayMetadata
+	// KindBranchSummary summarises a branch the session moved away from,
+	// placed under the entry it moved to. Pair (R): the leaf of the branch
+	// left behind.
+	KindBranchSummary
 
 	kindEnd
 )
@@ -61,6 +65,7 @@ var kindNames = [...]string{
 	KindLabel:              "label",
 	KindPluginStateCommit:  "plugin_state_commit",
 	KindReplayMetadata:     "replay_metadata",
+	KindBranchSummary:      "branch_summary",
 }
 
 // Known reports whether k is a kind of this format version.
@@ -84,7 +89,7 @@ func ParseKind(s string) (Kind, error) {
 	if n, err := strconv.ParseUint(s, 10, 8); err == nil && n > 0 {
 		return Kind(n), nil
 	}
-	return 0, fmt.Errorf("sessionfmt: unknown entry kind %q; use one of message, tool_activity, model_change, compaction, secret_registration, vcs_operation, effect_intent, effect_completion, label, plugin_state_commit, replay_metadata", s)
+	return 0, fmt.Errorf("sessionfmt: unknown entry kind %q; use one of message, tool_activity, model_change, compaction, secret_registration, vcs_operation, effect_intent, effect_completion, label, plugin_state_commit, replay_metadata, branch_summary", s)
 }
 
 // pairing says which pairing fields a kind requires.
@@ -100,4 +105,5 @@ var kindPairing = [...]pairing{
 	KindLabel:              {pair: true},
 	KindPluginStateCommit:  {pair: true, key: true},
 	KindReplayMetadata:     {},
+	KindBranchSummary:      {pair: true},
 }

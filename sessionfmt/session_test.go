@@ -60,6 +60,8 @@ func TestKindPairing(t *testing.T) {
 		{"plugin state needs plugin", Entry{ID: a, Kind: KindPluginStateCommit, Pair: b, Content: c}, "no Key"},
 		{"plugin state", Entry{ID: a, Kind: KindPluginStateCommit, Pair: b, Key: "smith:todo", Content: c}, ""},
 		{"replay metadata", Entry{ID: a, Kind: KindReplayMetadata, Content: c}, ""},
+		{"branch summary needs the branch left", Entry{ID: a, Kind: KindBranchSummary, Content: c}, "no Pair"},
+		{"branch summary", Entry{ID: a, Kind: KindBranchSummary, Pair: b, Content: c}, ""},
 		{"unknown kind", Entry{ID: a, Kind: 99, Content: c}, "kind 99 is unknown"},
 		{"zero id", Entry{Kind: KindMessage, Content: c}, "zero id"},
 		{"empty content", Entry{ID: a, Kind: KindMessage}, "content is empty"},

@@ -217,7 +217,7 @@ func sessionShow(ctx context.Context, cmd *cli.Command) error {
 	fmt.Fprintf(w, "entries: %d (messages %d, effect intents %d, effect completions %d), branches: %d\n",
 		s.Len(), counts[sessionfmt.KindMessage], counts[sessionfmt.KindEffectIntent], counts[sessionfmt.KindEffectCompletion], len(s.Leaves(nil)))
 	if u, n, err := session.BranchUsage(s, s.Selected()); err == nil && n > 0 {
-		fmt.Fprintf(w, "cost: %s\n", textout.Usage(responses(n)+" on this branch (compaction summaries included)", u))
+		fmt.Fprintf(w, "cost: %s\n", textout.Usage(responses(n)+" on this branch (compaction and branch summaries included)", u))
 	}
 	if report.Damaged() {
 		ref, _ := sessionArg(cmd)

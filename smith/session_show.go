@@ -3,21 +3,27 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
+	"github.com/smith-agent/smith/core/model"
 	"github.com/smith-agent/smith/core/session"
 	"github.com/smith-agent/smith/sessionfmt"
 	"github.com/smith-agent/smith/smith/internal/textout"
 )
 
 // showBranch prints the selected branch in order: its messages, and its
-// model changes, file snapshots and restores, labels and compactions as
-// one-line notes. Effect records are counted in the header, not listed.
+// model changes, file snapshots and restores, labels, compactions and
+// branch summaries as one-line notes. Each turn (a user input through
+// its final answer) ends with its total: its responses and the
+// compactions its run made. Effect records are counted in the header,
+// not listed.
 func showBranch(out io.Writer, s *sessionfmt.Session) error {
 	if s.Selected() < 0 {
 		return nil
 	}
 	w := textout.SafeWriter{W: out}
 	models := 0
+	var turn turnTotal
 	for _, i := range s.History(s.Selected(), nil) {
 		e := s.Entry(i)
 		switch e.Kind {
@@ -25,6 +31,12 @@ func showBranch(out io.Writer, s *sessionfmt.Session) error {
 			m, err := session.EntryMessage(e.Content)
 			if err != nil {
 				return fmt.Errorf("entry %s: %w", e.ID, err)
+			}
+			switch m := m.(type) {
+			case model.UserMessage:
+				turn.end(w)
+			case model.AssistantMessage:
+				turn.add(m.Usage)
 			}
 			showMessage(out, m)
 		case sessionfmt.KindModelChange:
@@ -48,14 +60,60 @@ func showBranch(out io.Writer, s *sessionfmt.Session) error {
 			if err != nil {
 				return err
 			}
+			if c.Reason == "manual" {
+				// Asked for between turns: part of none.
+				turn.end(w)
+			} else {
+				turn.add(c.Usage)
+			}
 			what := fmt.Sprintf("%d message(s) summarised (%s)", c.Summarized, c.Reason)
 			if b := textout.Brief(c.Usage); b != "" {
 				what += " · " + b
 			}
-			fmt.Fprintf(w, "\n[compaction: %s; the model sees this summary instead of the history before entry %s]\n  %s\n", what, e.Pair, cut(c.Summary, 400))
+			fmt.Fprintf(w, "\n[compaction: %s; the model sees this summary instead of the history before entry %s]\n  %s\n", what, e.Pair, indent(cut(c.Summary, 400)))
+		case sessionfmt.KindBranchSummary:
+			b, err := session.BranchSummaryEntry(s, i)
+			if err != nil {
+				return err
+			}
+			turn.end(w)
+			what := fmt.Sprintf("%d message(s) of the branch left at entry %s summarised", b.Summarized, b.From)
+			if u := textout.Brief(b.Usage); u != "" {
+				what += " · " + u
+			}
+			fmt.Fprintf(w, "\n[branch summary: %s; the model sees this summary here]\n  %s\n", what, indent(cut(b.Summary, 400)))
 		}
 	}
+	turn.end(w)
 	return nil
+}
+
+// indent indents the lines of a summary after its first by two spaces.
+func indent(s string) string { return strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n  ") }
+
+// turnTotal sums the accounting of one turn of a branch: its responses
+// and the summaries its run wrote.
+type turnTotal struct {
+	usage     model.Usage
+	responses int
+}
+
+func (t *turnTotal) add(u model.Usage) {
+	if t.responses == 0 {
+		t.usage = u
+	} else {
+		t.usage = t.usage.Add(u)
+	}
+	t.responses++
+}
+
+// end prints the turn's total, if it had a response, and starts the next
+// turn.
+func (t *turnTotal) end(w io.Writer) {
+	if t.responses > 0 {
+		fmt.Fprintf(w, "\n[turn total: %s]\n", textout.Usage(responses(t.responses), t.usage))
+	}
+	*t = turnTotal{}
 }
 
 func modelText(mc session.ModelChange) string {

@@ -17,8 +17,11 @@ import (
 type Compactor interface {
 	// Due reports whether req, the request the agent is about to send
 	// (before the input pending for the turn is added), should be
-	// compacted first: its estimated size crossed the threshold.
-	Due(req *model.Request) bool
+	// compacted first: its estimated size crossed the threshold. When
+	// compacting would not help (say, the last compaction left the
+	// context above the threshold too), it returns false and may emit a
+	// notice through notify, which works as Compact's does.
+	Due(req *model.Request, notify func(protocol.Event)) bool
 	// Compact summarises the older part of history (the agent's current
 	// history) for reason ([protocol.CompactThreshold] or
 	// [protocol.CompactOverflow]) and returns the history the next request
@@ -59,6 +62,10 @@ func (r *Run) request() *model.Request {
 		Messages: r.a.history[:len(r.a.history):len(r.a.history)], Tools: r.a.defs}
 }
 
+// notify emits ev, an event of the compactor's, with the next sequence
+// number.
+func (r *Run) notify(ev protocol.Event) { r.emit(protocol.Numbered(ev, r.a.cfg.Sequence())) }
+
 // compact runs a compaction for reason between rounds, bracketed by
 // compaction_start and compaction_end, and reports whether it replaced the
 // history.
@@ -68,8 +75,7 @@ func (r *Run) compact(reason string) bool {
 	r.a.mu.Lock()
 	history := slices.Clone(r.a.history)
 	r.a.mu.Unlock()
-	notify := func(ev protocol.Event) { r.emit(protocol.Numbered(ev, r.a.cfg.Sequence())) }
-	next, end := c.Compact(r.ctx, reason, history, notify)
+	next, end := c.Compact(r.ctx, reason, history, r.notify)
 	r.spend(end.Usage.CostNanoUSD)
 	ok := end.Error == "" && next != nil
 	if ok {

@@ -23,7 +23,7 @@ type fakeCompactor struct {
 	prior   model.Amount
 }
 
-func (f *fakeCompactor) Due(req *model.Request) bool {
+func (f *fakeCompactor) Due(req *model.Request, notify func(protocol.Event)) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.checks++

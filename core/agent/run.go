@@ -197,7 +197,7 @@ func (r *Run) turns() protocol.AgentEnd {
 					return protocol.AgentEnd{Reason: protocol.EndProviderError, Error: failed.Error() + "; compacting the context to fit it failed (compaction_end says why)"}
 				}
 				compacted, retried = true, true
-			case auto && c.Due(r.request()):
+			case auto && c.Due(r.request(), r.notify):
 				compacted = r.compact(protocol.CompactThreshold)
 				auto = compacted
 			}

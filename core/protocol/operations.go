@@ -108,7 +108,8 @@ type SetModelParams struct {
 type Stats struct {
 	// Usage sums the usage of every assistant message of the selected
 	// branch, compacted ones included, and of the branch's compaction
-	// summaries; a field any response left unknown is unknown.
+	// summaries and branch summaries; a field any response left unknown
+	// is unknown.
 	Usage model.Usage `json:"usage"`
 	// Responses counts the responses summed in Usage.
 	Responses int `json:"responses"`
@@ -194,8 +195,9 @@ type TreeNode struct {
 	Kind string `json:"kind"`
 	// Role is the message's role for a message entry.
 	Role string `json:"role,omitempty"`
-	// Summary is a one-line excerpt of a message's text (at most 80
-	// characters), or the new model of a model_change.
+	// Summary is a one-line excerpt of a message's text or a branch
+	// summary's (at most 80 characters), or the new model of a
+	// model_change.
 	Summary string    `json:"summary,omitempty"`
 	Label   string    `json:"label,omitempty"`
 	Time    time.Time `json:"time"`

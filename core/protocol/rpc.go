@@ -220,12 +220,6 @@ type NewSessionParams struct {
 	Name string `json:"name,omitempty"`
 }
 
-// EntryParams names an entry of the current session: an id or a unique id
-// prefix.
-type EntryParams struct {
-	Ref string `json:"ref"`
-}
-
 // LabelParams labels an entry; an empty Label clears it.
 type LabelParams struct {
 	Ref   string `json:"ref"`

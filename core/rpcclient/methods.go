@@ -90,9 +90,11 @@ func (c *Client) Fork(ctx context.Context, p protocol.ForkParams) (protocol.Sess
 	return r, c.Call(ctx, protocol.MethodSessionFork, p, &r)
 }
 
-// Select makes the entry ref the one the session continues from.
-func (c *Client) Select(ctx context.Context, ref string) error {
-	return c.Call(ctx, protocol.MethodSessionSelect, protocol.EntryParams{Ref: ref}, nil)
+// Select makes the entry p.Ref the one the session continues from; with
+// p.Summarize, the branch left behind is summarised there first.
+func (c *Client) Select(ctx context.Context, p protocol.SelectParams) (protocol.SelectResult, error) {
+	var r protocol.SelectResult
+	return r, c.Call(ctx, protocol.MethodSessionSelect, p, &r)
 }
 
 // Label labels the entry ref ("" clears its label).

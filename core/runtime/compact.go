@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
+	"strconv"
 	"sync"
 	"time"
 
@@ -30,6 +30,9 @@ type compactState struct {
 	mu sync.Mutex
 	// model is the configured compaction model, bound at its first use.
 	model *boundModel
+	// futile is the compaction whose notice that compacting again would
+	// not help was given (see compactor.Due); zero before any.
+	futile sessionfmt.ID
 }
 
 // Compact compacts the session's context now: the model summarises the
@@ -93,13 +96,7 @@ func (s *Session) Compact(ctx context.Context, p protocol.CompactParams) (protoc
 			s.resetAgent()
 		}
 	}
-	if !s.closed && s.agent != nil {
-		if steer, follow := s.agent.Queued(); len(steer)+len(follow) > 0 {
-			if e := s.start(s.ctx); e != nil {
-				s.notice(protocol.NoticeWarning, fmt.Sprintf("the input queued during the compaction could not start a run: %v; it stays queued", e))
-			}
-		}
-	}
+	s.startQueued("the compaction")
 	if err != nil {
 		if errors.Is(err, ErrUsage) {
 			return res, err
@@ -118,14 +115,23 @@ var _ agent.Compactor = compactor{}
 // Due reports whether req crosses the compaction threshold of the
 // session's model (compaction's threshold or reserve-tokens); never when
 // auto is off or the model's context window is unknown.
-func (c compactor) Due(req *model.Request) bool {
+//
+// Nor when compacting again would gain little: the compaction in force
+// left the context above the threshold itself (its summary and the
+// context it kept, with the system prompt and the tools, do not fit) and
+// less than keep-recent-tokens of conversation was added since, so a new
+// compaction could summarise only that little and would run again before
+// every request. Then the request is sent as it is (a context_overflow
+// still compacts it and sends it again), and notify gets a warning once
+// per compaction saying what to change.
+func (c compactor) Due(req *model.Request, notify func(protocol.Event)) bool {
 	s := c.s
 	conf := s.rt.conf.Compaction
 	if !conf.AutoEnabled() {
 		return false
 	}
 	s.mu.Lock()
-	bm := s.bound
+	bm, name := s.bound, s.modelName
 	s.mu.Unlock()
 	if bm == nil {
 		return false
@@ -134,8 +140,45 @@ func (c compactor) Due(req *model.Request) bool {
 	if limit == 0 {
 		return false
 	}
-	stale, after := s.staleContext()
-	return estimateContext(req, stale, after) > limit
+	stale, after, id := s.staleContext()
+	if estimateContext(req, stale, after) <= limit {
+		return false
+	}
+	if stale == 0 || stale > len(req.Messages) || after <= limit {
+		return true
+	}
+	keep := keepTokens(conf.KeepRecent(), limit)
+	if messagesTokens(req.Messages[stale:]) >= keep {
+		return true
+	}
+	s.compaction.mu.Lock()
+	warned := s.compaction.futile == id
+	s.compaction.futile = id
+	s.compaction.mu.Unlock()
+	if !warned {
+		notify(protocol.Notice{Level: protocol.NoticeWarning, Text: fmt.Sprintf("the last compaction (entry %s) left the context at ~%s tokens, above the compaction threshold of %s tokens (%s has a %s-token window), so compacting again before each request would gain little: Smith compacts again once more than %s tokens of conversation are added, or when the provider refuses a request as too long. "+
+			"To make room, lower compaction { keep-recent-tokens } in smith.kdl (%s now), use a model with a larger context window, or compact by hand (/compact, smith session compact) with instructions asking for a shorter summary",
+			id, tokenCount(after), tokenCount(limit), name, tokenCount(bm.state.Context), tokenCount(keep), tokenCount(keep))})
+	}
+	return false
+}
+
+// keepTokens is how much recent context a compaction keeps verbatim:
+// keep-recent-tokens, at most half the threshold limit (when known).
+func keepTokens(keep, limit int) int {
+	if limit > 0 {
+		return min(keep, limit/2)
+	}
+	return keep
+}
+
+// tokenCount renders n with thousands separators: "12,345".
+func tokenCount(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // Compact compacts for a run (see [agent.Compactor]).
@@ -157,34 +200,26 @@ func (c compactor) PriorCost() model.Amount {
 	return u.CostNanoUSD
 }
 
-// priorUsage returns the accounting of the responses the compaction in
-// force on the selected branch took out of the context, and their count:
-// zero without a compaction, unknown when its entry does not decode.
+// priorUsage returns the accounting of the selected branch that its
+// context holds in no assistant message, and the count of its responses:
+// what the compaction in force took out of the context and the branch
+// summaries in it ([session.PriorUsage]); zero without either, unknown
+// when an entry does not decode.
 func (s *Session) priorUsage() (model.Usage, int) {
-	u, n := knownZero(), 0
-	s.store.View(func(sess *sessionfmt.Session) {
-		leaf := sess.Selected()
-		if leaf < 0 {
-			return
-		}
-		at, _, _, ok := session.CompactionInForce(sess, sess.History(leaf, nil), leaf)
-		if !ok {
-			return
-		}
-		c, err := session.CompactionEntry(sess, at)
-		if err != nil {
-			u = model.Usage{}
-			return
-		}
-		u, n = c.Prior, c.PriorResponses
-	})
+	var u model.Usage
+	var n int
+	var err error
+	s.store.View(func(sess *sessionfmt.Session) { u, n, err = session.PriorUsage(sess, sess.Selected()) })
+	if err != nil {
+		return model.Usage{}, 0
+	}
 	return u, n
 }
 
 // staleContext returns how many leading messages of the selected branch's
-// context predate the compaction in force (0 without one) and that
-// compaction's estimate of the context after it.
-func (s *Session) staleContext() (stale, after int) {
+// context predate the compaction in force (0 without one), that
+// compaction's estimate of the context after it, and its entry's id.
+func (s *Session) staleContext() (stale, after int, id sessionfmt.ID) {
 	s.store.View(func(sess *sessionfmt.Session) {
 		leaf := sess.Selected()
 		if leaf < 0 {
@@ -195,10 +230,10 @@ func (s *Session) staleContext() (stale, after int) {
 			return
 		}
 		if c, err := session.CompactionEntry(sess, at); err == nil {
-			stale, after = n, c.TokensAfter
+			stale, after, id = n, c.TokensAfter, sess.ID(at)
 		}
 	})
-	return stale, after
+	return stale, after, id
 }
 
 func knownZero() model.Usage {
@@ -295,10 +330,7 @@ func (s *Session) compactNow(ctx context.Context, reason, instructions string, h
 	}
 	res.TokensBefore = estimateContext(&model.Request{System: system, Tools: defs, Messages: msgs}, cur.Stale, after)
 
-	keep := conf.KeepRecent()
-	if limit := conf.Limit(bm.state.Context, maxOutput(s.rt.conf.MaxOutputTokens.Value, bm.described)); limit > 0 {
-		keep = min(keep, limit/2)
-	}
+	keep := keepTokens(conf.KeepRecent(), conf.Limit(bm.state.Context, maxOutput(s.rt.conf.MaxOutputTokens.Value, bm.described)))
 	cut := chooseBoundary(msgs, start, keep)
 	if cut < 0 {
 		return nil, res, usagef("there is nothing to compact: the context holds no message since the last compaction")
@@ -308,22 +340,11 @@ func (s *Session) compactNow(ctx context.Context, reason, instructions string, h
 	if err != nil {
 		return nil, res, err
 	}
-	prompt, err := binding.Prompt(ctx, plugin.CompactionPromptName, facts)
-	switch {
-	case err != nil:
-		return nil, res, fmt.Errorf("the summary prompt could not be rendered: %v; nothing was compacted", strings.TrimPrefix(err.Error(), "plugin: "))
-	case strings.TrimSpace(prompt) == "":
-		return nil, res, fmt.Errorf("no plugin contributes the %q prompt that instructs the summary (Smith's product plugin does); enable the product plugin; nothing was compacted", plugin.CompactionPromptName)
+	req, err := summaryRequest(ctx, binding, facts, sm, previous, msgs[start:cut], instructions, compactionJob)
+	if err != nil {
+		return nil, res, err
 	}
-	maxTokens := min(summaryMaxTokens, sm.output)
-	limit := unknownWindowBytes
-	if sm.window > 0 {
-		budget := sm.window - min(maxTokens, sm.window/2) - textTokens(len(prompt)) - 1024
-		limit = max(4096, 4*budget)
-	}
-	req := &model.Request{Model: sm.modelID, System: prompt, MaxOutputTokens: maxTokens,
-		Messages: []model.Message{model.UserText(summaryInput(previous, msgs[start:cut], instructions, limit))}}
-	text, usage, err := summarize(ctx, sm.provider, req, compactGrace, notify)
+	text, usage, err := summarize(ctx, sm.provider, req, compactGrace, notify, compactionJob)
 	res.Usage = usage
 	if err != nil {
 		return nil, res, err
@@ -331,9 +352,12 @@ func (s *Session) compactNow(ctx context.Context, reason, instructions string, h
 
 	kept := msgs[cut:]
 	tokensAfter := requestTokens(system, defs, append([]model.Message{session.SummaryMessage(text)}, kept...))
-	for _, m := range msgs[start:cut] {
+	for k, m := range msgs[start:cut] {
 		if am, ok := m.(model.AssistantMessage); ok {
 			prior, responses = prior.Add(am.Usage), responses+1
+		}
+		if u, ok := cur.BranchSummaries[start+k]; ok {
+			prior, responses = prior.Add(u), responses+1
 		}
 	}
 	c := session.Compaction{Summary: text, SummarizedFirst: ids[start], SummarizedLast: ids[cut-1], Summarized: cut - start,

@@ -8,6 +8,7 @@ import (
 
 	"github.com/smith-agent/smith/core/internal/streamasm"
 	"github.com/smith-agent/smith/core/model"
+	"github.com/smith-agent/smith/core/plugin"
 	"github.com/smith-agent/smith/core/protocol"
 )
 
@@ -128,6 +129,47 @@ func cutMiddle(s string, limit int) string {
 
 func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
 
+// summaryJob words what a summary request is for in its errors.
+type summaryJob struct {
+	// what is the work: "compaction".
+	what string
+	// shorter says how to ask for a shorter summary.
+	shorter string
+	// kept says what stays as it was when no summary is recorded.
+	kept string
+}
+
+// compactionJob and branchJob are the summaries of a compaction and of a
+// branch left behind.
+var (
+	compactionJob = summaryJob{what: "compaction", shorter: "compact again with instructions asking for a shorter summary",
+		kept: "nothing was compacted and the context stays as it was"}
+	branchJob = summaryJob{what: "branch summary", shorter: "select the entry again with instructions asking for a shorter summary",
+		kept: "nothing was recorded and the session stays where it was"}
+)
+
+// summaryRequest is the request in which sm summarises msgs for job: the
+// system prompt is the plugins' compaction prompt (rendered for facts),
+// the one user message the summary in force (previous, if any), the
+// conversation cut to what fits sm's window, and the instructions.
+func summaryRequest(ctx context.Context, binding *plugin.Binding, facts plugin.Facts, sm summaryModel, previous string, msgs []model.Message, instructions string, job summaryJob) (*model.Request, error) {
+	prompt, err := binding.Prompt(ctx, plugin.CompactionPromptName, facts)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("the summary prompt could not be rendered: %v; %s", strings.TrimPrefix(err.Error(), "plugin: "), job.kept)
+	case strings.TrimSpace(prompt) == "":
+		return nil, fmt.Errorf("no plugin contributes the %q prompt that instructs the summary (Smith's product plugin does); enable the product plugin; %s", plugin.CompactionPromptName, job.kept)
+	}
+	maxTokens := min(summaryMaxTokens, sm.output)
+	limit := unknownWindowBytes
+	if sm.window > 0 {
+		budget := sm.window - min(maxTokens, sm.window/2) - textTokens(len(prompt)) - 1024
+		limit = max(4096, 4*budget)
+	}
+	return &model.Request{Model: sm.modelID, System: prompt, MaxOutputTokens: maxTokens,
+		Messages: []model.Message{model.UserText(summaryInput(previous, msgs, instructions, limit))}}, nil
+}
+
 // summaryFailure is a summary request that gave no usable summary.
 type summaryFailure struct{ text string }
 
@@ -137,10 +179,11 @@ func (f *summaryFailure) Error() string { return f.text }
 // response's usage. A response that is not a complete summary — cut off
 // by the output limit (stop reason length), refused, failed, malformed,
 // aborted or empty — is a *summaryFailure saying what happened and what
-// to do next. The routing notices of the request (retries, failovers,
-// notes) go to notify as events without a sequence number. A provider
-// that ignores the cancellation of ctx is left behind after grace.
-func summarize(ctx context.Context, p model.Provider, req *model.Request, grace time.Duration, notify func(protocol.Event)) (string, model.Usage, error) {
+// to do next (job words it). The routing notices of the request
+// (retries, failovers, notes) go to notify as events without a sequence
+// number. A provider that ignores the cancellation of ctx is left behind
+// after grace.
+func summarize(ctx context.Context, p model.Provider, req *model.Request, grace time.Duration, notify func(protocol.Event), job summaryJob) (string, model.Usage, error) {
 	pump := streamasm.NewPump(p.Stream(ctx, req))
 	var asm streamasm.Assembler
 read:
@@ -161,24 +204,23 @@ read:
 				break read
 			}
 		case <-ctx.Done():
-			asm.Abort(model.NewError(model.ErrAborted, "the compaction was aborted while the summary was streaming"))
+			asm.Abort(model.NewError(model.ErrAborted, "the %s was aborted while the summary was streaming", job.what))
 			break read
 		}
 	}
 	pump.Close(grace)
 	msg := asm.Message()
 	text := strings.TrimSpace(model.TextOf(msg.Content))
-	kept := "nothing was compacted and the context stays as it was"
 	fail := func(format string, args ...any) (string, model.Usage, error) {
-		return "", msg.Usage, &summaryFailure{text: fmt.Sprintf(format, args...) + "; " + kept}
+		return "", msg.Usage, &summaryFailure{text: fmt.Sprintf(format, args...) + "; " + job.kept}
 	}
 	switch {
 	case msg.Error != nil && msg.Error.Kind == model.ErrAborted:
-		return fail("the compaction was aborted before the summary was complete")
+		return fail("the %s was aborted before the summary was complete", job.what)
 	case msg.Error != nil:
 		return fail("the summary request failed (%s); try again, or set compaction { model \"…\" } in smith.kdl to summarise with another model", msg.Error.Error())
 	case msg.Stop == model.StopLength:
-		return fail("the summary was cut off by the model's output limit after %d bytes (stop reason length), so it is incomplete; compact again with instructions asking for a shorter summary, or set compaction { model \"…\" } to a model with a larger output limit", len(text))
+		return fail("the summary was cut off by the model's output limit after %d bytes (stop reason length), so it is incomplete; %s, or set compaction { model \"…\" } to a model with a larger output limit", len(text), job.shorter)
 	case msg.Stop == model.StopRefusal:
 		return fail("the model refused to write the summary; try again with other instructions, or set compaction { model \"…\" } to another model")
 	case msg.Stop != model.StopEnd:

@@ -275,7 +275,7 @@ func TestSetModelForkSelect(t *testing.T) {
 		t.Fatalf("the fork holds %d messages, want the first prompt and answer", len(msgs))
 	}
 	// Select the first answer: the next input branches there.
-	if err := s.Select(context.Background(), firstAnswer); err != nil {
+	if _, err := s.Select(context.Background(), protocol.SelectParams{Ref: firstAnswer}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.SetModel(context.Background(), protocol.SetModelParams{Model: "mock/a.mock.json"}); err != nil {

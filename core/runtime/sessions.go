@@ -191,6 +191,10 @@ func tree(sess *sessionfmt.Session) []protocol.TreeNode {
 			if sessionfmt.DecodeContent(e.Content, &mc) == nil {
 				n.Summary = mc.Model
 			}
+		case sessionfmt.KindBranchSummary:
+			if b, err := session.BranchSummaryEntry(sess, i); err == nil {
+				n.Summary = excerpt([]model.Content{model.Text{Text: b.Summary}}, 80)
+			}
 		}
 		out = append(out, n)
 	}
@@ -252,27 +256,37 @@ func (s *Session) pick(ref string, hits []int) (int, error) {
 	return -1, usagef("runtime: %q matches %d entries of session %s; give more of the id", ref, len(hits), display(s.info))
 }
 
-// Select makes the entry ref (an id or a unique prefix) the one the
+// Select makes the entry p.Ref (an id or a unique prefix) the one the
 // session continues from: the next input starts a branch there, and every
 // entry stays in the file. The agent's history becomes that branch's.
-// Refused with [ErrBusy] while a run is active.
-func (s *Session) Select(ctx context.Context, ref string) error {
+// With p.Summarize, the branch the move leaves behind is first summarised
+// by the model into a branch summary at the new position (see
+// [Session.summarizeBranch]). Refused with [ErrBusy] while a run is
+// active.
+func (s *Session) Select(ctx context.Context, p protocol.SelectParams) (protocol.SelectResult, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.closed {
-		return errClosed
+		s.mu.Unlock()
+		return protocol.SelectResult{}, errClosed
 	}
 	if s.running() {
-		return ErrBusy
+		s.mu.Unlock()
+		return protocol.SelectResult{}, ErrBusy
 	}
-	i, err := s.entry(ref)
+	i, err := s.entry(p.Ref)
 	if err != nil {
-		return err
+		s.mu.Unlock()
+		return protocol.SelectResult{}, err
 	}
+	if p.Summarize {
+		// It unlocks s.mu.
+		return s.selectSummarized(ctx, i, p)
+	}
+	defer s.mu.Unlock()
 	if err := s.moveTo(i); err != nil {
-		return fmt.Errorf("runtime: select entry %s of session %s: %w", ref, display(s.info), err)
+		return protocol.SelectResult{}, fmt.Errorf("runtime: select entry %s of session %s: %w", p.Ref, display(s.info), err)
 	}
-	return nil
+	return protocol.SelectResult{Entry: s.file.Session().ID(i).String()}, nil
 }
 
 // moveTo selects entry i: the agent is made again from its branch, with
@@ -282,11 +296,17 @@ func (s *Session) moveTo(i int) error {
 	if err != nil {
 		return err
 	}
+	s.moved()
+	return nil
+}
+
+// moved makes the agent again from the selected branch, with the
+// branch's model, after the selection changed. Called with s.mu held.
+func (s *Session) moved() {
 	s.resetAgent()
 	if mc, ok := session.LastModelChange(s.file.Session()); ok {
 		s.modelName, s.thinking, s.recorded = mc.Model, catalog.Level(mc.Thinking), true
 	}
-	return nil
 }
 
 // resetAgent drops the agent so the next run is made from the session's

@@ -88,8 +88,8 @@ func (s *Session) SetModel(ctx context.Context, p protocol.SetModelParams) error
 }
 
 // Stats returns the session's accounting over its selected branch: every
-// response, those a compaction summarised and the summary requests
-// included.
+// response, those a compaction summarised and the requests of the
+// compaction and branch summaries included.
 func (s *Session) Stats() protocol.Stats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -111,7 +111,7 @@ func (s *Session) stats() protocol.Stats {
 	// What a compaction took out of the context is accounted in its entry;
 	// the responses it kept measured the longer context before it.
 	st.Usage, st.Responses = s.priorUsage()
-	stale, after := s.staleContext()
+	stale, after, _ := s.staleContext()
 	if stale > 0 {
 		st.ContextTokens = model.Known(int64(after))
 	}

@@ -45,8 +45,8 @@ type Compaction struct {
 	// Usage is the summary request's usage; unknown fields stay unknown.
 	Usage model.Usage
 	// Prior is the accounting of every response the context no longer
-	// holds: the summarised assistant messages, the earlier summaries and
-	// this one; PriorResponses counts them. With the kept and later
+	// holds: the summarised assistant messages and branch summaries, the
+	// earlier summaries and this one; PriorResponses counts them. With the kept and later
 	// messages it makes the branch's accounting without decoding the
 	// summarised entries.
 	Prior          model.Usage
@@ -180,8 +180,9 @@ func (r usageRecord) usage() model.Usage {
 }
 
 // BranchUsage sums the usage of the branch ending at entry leaf: every
-// assistant message on it (compacted ones included) and every compaction
-// summary's request, and counts those responses. A field any of them left
+// assistant message on it (compacted ones included) and the request of
+// every compaction summary and branch summary on it, and counts those
+// responses. A field any of them left
 // unknown is unknown. It decodes every message of the branch; an entry
 // that does not decode is an error naming it.
 func BranchUsage(sess *sessionfmt.Session, leaf int) (model.Usage, int, error) {
@@ -208,6 +209,12 @@ func BranchUsage(sess *sessionfmt.Session, leaf int) (model.Usage, int, error) {
 				return model.Usage{}, 0, err
 			}
 			total, n = total.Add(c.Usage), n+1
+		case sessionfmt.KindBranchSummary:
+			b, err := BranchSummaryEntry(sess, i)
+			if err != nil {
+				return model.Usage{}, 0, err
+			}
+			total, n = total.Add(b.Usage), n+1
 		}
 	}
 	return total, n, nil

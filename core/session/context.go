@@ -18,11 +18,16 @@ type Context struct {
 	// Messages are the branch's messages, oldest first; after a
 	// compaction, a user message carrying its summary (its text starts
 	// with [SummaryHeading]) and then the messages from the compaction's
-	// first kept entry on.
+	// first kept entry on. A branch summary on the branch is a user
+	// message at its place ([BranchSummaryMessage]).
 	Messages []model.Message
 	// Entries holds the session index of each message's entry; -1 for
 	// the summary.
 	Entries []int
+	// BranchSummaries maps the position in Messages of each branch
+	// summary ([BranchSummary]) to the usage of the request that wrote
+	// it, which is accounted like a response's; nil when there is none.
+	BranchSummaries map[int]model.Usage
 	// Compaction is the compaction in force, nil when there is none; At
 	// is its entry's index (-1 when there is none).
 	Compaction *Compaction
@@ -65,7 +70,7 @@ func CompactionInForce(sess *sessionfmt.Session, path []int, leaf int) (at, from
 		if i >= at {
 			break
 		}
-		if sess.Kind(i) == sessionfmt.KindMessage {
+		if inContext(sess.Kind(i)) {
 			stale++
 		}
 	}
@@ -97,7 +102,7 @@ func BranchContext(sess *sessionfmt.Session, leaf int) (Context, error) {
 		n++
 	}
 	for _, i := range path[from:] {
-		if sess.Kind(i) == sessionfmt.KindMessage {
+		if inContext(sess.Kind(i)) {
 			n++
 		}
 	}
@@ -106,15 +111,61 @@ func BranchContext(sess *sessionfmt.Session, leaf int) (Context, error) {
 		ctx.Messages, ctx.Entries = append(ctx.Messages, SummaryMessage(ctx.Compaction.Summary)), append(ctx.Entries, -1)
 	}
 	for _, i := range path[from:] {
-		if sess.Kind(i) != sessionfmt.KindMessage {
-			continue
+		switch sess.Kind(i) {
+		case sessionfmt.KindMessage:
+			e := sess.Entry(i)
+			m, err := decodeMessage(e.Content)
+			if err != nil {
+				return Context{At: -1}, fmt.Errorf("session: entry %s: %w", e.ID, err)
+			}
+			ctx.Messages, ctx.Entries = append(ctx.Messages, m), append(ctx.Entries, i)
+		case sessionfmt.KindBranchSummary:
+			b, err := BranchSummaryEntry(sess, i)
+			if err != nil {
+				return Context{At: -1}, err
+			}
+			if ctx.BranchSummaries == nil {
+				ctx.BranchSummaries = map[int]model.Usage{}
+			}
+			ctx.BranchSummaries[len(ctx.Messages)] = b.Usage
+			ctx.Messages, ctx.Entries = append(ctx.Messages, BranchSummaryMessage(b.Summary)), append(ctx.Entries, i)
 		}
-		e := sess.Entry(i)
-		m, err := decodeMessage(e.Content)
-		if err != nil {
-			return Context{At: -1}, fmt.Errorf("session: entry %s: %w", e.ID, err)
-		}
-		ctx.Messages, ctx.Entries = append(ctx.Messages, m), append(ctx.Entries, i)
 	}
 	return ctx, nil
+}
+
+// PriorUsage returns the accounting of the branch ending at entry leaf
+// that its context ([BranchContext]) carries in no assistant message, and
+// the number of responses in it: what the compaction in force took out
+// of the context (its Prior) and the requests that wrote the branch
+// summaries the context holds. With the usage of the context's assistant
+// messages it makes the branch's accounting. It decodes the compaction in
+// force and those branch summaries only; an entry that does not decode is
+// an error naming it.
+func PriorUsage(sess *sessionfmt.Session, leaf int) (model.Usage, int, error) {
+	z := model.Known(0)
+	u, n := model.Usage{Input: z, Output: z, CacheRead: z, CacheWrite: z, Reasoning: z, CostNanoUSD: z}, 0
+	if leaf < 0 {
+		return u, 0, nil
+	}
+	path := sess.History(leaf, nil)
+	at, from, _, ok := CompactionInForce(sess, path, leaf)
+	if ok {
+		c, err := CompactionEntry(sess, at)
+		if err != nil {
+			return model.Usage{}, 0, err
+		}
+		u, n = c.Prior, c.PriorResponses
+	}
+	for _, i := range path[from:] {
+		if sess.Kind(i) != sessionfmt.KindBranchSummary {
+			continue
+		}
+		b, err := BranchSummaryEntry(sess, i)
+		if err != nil {
+			return model.Usage{}, 0, err
+		}
+		u, n = u.Add(b.Usage), n+1
+	}
+	return u, n, nil
 }

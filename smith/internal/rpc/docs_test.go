@@ -26,7 +26,7 @@ var paramsOf = map[string]any{
 	protocol.MethodSessionOpen:    protocol.SessionRefParams{},
 	protocol.MethodSessionNew:     protocol.NewSessionParams{},
 	protocol.MethodSessionFork:    protocol.ForkParams{},
-	protocol.MethodSessionSelect:  protocol.EntryParams{},
+	protocol.MethodSessionSelect:  protocol.SelectParams{},
 	protocol.MethodSessionLabel:   protocol.LabelParams{},
 	protocol.MethodSessionDiff:    protocol.DiffParams{},
 	protocol.MethodSessionUndo:    protocol.UndoParams{},

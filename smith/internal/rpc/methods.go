@@ -325,21 +325,21 @@ func sessionFork(ctx context.Context, s *Server, req *request) (any, error) {
 }
 
 func sessionSelect(ctx context.Context, s *Server, req *request) (any, error) {
-	var p protocol.EntryParams
+	var p protocol.SelectParams
 	if err := decodeParams(req.method, req.params, &p); err != nil {
 		return nil, err
 	}
 	if p.Ref == "" {
 		return nil, errorf(protocol.CodeInvalidParams, "session.select: params: \"ref\" is missing; name the entry by its id or a unique prefix (session.tree lists them)")
 	}
+	if p.Instructions != "" && !p.Summarize {
+		return nil, errorf(protocol.CodeInvalidParams, "session.select: params: \"instructions\" are for the branch summary; set \"summarize\": true too, or leave them out")
+	}
 	sess, err := s.current(ctx, req.method, false, "")
 	if err != nil {
 		return nil, err
 	}
-	if err := sess.Select(ctx, p.Ref); err != nil {
-		return nil, err
-	}
-	return protocol.Empty{}, nil
+	return sess.Select(ctx, p)
 }
 
 func sessionLabel(ctx context.Context, s *Server, req *request) (any, error) {

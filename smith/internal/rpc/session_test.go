@@ -58,7 +58,11 @@ func TestSessionMethods(t *testing.T) {
 		t.Fatalf("tree %+v has no user message", tree)
 	}
 	must(c.Label(ctx, lastEntry, "answered"))
-	must(c.Select(ctx, firstUser))
+	sel, err := c.Select(ctx, protocol.SelectParams{Ref: firstUser})
+	must(err)
+	if sel.Entry != firstUser || sel.Summary != nil {
+		t.Fatalf("session.select = %+v; want the entry selected and no summary", sel)
+	}
 	_, err = c.Prompt(ctx, protocol.PromptParams{Text: "again"})
 	must(err)
 	_, err = c.Wait(ctx, 0)

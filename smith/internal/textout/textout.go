@@ -108,6 +108,16 @@ func CompactionEnd(e protocol.CompactionEnd) string {
 	return s
 }
 
+// BranchSummary says what a branch summary holds: "2 message(s)
+// summarised into a 1,204-byte summary · $0.0012".
+func BranchSummary(r protocol.BranchSummaryResult) string {
+	s := fmt.Sprintf("%d message(s) summarised into a %s-byte summary", r.Summarized, count(int64(r.SummaryBytes)))
+	if n, ok := r.Usage.CostNanoUSD.Value(); ok {
+		return s + " · " + Dollars(n)
+	}
+	return s + " · cost unknown"
+}
+
 // Failover says a provider request moves to the group's next target, and
 // why.
 func Failover(e protocol.ProviderFailover) string {

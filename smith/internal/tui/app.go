@@ -95,6 +95,9 @@ type App struct {
 
 	// runtime state as last reported
 	busy, firstToken bool
+	// summarizing is set while a move in /tree summarises the branch
+	// left behind (which makes the app busy).
+	summarizing bool
 	// compacting is set while a compaction runs; compactOnly when it is
 	// a compaction asked for by /compact, outside a run, that made the
 	// app busy.

@@ -28,7 +28,7 @@ func init() {
 		{"resume", "[NAME|ID]", "open another session (a picker without an argument)", (*App).cmdResume},
 		{"model", "[MODEL]", "change the model (a picker without an argument)", (*App).cmdModel},
 		{"thinking", "LEVEL", "change the thinking level: off, low, medium, high, default", (*App).cmdThinking},
-		{"tree", "", "the session tree: jump to any entry, branch from it, fork or label it", (*App).cmdTree},
+		{"tree", "", "the session tree: jump to any entry, branch from it (with a summary of the branch left: ctrl+b), fork or label it", (*App).cmdTree},
 		{"fork", "[NAME]", "copy this session up to here into a new one and continue there", (*App).cmdFork},
 		{"label", "ENTRY TEXT", "label an entry of the session tree", (*App).cmdLabel},
 		{"compact", "[instructions]", "summarize the older conversation to free context (esc aborts)", (*App).cmdCompact},

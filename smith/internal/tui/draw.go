@@ -164,6 +164,8 @@ func (a *App) segment(name string, width int) (widget.Segment, bool) {
 			switch {
 			case a.compacting:
 				what = "compacting the context"
+			case a.summarizing:
+				what = "summarizing the branch left"
 			case !a.firstToken:
 				what = "waiting for the model"
 			}

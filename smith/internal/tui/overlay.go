@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/smith-agent/smith/core/protocol"
+	"github.com/smith-agent/smith/smith/internal/textout"
 	"github.com/smith-agent/smith/termkit/input"
 	"github.com/smith-agent/smith/termkit/screen"
 	"github.com/smith-agent/smith/termkit/widget"
@@ -135,28 +136,17 @@ func (a *App) openTree() {
 		}
 	}
 	a.openOverlay(&overlay{sel: sel,
-		hint: "enter: continue from the entry (a new branch) · ctrl+f: fork it into a new session · ctrl+l: label it · esc: close",
-		choose: func(a *App, it widget.Item) {
-			id := it.Value.(string)
-			s := a.sess
-			a.do(func() func() {
-				err := s.Select(a.ctx, id)
-				return func() {
-					if err != nil {
-						a.tr.add(&item{kind: kindError, text: "/tree: " + trimRuntime(err.Error())})
-						return
-					}
-					a.attach(s)
-					a.info("continuing from entry " + shortID(id) + ": the next prompt starts a branch there")
-				}
-			})
-		},
+		hint:   "enter: continue from the entry (a new branch) · ctrl+b: continue there with a summary of the branch left · ctrl+f: fork it into a new session · ctrl+l: label it · esc: close",
+		choose: func(a *App, it widget.Item) { a.selectEntry(it.Value.(string), false) },
 		extra: func(a *App, k input.Key, cur *widget.Item) bool {
 			if cur == nil {
 				return false
 			}
 			id := cur.Value.(string)
 			switch {
+			case k.Matches("ctrl+b"):
+				a.over = nil
+				a.selectEntry(id, true)
 			case k.Matches("ctrl+f"):
 				a.over = nil
 				a.fork(id, "")
@@ -168,6 +158,37 @@ func (a *App) openTree() {
 			}
 			return true
 		}})
+}
+
+// selectEntry continues the session from entry id; with summarize, the
+// model first summarises the branch left behind into the new position
+// (esc aborts it, and the session then stays where it was).
+func (a *App) selectEntry(id string, summarize bool) {
+	s := a.sess
+	if summarize {
+		a.busy, a.summarizing, a.started = true, true, a.now()
+	}
+	a.do(func() func() {
+		res, err := s.Select(a.ctx, protocol.SelectParams{Ref: id, Summarize: summarize})
+		return func() {
+			a.summarizing = false
+			if err != nil {
+				a.busy = false
+				a.tr.add(&item{kind: kindError, text: "/tree: " + trimRuntime(err.Error())})
+				a.view.Follow()
+				return
+			}
+			a.attach(s)
+			msg := "continuing from entry " + shortID(id) + ": the next prompt starts a branch there"
+			switch {
+			case res.Summary != nil:
+				msg += ", with a summary of the branch left (" + textout.BranchSummary(*res.Summary) + ")"
+			case summarize:
+				msg += "; nothing was left behind to summarize"
+			}
+			a.info(msg)
+		}
+	})
 }
 
 // treeItems lays the nodes out depth-first from their roots, indented by
@@ -189,7 +210,7 @@ func treeItems(nodes []protocol.TreeNode) []widget.Item {
 	var walk func(i, depth int)
 	walk = func(i, depth int) {
 		n := nodes[i]
-		if n.Kind == "message" || n.Kind == "model_change" || n.Kind == "compaction" {
+		if n.Kind == "message" || n.Kind == "model_change" || n.Kind == "compaction" || n.Kind == "branch_summary" {
 			mark := "  "
 			if n.Selected {
 				mark = "▶ "
@@ -231,6 +252,8 @@ func describeNode(n protocol.TreeNode) string {
 		return role + ": " + n.Summary
 	case "model_change":
 		return "model → " + n.Summary
+	case "branch_summary":
+		return "summary of a branch left: " + n.Summary
 	}
 	return n.Kind
 }
