@@ -39,6 +39,11 @@ type Artifact struct {
 	// Grants are the capabilities the plugin may import ("fs", "process",
 	// ...); importing any other capability refuses the artifact.
 	Grants []string
+	// Network are the network scopes of an "http" grant: absolute URL
+	// prefixes (scheme://host[:port][/path]) a send-request may reach;
+	// a URL outside every one is a scope-denied fault before any
+	// connection. Empty with an "http" grant reaches nothing.
+	Network []string
 	// Timeout bounds the wall time of one call, host effects included;
 	// zero means wasmhost.DefaultTimeout (30s). A tool plugin running
 	// processes needs at least its longest process timeout.
