@@ -69,6 +69,14 @@ type Config struct {
 	// refused as too long for the context window (the request is then
 	// sent again, once). Nil never compacts.
 	Compactor Compactor
+	// Handlers, when set, are the plugins' event handlers: each event a
+	// handler wants is delivered to them as it is emitted, and the
+	// actions they return apply at the next safe point (see
+	// [Handlers]). Nil delivers nothing.
+	Handlers Handlers
+	// Publisher applies the reload and model-selection actions of the
+	// handlers; nil rejects a batch holding one.
+	Publisher Publisher
 }
 
 type toolEntry struct {

@@ -59,7 +59,7 @@ func (r *Run) request() *model.Request {
 	r.a.mu.Lock()
 	defer r.a.mu.Unlock()
 	return &model.Request{Model: r.a.cfg.Model, System: r.a.cfg.System,
-		Messages: r.a.history[:len(r.a.history):len(r.a.history)], Tools: r.a.defs}
+		Messages: r.a.history[:len(r.a.history):len(r.a.history)], Tools: r.advertised()}
 }
 
 // notify emits ev, an event of the compactor's, with the next sequence

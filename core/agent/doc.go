@@ -15,7 +15,9 @@
 // message_start/message_end; the assistant message as message_start,
 // message_update per stream delta, message_end; for each tool call
 // tool_execution_start/update/end and its tool_result message; turn_end),
-// then exactly one agent_end and one settled, and closes the channel.
+// then exactly one agent_end and one settled, and closes the channel
+// (between those two come only what the plugins' settled handlers cause:
+// their diagnostics as notices, a queue_update).
 // Sequence numbers increase strictly across all runs of an agent.
 //
 // # Queued input
@@ -25,6 +27,26 @@
 // delivered only at those boundaries, so an injected message never lands
 // between a tool call and its result. Queued input left when a run ends
 // (for example by abort) stays queued for the next run.
+//
+// # Plugin event handlers
+//
+// With Config.Handlers set, each event a handler wants is delivered to
+// the handlers as it is emitted, synchronously, by the run goroutine. A
+// cancel-run applies at once. tool_execution_start is a decision: a
+// deny-call answers the call with an error result before any effect, and
+// a decision that cannot be made (a deciding handler failed) ends the run
+// with handler_failed, nothing its handlers returned applied. The other
+// actions wait for the safe point after the turn's stream and complete
+// tool batch and apply there as one batch, or not at all: an invalid or
+// conflicting action (two models, a tool both activated and deactivated)
+// rejects the batch with one warning notice, no winner chosen; reload and
+// model selection go through Config.Publisher. A continuation makes one
+// more provider request where the run would stop (duplicates coalesce; a
+// tool follow-up or queued input satisfies it); a stop, an abort or a
+// failure overrides it and leaves queued input queued. The settled
+// handlers run before settled is sent, a run started meanwhile waits for
+// them, and a continuation they return is diagnosed, never reopening the
+// run.
 //
 // # Abort
 //

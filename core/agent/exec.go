@@ -18,8 +18,30 @@ func (r *Run) execute(calls []model.ToolCall) ([]model.ToolResultMessage, error)
 			rest, err := r.skip(calls[i:], "the run was aborted before the call ran")
 			return append(results, rest...), err
 		}
-		r.emit(protocol.ToolExecutionStart{Seq: r.seq(), CallID: c.ID, Name: c.Name, Arguments: c.Arguments})
-		res := r.runTool(c)
+		start := protocol.ToolExecutionStart{Seq: r.seq(), CallID: c.ID, Name: c.Name, Arguments: c.Arguments}
+		r.emit(start)
+		if err := r.observe(start, true); err != nil {
+			// The decision could not be made: nothing of the batch runs
+			// and nothing the handlers returned applies.
+			rest, rerr := r.skip(calls[i:], "the decision whether it may run failed: "+err.Error())
+			if rerr == nil {
+				rerr = &handlerFailure{err}
+			}
+			return append(results, rest...), rerr
+		}
+		if r.aborted() {
+			// A handler cancelled the run.
+			r.b.denied = ""
+			rest, err := r.skip(calls[i:], "the run was aborted before the call ran")
+			return append(results, rest...), err
+		}
+		var res model.ToolResultMessage
+		if why := r.b.denied; why != "" {
+			r.b.denied = ""
+			res = failed(c, model.MutationNotApplied, "not executed: %s", why)
+		} else {
+			res = r.runTool(c)
+		}
 		r.emit(protocol.ToolExecutionEnd{Seq: r.seq(), CallID: c.ID, Name: c.Name, Result: res})
 		r.emit(protocol.MessageStart{Seq: r.seq(), Message: res})
 		if err := r.record(res); err != nil {
@@ -33,6 +55,9 @@ func (r *Run) execute(calls []model.ToolCall) ([]model.ToolResultMessage, error)
 // runTool validates and runs one call, relaying its updates.
 func (r *Run) runTool(c model.ToolCall) model.ToolResultMessage {
 	t, ok := r.a.tools[c.Name]
+	if p, off := r.b.inactive[c.Name]; ok && off {
+		return failed(c, model.MutationNotApplied, "tool %q is deactivated for this run by plugin %s; call another tool", c.Name, p)
+	}
 	if !ok {
 		return failed(c, model.MutationNotApplied, "tool %q is not available; available tools: %s", c.Name, strings.Join(r.a.names, ", "))
 	}

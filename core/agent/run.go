@@ -31,6 +31,8 @@ type Run struct {
 	// says it was counted (the zero Amount is unknown).
 	spent    model.Amount
 	spentSet bool
+	// b is the run's state at the plugins' event boundary.
+	b boundary
 }
 
 // errAborted is the cause of an abort requested through [Run.Abort].
@@ -56,8 +58,19 @@ func (r *Run) Wait() protocol.AgentEnd {
 // Done is closed when the run has settled.
 func (r *Run) Done() <-chan struct{} { return r.done }
 
+// emit sends ev to the consumer, then delivers it to the handlers that
+// want it, except the events whose handlers run at their own point:
+// tool_execution_start (a decision, see execute) and settled (before it
+// is sent, see loop).
 func (r *Run) emit(ev protocol.Event) {
 	r.events <- ev
+	switch ev.(type) {
+	case protocol.ToolExecutionStart, protocol.Settled:
+	default:
+		if r.a.cfg.Handlers != nil {
+			_ = r.observe(ev, false) // only a decision fails
+		}
+	}
 }
 
 func (r *Run) seq() protocol.Seq { return protocol.Seq{N: r.a.cfg.Sequence()} }
@@ -135,12 +148,23 @@ func (r *Run) aborted() bool { return r.ctx.Err() != nil }
 func (r *Run) loop() {
 	r.emit(protocol.AgentStart{Seq: r.seq(), Run: r.number})
 	r.end = r.turns()
+	// The stop overrides what the run's last boundary asked of the run
+	// itself (a continuation, a tool change); queued input and the
+	// runtime's changes still apply, for the next run.
+	r.b.batch = slices.DeleteFunc(r.b.batch, func(a Action) bool { return a.Kind == ActionContinue || a.Kind == ActionSetTool })
 	r.end.Cost = r.a.cost()
 	r.end.Seq = r.seq()
 	r.emit(r.end)
 	r.ended.Store(true)
 	// Every stream and tool goroutine of the run has finished or been
-	// abandoned after its grace period by now.
+	// abandoned after its grace period by now. The settled handlers run
+	// before settled is sent, and a run started meanwhile waits for them
+	// (Start waits for done).
+	// The handlers see settled with agent_end's number: its own is
+	// given when it is sent, after the handlers' diagnostics.
+	_ = r.observe(protocol.Settled{Seq: r.end.Seq}, false)
+	r.safePoint(true)
+	r.drainQueued()
 	r.emit(protocol.Settled{Seq: r.seq()})
 	r.a.mu.Lock()
 	r.a.active = nil
@@ -251,7 +275,10 @@ func (r *Run) turns() protocol.AgentEnd {
 			results, err = r.execute(calls)
 		}
 		r.emit(protocol.TurnEnd{Seq: r.seq(), Turn: r.turn, Message: msg, ToolResults: nonNil(results)})
+		var hf *handlerFailure
 		switch {
+		case errors.As(err, &hf):
+			return protocol.AgentEnd{Reason: protocol.EndHandlerFailed, Error: err.Error()}
 		case err != nil:
 			return protocol.AgentEnd{Reason: protocol.EndRecordFailed, Error: err.Error()}
 		case r.aborted() || (msg.Error != nil && msg.Error.Kind == model.ErrAborted):
@@ -271,15 +298,25 @@ func (r *Run) turns() protocol.AgentEnd {
 			return protocol.AgentEnd{Reason: protocol.EndRefusal}
 		}
 		retried = false
+		// The safe point: the handlers' actions of this turn apply.
+		r.safePoint(false)
+		continued := r.b.continued
+		r.b.continued = false
 		// Boundary after the complete tool batch: steering input first.
 		r.drainQueued()
 		switch {
+		case r.aborted():
+			// A handler cancelled the run at the boundary.
+			return r.abortEnd()
 		case r.queueLen(&r.a.steer) > 0:
 			source = &r.a.steer
 		case len(calls) > 0:
 		case r.queueLen(&r.a.followUp) > 0:
 			// The agent would stop: follow-up input.
 			source = &r.a.followUp
+		case continued:
+			// A handler asked for one more request; the queued input and
+			// the tool follow-up above would have satisfied it.
 		default:
 			return protocol.AgentEnd{Reason: protocol.EndCompleted}
 		}

@@ -47,6 +47,10 @@ const (
 	// EndMaxCost: the run spent its budget (or its cost is unknown), so
 	// it sent no further request.
 	EndMaxCost EndReason = "max_cost"
+	// EndHandlerFailed: a plugin handler that had to decide (whether a
+	// tool call may run) failed, so the run stopped without applying
+	// what its handlers had returned.
+	EndHandlerFailed EndReason = "handler_failed"
 )
 
 // AgentStart opens a run. Run counts the session's runs in this process

@@ -218,6 +218,8 @@ func EndReason(r protocol.EndReason) string {
 		return "the run reached its cost budget (max-cost)"
 	case protocol.EndRecordFailed:
 		return "a message could not be recorded in the session"
+	case protocol.EndHandlerFailed:
+		return "a plugin handler that had to decide whether a tool call may run failed"
 	}
 	return string(r)
 }
