@@ -25,6 +25,8 @@ type Generation struct {
 	plugins   []*loaded
 	tools     []*toolDef
 	providers []ProviderDefinition
+	// disabled are the plugins whose event handler failed (handlers.go).
+	disabled disabledHandlers
 }
 
 // loaded is one plugin of a generation, compiled on first use.

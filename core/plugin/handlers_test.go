@@ -1,0 +1,220 @@
+package plugin
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/smith-agent/smith/core/agent"
+	"github.com/smith-agent/smith/core/mockprovider"
+	"github.com/smith-agent/smith/core/model"
+	"github.com/smith-agent/smith/core/protocol"
+)
+
+var (
+	handlerOnce sync.Once
+	handlerWasm []byte
+	handlerErr  error
+)
+
+// handlerArtifact builds testdata/handlerguest once per test binary.
+func handlerArtifact(tb testing.TB) Artifact {
+	tb.Helper()
+	build(tb) // for buildDir
+	handlerOnce.Do(func() {
+		out := filepath.Join(buildDir, "handlerguest.wasm")
+		cmd := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w", "-o", out, ".")
+		cmd.Dir = filepath.Join("testdata", "handlerguest")
+		cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			handlerErr = errors.New("build testdata/handlerguest: " + err.Error() + "\n" + string(msg))
+			return
+		}
+		handlerWasm, handlerErr = os.ReadFile(out)
+	})
+	if handlerErr != nil {
+		tb.Fatal(handlerErr)
+	}
+	sum := sha256.Sum256(handlerWasm)
+	return Artifact{Name: "guard", Wasm: handlerWasm, SHA256: hex.EncodeToString(sum[:])}
+}
+
+// handlerWorld is the tools plugin and the handler guest in one
+// generation, bound over a temporary project.
+func handlerWorld(t *testing.T) (*bench, agent.Handlers) {
+	t.Helper()
+	h, err := Open(context.Background(), Config{CacheDir: filepath.Join(buildDir, "cache")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close(context.Background()) })
+	g, err := h.Load(context.Background(), []Artifact{artifact(t, "tools"), handlerArtifact(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(g.Close)
+	w := newBench(t, g, Effects{})
+	hs := w.b.Handlers()
+	if hs == nil {
+		t.Fatal("a generation whose plugin subscribes has no handlers")
+	}
+	return w, hs
+}
+
+// handlerRun runs one prompt against the mock script with the world's
+// tools and handlers and returns the events and the agent.
+func handlerRun(t *testing.T, w *bench, hs agent.Handlers, pub agent.Publisher, script, prompt string) ([]protocol.Event, *agent.Agent, *mockprovider.Provider) {
+	t.Helper()
+	sc, err := mockprovider.Parse([]byte(script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := mockprovider.New(sc)
+	a, err := agent.New(agent.Config{Provider: p, Tools: w.b.Tools(), Recorder: &memRecorder{}, Cwd: w.root, Handlers: hs, Publisher: pub})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := a.Start(context.Background(), model.UserText(prompt))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []protocol.Event
+	for ev := range run.Events() {
+		evs = append(evs, ev)
+	}
+	return evs, a, p
+}
+
+type memRecorder struct {
+	mu   sync.Mutex
+	msgs []model.Message
+}
+
+func (m *memRecorder) Record(_ context.Context, msg model.Message) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.msgs = append(m.msgs, msg)
+	return nil
+}
+
+func endOf(evs []protocol.Event) protocol.AgentEnd {
+	for _, ev := range evs {
+		if e, ok := ev.(protocol.AgentEnd); ok {
+			return e
+		}
+	}
+	return protocol.AgentEnd{}
+}
+
+func noticeTexts(evs []protocol.Event) []string {
+	var out []string
+	for _, ev := range evs {
+		if n, ok := ev.(protocol.Notice); ok {
+			out = append(out, n.Text)
+		}
+	}
+	return out
+}
+
+// TestPluginHandlerContinues: a plugin's turn_end handler queues input
+// and continues; the agent sends the queued input as the next turn (the
+// continuation coalesced with it: one request, not two), and the
+// handler's continuation returned at settlement is diagnosed.
+func TestPluginHandlerContinues(t *testing.T) {
+	w, hs := handlerWorld(t)
+	evs, _, p := handlerRun(t, w, hs, nil, `{"mock_script":1,"responses":[{"text":"please continue"},{"text":"done"}]}`, "hi")
+	if e := endOf(evs); e.Reason != protocol.EndCompleted {
+		t.Fatalf("agent_end %+v", e)
+	}
+	reqs := p.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2", len(reqs))
+	}
+	last := reqs[1].Messages[len(reqs[1].Messages)-1].(model.UserMessage)
+	if got := model.TextOf(last.Content); got != "go on, says handlerguest" {
+		t.Fatalf("the second request ends with %q", got)
+	}
+	if n := noticeTexts(evs); len(n) != 1 || !strings.Contains(n[0], "plugin guard asked to continue a run that has ended") {
+		t.Fatalf("notices %q", n)
+	}
+}
+
+// TestPluginHandlerDecides: tool_execution_start reaches the plugin as a
+// required decision; its cancel-run stops the run before the call runs.
+func TestPluginHandlerDecides(t *testing.T) {
+	w, hs := handlerWorld(t)
+	w.write(t, "secret.txt", "do not read\n")
+	evs, _, _ := handlerRun(t, w, hs, nil, `{"mock_script":1,"responses":[
+	  {"tool_calls":[{"id":"c1","name":"read","arguments":{"path":"secret.txt"}}]},{"text":"never"}]}`, "read it")
+	e := endOf(evs)
+	if e.Reason != protocol.EndAborted || !strings.Contains(e.Error, "cancelled by plugin guard: handlerguest refuses secret.txt") {
+		t.Fatalf("agent_end %+v", e)
+	}
+	for _, ev := range evs {
+		if te, ok := ev.(protocol.ToolExecutionEnd); ok && !te.Result.IsError {
+			t.Fatalf("the call ran: %+v", te.Result)
+		}
+	}
+}
+
+// TestPluginHandlerFailureDisables: a handler that traps is reported once
+// and disabled for the generation: its later events are not delivered
+// (no continuation, no settled diagnostic), and the run goes on.
+func TestPluginHandlerFailureDisables(t *testing.T) {
+	w, hs := handlerWorld(t)
+	evs, _, p := handlerRun(t, w, hs, nil, `{"mock_script":1,"responses":[{"text":"TRAP, then please continue"},{"text":"never"}]}`, "hi")
+	if e := endOf(evs); e.Reason != protocol.EndCompleted {
+		t.Fatalf("agent_end %+v", e)
+	}
+	n := noticeTexts(evs)
+	if len(n) != 1 || !strings.Contains(n[0], "plugin guard: its message_end handler failed") || !strings.Contains(n[0], "disabled") {
+		t.Fatalf("notices %q", n)
+	}
+	if len(p.Requests()) != 1 {
+		t.Fatalf("%d requests: the disabled handler still continued the run", len(p.Requests()))
+	}
+	// Disabled for the generation: a decision it would have to make now
+	// fails, and the run stops with handler_failed before the call.
+	evs, _, _ = handlerRun(t, w, hs, nil, `{"mock_script":1,"responses":[
+	  {"tool_calls":[{"id":"c1","name":"ls","arguments":{}}]},{"text":"never"}]}`, "list")
+	if e := endOf(evs); e.Reason != protocol.EndHandlerFailed || !strings.Contains(e.Error, "plugin guard, which decides tool_execution_start, is disabled") {
+		t.Fatalf("agent_end %+v", e)
+	}
+}
+
+type recordingPublisher struct{ got []agent.Action }
+
+func (r *recordingPublisher) Publish(_ context.Context, as []agent.Action) error {
+	r.got = append(r.got, as...)
+	return nil
+}
+
+// TestPluginHandlerSelectsModel: a select-model action reaches the
+// publisher as provider/model at the safe point.
+func TestPluginHandlerSelectsModel(t *testing.T) {
+	w, hs := handlerWorld(t)
+	pub := &recordingPublisher{}
+	evs, _, _ := handlerRun(t, w, hs, pub, `{"mock_script":1,"responses":[{"text":"switch model"}]}`, "hi")
+	if e := endOf(evs); e.Reason != protocol.EndCompleted {
+		t.Fatalf("agent_end %+v", e)
+	}
+	if len(pub.got) != 1 || pub.got[0].Kind != agent.ActionSelectModel || pub.got[0].Model != "mock/other" || pub.got[0].Plugin != "guard" {
+		t.Fatalf("published %+v", pub.got)
+	}
+}
+
+// TestNoHandlers: a generation whose plugins subscribe to nothing has no
+// handlers, so the agent delivers nothing.
+func TestNoHandlers(t *testing.T) {
+	w := newBench(t, shared(t), Effects{})
+	if hs := w.b.Handlers(); hs != nil {
+		t.Fatalf("Handlers() = %v, want nil", hs)
+	}
+}

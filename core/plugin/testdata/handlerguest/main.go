@@ -1,0 +1,66 @@
+//go:build wasip1
+
+// Command handlerguest is a test plugin of core/plugin's event handler
+// dispatch (handlers_test.go): it subscribes to turn_end,
+// tool_execution_start, message_end and settled, and answers from the
+// event's payload: a turn whose answer asks "please continue" queues
+// input and continues; a call whose arguments name secret.txt is
+// cancelled; a message saying TRAP makes it trap; one saying "switch
+// model" selects another; a decision it is asked for says so in the
+// queued input.
+package main
+
+import (
+	"strings"
+
+	"github.com/smith-agent/smith/wit/contrib"
+	"github.com/smith-agent/smith/wit/handler"
+	"github.com/smith-agent/smith/wit/types"
+)
+
+func init() {
+	contrib.Export(plugin{})
+	handler.Export(plugin{})
+}
+
+func main() {}
+
+type plugin struct{}
+
+func (plugin) DeclareContributions(contrib.DeclareOptions) (contrib.Contributions, error) {
+	return contrib.Contributions{Subscriptions: []types.EventKind{types.EventKindTurnEnd, types.EventKindToolExecutionStart,
+		types.EventKindMessageEnd, types.EventKindSettled}}, nil
+}
+
+// settledRuns counts the settled events seen: guest-local state.
+var settledRuns int
+
+func (plugin) HandleEvent(ev handler.Event, opts handler.HandleOptions) ([]handler.Action, error) {
+	p := ev.Payload
+	switch ev.Kind {
+	case types.EventKindMessageEnd:
+		if strings.Contains(p, "TRAP") {
+			panic("handlerguest: told to trap")
+		}
+		if strings.Contains(p, "switch model") && strings.Contains(p, `"role":"assistant"`) {
+			return []handler.Action{{Case: handler.ActionSelectModel, SelectModel: handler.ModelSelection{Provider: "mock", Model: "other"}}}, nil
+		}
+	case types.EventKindToolExecutionStart:
+		if !opts.DecisionRequired {
+			return nil, handler.HandlerFault{Case: handler.HandlerFaultInvalidEvent, InvalidEvent: "tool_execution_start without a decision"}
+		}
+		if strings.Contains(p, "secret.txt") {
+			return []handler.Action{{Case: handler.ActionCancelRun, CancelRun: "handlerguest refuses secret.txt"}}, nil
+		}
+	case types.EventKindTurnEnd:
+		if strings.Contains(p, "please continue") {
+			return []handler.Action{{Case: handler.ActionQueueInput, QueueInput: "go on, says handlerguest"}, {Case: handler.ActionContinueRun}}, nil
+		}
+	case types.EventKindSettled:
+		settledRuns++
+		if settledRuns == 1 {
+			return []handler.Action{{Case: handler.ActionContinueRun}}, nil
+		}
+	}
+	return nil, nil
+}
