@@ -86,9 +86,18 @@ type Action struct {
 // model selection. Publish validates every action before it applies any
 // and returns an error (naming the action and its plugin) without
 // changing anything when one is invalid; the batch is then rejected
-// whole. It is called by the run goroutine between provider requests.
+// whole. A model selection returns the provider and model id the rest of
+// the run's requests go to (nil keeps the run's). It is called by the
+// run goroutine between provider requests.
 type Publisher interface {
-	Publish(ctx context.Context, actions []Action) error
+	Publish(ctx context.Context, actions []Action) (*Target, error)
+}
+
+// Target is where a run's requests go: a provider and the model id
+// passed to it.
+type Target struct {
+	Provider model.Provider
+	Model    string
 }
 
 // boundary is a run's state at the event boundary.
@@ -183,14 +192,18 @@ func (r *Run) safePoint(settled bool) {
 	if len(runtime) > 0 {
 		p := r.a.cfg.Publisher
 		var err error
+		var to *Target
 		if p == nil {
 			err = fmt.Errorf("plugin %s asked for %s, which this runtime does not apply", runtime[0].Plugin, runtime[0].Kind)
 		} else {
-			err = p.Publish(context.WithoutCancel(r.ctx), runtime)
+			to, err = p.Publish(context.WithoutCancel(r.ctx), runtime)
 		}
 		if err != nil {
 			r.emit(protocol.Notice{Seq: r.seq(), Level: protocol.NoticeWarning, Text: "agent: the plugins' actions were rejected: " + err.Error() + "; none of the batch's actions was applied"})
 			return
+		}
+		if to != nil && to.Provider != nil && !settled {
+			r.target = to
 		}
 	}
 	for _, a := range batch {

@@ -50,14 +50,15 @@ func once(actions ...Action) func(protocol.Event, bool) (Outcome, error) {
 type fakePublisher struct {
 	got []Action
 	err error
+	to  *Target
 }
 
-func (p *fakePublisher) Publish(_ context.Context, as []Action) error {
+func (p *fakePublisher) Publish(_ context.Context, as []Action) (*Target, error) {
 	if p.err != nil {
-		return p.err
+		return nil, p.err
 	}
 	p.got = append(p.got, as...)
-	return nil
+	return p.to, nil
 }
 
 func handlerAgent(t *testing.T, p model.Provider, h Handlers, pub Publisher, tools ...Tool) (*Agent, *memRecorder) {
@@ -471,5 +472,32 @@ func TestHandlersNotGivenUnwantedEvents(t *testing.T) {
 		if !strings.HasPrefix(s, "message_end") {
 			t.Fatalf("handlers saw %q", s)
 		}
+	}
+}
+
+// TestHandlerRetargetsTheRun: a model selection the publisher accepts
+// sends the rest of the run's requests to its target; the next run goes
+// to the agent's own provider again.
+func TestHandlerRetargetsTheRun(t *testing.T) {
+	h := &fakeHandlers{on: map[string]func(protocol.Event, bool) (Outcome, error){
+		"turn_end": once(Action{Kind: ActionSelectModel, Plugin: "router", Model: "mock/other"}),
+	}}
+	other := script(t, `{"mock_script":1,"responses":[{"text":"from the other"}]}`)
+	pub := &fakePublisher{to: &Target{Provider: other, Model: "other-model"}}
+	own := script(t, toolThenText)
+	a, rec := handlerAgent(t, own, h, pub, countingTool("read", &ran0))
+	run, _ := a.Start(context.Background(), model.UserText("go"))
+	drain(t, run)
+	if len(own.Requests()) != 1 || len(other.Requests()) != 1 || other.Requests()[0].Model != "other-model" {
+		t.Fatalf("own %d requests, other %d", len(own.Requests()), len(other.Requests()))
+	}
+	msgs := rec.messages()
+	if got := model.TextOf(msgs[len(msgs)-1].(model.AssistantMessage).Content); got != "from the other" {
+		t.Fatalf("last answer %q", got)
+	}
+	run, _ = a.Start(context.Background(), model.UserText("again"))
+	drain(t, run)
+	if len(own.Requests()) != 2 {
+		t.Fatal("the next run did not go back to the agent's provider")
 	}
 }

@@ -33,6 +33,9 @@ type Run struct {
 	spentSet bool
 	// b is the run's state at the plugins' event boundary.
 	b boundary
+	// target, when set, is where the rest of the run's requests go (a
+	// handler selected another model); nil sends them to the agent's.
+	target *Target
 }
 
 // errAborted is the cause of an abort requested through [Run.Abort].

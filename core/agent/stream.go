@@ -18,6 +18,9 @@ func (r *Run) stream() (model.AssistantMessage, error) {
 	r.a.mu.Lock()
 	provider := r.a.cfg.Provider
 	r.a.mu.Unlock()
+	if r.target != nil {
+		provider, req.Model = r.target.Provider, r.target.Model
+	}
 
 	r.emit(protocol.MessageStart{Seq: r.seq(), Message: model.AssistantMessage{Content: []model.Content{}}})
 	pump := streamasm.NewPump(provider.Stream(r.ctx, req))

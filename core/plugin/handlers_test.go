@@ -191,9 +191,9 @@ func TestPluginHandlerFailureDisables(t *testing.T) {
 
 type recordingPublisher struct{ got []agent.Action }
 
-func (r *recordingPublisher) Publish(_ context.Context, as []agent.Action) error {
+func (r *recordingPublisher) Publish(_ context.Context, as []agent.Action) (*agent.Target, error) {
 	r.got = append(r.got, as...)
-	return nil
+	return nil, nil
 }
 
 // TestPluginHandlerSelectsModel: a select-model action reaches the

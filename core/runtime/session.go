@@ -279,7 +279,8 @@ func (s *Session) prepare(ctx context.Context) error {
 	}
 	a, err := agent.New(agent.Config{Provider: bm.provider, Model: bm.modelID, Cwd: s.rt.cfg.Cwd, Tools: s.gateTools(s.binding.Tools()),
 		Recorder: s.store, History: history.Messages, Sequence: s.hub.next, Compactor: compactor{s},
-		MaxCost: s.rt.conf.MaxCost.Value, MaxCostSource: s.rt.conf.MaxCost.Source.String()})
+		MaxCost: s.rt.conf.MaxCost.Value, MaxCostSource: s.rt.conf.MaxCost.Source.String(),
+		Handlers: s.binding.Handlers(), Publisher: publisher{s}})
 	if err != nil {
 		return err
 	}

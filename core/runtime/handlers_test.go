@@ -1,0 +1,76 @@
+package runtime
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/smith-agent/smith/core/plugin"
+	"github.com/smith-agent/smith/core/protocol"
+)
+
+// guardPlugin builds core/plugin's handler test guest (see its
+// testdata/handlerguest) as the artifact "guard".
+func guardPlugin(t *testing.T) plugin.Artifact {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "guard.wasm")
+	cmd := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w", "-o", out, ".")
+	cmd.Dir = filepath.Join("..", "plugin", "testdata", "handlerguest")
+	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("build the handler guest: %v\n%s", err, msg)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(b)
+	return plugin.Artifact{Name: "guard", Wasm: b, SHA256: hex.EncodeToString(sum[:])}
+}
+
+// TestSessionRunsPluginHandlers: a session's runs deliver their events to
+// a plugin's handlers: the input it queues at turn_end is recorded and
+// sent as the next turn (its continuation coalesced with it), its
+// continuation at settlement is diagnosed, and a model it selects that
+// cannot be bound is refused with a notice naming the plugin and the
+// model while the run goes on with the session's own.
+func TestSessionRunsPluginHandlers(t *testing.T) {
+	w := newWorld(t)
+	w.write("h.mock.json", mockScript(mockText("please continue", 10, 1, 1), mockText("switch model", 10, 1, 1), mockText("done", 10, 1, 1)))
+	guard := guardPlugin(t)
+	rt := w.open(map[string]string{"model": "mock/h.mock.json"}, func(c *Config) { c.Plugins = append(c.Plugins, guard) })
+	s, err := rt.NewSession(context.Background(), NewSessionOptions{Name: "h"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := runPrompt(t, s, "hi")
+	if e := agentEnd(evs); e.Reason != protocol.EndCompleted {
+		t.Fatalf("agent_end %+v", e)
+	}
+	reqs := mockOf(t, s).Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want the prompt's and the queued input's", len(reqs))
+	}
+	if got := requestText(reqs[1]); !strings.HasSuffix(got, "user:go") {
+		t.Fatalf("the second request carries %s", got)
+	}
+	h, _ := s.History()
+	if len(h) != 4 {
+		t.Fatalf("the session holds %d messages, want 4 (the queued input recorded)", len(h))
+	}
+	var notes []string
+	for _, ev := range evs {
+		if n, ok := ev.(protocol.Notice); ok {
+			notes = append(notes, n.Text)
+		}
+	}
+	if len(notes) != 2 || !strings.Contains(notes[0], "plugin guard selected model mock/other, which cannot be used") ||
+		!strings.Contains(notes[1], "plugin guard asked to continue a run that has ended") {
+		t.Fatalf("notices %q", notes)
+	}
+}
