@@ -187,6 +187,8 @@ func action(plugin string, a pluginabi.Action) agent.Action {
 		out.Kind, out.Model = agent.ActionSelectModel, a.SelectModel.Provider+"/"+a.SelectModel.Model
 	case pluginabi.ActionSetToolActivation:
 		out.Kind, out.Tool, out.Active = agent.ActionSetTool, a.SetToolActivation.Name, a.SetToolActivation.Active
+	case pluginabi.ActionDenyCall:
+		out.Kind, out.Text = agent.ActionDenyCall, a.DenyCall
 	default:
 		// The agent refuses the batch, naming the kind.
 		out.Kind = agent.ActionKind(a.Unknown)

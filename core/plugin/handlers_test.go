@@ -164,6 +164,30 @@ func TestPluginHandlerDecides(t *testing.T) {
 	}
 }
 
+// TestPluginHandlerDeniesCall: a plugin's deny-call decision answers the
+// call with an error result naming the plugin and its reason, before any
+// effect; the run goes on to the model's next answer.
+func TestPluginHandlerDeniesCall(t *testing.T) {
+	w, hs := handlerWorld(t)
+	evs, _, p := handlerRun(t, w, hs, nil, `{"mock_script":1,"responses":[
+	  {"tool_calls":[{"id":"c1","name":"write","arguments":{"path":"private/x.txt","content":"x"}}]},{"text":"understood"}]}`, "write it")
+	if e := endOf(evs); e.Reason != protocol.EndCompleted || len(p.Requests()) != 2 {
+		t.Fatalf("agent_end %+v after %d requests", e, len(p.Requests()))
+	}
+	var res model.ToolResultMessage
+	for _, ev := range evs {
+		if te, ok := ev.(protocol.ToolExecutionEnd); ok {
+			res = te.Result
+		}
+	}
+	if !res.IsError || res.Mutation != model.MutationNotApplied || !strings.Contains(model.TextOf(res.Content), "denied by plugin guard: handlerguest keeps private/ closed") {
+		t.Fatalf("result %+v", res)
+	}
+	if _, err := os.Stat(filepath.Join(w.root, "private")); !os.IsNotExist(err) {
+		t.Fatalf("the denied write happened: %v", err)
+	}
+}
+
 // TestPluginHandlerFailureDisables: a handler that traps is reported once
 // and disabled for the generation: its later events are not delivered
 // (no continuation, no settled diagnostic), and the run goes on.

@@ -85,11 +85,14 @@ func storeAction(b []byte, v *Action) {
 	case ActionSetToolActivation:
 		b[0] = byte(5)
 		storeToolActivation(b[4:], &v.SetToolActivation)
-	case ActionUnknown:
+	case ActionDenyCall:
 		b[0] = byte(6)
+		cabi.StoreString(b[4:], v.DenyCall)
+	case ActionUnknown:
+		b[0] = byte(7)
 		cabi.StoreString(b[4:], v.Unknown)
 	default:
-		cabi.BadCase("action", uint32(v.Case), 7)
+		cabi.BadCase("action", uint32(v.Case), 8)
 	}
 }
 

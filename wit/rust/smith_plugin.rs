@@ -2818,6 +2818,10 @@ pub mod handler {
         SelectModel(ModelSelection),
         /// Activate or deactivate a tool for the rest of the run.
         SetToolActivation(ToolActivation),
+        /// The decision on a `tool-execution-start` event that the call must
+        /// not run; carries the reason the model reads in the call's error
+        /// result. Only valid where a decision is required.
+        DenyCall(String),
         /// An action kind newer than this world; the host refuses the batch.
         Unknown(String),
     }
@@ -2833,8 +2837,9 @@ pub mod handler {
                 3 => Action::ReloadPlugins,
                 4 => Action::SelectModel(rt::Canon::load(p + 4)),
                 5 => Action::SetToolActivation(rt::Canon::load(p + 4)),
-                6 => Action::Unknown(rt::Canon::load(p + 4)),
-                d => rt::bad("handler.action", d as u32, 7),
+                6 => Action::DenyCall(rt::Canon::load(p + 4)),
+                7 => Action::Unknown(rt::Canon::load(p + 4)),
+                d => rt::bad("handler.action", d as u32, 8),
             }
         }
         unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
@@ -2857,8 +2862,12 @@ pub mod handler {
                     rt::st::<u8>(p, 5);
                     rt::Canon::store(v, p + 4, keep);
                 }
-                Action::Unknown(v) => {
+                Action::DenyCall(v) => {
                     rt::st::<u8>(p, 6);
+                    rt::Canon::store(v, p + 4, keep);
+                }
+                Action::Unknown(v) => {
+                    rt::st::<u8>(p, 7);
                     rt::Canon::store(v, p + 4, keep);
                 }
             }
@@ -2871,8 +2880,9 @@ pub mod handler {
                 3 => Action::ReloadPlugins,
                 4 => Action::SelectModel(rt::Canon::lift(&f[1..])),
                 5 => Action::SetToolActivation(rt::Canon::lift(&f[1..])),
-                6 => Action::Unknown(rt::Canon::lift(&f[1..])),
-                d => rt::bad("handler.action", d as u32, 7),
+                6 => Action::DenyCall(rt::Canon::lift(&f[1..])),
+                7 => Action::Unknown(rt::Canon::lift(&f[1..])),
+                d => rt::bad("handler.action", d as u32, 8),
             }
         }
         unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
@@ -2892,8 +2902,12 @@ pub mod handler {
                     f[0] = 5;
                     rt::Canon::lower(v, &mut f[1..], keep);
                 }
-                Action::Unknown(v) => {
+                Action::DenyCall(v) => {
                     f[0] = 6;
+                    rt::Canon::lower(v, &mut f[1..], keep);
+                }
+                Action::Unknown(v) => {
+                    f[0] = 7;
                     rt::Canon::lower(v, &mut f[1..], keep);
                 }
             }

@@ -543,12 +543,17 @@ func loadAction(c *wasmhost.Call, b []byte, v *Action) error {
 			return err
 		}
 	case 6:
+		v.Case = ActionDenyCall
+		if err := canon.LoadString(c, b[4:], &v.DenyCall); err != nil {
+			return canon.Wrap("action.deny-call", err)
+		}
+	case 7:
 		v.Case = ActionUnknown
 		if err := canon.LoadString(c, b[4:], &v.Unknown); err != nil {
 			return canon.Wrap("action.unknown", err)
 		}
 	default:
-		return canon.BadCase("action", uint32(d), 7)
+		return canon.BadCase("action", uint32(d), 8)
 	}
 	return nil
 }

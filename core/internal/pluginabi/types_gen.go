@@ -1185,6 +1185,11 @@ type Action struct {
 	// Activate or deactivate a tool for the rest of the run.
 	// Valid when Case is ActionSetToolActivation.
 	SetToolActivation ToolActivation
+	// The decision on a `tool-execution-start` event that the call must
+	// not run; carries the reason the model reads in the call's error
+	// result. Only valid where a decision is required.
+	// Valid when Case is ActionDenyCall.
+	DenyCall string
 	// An action kind newer than this world; the host refuses the batch.
 	// Valid when Case is ActionUnknown.
 	Unknown string
@@ -1207,6 +1212,10 @@ const (
 	ActionSelectModel
 	// Activate or deactivate a tool for the rest of the run.
 	ActionSetToolActivation
+	// The decision on a `tool-execution-start` event that the call must
+	// not run; carries the reason the model reads in the call's error
+	// result. Only valid where a decision is required.
+	ActionDenyCall
 	// An action kind newer than this world; the host refuses the batch.
 	ActionUnknown
 )
@@ -1226,6 +1235,8 @@ func (v ActionCase) String() string {
 		return "select-model"
 	case ActionSetToolActivation:
 		return "set-tool-activation"
+	case ActionDenyCall:
+		return "deny-call"
 	case ActionUnknown:
 		return "unknown"
 	}

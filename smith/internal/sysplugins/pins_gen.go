@@ -30,10 +30,10 @@ var toolsWasm []byte
 // the toolchains that built them (a rebuild is byte-identical only with
 // the same one).
 var pins = []pin{
-	{name: "product", file: "product.wasm", size: 107673, sha256: "d0ba84a1849eddd0d10901fa2c1fefb1d3d575e07796d74143f2da21aec06d84", toolchain: "rustc 1.63.0", data: productWasm},
-	{name: "providers-anthropic", file: "providers-anthropic.wasm", size: 302260, sha256: "544790cf7c8a8c4dfc1986191037183da9607fd8d1ef143b896f513efe61e3e5", toolchain: "rustc 1.63.0", data: providersanthropicWasm},
-	{name: "providers-openai-responses", file: "providers-openai-responses.wasm", size: 308969, sha256: "cf3e78caf0e90b800e436f17a2443709ec1d5e314dba0723487024a0b26301d3", toolchain: "rustc 1.63.0", data: providersopenairesponsesWasm},
-	{name: "providers-openai-chat", file: "providers-openai-chat.wasm", size: 313272, sha256: "be36f44bab753ed8c258411ca3498a568f5bce1750d48b3954e5b6b4de6e97bd", toolchain: "rustc 1.63.0", data: providersopenaichatWasm},
-	{name: "providers-gemini", file: "providers-gemini.wasm", size: 362010, sha256: "ab3e45ce5fe57761d629b6fd51ddcd2ca08e3eab2061da9014b125f632da63b8", toolchain: "rustc 1.63.0", data: providersgeminiWasm},
-	{name: "tools", file: "tools.wasm", size: 112612, sha256: "2a27ccb1bc62ccd998bc1687aa6bf8c995d46322c92ed45ebe3ea79358a9a2c7", toolchain: "rustc 1.63.0", data: toolsWasm},
+	{name: "product", file: "product.wasm", size: 107673, sha256: "7fb566f6223c17645cef5a5cfff5634e39ab7e58c878ad93db7ec969b1b1b48a", toolchain: "rustc 1.63.0", data: productWasm},
+	{name: "providers-anthropic", file: "providers-anthropic.wasm", size: 302260, sha256: "8bafcaf516783669fb2965aaf7fe2d93189406dac306d357f1bac6b4e1ed6f6a", toolchain: "rustc 1.63.0", data: providersanthropicWasm},
+	{name: "providers-openai-responses", file: "providers-openai-responses.wasm", size: 308969, sha256: "00eec42008802a6377f3daa85466d3a4475a980a3c651228ebbb0f0f071d6a0e", toolchain: "rustc 1.63.0", data: providersopenairesponsesWasm},
+	{name: "providers-openai-chat", file: "providers-openai-chat.wasm", size: 313272, sha256: "5dca50f62793b33d286a0eef32615aa9cccc0d3c73e3bd7dd417835097b624e1", toolchain: "rustc 1.63.0", data: providersopenaichatWasm},
+	{name: "providers-gemini", file: "providers-gemini.wasm", size: 362010, sha256: "0c414601a7428dd9d293b0406971ae0f9dc2a6bc0241a0767ee447425d64f5d4", toolchain: "rustc 1.63.0", data: providersgeminiWasm},
+	{name: "tools", file: "tools.wasm", size: 112612, sha256: "495004a0de206470bccbef32492dc519f211c0200c32344c8f804a8ed0ad905c", toolchain: "rustc 1.63.0", data: toolsWasm},
 }

@@ -5,7 +5,7 @@
 // tool_execution_start, message_end and settled, and answers from the
 // event's payload: a turn whose answer asks "please continue" queues
 // input and continues; a call whose arguments name secret.txt is
-// cancelled; a message saying TRAP makes it trap; one saying "switch
+// cancelled, one naming private is denied; a message saying TRAP makes it trap; one saying "switch
 // model" selects another; a decision it is asked for says so in the
 // queued input.
 package main
@@ -51,6 +51,9 @@ func (plugin) HandleEvent(ev handler.Event, opts handler.HandleOptions) ([]handl
 		}
 		if strings.Contains(p, "secret.txt") {
 			return []handler.Action{{Case: handler.ActionCancelRun, CancelRun: "handlerguest refuses secret.txt"}}, nil
+		}
+		if strings.Contains(p, "private") {
+			return []handler.Action{{Case: handler.ActionDenyCall, DenyCall: "handlerguest keeps private/ closed"}}, nil
 		}
 	case types.EventKindTurnEnd:
 		if strings.Contains(p, "please continue") {
