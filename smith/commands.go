@@ -25,6 +25,7 @@ func rootCommand() *cli.Command {
 			evalCommand(),
 			mcpCommand(),
 			modelsCommand(),
+			pluginCommand(),
 			promptCommand(),
 			replayCommand(),
 			rpcCommand(),

@@ -15,6 +15,7 @@ func globalFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "home", Usage: "Smith's data `DIR` (sessions live in DIR/sessions, your configuration in DIR/smith.kdl); default $XDG_DATA_HOME/smith or ~/.local/share/smith, with the configuration in $XDG_CONFIG_HOME/smith or ~/.config/smith",
 			Sources: cli.EnvVars("SMITH_HOME")},
+		pluginFlag(),
 	}
 }
 

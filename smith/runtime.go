@@ -49,17 +49,28 @@ func openRuntime(ctx context.Context, cmd *cli.Command, o runtimeOptions) (*runt
 			flags[opt.Flag] = cmd.String(opt.Flag)
 		}
 	}
+	stderr := cmd.Root().ErrWriter
+	notify := func(s string) { fmt.Fprintf(stderr, "smith: %s\n", s) }
+	if o.quiet {
+		notify = nil
+	}
 	var arts []plugin.Artifact
 	if o.plugins {
 		var err error
 		if arts, err = sysplugins.Artifacts(); err != nil {
 			return nil, err
 		}
-	}
-	stderr := cmd.Root().ErrWriter
-	notify := func(s string) { fmt.Fprintf(stderr, "smith: %s\n", s) }
-	if o.quiet {
-		notify = nil
+		// The user's, a trusted project's and --plugin packages load
+		// after the system plugins (plugin_cmd.go).
+		note := notify
+		if note == nil {
+			note = func(string) {}
+		}
+		extra, err := extraPlugins(ctx, cmd, o.cwd, flags, arts, note)
+		if err != nil {
+			return nil, err
+		}
+		arts = append(arts, extra...)
 	}
 	rt, err := runtime.Open(ctx, runtime.Config{Cwd: o.cwd, Home: cmd.String("home"), Flags: flags, Plugins: arts,
 		Version: version, Ephemeral: o.ephemeral, Notify: notify})

@@ -1,0 +1,501 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/smith-agent/smith/core/config"
+	"github.com/smith-agent/smith/core/plugin"
+	"github.com/smith-agent/smith/core/pluginpkg"
+	"github.com/smith-agent/smith/core/runtime"
+	"github.com/smith-agent/smith/smith/internal/sysplugins"
+	"github.com/urfave/cli/v3"
+)
+
+func pluginCommand() *cli.Command {
+	outputFlag := &cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "table", Usage: "output `FORMAT`: table or json"}
+	return &cli.Command{
+		Name:  "plugin",
+		Usage: "install, list and remove your own WebAssembly plugins",
+		Description: "A plugin package is a directory holding plugin.kdl (name, version, world, artifact,\n" +
+			"capability, timeout) and the .wasm artifact it names. Installing copies it to\n" +
+			"DATA/plugins/NAME and records what it is granted (the capabilities its manifest requests)\n" +
+			"and its artifact's SHA-256 in DATA/plugins/grants.json; a changed artifact is never run.\n" +
+			"A project's .smith/plugins/NAME packages load only in a trusted project; --plugin DIR\n" +
+			"trusts one package for one run.",
+		Commands: []*cli.Command{
+			{Name: "install", Usage: "install a plugin package (a directory with plugin.kdl), or a bare .wasm described by flags; prints what it grants",
+				ArgsUsage: "PATH",
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "name", Usage: "the plugin's `NAME`, for a bare .wasm (default: the file name)"},
+					&cli.StringFlag{Name: "version", Usage: "the plugin's `VERSION`, for a bare .wasm", Value: "0.0.0"},
+					&cli.StringSliceFlag{Name: "capability", Usage: "grant `CAP` (fs, process, log, http), for a bare .wasm; repeatable"},
+					&cli.StringSliceFlag{Name: "allow", Usage: "a `URL` prefix the http capability may reach, for a bare .wasm; repeatable"},
+					&cli.StringFlag{Name: "timeout", Usage: "the budget hint of one call, such as 10s, for a bare .wasm"},
+				},
+				Action: pluginInstall},
+			{Name: "list", Usage: "list the plugins: name, version, tier, status, grants and contributions", Flags: []cli.Flag{outputFlag}, Action: pluginList},
+			{Name: "info", Usage: "show one installed plugin", ArgsUsage: "NAME", Flags: []cli.Flag{outputFlag}, Action: pluginInfo},
+			{Name: "enable", Usage: "load an installed plugin again", ArgsUsage: "NAME", Action: func(ctx context.Context, cmd *cli.Command) error { return pluginEnable(cmd, true) }},
+			{Name: "disable", Usage: "keep an installed plugin but stop loading it", ArgsUsage: "NAME", Action: func(ctx context.Context, cmd *cli.Command) error { return pluginEnable(cmd, false) }},
+			{Name: "remove", Usage: "uninstall a plugin and forget its grant", ArgsUsage: "NAME", Action: pluginRemove},
+		},
+	}
+}
+
+// pluginFlag is the global --plugin flag.
+func pluginFlag() cli.Flag {
+	return &cli.StringSliceFlag{Name: "plugin", Usage: "load the plugin package `DIR` for this run only, granted what its plugin.kdl requests (not recorded); repeatable"}
+}
+
+// pluginStore is the user's plugin store under Smith's data directory.
+func pluginStore(cmd *cli.Command) (*pluginpkg.Store, runtime.Paths, error) {
+	p, err := paths(cmd)
+	if err != nil {
+		return nil, runtime.Paths{}, err
+	}
+	return pluginpkg.NewStore(p.Data), p, nil
+}
+
+// onePluginName returns the single NAME argument.
+func onePluginName(cmd *cli.Command) (string, error) {
+	args := cmd.Args().Slice()
+	if len(args) != 1 {
+		return "", usageErrorf("%s: expected one plugin name, got %d arguments; such as `smith %s shout` (smith plugin list shows the names)", cmdName(cmd), len(args), cmdName(cmd))
+	}
+	if err := pluginpkg.ValidName(args[0]); err != nil {
+		return "", usageErrorf("%s: %v", cmdName(cmd), err)
+	}
+	return args[0], nil
+}
+
+// storeError makes "not installed" a usage error.
+func storeError(cmd *cli.Command, err error) error {
+	if errors.Is(err, pluginpkg.ErrNotInstalled) {
+		return usageErrorf("%s: %v", cmdName(cmd), err)
+	}
+	return fmt.Errorf("%s: %w", cmdName(cmd), err)
+}
+
+func pluginInstall(ctx context.Context, cmd *cli.Command) error {
+	args := cmd.Args().Slice()
+	if len(args) != 1 {
+		return usageErrorf("plugin install: expected one PATH, got %d arguments; such as `smith plugin install ./shout` (a directory holding plugin.kdl)", len(args))
+	}
+	pkg, err := installPackage(cmd, args[0])
+	if err != nil {
+		return err
+	}
+	store, p, err := pluginStore(cmd)
+	if err != nil {
+		return err
+	}
+	sys, err := sysplugins.Artifacts()
+	if err != nil {
+		return err
+	}
+	if slices.Contains(sysplugins.Names(), pkg.Manifest.Name) {
+		return usageErrorf("plugin install: plugin name %q is the name of a plugin embedded in Smith; choose another name", pkg.Manifest.Name)
+	}
+	h, err := plugin.Open(ctx, plugin.Config{CacheDir: p.Cache})
+	if err != nil {
+		return err
+	}
+	defer h.Close(context.WithoutCancel(ctx))
+	a := pkg.Artifact()
+	reg, err := pluginpkg.Register(ctx, h, sys, a)
+	if err != nil {
+		return usageErrorf("plugin install: %s was not installed: %s", pkg.Dir, strings.TrimPrefix(err.Error(), "plugin: "))
+	}
+	a.Registration = reg
+	// The other installed plugins must still load beside it.
+	others, _ := store.Candidates()
+	others = slices.DeleteFunc(others, func(c pluginpkg.Candidate) bool { return c.Artifact.Name == a.Name })
+	if _, notes := pluginpkg.Select(sys, append(others, pluginpkg.Candidate{Tier: pluginpkg.TierUser, Source: pkg.Dir, Artifact: a}), nil); len(notes) > 0 {
+		why := notes[0]
+		if _, after, ok := strings.Cut(why, "): "); ok {
+			why = after
+		}
+		return usageErrorf("plugin install: %s was not installed: %s", pkg.Dir, why)
+	}
+	g, notes, err := store.Install(pkg, reg, sysplugins.Names())
+	for _, n := range notes {
+		fmt.Fprintf(cmd.Root().ErrWriter, "smith: %s\n", n)
+	}
+	if err != nil {
+		return fmt.Errorf("plugin install: %w", err)
+	}
+	c, _ := pluginpkg.ContributionsOf(reg)
+	w := cmd.Root().Writer
+	fmt.Fprintf(w, "installed plugin %s %s from %s into %s\n", g.Name, g.Version, pkg.Dir, filepath.Join(store.Dir, g.Name))
+	fmt.Fprintf(w, "  artifact     %s (SHA-256 %s)\n", g.Artifact, g.SHA256)
+	fmt.Fprintf(w, "  granted      %s\n", grantText(g.Capabilities))
+	if len(g.Network) > 0 {
+		fmt.Fprintf(w, "  network      %s\n", strings.Join(g.Network, ", "))
+	}
+	if g.Timeout != "" {
+		fmt.Fprintf(w, "  timeout      %s per call\n", g.Timeout)
+	}
+	fmt.Fprintf(w, "  contributes  %s\n", contribText(c))
+	fmt.Fprintf(w, "Every smith run loads it from now on; `smith plugin disable %s` stops that, `smith plugin remove %s` uninstalls it.\n", g.Name, g.Name)
+	return nil
+}
+
+// installPackage reads PATH: a package directory, or a bare .wasm
+// described by the install flags.
+func installPackage(cmd *cli.Command, path string) (*pluginpkg.Package, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, usageErrorf("plugin install: %s does not exist; pass a package directory (holding plugin.kdl) or a .wasm file", path)
+	}
+	bareFlags := []string{"name", "capability", "allow", "timeout"}
+	if st.IsDir() {
+		for _, f := range append(bareFlags, "version") {
+			if cmd.IsSet(f) {
+				return nil, usageErrorf("plugin install: --%s describes a bare .wasm, but %s is a package directory, whose plugin.kdl says that; edit plugin.kdl or drop --%s", f, path, f)
+			}
+		}
+		pkg, err := pluginpkg.OpenPackage(path)
+		if err != nil {
+			return nil, usageErrorf("plugin install: %v", err)
+		}
+		return pkg, nil
+	}
+	abs, err := filepath.Abs(path)
+	if err == nil {
+		abs, err = filepath.EvalSymlinks(abs)
+	}
+	if err != nil {
+		return nil, usageErrorf("plugin install: cannot resolve %s: %v", path, err)
+	}
+	wasm, err := pluginpkg.ReadArtifact(abs)
+	if err != nil {
+		return nil, usageErrorf("plugin install: %v", err)
+	}
+	base := filepath.Base(abs)
+	name := cmd.String("name")
+	if name == "" {
+		name = strings.TrimSuffix(base, ".wasm")
+	}
+	m := pluginpkg.Manifest{Name: name, Version: cmd.String("version"), World: plugin.WorldVersion, Artifact: base,
+		Capabilities: cmd.StringSlice("capability"), Network: cmd.StringSlice("allow")}
+	if t := cmd.String("timeout"); t != "" {
+		d, err := time.ParseDuration(t)
+		if err != nil {
+			return nil, usageErrorf("plugin install: --timeout %q is not a duration; such as --timeout 10s", t)
+		}
+		m.Timeout = d
+	}
+	if len(m.Network) > 0 && !slices.Contains(m.Capabilities, "http") {
+		return nil, usageErrorf("plugin install: --allow needs --capability http; add it")
+	}
+	text := pluginpkg.FormatManifest(m)
+	// The flags are checked as the manifest they make, by the same rules.
+	if m, err = pluginpkg.ParseManifest("(the install flags)", text); err != nil {
+		return nil, usageErrorf("plugin install: %s\n(for a bare .wasm the flags are its manifest: --name, --version, --capability, --allow, --timeout)", err)
+	}
+	return &pluginpkg.Package{Dir: filepath.Dir(abs), Manifest: m, ManifestText: text, ArtifactPath: abs, Wasm: wasm}, nil
+}
+
+// grantText renders granted capabilities.
+func grantText(caps []string) string {
+	if len(caps) == 0 {
+		return "nothing (pure computation)"
+	}
+	return strings.Join(caps, ", ")
+}
+
+// contribText renders contributions.
+func contribText(c pluginpkg.Contributions) string {
+	var parts []string
+	for _, k := range []struct {
+		kind  string
+		names []string
+	}{{"tools", c.Tools}, {"commands", c.Commands}, {"prompts", c.Prompts}, {"context transforms", c.ContextTransforms}, {"providers", c.Providers}} {
+		if len(k.names) > 0 {
+			parts = append(parts, k.kind+": "+strings.Join(k.names, ", "))
+		}
+	}
+	if len(parts) == 0 {
+		return "nothing"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// systemEntries are the embedded plugins as list shows them.
+func systemEntries() []pluginpkg.Entry {
+	arts, err := sysplugins.Artifacts()
+	if err != nil {
+		return nil
+	}
+	var out []pluginpkg.Entry
+	for _, a := range arts {
+		c, _ := pluginpkg.ContributionsOf(a.Registration)
+		caps := a.Grants
+		if caps == nil {
+			caps = []string{}
+		}
+		out = append(out, pluginpkg.Entry{Grant: pluginpkg.Grant{Name: a.Name, Version: version, SHA256: a.SHA256, Capabilities: caps, Enabled: true},
+			Tier: "system", Status: pluginpkg.StatusEnabled, Contributions: c})
+	}
+	return out
+}
+
+func pluginList(_ context.Context, cmd *cli.Command) error {
+	output, err := outputFormat(cmd, "table", "json")
+	if err != nil {
+		return err
+	}
+	if cmd.Args().Len() > 0 {
+		return usageErrorf("plugin list: takes no arguments, got %q", cmd.Args().First())
+	}
+	store, _, err := pluginStore(cmd)
+	if err != nil {
+		return err
+	}
+	user, notes, err := store.List()
+	if err != nil {
+		return fmt.Errorf("plugin list: %w", err)
+	}
+	for _, n := range notes {
+		fmt.Fprintf(cmd.Root().ErrWriter, "smith: %s\n", n)
+	}
+	all := append(systemEntries(), user...)
+	w := cmd.Root().Writer
+	if output == "json" {
+		return writeJSON(w, all)
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tVERSION\tTIER\tSTATUS\tGRANTS\tCONTRIBUTES")
+	for _, e := range all {
+		grants := grantText(e.Capabilities)
+		if len(e.Capabilities) == 0 {
+			grants = "-"
+		}
+		if len(e.Network) > 0 {
+			grants += " (" + strings.Join(e.Network, " ") + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.Name, orDash(e.Version), e.Tier, e.Status, grants, contribText(e.Contributions))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, e := range user {
+		if e.Problem != "" {
+			fmt.Fprintf(cmd.Root().ErrWriter, "smith: plugin %s: %s\n", e.Name, e.Problem)
+		}
+	}
+	return nil
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func pluginInfo(_ context.Context, cmd *cli.Command) error {
+	output, err := outputFormat(cmd, "table", "json")
+	if err != nil {
+		return err
+	}
+	name, err := onePluginName(cmd)
+	if err != nil {
+		return err
+	}
+	store, _, err := pluginStore(cmd)
+	if err != nil {
+		return err
+	}
+	e, err := store.Info(name)
+	if err != nil {
+		return storeError(cmd, err)
+	}
+	w := cmd.Root().Writer
+	if output == "json" {
+		return writeJSON(w, e)
+	}
+	printEntry(w, e)
+	return nil
+}
+
+// printEntry prints one plugin as info shows it.
+func printEntry(w io.Writer, e pluginpkg.Entry) {
+	fmt.Fprintf(w, "name         %s\nversion      %s\ntier         %s\nstatus       %s\n", e.Name, orDash(e.Version), e.Tier, e.Status)
+	fmt.Fprintf(w, "directory    %s\nartifact     %s\nsha256       %s\n", e.Dir, orDash(e.Artifact), orDash(e.SHA256))
+	fmt.Fprintf(w, "granted      %s\n", grantText(e.Capabilities))
+	if len(e.Network) > 0 {
+		fmt.Fprintf(w, "network      %s\n", strings.Join(e.Network, ", "))
+	}
+	if e.Timeout != "" {
+		fmt.Fprintf(w, "timeout      %s\n", e.Timeout)
+	}
+	fmt.Fprintf(w, "contributes  %s\n", contribText(e.Contributions))
+	if !e.Installed.IsZero() {
+		fmt.Fprintf(w, "installed    %s from %s\n", e.Installed.Format(time.RFC3339), e.Source)
+	}
+	if e.Problem != "" {
+		fmt.Fprintf(w, "problem      %s\n", e.Problem)
+	}
+}
+
+func pluginEnable(cmd *cli.Command, on bool) error {
+	name, err := onePluginName(cmd)
+	if err != nil {
+		return err
+	}
+	store, _, err := pluginStore(cmd)
+	if err != nil {
+		return err
+	}
+	if on {
+		// Enabling must not make the set fail to load.
+		sys, err := sysplugins.Artifacts()
+		if err != nil {
+			return err
+		}
+		if _, err := store.SetEnabled(name, true); err != nil {
+			return storeError(cmd, err)
+		}
+		cands, _ := store.Candidates()
+		if _, notes := pluginpkg.Select(sys, cands, nil); len(notes) > 0 {
+			if _, err := store.SetEnabled(name, false); err != nil {
+				return storeError(cmd, err)
+			}
+			return usageErrorf("plugin enable: %s was not enabled: %s", name, strings.Join(notes, "; "))
+		}
+		_, err = fmt.Fprintf(cmd.Root().Writer, "enabled plugin %s; every smith run loads it\n", name)
+		return err
+	}
+	if _, err := store.SetEnabled(name, false); err != nil {
+		return storeError(cmd, err)
+	}
+	_, err = fmt.Fprintf(cmd.Root().Writer, "disabled plugin %s; it stays installed (smith plugin enable %s loads it again)\n", name, name)
+	return err
+}
+
+func pluginRemove(_ context.Context, cmd *cli.Command) error {
+	name, err := onePluginName(cmd)
+	if err != nil {
+		return err
+	}
+	store, _, err := pluginStore(cmd)
+	if err != nil {
+		return err
+	}
+	if err := store.Remove(name); err != nil {
+		return storeError(cmd, err)
+	}
+	_, err = fmt.Fprintf(cmd.Root().Writer, "removed plugin %s and its grant\n", name)
+	return err
+}
+
+// extraPlugins returns the plugins to load after the system plugins sys
+// for a run in cwd: the enabled installed ones (tier user), a trusted
+// project's .smith/plugins packages (tier project) and the --plugin
+// packages (one-run trust; one replaces an installed or project plugin of
+// its name), each skipped with a note to notify when it would not load
+// beside the others. An unreadable --plugin package is a usage error.
+func extraPlugins(ctx context.Context, cmd *cli.Command, cwd string, flags map[string]string, sys []plugin.Artifact, notify func(string)) ([]plugin.Artifact, error) {
+	p, err := runtime.LocatePaths(cmd.String("home"), os.Getenv)
+	if err != nil {
+		return nil, nil // runtime.Open reports it
+	}
+	store := pluginpkg.NewStore(p.Data)
+	cands, notes := store.Candidates()
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	if root := projectPluginRoot(cwd); root != "" {
+		dir := filepath.Join(root, filepath.FromSlash(pluginpkg.ProjectPlugins))
+		if projectTrusted(p, cwd, root, flags) {
+			pc, pn := pluginpkg.ProjectCandidates(root)
+			cands, notes = append(cands, pc...), append(notes, pn...)
+		} else {
+			notes = append(notes, fmt.Sprintf("ignored the project's plugins in %s: the project %s is not trusted; trust it with 'smith config trust' (which adds trusted-project %q to your smith.kdl), or for one run with --trust-project", dir, root, root))
+		}
+	}
+	for _, dir := range cmd.StringSlice("plugin") {
+		c, err := pluginpkg.DirCandidate(dir, pluginpkg.TierFlag)
+		if err != nil {
+			return nil, usageErrorf("%s: --plugin %s: %v", cmdName(cmd), dir, err)
+		}
+		cands = slices.DeleteFunc(cands, func(o pluginpkg.Candidate) bool { return o.Artifact.Name == c.Artifact.Name })
+		cands = append(cands, c)
+	}
+	var h *plugin.Host
+	rc := pluginpkg.RegistrationCache{Dir: filepath.Join(p.Cache, "plugin-packages")}
+	if p.Cache == "" {
+		rc.Dir = ""
+	}
+	register := func(a plugin.Artifact) ([]byte, error) {
+		if reg := rc.Get(a); reg != nil {
+			return reg, nil
+		}
+		if h == nil {
+			if h, err = plugin.Open(ctx, plugin.Config{CacheDir: p.Cache}); err != nil {
+				return nil, err
+			}
+		}
+		reg, err := pluginpkg.Register(ctx, h, sys, a)
+		if err == nil {
+			rc.Put(a, reg)
+		}
+		return reg, err
+	}
+	out, sn := pluginpkg.Select(sys, cands, register)
+	if h != nil {
+		_ = h.Close(context.WithoutCancel(ctx))
+	}
+	for _, n := range append(notes, sn...) {
+		notify(n)
+	}
+	return out, nil
+}
+
+// projectPluginRoot returns the nearest directory from cwd up holding
+// .smith/plugins, or "".
+func projectPluginRoot(cwd string) string {
+	for dir := cwd; ; {
+		if st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(pluginpkg.ProjectPlugins))); err == nil && st.IsDir() {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// projectTrusted decides the project's trust as core/config does: a
+// trusted-project line of the user's smith.kdl naming root (symbolic
+// links resolved), or --trust-project / SMITH_TRUST_PROJECT.
+func projectTrusted(p runtime.Paths, cwd, root string, flags map[string]string) bool {
+	cfg, err := config.Load(config.Inputs{UserFile: p.ConfigFile, ProjectDir: cwd, Flags: flags})
+	if err != nil {
+		return false
+	}
+	if cfg.TrustProject.Value {
+		return true
+	}
+	id, err := pluginpkg.Canonical(root)
+	if err != nil {
+		return false
+	}
+	for _, t := range cfg.Trusted {
+		if c, err := pluginpkg.Canonical(t.Value); err == nil && c == id {
+			return true
+		}
+	}
+	return false
+}
