@@ -33,6 +33,8 @@ type callState struct {
 	mu       sync.Mutex
 	// applied: a mutating effect completed; unknown: one may have happened.
 	applied, unknown bool
+	// log is the call's budget of log records (log.go).
+	log logBudget
 }
 
 func callOf(ctx context.Context) (*callState, error) {
@@ -59,6 +61,24 @@ func (st *callState) note(err error) {
 	case errors.As(err, &pf):
 		st.unknown = st.unknown || pf.Case != pluginabi.ProcessFaultSpawnFailure
 	default:
+		st.unknown = true
+	}
+}
+
+// noteHTTP records the outcome m of an exchange with method: one that
+// may change the server's state (any method but GET, HEAD, OPTIONS and
+// TRACE) counts as a mutating effect.
+func (st *callState) noteHTTP(method string, m model.Mutation) {
+	switch method {
+	case "GET", "HEAD", "OPTIONS", "TRACE":
+		return
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	switch m {
+	case model.MutationApplied:
+		st.applied = true
+	case model.MutationUnknown:
 		st.unknown = true
 	}
 }

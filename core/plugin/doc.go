@@ -23,6 +23,45 @@
 // process import the plugin makes is a journaled effect (intent durable
 // before it runs) attributed to the tool call.
 //
+// The host serves the capabilities fs, process, log and http; granting any
+// other refuses the artifact, and an artifact importing a capability it
+// was not granted is refused before any of its code runs.
+//
+//   - log: write-log appends one line "plugin NAME: LEVEL: MESSAGE" to
+//     [Config.Log]. The message is redacted of the binding's registered
+//     secrets, cut at [LogMessageBytes], and its control and format
+//     characters are escaped (\x1b, \n, \u202e, ...), so no terminal
+//     escape and no forged line reaches the log. A call may write
+//     [LogRecordsPerCall] records and [LogBytesPerCall] bytes; then one
+//     "log budget exhausted" record, and the rest are dropped. Records
+//     written outside a tool call, prompt or command (registration,
+//     codecs) share one such budget per compiled plugin.
+//   - http: send-request reaches only URLs inside the artifact's
+//     [Artifact.Network] prefixes: the same scheme, host and port (the
+//     scheme's default when none is given) and a path equal to the
+//     prefix's or beneath it on a segment boundary, so
+//     "https://api.example.com/v1" admits neither ".../v10" nor
+//     "https://api.example.com.evil/"; URLs with user info, "." or ".."
+//     segments (also percent-encoded) or backslashes, and plain http to
+//     another machine, are refused. Anything else is a scope-denied fault
+//     before any DNS lookup or connection, and is not journaled. An
+//     admitted exchange runs through httpengine ([Config.HTTP]) as a
+//     journaled effect of kind "http.request" attributed to the tool call:
+//     the intent records the method, the URL (secrets redacted), the
+//     header names, the body's size, the names of the secrets restored
+//     and the bounds, never a header value or the body; the completion
+//     the status and the body's size. timeout-ms 0 means
+//     [DefaultHTTPTimeout], and every limit is cut to the artifact's
+//     Timeout and the call's deadline; body-limit 0 means
+//     [DefaultHTTPBodyLimit] (at most [MaxHTTPBodyLimit]), and a longer
+//     body is a too-large fault. Redirects are not followed: a 3xx is
+//     returned to the guest like any response. A secret reference
+//     ${secret:NAME} in a header value is replaced by the plaintext just
+//     before sending when [Config.HTTPSecretAllowed] allows it for the
+//     plugin (the URL and body are never restored); the response's header
+//     values and body reach the guest redacted of the registered secrets.
+//     Prompts and context transforms may not send requests.
+//
 // The same Binding renders the generation's prompts and runs its context
 // transforms from the runtime [Facts]: [Binding.SystemPrompt] (the prompt
 // named "system", "" when no plugin declares one) and [Binding.Context]

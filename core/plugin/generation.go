@@ -226,8 +226,16 @@ func (h *Host) hostsFor(a Artifact) ([]wasmhost.HostModule, error) {
 			hs.Fs = &h.dispatch
 		case "process":
 			hs.Process = &h.dispatch
+		case "log":
+			hs.Log = newLogHost(h, a.Name)
+		case "http":
+			n, err := newNetHost(h, a)
+			if err != nil {
+				return nil, err
+			}
+			hs.HTTP = n
 		default:
-			return nil, fmt.Errorf("plugin: capability %q granted to %q is not served by this host (served: fs, process); remove the grant", g, a.Name)
+			return nil, fmt.Errorf("plugin: capability %q granted to %q is not served by this host (served: fs, process, log, http); remove the grant", g, a.Name)
 		}
 	}
 	mods, err := pluginabi.HostModules(hs, a.Grants...)

@@ -6,9 +6,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/smith-agent/smith/httpengine"
 	"github.com/smith-agent/smith/wasmhost"
 )
 
@@ -21,9 +23,23 @@ type Config struct {
 	// processes. Empty means os.UserCacheDir()/smith; if that is unknown,
 	// nothing is cached on disk.
 	CacheDir string
-	// Log receives what plugins write to stdout and stderr; default
-	// io.Discard.
+	// Log receives what plugins write to stdout and stderr and the records
+	// of the "log" capability (one line each, "plugin NAME: LEVEL:
+	// MESSAGE"); default io.Discard. The Host serializes its writes, so it
+	// need not be safe for concurrent use.
 	Log io.Writer
+	// HTTP runs the exchanges of plugins granted "http"; nil means an
+	// engine with httpengine's default bounds, created on the first
+	// request. Pass the runtime's engine to share its transport.
+	HTTP *httpengine.Engine
+	// HTTPSecretAllowed says which registered secrets (the binding's
+	// Effects.Secrets) a plugin granted "http" may receive by reference:
+	// a reference ${secret:NAME} in one of its request's header values is
+	// replaced by the plaintext just before the request is sent, when
+	// HTTPSecretAllowed(plugin, NAME) is true. Nothing else of a request
+	// (URL, body) is ever restored. nil allows none: references are sent
+	// as written.
+	HTTPSecretAllowed func(plugin, name string) bool
 }
 
 // Artifact is one plugin to load.
@@ -43,6 +59,9 @@ type Artifact struct {
 	// prefixes (scheme://host[:port][/path]) a send-request may reach;
 	// a URL outside every one is a scope-denied fault before any
 	// connection. Empty with an "http" grant reaches nothing.
+	// Each prefix is checked when the plugin is compiled: no user info,
+	// query or fragment, no "." or ".." segment, and plain http only to
+	// this machine (localhost, 127.0.0.0/8, ::1).
 	Network []string
 	// Timeout bounds the wall time of one call, host effects included;
 	// zero means wasmhost.DefaultTimeout (30s). A tool plugin running
@@ -67,10 +86,41 @@ type Artifact struct {
 // Host loads plugins into generations. It is safe for concurrent use.
 type Host struct {
 	engine   *wasmhost.Engine
-	contrib  string // registration cache directory, or ""
-	log      io.Writer
+	contrib  string    // registration cache directory, or ""
+	log      io.Writer // serialized (syncWriter)
 	nextGen  atomic.Uint64
 	dispatch dispatcher
+	// net is the engine of the "http" capability (Config.HTTP, or one
+	// made on first use) and the secret policy of its headers.
+	net struct {
+		once    sync.Once
+		engine  *httpengine.Engine
+		err     error
+		allowed func(plugin, name string) bool
+	}
+}
+
+// syncWriter serializes the writes of the plugins' log: wasmhost writes
+// stdout and stderr to it, the log capability its records.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(b []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(b)
+}
+
+// httpEngine returns the engine of the "http" capability.
+func (h *Host) httpEngine() (*httpengine.Engine, error) {
+	h.net.once.Do(func() {
+		if h.net.engine == nil {
+			h.net.engine, h.net.err = httpengine.New(httpengine.Config{})
+		}
+	})
+	return h.net.engine, h.net.err
 }
 
 // Open creates a Host and its engine.
@@ -95,7 +145,9 @@ func Open(ctx context.Context, cfg Config) (*Host, error) {
 	if log == nil {
 		log = io.Discard
 	}
-	return &Host{engine: eng, contrib: contrib, log: log}, nil
+	h := &Host{engine: eng, contrib: contrib, log: &syncWriter{w: log}}
+	h.net.engine, h.net.allowed = cfg.HTTP, cfg.HTTPSecretAllowed
+	return h, nil
 }
 
 // CacheNote is "" when compiled code is cached on disk as configured (or
