@@ -158,6 +158,9 @@ func (c *converter) text(i uint32, t string) (string, bool) {
 			c.texts = map[uint32]*secret.Stream{}
 		}
 		st = c.redactor.Stream()
+		if c.kindOf(i) == toolBlock {
+			st = c.redactor.JSONStream() // arguments are JSON text: keep their escapes whole
+		}
 		c.texts[i] = st
 	}
 	out := st.Next([]byte(t))

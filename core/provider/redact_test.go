@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -18,6 +19,9 @@ func TestConverterRedactsStreamedText(t *testing.T) {
 	const value = "tok-0123456789abcdef"
 	var set secret.Set
 	if err := set.Add(secret.Secret{Name: "TOK", Value: value}); err != nil {
+		t.Fatal(err)
+	}
+	if err := set.Add(secret.Secret{Name: "NKEY", Value: "nXYZ123456789"}); err != nil {
 		t.Fatal(err)
 	}
 	text := func(i uint32, s string) pluginabi.StreamEvent {
@@ -49,6 +53,12 @@ func TestConverterRedactsStreamedText(t *testing.T) {
 		{name: "tool arguments", in: []pluginabi.StreamEvent{toolStart, args(`{"command":"echo tok-0`), args(`123456789abcdef"}`), end(0, nil), done},
 			want: []model.StreamEvent{model.ToolCallStart{ID: "c1", Name: "bash"}, model.ToolCallDelta{Arguments: `{"command":"echo `},
 				model.ToolCallDelta{Arguments: `${secret:TOK}"}`}, model.ToolCallEnd{}, model.Done{Reason: model.StopEnd}}},
+		{name: "tool arguments: a newline escape before the rest of a secret stays whole", in: []pluginabi.StreamEvent{toolStart, args(`{"command":"printf 'a\`), args(`nXYZ1234567`), args(`89'"}`), end(0, nil), done},
+			want: []model.StreamEvent{model.ToolCallStart{ID: "c1", Name: "bash"}, model.ToolCallDelta{Arguments: `{"command":"printf 'a\`},
+				model.ToolCallDelta{Arguments: `nXYZ123456789'"}`}, model.ToolCallEnd{}, model.Done{Reason: model.StopEnd}}},
+		{name: "tool arguments: an escaped backslash, then the secret", in: []pluginabi.StreamEvent{toolStart, args(`{"command":"echo \\`), args(`nXYZ123456789"}`), end(0, nil), done},
+			want: []model.StreamEvent{model.ToolCallStart{ID: "c1", Name: "bash"}, model.ToolCallDelta{Arguments: `{"command":"echo \\`},
+				model.ToolCallDelta{Arguments: `${secret:NKEY}"}`}, model.ToolCallEnd{}, model.Done{Reason: model.StopEnd}}},
 		{name: "no secret, nothing kept back", in: []pluginabi.StreamEvent{text(0, "plain "), text(0, "words"), done},
 			want: []model.StreamEvent{model.TextDelta{Text: "plain "}, model.TextDelta{Text: "words"}, model.Done{Reason: model.StopEnd}}},
 	}
@@ -67,6 +77,43 @@ func TestConverterRedactsStreamedText(t *testing.T) {
 			}
 			if strings.Contains(all.String(), value) {
 				t.Errorf("the secret's value was passed on: %q", all.String())
+			}
+		})
+	}
+}
+
+// TestResolveKeepsBodyJSON: a request body is JSON text; a registered
+// secret beginning with an escape's letter ("n…" after `\`) or held
+// escaped is redacted without splitting an escape, so the body the
+// provider receives is still JSON.
+func TestResolveKeepsBodyJSON(t *testing.T) {
+	var set secret.Set
+	for _, sec := range []secret.Secret{{Name: "NKEY", Value: "nXYZ123456789"}, {Name: "QKEY", Value: `q"uoted-123456`}} {
+		if err := set.Add(sec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		name, body, want string
+	}{
+		{name: "newline escape before the rest of the secret", body: `{"content":"a\nXYZ123456789"}`, want: `{"content":"a\nXYZ123456789"}`},
+		{name: "escaped backslash, then the secret", body: `{"content":"a\\nXYZ123456789"}`, want: `{"content":"a\\${secret:NKEY}"}`},
+		{name: "secret held escaped", body: `{"content":"q\"uoted-123456"}`, want: `{"content":"${secret:QKEY}"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tpl := pluginabi.RequestTemplate{Method: pluginabi.HTTPMethodPost,
+				URL:  []pluginabi.TemplatePart{{Case: pluginabi.TemplatePartLiteral, Literal: "https://example.invalid/v1"}},
+				Body: []byte(tt.body)}
+			r, err := resolve("p", tpl, func(string) (string, error) { return "", nil }, &set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := string(r.req.Body); got != tt.want {
+				t.Errorf("body %s was sent as %s, want %s", tt.body, got, tt.want)
+			}
+			if !json.Valid(r.req.Body) {
+				t.Errorf("body %s was sent as %s, which is not JSON", tt.body, r.req.Body)
 			}
 		})
 	}

@@ -27,8 +27,12 @@ type resolved struct {
 // first, so no registered secret leaves but through a declared reference.
 func resolve(provider string, t pluginabi.RequestTemplate, secrets Secrets, redactor *secret.Set) (resolved, error) {
 	redact := func(b []byte) ([]byte, bool) { return b, false }
+	redactBody := redact
 	if redactor != nil {
 		redact = redactor.Redact
+		// The body is JSON text: a redaction must not split an escape
+		// sequence, or the request becomes unparsable.
+		redactBody = redactor.RedactJSON
 	}
 	var r resolved
 	switch t.Method {
@@ -53,7 +57,7 @@ func resolve(provider string, t pluginabi.RequestTemplate, secrets Secrets, reda
 	r.req.URL = url.String()
 	r.req.Header = http.Header{}
 	r.shown = http.Header{}
-	r.req.Body, _ = redact(t.Body)
+	r.req.Body, _ = redactBody(t.Body)
 	for _, h := range t.Headers {
 		var val, show strings.Builder
 		secret, absent := false, false

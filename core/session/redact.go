@@ -120,6 +120,8 @@ func (x redaction) mapValue(m map[any]any) map[any]any {
 	for k, v := range m {
 		if ks, ok := k.(string); ok && slices.Contains(payloads, ks) {
 			v = x.payload(v)
+		} else if ok && x.jsonField(m, ks) {
+			v = x.jsonText(v)
 		} else {
 			v = x.value(v)
 		}
@@ -174,6 +176,39 @@ func (x redaction) freeKey(out map[any]any, k any) any {
 			return c
 		}
 	}
+}
+
+// JSONRedactor is implemented by a [Redactor] that can redact JSON text
+// without splitting its escape sequences, so that valid JSON stays valid
+// (secret.Set does). A tool call's arguments, kept as JSON text, are
+// redacted with it when the Redactor has it.
+type JSONRedactor interface {
+	RedactJSON(b []byte) ([]byte, bool)
+}
+
+// jsonField reports whether field k of m is JSON text: a tool call's
+// arguments in a message's block.
+func (x redaction) jsonField(m map[any]any, k string) bool {
+	if !x.message || k != "arguments" {
+		return false
+	}
+	t, _ := m["type"].(string)
+	return t == "tool_call"
+}
+
+// jsonText redacts v, JSON text, with the Redactor's RedactJSON, so that
+// a secret next to an escape (the "n" of \n) does not leave `\${secret:…}`
+// that no parser accepts; a Redactor without it redacts v as text.
+func (x redaction) jsonText(v any) any {
+	s, ok := v.(string)
+	jr, isJSON := x.r.(JSONRedactor)
+	if !ok || !isJSON {
+		return x.value(v)
+	}
+	if b, ok := jr.RedactJSON([]byte(s)); ok {
+		return jsonString(string(b))
+	}
+	return s
 }
 
 // payloadFields names the base64 fields of each type of message block,

@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -263,6 +264,57 @@ func TestRedactPayloadOnlyInMessages(t *testing.T) {
 			if !reflect.DeepEqual(v["type"], "image") {
 				t.Errorf("type %v", v["type"])
 			}
+		})
+	}
+}
+
+// TestRedactorKeepsToolArgumentsJSON: a tool call's arguments are JSON
+// text, and a secret whose first byte is the letter of an escape
+// (`\n` + the rest) or that the arguments hold only escaped (`\"`) is
+// redacted without splitting the escape, so the arguments read back are
+// still JSON.
+func TestRedactorKeepsToolArgumentsJSON(t *testing.T) {
+	var set secret.Set
+	for _, sec := range []secret.Secret{{Name: "NKEY", Value: "nXYZ123456789"}, {Name: "QKEY", Value: `q"uoted-123456`}} {
+		if err := set.Add(sec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		name, args, want string
+	}{
+		{name: "newline escape before the secret's rest", args: `{"command":"printf 'a\nXYZ123456789'"}`, want: `{"command":"printf 'a\nXYZ123456789'"}`},
+		{name: "escaped backslash, then the secret", args: `{"command":"echo \\nXYZ123456789"}`, want: `{"command":"echo \\${secret:NKEY}"}`},
+		{name: "secret held escaped", args: `{"command":"echo q\"uoted-123456"}`, want: `{"command":"echo ${secret:QKEY}"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "s.session")
+			f, err := sessionfmt.Create(path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := New(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st.SetRedactor(&set)
+			m := model.AssistantMessage{Content: []model.Content{model.ToolCall{ID: "c1", Name: "bash", Arguments: []byte(tt.args)}}, Stop: model.StopToolUse}
+			if err := st.Record(t.Context(), m); err != nil {
+				t.Fatal(err)
+			}
+			msgs, err := Messages(f.Session())
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := string(msgs[0].(model.AssistantMessage).Content[0].(model.ToolCall).Arguments)
+			if got != tt.want {
+				t.Errorf("arguments %s read back as %s, want %s", tt.args, got, tt.want)
+			}
+			if !json.Valid([]byte(got)) {
+				t.Errorf("arguments %s read back as %s, which is not JSON", tt.args, got)
+			}
+			f.Close()
 		})
 	}
 }

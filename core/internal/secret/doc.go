@@ -36,6 +36,13 @@
 // Overlapping matches resolve to the longest match at the leftmost
 // position.
 //
+// # JSON text
+//
+// RedactJSON and JSONStream redact JSON text (a request body, a tool
+// call's arguments) without splitting an escape sequence or a string's
+// quotes, so valid JSON stays valid: `\nXYZ…` is a newline and "XYZ…",
+// not the secret "nXYZ…", and stays as it is (see json.go).
+//
 // # Not covered
 //
 // A secret a program transforms in any other way cannot be found: hashed,

@@ -147,6 +147,7 @@ type cursor struct {
 	k       int // the next slot of best to take
 	lastEnd int // the end of the last match taken
 	best    [maxStep]int32
+	js      *jsonCursor // set for JSON text: matches that would break it are left
 }
 
 func (c *cursor) init(m *matcher, b []byte, limit int) {
@@ -217,6 +218,9 @@ func (c *cursor) verify(j int, v uint32) bool {
 		if e > len(c.b) || string(c.b[p:e]) != pat {
 			continue
 		}
+		if c.js != nil && !c.js.accept(c.b, max(base, 0), p, e) {
+			continue
+		}
 		k := p - base
 		if cur := c.best[k]; cur == 0 || len(c.m.pats[cur-1]) < len(pat) {
 			c.best[k] = pi + 1
@@ -229,9 +233,11 @@ func (c *cursor) verify(j int, v uint32) bool {
 // appendRedacted appends to dst the redaction of b up to the later of limit
 // and the end of the last match starting before limit, and returns how much
 // of b that was and whether there was a match.
-func (m *matcher) appendRedacted(dst, b []byte, limit int) (_ []byte, consumed int, replaced bool) {
+// js, when set, makes it redact b as JSON text.
+func (m *matcher) appendRedacted(dst, b []byte, limit int, js *jsonCursor) (_ []byte, consumed int, replaced bool) {
 	var c cursor
 	c.init(m, b, limit)
+	c.js = js
 	last := 0
 	for {
 		p, pi, ok := c.match()
@@ -251,9 +257,13 @@ func (m *matcher) appendRedacted(dst, b []byte, limit int) (_ []byte, consumed i
 }
 
 // redact returns b, or a redacted copy of b, and whether anything matched.
-func (m *matcher) redact(b []byte) ([]byte, bool) {
+func (m *matcher) redact(b []byte) ([]byte, bool) { return m.redactWith(b, nil) }
+
+// redactWith is redact, of JSON text when js is set.
+func (m *matcher) redactWith(b []byte, js *jsonCursor) ([]byte, bool) {
 	var c cursor
 	c.init(m, b, len(b))
+	c.js = js
 	p, pi, ok := c.match()
 	if !ok {
 		return b, false

@@ -13,6 +13,10 @@ type Stream struct {
 	set  *Set
 	held []byte
 	out  []byte // reused for what Next returns
+	// json is set for JSON text (Set.JSONStream); scan is the state of
+	// the text at the start of held.
+	json bool
+	scan jsonScan
 }
 
 // maxKept is the largest buffer a Stream keeps between calls.
@@ -25,7 +29,7 @@ func (s *Set) Stream() *Stream { return &Stream{set: s} }
 // slice, which may be p itself, is valid until the next call.
 func (st *Stream) Next(p []byte) []byte {
 	m := st.set.load()
-	if len(st.held) == 0 && len(m.pats) == 0 {
+	if len(st.held) == 0 && len(m.pats) == 0 && !st.json {
 		return p
 	}
 	if cap(st.out) > maxKept {
@@ -37,8 +41,13 @@ func (st *Stream) Next(p []byte) []byte {
 		buf = st.held
 	}
 	limit := len(buf) - m.partial(buf)
-	out, n, _ := m.appendRedacted(st.out[:0], buf, limit)
+	js := st.cursor()
+	out, n, _ := m.appendRedacted(st.out[:0], buf, limit, js)
 	st.out = out
+	if st.json {
+		st.scan.advance(buf, n)
+		st.scan.pos = 0
+	}
 	st.held = append(st.held[:0], buf[n:]...) // a memmove where buf is held
 	if cap(st.held) > maxKept {
 		st.held = append([]byte(nil), st.held...)
@@ -51,10 +60,19 @@ func (st *Stream) Flush() []byte {
 	if len(st.held) == 0 {
 		return nil
 	}
-	out, _ := st.set.load().redact(st.held)
+	out, _ := st.set.load().redactWith(st.held, st.cursor())
 	out = append([]byte(nil), out...)
 	st.held = st.held[:0]
+	st.scan = jsonScan{}
 	return out
+}
+
+// cursor returns the JSON state for redacting held, nil unless st.json.
+func (st *Stream) cursor() *jsonCursor {
+	if !st.json {
+		return nil
+	}
+	return &jsonCursor{scan: st.scan}
 }
 
 // partial returns the length of the longest suffix of b that is a proper
