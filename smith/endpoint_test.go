@@ -47,9 +47,9 @@ func TestEvalProjectBaseURL(t *testing.T) {
 		// so the run is refused before it starts.
 		{name: "refused at bind", code: exitUsage},
 		// Another codec's variable may be the one the codec reads, so
-		// the URL is checked when the codec has built it, before dialing.
-		{name: "refused at dispatch", vars: []string{"OPENAI_BASE_URL=https://elsewhere.example"}, code: exitFailure,
-			also: "What to do: nothing was sent; decide where the credential may go as the message says"},
+		// the codec is asked for the URL it would build when the model is
+		// bound: still refused before the run starts, no prompt recorded.
+		{name: "refused at bind, by the codec's URL", vars: []string{"OPENAI_BASE_URL=https://elsewhere.example"}, code: exitUsage},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -155,5 +155,67 @@ func TestEvalPlainHTTPCredential(t *testing.T) {
 	}
 	if want := "smith: warning: anthropic: sending to " + srv.URL + " (base-url from " + filepath.Join(e.home, "smith.kdl") + ":2:14)"; !strings.Contains(r.stderr, want) {
 		t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+	}
+}
+
+// TestEvalProjectAPI: a trusted project that changes only a provider's
+// api (its wire format) would send the user's credential to that API's
+// default endpoint, a vendor the user never sent it to; the run is
+// refused before any connection (the tripwire proxy sees nothing),
+// naming the project's api line and the fixes. When the endpoint is the
+// user's own base-url the request goes there.
+func TestEvalProjectAPI(t *testing.T) {
+	const key = "sk-user-APILEAK-1a2b3c"
+	proxy, hits := tripwire(t)
+	e := newEnv(t)
+	e.demo()
+	project := e.writeProjectConfig("provider \"openai\" {\n    api \"anthropic\"\n}\n")
+	userBlock := "provider \"openai\" {\n    credential env=\"MY_OAI_KEY\"\n}\n"
+	user := e.writeConfig("trusted-project \"" + e.cwd + "\"\n" + userBlock)
+	vars := append([]string{"MY_OAI_KEY=" + key}, proxy...)
+	args := []string{"eval", "--no-session", "--model", "openai/claude-sonnet-4-5", "hi"}
+	tests := []struct {
+		name string
+		vars []string
+		code int
+		want string
+	}{
+		{name: "refused at bind", code: exitUsage,
+			want: `the project's provider.openai.api "anthropic" (` + project + `:2:9) changes provider openai's api from "openai" to "anthropic", so your credential (` +
+				`config ` + user + `:3:5 (env MY_OAI_KEY)) would go to the default endpoint of "anthropic", and a project may not send your credentials to a server of its choosing; ` +
+				`if you trust that server, add trusted-base-url with that endpoint's base URL to ` + user + `; otherwise set provider.openai.base-url in ` + user +
+				` or pass --base-url with the endpoint you choose, or remove the api line from the project's file`},
+		{name: "refused at bind, by the codec's URL", vars: []string{"OPENAI_BASE_URL=https://elsewhere.example"}, code: exitUsage,
+			want: `would go to "https://api.anthropic.com/v1/messages", the default endpoint of "anthropic", and a project may not send your credentials to a server of its choosing; ` +
+				`if you trust that server, add trusted-base-url "https://api.anthropic.com" to ` + user},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := e.runWith(append(vars, tt.vars...), "", args...)
+			t.Logf("stderr:\n%s", r.stderr)
+			if r.code != tt.code {
+				t.Errorf("exit %d, want %d\n%s", r.code, tt.code, r.stderr)
+			}
+			if !strings.Contains(r.stderr, tt.want) {
+				t.Errorf("stderr lacks %q:\n%s", tt.want, r.stderr)
+			}
+			if strings.Contains(r.stdout+r.stderr, key) {
+				t.Fatal("the key is in the output")
+			}
+			if n := hits(); n != 0 {
+				t.Fatalf("%d connection(s) went out", n)
+			}
+		})
+	}
+
+	// The user's own base-url receives the key in the project's format.
+	srv := newModelServer(t, nil, messagesAnswer)
+	e.writeConfig("trusted-project \"" + e.cwd + "\"\nprovider \"openai\" {\n    base-url \"" + srv.URL + "\"\n    credential env=\"MY_OAI_KEY\"\n}\n")
+	r := e.runWith(vars, "", args...)
+	if r.code != 0 || !strings.Contains(r.stdout, "Answered by claude-sonnet-4-5.") {
+		t.Fatalf("the user's base-url: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if got := srv.requests(); len(got) != 1 || got[0] != "claude-sonnet-4-5 "+key {
+		t.Errorf("requests %q; want one with the user's key", got)
 	}
 }

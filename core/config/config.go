@@ -106,6 +106,10 @@ type Provider struct {
 	// defaults to Name. A self-hosted OpenAI-compatible server is a block
 	// with its own name and api "openai-compatible".
 	API Setting[string]
+	// APIBefore is the api in force before a project's file set API: the
+	// user's file's, or unset for the default (Name). It is kept only
+	// when a project's file sets API (see [Provider.ProjectAPI]).
+	APIBefore Setting[string]
 	// BaseURL overrides the codec's default base URL; the provider's
 	// conventional *_BASE_URL variable and --base-url beat it.
 	BaseURL Setting[string]

@@ -91,6 +91,77 @@ func (c *Config) CredentialEndpoint(setting, base string, src Source, credential
 	return nil
 }
 
+// ProjectAPI reports whether a project's file changed p's api (its wire
+// format, and so the codec and its default endpoint), and from which api:
+// the user's file's, or else p's own name.
+func (p *Provider) ProjectAPI() (from string, changed bool) {
+	if !p.API.IsSet() || p.API.Source.Layer != LayerProject {
+		return "", false
+	}
+	from = p.Name
+	if p.APIBefore.IsSet() {
+		from = p.APIBefore.Value
+	}
+	if from == p.API.Value {
+		return "", false
+	}
+	return from, true
+}
+
+// CredentialAPI returns nil when a request carrying a credential
+// (described as in CredentialEndpoint) may go to url, the endpoint the
+// codec of p's api built from its own default base URL, after a
+// project's file changed p's api from the api from ([Provider.ProjectAPI]):
+// the codec of another api sends the user's key to that API's vendor, a
+// server the project chose, so url must be under a base URL the user's
+// file trusts (trusted-base-url). url "" is not known yet (before the
+// codec built it); then the error says what to trust in general terms.
+// Otherwise the error names the project's api line and the fixes.
+func (c *Config) CredentialAPI(p *Provider, from, url, credential string) error {
+	if url != "" && c.trustsURL(url) {
+		return nil
+	}
+	cred := "your credential"
+	if credential != "" {
+		cred += " (" + credential + ")"
+	}
+	where, trust := "the default endpoint of "+strconv.Quote(p.API.Value), "add trusted-base-url with that endpoint's base URL to "+c.userFile()
+	if url != "" {
+		where = strconv.Quote(redactURL(url)) + ", " + where
+		trust = "add " + trustLine(origin(url)) + " to " + c.userFile()
+	}
+	return fmt.Errorf("the project's provider.%s.api %q (%s) changes provider %s's api from %q to %q, so %s would go to %s, and a project may not send your credentials to a server of its choosing; if you trust that server, %s; otherwise set provider.%s.base-url in %s or pass --base-url with the endpoint you choose, or remove the api line from the project's file",
+		p.Name, p.API.Value, p.API.Source, p.Name, from, p.API.Value, cred, where, trust, p.Name, c.userFile())
+}
+
+// trustsURL reports whether url is a base URL the user's file trusts or a
+// path below one.
+func (c *Config) trustsURL(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return false
+	}
+	return slices.ContainsFunc(c.TrustedBaseURLs, func(t Setting[string]) bool {
+		b, err := url.Parse(t.Value)
+		if err != nil || !strings.EqualFold(u.Scheme, b.Scheme) || !strings.EqualFold(u.Host, b.Host) || u.User.String() != b.User.String() {
+			return false
+		}
+		base := strings.TrimRight(b.Path, "/")
+		rest, ok := strings.CutPrefix(u.Path, base)
+		return ok && (rest == "" || rest[0] == '/')
+	})
+}
+
+// origin returns the scheme and host of raw, the base URL a fix trusts
+// for an endpoint whose base path is not known.
+func origin(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	return (&url.URL{Scheme: u.Scheme, User: u.User, Host: u.Host}).String()
+}
+
 // risk is why a credential may not go to a base URL.
 type risk int
 

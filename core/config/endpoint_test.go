@@ -128,6 +128,72 @@ func TestTrustedBaseURL(t *testing.T) {
 	}
 }
 
+// TestProjectAPI: a project's file that changes a provider's api (and so
+// its codec and the codec's default endpoint) is found, with the api it
+// replaced, the user's file's or the provider's own name; CredentialAPI
+// refuses the user's credential there, naming the project's api line and
+// the fixes, unless the endpoint is under a URL the user's file trusts.
+func TestProjectAPI(t *testing.T) {
+	const endpoint = "https://api.anthropic.com/v1/messages"
+	tests := []struct {
+		name      string
+		user      string
+		project   string
+		provider  string
+		wantFrom  string // "" when no project changed the api
+		wantError string // CredentialAPI's for endpoint; "" allowed
+	}{
+		{name: "project changes the user's api", provider: "mine",
+			user:     "provider \"mine\" {\n    api \"openai-compatible\"\n    credential env=\"MY_KEY\"\n}\n",
+			project:  "provider \"mine\" {\n    api \"anthropic\"\n}\n",
+			wantFrom: "openai-compatible",
+			wantError: `the project's provider.mine.api "anthropic" (PROJECT:2:9) changes provider mine's api from "openai-compatible" to "anthropic", so your credential (env MY_KEY) would go to "https://api.anthropic.com/v1/messages", the default endpoint of "anthropic", and a project may not send your credentials to a server of its choosing; ` +
+				`if you trust that server, add trusted-base-url "https://api.anthropic.com" to USER; otherwise set provider.mine.base-url in USER or pass --base-url with the endpoint you choose, or remove the api line from the project's file`},
+		{name: "project changes a built-in provider's api", provider: "openai", project: "provider \"openai\" {\n    api \"anthropic\"\n}\n",
+			wantFrom: "openai", wantError: `changes provider openai's api from "openai" to "anthropic"`},
+		{name: "trusted endpoint", provider: "openai", project: "provider \"openai\" {\n    api \"anthropic\"\n}\n",
+			user: "trusted-base-url \"https://api.anthropic.com\"\n", wantFrom: "openai"},
+		{name: "project keeps the api", provider: "mine", user: "provider \"mine\" {\n    api \"anthropic\"\n}\n",
+			project: "provider \"mine\" {\n    api \"anthropic\"\n}\n"},
+		{name: "user's own api", provider: "mine", user: "provider \"mine\" {\n    api \"anthropic\"\n}\n"},
+		{name: "project's base-url only", provider: "openai", project: "provider \"openai\" {\n    base-url \"https://gw.example\"\n}\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root, sub := project(t, tt.project)
+			user := writeUser(t, tt.user+"\ntrusted-project \""+root+"\"\n")
+			cfg, err := Load(Inputs{UserFile: user, ProjectDir: sub, LookupEnv: noEnv})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := cfg.Provider(tt.provider)
+			from, changed := p.ProjectAPI()
+			if from != tt.wantFrom || changed != (tt.wantFrom != "") {
+				t.Fatalf("ProjectAPI() = %q, %v; want %q", from, changed, tt.wantFrom)
+			}
+			if !changed {
+				return
+			}
+			err = cfg.CredentialAPI(p, from, endpoint, "env MY_KEY")
+			got := ""
+			if err != nil {
+				got = strings.NewReplacer(user, "USER", filepath.Join(root, ProjectFile), "PROJECT").Replace(err.Error())
+			}
+			if !matchesText(got, tt.wantError) {
+				t.Errorf("CredentialAPI: %q\nwant %q", got, tt.wantError)
+			}
+		})
+	}
+}
+
+// matchesText reports whether got is "" when want is, else contains it.
+func matchesText(got, want string) bool {
+	if want == "" {
+		return got == ""
+	}
+	return strings.Contains(got, want)
+}
+
 // TestEndpoints: config show's endpoint rows name every base URL
 // configuration sets, its source, and whether a credential may go there.
 func TestEndpoints(t *testing.T) {

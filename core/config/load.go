@@ -269,6 +269,9 @@ func merge(cfg *Config, d layerData) {
 		}
 		cur.Source = p.Source
 		if p.API.IsSet() {
+			if p.API.Source.Layer == LayerProject {
+				cur.APIBefore = cur.API
+			}
 			cur.API = p.API
 		}
 		if p.BaseURL.IsSet() {

@@ -34,7 +34,12 @@ type endpointGuard struct {
 	flag  endpointBase
 	vars  []endpointBase
 	block endpointBase
-	noted atomic.Bool
+	// pc is the provider's block; apiFrom, when set, the api a project's
+	// file changed it from (see [config.Config.CredentialAPI]): the
+	// codec's default endpoint is then the project's choice too.
+	pc      *config.Provider
+	apiFrom string
+	noted   atomic.Bool
 }
 
 // endpointBase is one base URL a setting chose.
@@ -58,7 +63,10 @@ func (b endpointBase) origin() string {
 // none) and environ, the environment the codec reads its base URL
 // variable from.
 func newEndpointGuard(conf *config.Config, provider string, pc *config.Provider, credential string, environ []string) *endpointGuard {
-	g := &endpointGuard{conf: conf, provider: provider, credential: credential}
+	g := &endpointGuard{conf: conf, provider: provider, credential: credential, pc: pc}
+	if from, changed := pc.ProjectAPI(); changed {
+		g.apiFrom = from
+	}
 	if f := conf.BaseURLFlag; f.Value != "" {
 		g.flag = endpointBase{setting: "--" + config.KeyBaseURL, url: f.Value, src: f.Source}
 	}
@@ -88,6 +96,11 @@ func (g *endpointGuard) bind() error {
 		b = g.block
 	}
 	if b.url == "" {
+		if g.apiFrom != "" && len(g.vars) == 0 && len(g.conf.TrustedBaseURLs) == 0 {
+			// The codec's default endpoint, of an api the project chose,
+			// and nothing the user's file trusts could be it.
+			return g.conf.CredentialAPI(g.pc, g.apiFrom, "", g.credential)
+		}
 		return nil
 	}
 	return g.conf.CredentialEndpoint(b.setting, b.url, b.src, g.credential)
@@ -98,20 +111,45 @@ func (g *endpointGuard) bind() error {
 // chose without the user's trust, and returns the status line of the
 // first request whose endpoint configuration chose.
 func (g *endpointGuard) check(url string, credentialed bool) (string, error) {
-	b, chosen := g.chooser(url)
-	if credentialed {
-		setting, base, src := b.setting, b.url, b.src
-		if !chosen {
-			setting, base, src = "the codec's default base URL", url, config.Source{}
-		}
-		if err := g.conf.CredentialEndpoint(setting, base, src, g.credential); err != nil {
-			return "", fmt.Errorf("provider %q: %w", g.provider, err)
-		}
+	if err := g.refuse(url, credentialed); err != nil {
+		return "", err
 	}
+	b, chosen := g.chooser(url)
 	if !chosen || g.noted.Swap(true) {
 		return "", nil
 	}
 	return g.provider + ": sending to " + config.RedactURL(strings.TrimRight(b.url, "/")) + " (" + b.origin() + ")", nil
+}
+
+// refuse is check's verdict alone, without the status line.
+func (g *endpointGuard) refuse(url string, credentialed bool) error {
+	if !credentialed {
+		return nil
+	}
+	b, chosen := g.chooser(url)
+	setting, base, src := b.setting, b.url, b.src
+	if !chosen {
+		setting, base, src = "the codec's default base URL", url, config.Source{}
+	}
+	if err := g.conf.CredentialEndpoint(setting, base, src, g.credential); err != nil {
+		return fmt.Errorf("provider %q: %w", g.provider, err)
+	}
+	if !chosen && g.apiFrom != "" {
+		if err := g.conf.CredentialAPI(g.pc, g.apiFrom, url, g.credential); err != nil {
+			return fmt.Errorf("provider %q: %w", g.provider, err)
+		}
+	}
+	return nil
+}
+
+// deferred reports whether bind left the verdict to the URL the codec
+// builds: a credential goes out, and a *_BASE_URL variable the codec may
+// read, or the default endpoint of an api a project chose, decides where.
+// The runtime then asks the codec for that URL at bind time too (see
+// [provider.Provider.EndpointURL]), so a refusal comes before a prompt is
+// recorded, not as the answer to one.
+func (g *endpointGuard) deferred() bool {
+	return g.credential != "" && g.flag.url == "" && (len(g.vars) > 0 || g.apiFrom != "")
 }
 
 // chooser returns the base that url was built on, and false for the

@@ -18,6 +18,8 @@ func TestEndpointGuard(t *testing.T) {
 	tests := []struct {
 		name       string
 		block      config.Setting[string]
+		api        config.Setting[string] // the provider's api; from the project's file in the api cases
+		apiBefore  config.Setting[string] // the api the user's file gave
 		flag       config.Setting[string]
 		environ    []string
 		trusted    string
@@ -57,6 +59,33 @@ func TestEndpointGuard(t *testing.T) {
 			url: "http://lan.example:8000/v1/messages", note: "anthropic: sending to http://lan.example:8000 (base-url from /u/smith.kdl:2:14)"},
 		{name: "password redacted", block: config.Setting[string]{Value: "https://me:hunter2@mine.example", Source: user}, credential: "env K",
 			url: "https://me:hunter2@mine.example/v1/messages", note: "anthropic: sending to https://[redacted]@mine.example (base-url from /u/smith.kdl:2:14)"},
+		{name: "project api change, codec default", api: config.Setting[string]{Value: "openai", Source: proj}, credential: "env K",
+			url:     "https://api.openai.com/v1/chat/completions",
+			bindErr: `the project's provider.anthropic.api "openai" (/p/.smith/smith.kdl:3:14) changes provider anthropic's api from "anthropic" to "openai", so your credential (env K) would go to the default endpoint of "openai"`,
+			err:     `provider "anthropic": the project's provider.anthropic.api "openai" (/p/.smith/smith.kdl:3:14) changes provider anthropic's api from "anthropic" to "openai", so your credential (env K) would go to "https://api.openai.com/v1/chat/completions", the default endpoint of "openai", and a project may not send your credentials to a server of its choosing; if you trust that server, add trusted-base-url "https://api.openai.com" to /u/smith.kdl; otherwise set provider.anthropic.base-url in /u/smith.kdl or pass --base-url`},
+		{name: "project api change from the user's api", api: config.Setting[string]{Value: "anthropic", Source: proj}, apiBefore: config.Setting[string]{Value: "openai-compatible", Source: user},
+			credential: "env K", url: "https://api.anthropic.com/v1/messages", bindErr: `changes provider anthropic's api from "openai-compatible" to "anthropic"`, err: `changes provider anthropic's api from "openai-compatible" to "anthropic"`},
+		{name: "project api change, another codec's variable: checked at dispatch", api: config.Setting[string]{Value: "openai", Source: proj},
+			environ: []string{"ANTHROPIC_BASE_URL=https://env.example"}, credential: "env K",
+			url: "https://api.openai.com/v1/chat/completions", err: `add trusted-base-url "https://api.openai.com" to /u/smith.kdl`},
+		{name: "project api change, default endpoint trusted", api: config.Setting[string]{Value: "openai", Source: proj}, trusted: "https://API.openai.com/",
+			credential: "env K", url: "https://api.openai.com/v1/chat/completions"},
+		{name: "project api change, another trusted URL", api: config.Setting[string]{Value: "openai", Source: proj}, trusted: "https://gw.example",
+			credential: "env K", url: "https://api.openai.com/v1/chat/completions", err: `changes provider anthropic's api from "anthropic" to "openai"`},
+		{name: "project api change, the user's own base-url", api: config.Setting[string]{Value: "openai", Source: proj},
+			block: config.Setting[string]{Value: "https://mine.example/v1", Source: user}, credential: "env K",
+			url: "https://mine.example/v1/chat/completions", note: "anthropic: sending to https://mine.example/v1 (base-url from /u/smith.kdl:2:14)"},
+		{name: "project api change, --base-url", api: config.Setting[string]{Value: "openai", Source: proj}, flag: flag, credential: "env K",
+			url: "https://flag.example/v1/chat/completions", note: "anthropic: sending to https://flag.example (from --base-url)"},
+		{name: "project api change, the user's variable", api: config.Setting[string]{Value: "openai", Source: proj},
+			environ: []string{"OPENAI_BASE_URL=https://env.example/o"}, credential: "env K",
+			url: "https://env.example/o/chat/completions", note: "anthropic: sending to https://env.example/o (from env OPENAI_BASE_URL)"},
+		{name: "project api change, no credential", api: config.Setting[string]{Value: "openai", Source: proj},
+			url: "https://api.openai.com/v1/chat/completions"},
+		{name: "project api the same as before", api: config.Setting[string]{Value: "anthropic", Source: proj}, credential: "env K",
+			url: "https://api.anthropic.com/v1/messages"},
+		{name: "the user's own api change", api: config.Setting[string]{Value: "openai", Source: user}, credential: "env K",
+			url: "https://api.openai.com/v1/chat/completions"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -64,7 +93,7 @@ func TestEndpointGuard(t *testing.T) {
 			if tt.trusted != "" {
 				conf.TrustedBaseURLs = []config.Setting[string]{{Value: tt.trusted, Source: user}}
 			}
-			g := newEndpointGuard(conf, "anthropic", &config.Provider{Name: "anthropic", BaseURL: tt.block}, tt.credential, append([]string{"PATH=/bin"}, tt.environ...))
+			g := newEndpointGuard(conf, "anthropic", &config.Provider{Name: "anthropic", BaseURL: tt.block, API: tt.api, APIBefore: tt.apiBefore}, tt.credential, append([]string{"PATH=/bin"}, tt.environ...))
 			if err := g.bind(); !matches(err, tt.bindErr) {
 				t.Errorf("bind: %v; want %q", err, tt.bindErr)
 			}

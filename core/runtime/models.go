@@ -263,6 +263,11 @@ func (rt *Runtime) openTarget(ctx context.Context, gen *plugin.Generation, t rou
 	}
 	environ := os.Environ()
 	endpoints := newEndpointGuard(conf, t.Provider, pc, credential, environ)
+	if _, declared := gen.Provider(endpoints.apiFrom); endpoints.apiFrom != "" && !pc.APIBefore.IsSet() && !declared {
+		// A provider of the project's own, not one whose api it changed:
+		// its credential is the codec's own variable, for the codec's vendor.
+		endpoints.apiFrom = ""
+	}
 	if err := endpoints.bind(); err != nil {
 		return nil, "", nil, usagef("runtime: model %q: %w", spec, err)
 	}
@@ -294,6 +299,17 @@ func (rt *Runtime) openTarget(ctx context.Context, gen *plugin.Generation, t rou
 	p, err := provider.New(pcfg)
 	if err != nil {
 		return nil, "", nil, err
+	}
+	if endpoints.deferred() {
+		// Refused now, the endpoint stops the session before a prompt
+		// is recorded; refused at dispatch, the prompt's answer would be
+		// the refusal. A codec that cannot build the probe leaves the
+		// verdict to dispatch, which checks every request.
+		if url, credentialed, err := p.EndpointURL(ctx, t.Model); err == nil {
+			if err := endpoints.refuse(url, credentialed); err != nil {
+				return nil, "", nil, usagef("runtime: model %q: %w", spec, err)
+			}
+		}
 	}
 	return guard(p), def.Plugin, notes, nil
 }
