@@ -20,8 +20,9 @@ func mcpCommand() *cli.Command {
 			"resources (smith://sessions/ID/transcript.md and .jsonl), progress notifications while\n" +
 			"a command runs, and cancellation. Tool calls act in the working directory and are\n" +
 			"recorded in one session's effect journal: --session NAME, or a new auto-named session\n" +
-			"(named on stderr and in the server's instructions). stdout carries only MCP frames;\n" +
-			"diagnostics go to stderr.\n\n" +
+			"(named on stderr and in the server's instructions); a call that changes files is\n" +
+			"snapshotted before and after, so 'smith session diff' and 'undo' cover it. stdout\n" +
+			"carries only MCP frames; diagnostics go to stderr.\n\n" +
 			"Client configuration: {\"command\": \"smith\", \"args\": [\"mcp\", \"--cwd\", \"/path/to/project\"]}",
 		Flags: append(configFlags("trust-project"),
 			&cli.StringFlag{Name: "cwd", Aliases: []string{"C"}, Usage: "working `DIR` the tools act in (default: the current directory)"},

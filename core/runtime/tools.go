@@ -71,8 +71,13 @@ func (s *Session) toolsBound(ctx context.Context) ([]agent.Tool, error) {
 //
 // An unknown tool or a malformed p is an error wrapping [ErrUsage]; a call
 // whose arguments do not match the schema, or that fails, is a result
-// with IsError set. Refused with [ErrBusy] while a run is active. It is
-// safe for concurrent use, including concurrent calls.
+// with IsError set. Refused with [ErrBusy] while a run is active.
+//
+// Each call runs between two snapshots of the worktree, and one that
+// changed files is recorded as a turn of the session's file history (see
+// [Session.snapshotCall]), so `smith session diff` and `undo` cover it;
+// calls wait for each other while snapshots are on. It is safe for
+// concurrent use.
 func (s *Session) CallTool(ctx context.Context, p protocol.CallToolParams, progress func([]model.Content)) (model.ToolResultMessage, error) {
 	if !strings.Contains(p.CallID, ":") {
 		return model.ToolResultMessage{}, usagef("runtime: tool call id %q names no frontend; use \"<frontend>:<request id>\", such as \"mcp:7\"", p.CallID)
@@ -87,7 +92,7 @@ func (s *Session) CallTool(ctx context.Context, p protocol.CallToolParams, progr
 	}
 	c := model.ToolCall{ID: p.CallID, Name: p.Name, Arguments: args}
 	if progress == nil {
-		return agent.Invoke(ctx, t, c, s.rt.cfg.Cwd, ToolAbortGrace, nil), nil
+		return s.snapshotCall(ctx, func() model.ToolResultMessage { return agent.Invoke(ctx, t, c, s.rt.cfg.Cwd, ToolAbortGrace, nil) }), nil
 	}
 	// The tool's updates (a command's output among them, see core/plugin)
 	// reach progress until CallTool returns, and never after.
@@ -105,7 +110,7 @@ func (s *Session) CallTool(ctx context.Context, p protocol.CallToolParams, progr
 		open = false
 		mu.Unlock()
 	}()
-	return agent.Invoke(ctx, t, c, s.rt.cfg.Cwd, ToolAbortGrace, update), nil
+	return s.snapshotCall(ctx, func() model.ToolResultMessage { return agent.Invoke(ctx, t, c, s.rt.cfg.Cwd, ToolAbortGrace, update) }), nil
 }
 
 // toolsPrepareCall finds the active tool called name and makes the

@@ -73,6 +73,7 @@ type snapshotting struct {
 	toolRan atomic.Bool              // a tool ran in the current turn
 	off     atomic.Bool              // snapshots failed for this session: not tried again
 	notes   chan string              // notices for after the run settles
+	calls   sync.Mutex               // serializes the snapshotted calls of CallTool (vcs_call.go)
 }
 
 // startSnapshot starts the snapshot of the worktree for the turn about to

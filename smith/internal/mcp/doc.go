@@ -38,6 +38,13 @@
 // the tools' memory of what was read and written (an edit of a file the
 // MCP client read goes through the same stale-edit check).
 //
+// A call runs between two snapshots of the working directory, and one
+// that changed files is recorded as a turn of the session's file history
+// (its start and end snapshots), so `smith session diff` and `smith
+// session undo` of the server's session cover what MCP calls changed, one
+// call at a time; a call that changed nothing records no snapshot. Calls
+// wait for each other while snapshots are taken.
+//
 // An unknown tool is a JSON-RPC error (invalid params) naming the
 // available tools; arguments that do not match the schema, a path outside
 // the working directory and a failing command are tool results with
