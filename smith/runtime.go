@@ -37,16 +37,23 @@ type runtimeOptions struct {
 func openRuntime(ctx context.Context, cmd *cli.Command, o runtimeOptions) (*runtime.Runtime, error) {
 	flags := map[string]string{}
 	for _, opt := range config.Options() {
-		if !cmd.IsSet(opt.Flag) {
-			continue
+		// The command's own flag, else the nearest parent's: smith
+		// --model X eval is smith eval --model X.
+		var set *cli.Command
+		for _, c := range cmd.Lineage() {
+			if c.IsSet(opt.Flag) {
+				set = c
+				break
+			}
 		}
 		switch {
+		case set == nil:
 		case opt.Bool:
-			flags[opt.Flag] = strconv.FormatBool(cmd.Bool(opt.Flag))
+			flags[opt.Flag] = strconv.FormatBool(set.Bool(opt.Flag))
 		case opt.List:
-			flags[opt.Flag] = strings.Join(cmd.StringSlice(opt.Flag), string(os.PathListSeparator))
+			flags[opt.Flag] = strings.Join(set.StringSlice(opt.Flag), string(os.PathListSeparator))
 		default:
-			flags[opt.Flag] = cmd.String(opt.Flag)
+			flags[opt.Flag] = set.String(opt.Flag)
 		}
 	}
 	stderr := cmd.Root().ErrWriter

@@ -73,6 +73,9 @@ type Config struct {
 	// tools may use and a workspace-write sandbox lets commands write,
 	// absolute, from every layer (layers add roots).
 	Roots []Setting[string]
+	// Permissions is the permission policy of tool calls (the
+	// permissions block, --permission-mode, --yes); see [Permissions].
+	Permissions Permissions
 	// Secrets are the secrets the user's smith.kdl registers (secret
 	// nodes), in file order.
 	Secrets []SecretRef

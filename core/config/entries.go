@@ -45,6 +45,7 @@ func (c *Config) Entries() []Entry {
 		add("ignore", p.Value, p.Source)
 	}
 	c.sandboxEntries(add)
+	c.permissionEntries(add)
 	add(KeyTrustProject, strconv.FormatBool(c.TrustProject.Value), c.TrustProject.Source)
 	add(KeyBaseURL, or(redactURL(c.BaseURLFlag.Value), "(not given)"), c.BaseURLFlag.Source)
 	add(KeyCatalogRefresh, or(redactURL(c.CatalogRefresh.Value), "off"), c.CatalogRefresh.Source)

@@ -46,6 +46,7 @@ idle-timeout "90s"
 		"ignore = *.log @ FILE:14:16",
 		"sandbox = workspace-write @ default",
 		"sandbox-network = allow @ default",
+		"permissions.mode = auto @ default",
 		"trust-project = false @ default",
 		"base-url = http://flag.test/v1 @ flag --base-url",
 		"catalog-refresh = https://[redacted]@catalog.example/c.json @ FILE:15:17",

@@ -56,6 +56,12 @@ func setOption(cfg *Config, o Option, v string, src Source) *Error {
 	bad := func(problem string) *Error {
 		return &Error{Source: src, Path: o.Flag, Value: strconv.Quote(v), Problem: problem}
 	}
+	if why, ok := setPermissionOption(cfg, o, v, src); ok {
+		if why != "" {
+			return bad(why)
+		}
+		return nil
+	}
 	if why, ok := setSandboxOption(cfg, o, v, src); ok {
 		if why != "" {
 			return bad(why)

@@ -258,6 +258,7 @@ func merge(cfg *Config, d layerData) {
 	mergeUI(&cfg.UI, s.UI)
 	mergeCompaction(&cfg.Compaction, s.Compaction)
 	mergeSandbox(cfg, s)
+	mergePermissions(cfg, s)
 	cfg.Secrets = append(cfg.Secrets, s.Secrets...)
 	cfg.TrustedBaseURLs = append(cfg.TrustedBaseURLs, s.TrustedBaseURLs...)
 	for _, name := range slices.Sorted(maps.Keys(s.Providers)) {

@@ -16,7 +16,7 @@ import (
 const maxTokens = 10_000_000
 
 // topNodes are the nodes a smith.kdl may hold at its top level.
-var topNodes = []string{KeyModel, KeyThinking, KeyMaxOutputTokens, KeyHeadTimeout, KeyIdleTimeout, KeyResponseTimeout, KeyCatalogRefresh, KeySystemPrompt, "ignore", "provider", "alias", "group", "model-info", "trusted-project", KeyTrustedBaseURL, "tui", "compaction", KeyMaxCost, KeySandbox, KeySandboxNetwork, KeyRoots, KeySecret}
+var topNodes = []string{KeyModel, KeyThinking, KeyMaxOutputTokens, KeyHeadTimeout, KeyIdleTimeout, KeyResponseTimeout, KeyCatalogRefresh, KeySystemPrompt, "ignore", "provider", "alias", "group", "model-info", "trusted-project", KeyTrustedBaseURL, "tui", "compaction", KeyMaxCost, KeySandbox, KeySandboxNetwork, KeyRoots, KeySecret, "permissions"}
 
 func (r *reader) top(n *kdl.Node) {
 	name := n.Name()
@@ -94,6 +94,8 @@ func (r *reader) top(n *kdl.Node) {
 		r.sandboxNode(n, name)
 	case KeySecret:
 		r.secretNode(n)
+	case "permissions":
+		r.permissions(n)
 	default:
 		r.fail(n.Location(), name, "", "is not a configuration node; known nodes: "+strings.Join(topNodes, ", ")+suggest(name, topNodes), `model "anthropic/claude-sonnet-4-5"`)
 	}

@@ -66,6 +66,10 @@ var options = []Option{
 		Usage: "whether the commands bash runs may use the network: `POLICY` allow (the default) or deny"},
 	{Key: KeyRoots, Flag: FlagAddDir, Env: "SMITH_ADD_DIRS", List: true, Example: "../shared",
 		Usage: "let the file tools and bash's sandbox use `DIR` besides the working directory (repeatable)"},
+	{Key: "permissions.mode", Flag: KeyPermissionMode, Env: "SMITH_PERMISSION_MODE", Example: "ask",
+		Usage: "which tool calls run: `MODE` auto (every call; the sandbox is the boundary; the default), ask (calls that may change something need approval: --yes, or an allow rule) or read-only (only read, grep, find and ls)"},
+	{Flag: KeyYes, Short: "y", Env: "SMITH_YES", Bool: true, Example: "true",
+		Usage: "approve every call permission mode ask would ask about (deny rules still refuse)"},
 	{Key: KeySystemPrompt, Flag: FlagSystemPromptFile, Env: "SMITH_SYSTEM_PROMPT_FILE", Example: "prompts/system.md",
 		Usage: "replace Smith's system prompt with the text of `FILE` (the project's AGENTS.md is still added); smith prompt show prints the prompt in use"},
 }

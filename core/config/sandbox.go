@@ -230,6 +230,7 @@ func confineProject(d *layerData, below *Config, root string) {
 		d.notes = append(d.notes, fmt.Sprintf("ignored max-cost from the project's %s: a project may lower the budget, not raise it (%s is in force); set it in your own smith.kdl or pass --max-cost", s.MaxCost.Source, below.maxCostEntry()))
 		s.MaxCost = Setting[int64]{}
 	}
+	confinePermissions(d, below)
 	kept := s.Roots[:0]
 	for _, r := range s.Roots {
 		if rel, err := filepath.Rel(root, r.Value); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {

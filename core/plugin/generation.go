@@ -162,7 +162,7 @@ func (l *loaded) register(ctx context.Context, key string) (pluginabi.Contributi
 	if err != nil {
 		return pluginabi.Contributions{}, fmt.Errorf("plugin: instantiate %q for registration: %w", l.art.Name, err)
 	}
-	c, err := pluginabi.Bind(in).DeclareContributions(ctx, pluginabi.DeclareOptions{WorldVersion: WorldVersion, Configuration: "{}"})
+	c, err := pluginabi.Bind(in).DeclareContributions(ctx, pluginabi.DeclareOptions{WorldVersion: WorldVersion, Configuration: l.configuration()})
 	in.Release()
 	if err != nil {
 		return pluginabi.Contributions{}, fmt.Errorf("plugin: %q refused registration: %w", l.art.Name, err)

@@ -142,6 +142,14 @@ func (h *handlers) Handle(ctx context.Context, ev protocol.Event, decision bool)
 	return out, nil
 }
 
+// configuration is the JSON object handle-event receives.
+func (l *loaded) configuration() string {
+	if l.art.Configuration == "" {
+		return "{}"
+	}
+	return l.art.Configuration
+}
+
 // call runs l's handle-event export for one event.
 func (h *handlers) call(ctx context.Context, l *loaded, kind string, seq uint64, payload string, decision bool) ([]agent.Action, error) {
 	in, err := h.b.gen.Acquire(ctx, l.art.Name)
@@ -153,7 +161,7 @@ func (h *handlers) call(ctx context.Context, l *loaded, kind string, seq uint64,
 	st := &callState{ops: h.b.ops, readOnly: true}
 	ictx := context.WithValue(hostops.WithInvocation(ctx, hostops.Invocation{Cwd: h.b.cwd, CallID: parent, Generation: h.b.gen.id}), callKey{}, st)
 	got, err := pluginabi.Bind(in).HandleEvent(ictx, pluginabi.Event{Kind: eventKinds[kind], Sequence: seq, Payload: payload},
-		pluginabi.HandleOptions{DecisionRequired: decision})
+		pluginabi.HandleOptions{DecisionRequired: decision, Configuration: l.configuration()})
 	var fault pluginabi.HandlerFault
 	switch {
 	case errors.As(err, &fault):

@@ -81,6 +81,14 @@ type Artifact struct {
 	// world version, like a cached registration, and ignores it otherwise.
 	// Optional.
 	Registration []byte
+	// Configuration is the plugin's configuration, a JSON object its
+	// declare-contributions export receives and its handle-event export
+	// with every event (the runtime sets the permissions plugin's permission
+	// policy here); "" means "{}". A registration is cached per
+	// configuration: a plugin may declare what it contributes from it
+	// (the permissions plugin subscribes to tool calls only when a policy is
+	// set), and an artifact's ahead-of-time Registration holds only for "".
+	Configuration string
 }
 
 // Host loads plugins into generations. It is safe for concurrent use.

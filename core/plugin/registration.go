@@ -14,13 +14,20 @@ import (
 	"github.com/smith-agent/smith/core/internal/pluginabi"
 )
 
-// registrationKey names a cached registration: the same bytes, grants and
-// world version declare the same contributions (declaring has no effects
-// and sees only the world version and an empty configuration).
+// registrationKey names a cached registration: the same bytes, grants,
+// world version and configuration declare the same contributions
+// (declaring has no effects and sees only the world version and the
+// configuration). An artifact without a configuration keeps the key it
+// had before configurations existed, so registrations computed ahead for
+// "{}" stay valid.
 func registrationKey(a Artifact) string {
 	grants := slices.Clone(a.Grants)
 	slices.Sort(grants)
-	sum := sha256.Sum256([]byte(WorldVersion + "\x00" + a.SHA256 + "\x00" + strings.Join(grants, ",")))
+	id := WorldVersion + "\x00" + a.SHA256 + "\x00" + strings.Join(grants, ",")
+	if a.Configuration != "" && a.Configuration != "{}" {
+		id += "\x00" + a.Configuration
+	}
+	sum := sha256.Sum256([]byte(id))
 	return hex.EncodeToString(sum[:16])
 }
 

@@ -245,14 +245,14 @@ func TestRustGuestRoundTrips(t *testing.T) {
 		{
 			name: "handler",
 			got: func() any {
-				return g.call(t, in, "handler", "handle-event", []any{cv{2, nil}, uint64(1<<40 + 1), "p"}, []any{true})
+				return g.call(t, in, "handler", "handle-event", []any{cv{2, nil}, uint64(1<<40 + 1), "p"}, []any{true, "{}"})
 			},
 			want: cv{0, []any{cv{0, "TurnEnd 1099511627777"}, cv{2, nil}, cv{4, []any{"example", "p"}}, cv{5, []any{"bash", true}}, cv{3, nil}}},
 		},
 		{
 			name: "handler-fault",
 			got: func() any {
-				return g.call(t, in, "handler", "handle-event", []any{cv{8, nil}, uint64(0), "bad"}, []any{false})
+				return g.call(t, in, "handler", "handle-event", []any{cv{8, nil}, uint64(0), "bad"}, []any{false, "{}"})
 			},
 			want: cv{1, cv{0, "bad"}},
 		},

@@ -127,6 +127,11 @@ func (v ActionCase) String() string {
 type HandleOptions struct {
 	// Whether the event requires a decision from the handler.
 	DecisionRequired bool
+	// The plugin's configuration, as a JSON object: what the user's
+	// configuration sets for it (for the permissions plugin, the permission
+	// policy); `{}` when nothing is set. The same for every event of a
+	// generation.
+	Configuration string
 }
 
 // HandlerFault is the WIT variant "handler-fault" (smith:plugin/handler@0.0.0). Case says which case it holds; the field named after that case holds its payload.

@@ -11,13 +11,13 @@ import (
 )
 
 //go:wasmexport smith:plugin/handler@0.0.0#handle-event
-func wasmexportHandleEvent(p0 uint32, p1 uint64, p2 uint32, p3 uint32, p4 uint32) uint32 {
+func wasmexportHandleEvent(p0 uint32, p1 uint64, p2 uint32, p3 uint32, p4 uint32, p5 uint32, p6 uint32) uint32 {
 	if exports == nil {
 		panic("wit: smith:plugin/handler@0.0.0: the plugin did not call Export")
 	}
 	var a0 Event
 	var a1 HandleOptions
-	f := [5]uint64{uint64(p0), p1, uint64(p2), uint64(p3), uint64(p4)}
+	f := [7]uint64{uint64(p0), p1, uint64(p2), uint64(p3), uint64(p4), uint64(p5), uint64(p6)}
 	_ = f
 	liftEvent(f[0:], &a0)
 	liftHandleOptions(f[4:], &a1)
@@ -52,6 +52,7 @@ func liftEvent(f []uint64, v *Event) {
 
 func liftHandleOptions(f []uint64, v *HandleOptions) {
 	v.DecisionRequired = uint32(f[0]) != 0
+	cabi.LiftString(f[1], f[2], &v.Configuration)
 }
 
 func storeHandlerFault(b []byte, v *HandlerFault) {

@@ -2919,26 +2919,35 @@ pub mod handler {
     pub struct HandleOptions {
         /// Whether the event requires a decision from the handler.
         pub decision_required: bool,
+        /// The plugin's configuration, as a JSON object: what the user's
+        /// configuration sets for it (for the permissions plugin, the permission
+        /// policy); `{}` when nothing is set. The same for every event of a
+        /// generation.
+        pub configuration: String,
     }
 
     impl rt::Canon for HandleOptions {
-        const SIZE: usize = 1;
-        const ALIGN: usize = 1;
+        const SIZE: usize = 12;
+        const ALIGN: usize = 4;
         unsafe fn load(p: usize) -> Self {
             HandleOptions {
                 decision_required: rt::Canon::load(p),
+                configuration: rt::Canon::load(p + 4),
             }
         }
         unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
             rt::Canon::store(&self.decision_required, p, keep);
+            rt::Canon::store(&self.configuration, p + 4, keep);
         }
         unsafe fn lift(f: &[u64]) -> Self {
             HandleOptions {
                 decision_required: rt::Canon::lift(&f[0..]),
+                configuration: rt::Canon::lift(&f[1..]),
             }
         }
         unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
             rt::Canon::lower(&self.decision_required, &mut f[0..], keep);
+            rt::Canon::lower(&self.configuration, &mut f[1..], keep);
         }
     }
 
@@ -2999,9 +3008,9 @@ pub mod handler {
     }
 
     #[doc(hidden)]
-    pub unsafe fn __export_handle_event<T: Guest>(p0: i32, p1: i64, p2: i32, p3: i32, p4: i32) -> i32 {
+    pub unsafe fn __export_handle_event<T: Guest>(p0: i32, p1: i64, p2: i32, p3: i32, p4: i32, p5: i32, p6: i32) -> i32 {
         rt::lifting("handler.handle-event");
-        let f: [u64; 5] = [p0 as u32 as u64, p1 as u64, p2 as u32 as u64, p3 as u32 as u64, p4 as u32 as u64];
+        let f: [u64; 7] = [p0 as u32 as u64, p1 as u64, p2 as u32 as u64, p3 as u32 as u64, p4 as u32 as u64, p5 as u32 as u64, p6 as u32 as u64];
         let a0: Event = rt::Canon::lift(&f[0..]);
         let a1: HandleOptions = rt::Canon::lift(&f[4..]);
         rt::return_value(T::handle_event(a0, a1)) as i32
@@ -3013,8 +3022,8 @@ pub mod handler {
     macro_rules! export_handler {
         ($t:ty) => {
             #[export_name = "smith:plugin/handler@0.0.0#handle-event"]
-            unsafe extern "C" fn __smith_handler_handle_event(p0: i32, p1: i64, p2: i32, p3: i32, p4: i32) -> i32 {
-                $crate::smith_plugin::handler::__export_handle_event::<$t>(p0, p1, p2, p3, p4)
+            unsafe extern "C" fn __smith_handler_handle_event(p0: i32, p1: i64, p2: i32, p3: i32, p4: i32, p5: i32, p6: i32) -> i32 {
+                $crate::smith_plugin::handler::__export_handle_event::<$t>(p0, p1, p2, p3, p4, p5, p6)
             }
             #[export_name = "cabi_post_smith:plugin/handler@0.0.0#handle-event"]
             unsafe extern "C" fn __smith_handler_handle_event_post(_: i32) {

@@ -513,6 +513,9 @@ func lowerHandleOptions(c *wasmhost.Call, f []uint64, v *HandleOptions) error {
 	if v.DecisionRequired {
 		f[0] = 1
 	}
+	if err := canon.LowerString(c, v.Configuration, f[1:]); err != nil {
+		return canon.Wrap("handle-options.configuration", err)
+	}
 	return nil
 }
 

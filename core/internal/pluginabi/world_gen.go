@@ -38,7 +38,7 @@ func WorldSpec() wasmhost.WorldSpec {
 		},
 		Exports: []wasmhost.ExportSpec{
 			{Name: "smith:plugin/contrib@0.0.0#declare-contributions", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: []wasmhost.ValueType{wasmhost.I32}}, Optional: false},
-			{Name: "smith:plugin/handler@0.0.0#handle-event", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I64, wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: []wasmhost.ValueType{wasmhost.I32}}, Optional: true},
+			{Name: "smith:plugin/handler@0.0.0#handle-event", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I64, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: []wasmhost.ValueType{wasmhost.I32}}, Optional: true},
 			{Name: "smith:plugin/prompt@0.0.0#render-prompt", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32}, Results: []wasmhost.ValueType{wasmhost.I32}}, Optional: true},
 			{Name: "smith:plugin/prompt@0.0.0#transform-context", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32}, Results: []wasmhost.ValueType{wasmhost.I32}}, Optional: true},
 			{Name: "smith:plugin/provider@0.0.0#build-request", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: []wasmhost.ValueType{wasmhost.I32}}, Optional: true},

@@ -8,6 +8,9 @@ import _ "embed"
 // instrumented with at build time.
 const instrumented = "fuel-v4-f96383e430c93cd1"
 
+//go:embed permissions.wasm
+var permissionsWasm []byte
+
 //go:embed product.wasm
 var productWasm []byte
 
@@ -30,10 +33,11 @@ var toolsWasm []byte
 // the toolchains that built them (a rebuild is byte-identical only with
 // the same one).
 var pins = []pin{
-	{name: "product", file: "product.wasm", size: 107673, sha256: "7fb566f6223c17645cef5a5cfff5634e39ab7e58c878ad93db7ec969b1b1b48a", toolchain: "rustc 1.63.0", data: productWasm},
-	{name: "providers-anthropic", file: "providers-anthropic.wasm", size: 302260, sha256: "8bafcaf516783669fb2965aaf7fe2d93189406dac306d357f1bac6b4e1ed6f6a", toolchain: "rustc 1.63.0", data: providersanthropicWasm},
-	{name: "providers-openai-responses", file: "providers-openai-responses.wasm", size: 308969, sha256: "00eec42008802a6377f3daa85466d3a4475a980a3c651228ebbb0f0f071d6a0e", toolchain: "rustc 1.63.0", data: providersopenairesponsesWasm},
-	{name: "providers-openai-chat", file: "providers-openai-chat.wasm", size: 313272, sha256: "5dca50f62793b33d286a0eef32615aa9cccc0d3c73e3bd7dd417835097b624e1", toolchain: "rustc 1.63.0", data: providersopenaichatWasm},
-	{name: "providers-gemini", file: "providers-gemini.wasm", size: 362010, sha256: "0c414601a7428dd9d293b0406971ae0f9dc2a6bc0241a0767ee447425d64f5d4", toolchain: "rustc 1.63.0", data: providersgeminiWasm},
-	{name: "tools", file: "tools.wasm", size: 112612, sha256: "495004a0de206470bccbef32492dc519f211c0200c32344c8f804a8ed0ad905c", toolchain: "rustc 1.63.0", data: toolsWasm},
+	{name: "permissions", file: "permissions.wasm", size: 93280, sha256: "f7ff29d3d2ffe233ac8548bb834e1fd5cf03b137c75daeedaa8e5d85b5b12f2f", toolchain: "rustc 1.63.0", data: permissionsWasm},
+	{name: "product", file: "product.wasm", size: 107673, sha256: "e4bfb1cfd514db01202b2642348aeabc85695a6e1b80db3f404571214385749d", toolchain: "rustc 1.63.0", data: productWasm},
+	{name: "providers-anthropic", file: "providers-anthropic.wasm", size: 302260, sha256: "749f4de0743c1e0bfff85955797d19d8d1675d74cac1e909bf3a38df914039a8", toolchain: "rustc 1.63.0", data: providersanthropicWasm},
+	{name: "providers-openai-responses", file: "providers-openai-responses.wasm", size: 308969, sha256: "0cb648552f1cb3ba6df71d62eb999bb74de42453a47ff3c8642aaaf27d947240", toolchain: "rustc 1.63.0", data: providersopenairesponsesWasm},
+	{name: "providers-openai-chat", file: "providers-openai-chat.wasm", size: 313272, sha256: "83ef4a795a414f8a20f2b97280fdf984aec11c7e20c7479bab0a537d1aafa63a", toolchain: "rustc 1.63.0", data: providersopenaichatWasm},
+	{name: "providers-gemini", file: "providers-gemini.wasm", size: 362010, sha256: "27f82916aea1a0de584af761974d869a0df0386e4813dee748d32cc67afd7f57", toolchain: "rustc 1.63.0", data: providersgeminiWasm},
+	{name: "tools", file: "tools.wasm", size: 112612, sha256: "3311f8ed22942c555d8abe6b967b81db7e54c44a2143a9839f694ce87bf2f3e8", toolchain: "rustc 1.63.0", data: toolsWasm},
 }
