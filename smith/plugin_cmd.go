@@ -39,6 +39,7 @@ func pluginCommand() *cli.Command {
 					&cli.StringFlag{Name: "version", Usage: "the plugin's `VERSION`, for a bare .wasm", Value: "0.0.0"},
 					&cli.StringSliceFlag{Name: "capability", Usage: "grant `CAP` (fs, process, log, http), for a bare .wasm; repeatable"},
 					&cli.StringSliceFlag{Name: "allow", Usage: "a `URL` prefix the http capability may reach, for a bare .wasm; repeatable"},
+					&cli.StringSliceFlag{Name: "secret", Usage: "a registered secret `NAME` the http capability's request headers may carry as ${secret:NAME}, for a bare .wasm; repeatable"},
 					&cli.StringFlag{Name: "timeout", Usage: "the budget hint of one call, such as 10s, for a bare .wasm"},
 				},
 				Action: pluginInstall},
@@ -141,6 +142,9 @@ func pluginInstall(ctx context.Context, cmd *cli.Command) error {
 	if len(g.Network) > 0 {
 		fmt.Fprintf(w, "  network      %s\n", strings.Join(g.Network, ", "))
 	}
+	if len(g.Secrets) > 0 {
+		fmt.Fprintf(w, "  secrets      %s (sent in its http request headers when it writes ${secret:NAME})\n", strings.Join(g.Secrets, ", "))
+	}
 	if g.Timeout != "" {
 		fmt.Fprintf(w, "  timeout      %s per call\n", g.Timeout)
 	}
@@ -156,7 +160,7 @@ func installPackage(cmd *cli.Command, path string) (*pluginpkg.Package, error) {
 	if err != nil {
 		return nil, usageErrorf("plugin install: %s does not exist; pass a package directory (holding plugin.kdl) or a .wasm file", path)
 	}
-	bareFlags := []string{"name", "capability", "allow", "timeout"}
+	bareFlags := []string{"name", "capability", "allow", "secret", "timeout"}
 	if st.IsDir() {
 		for _, f := range append(bareFlags, "version") {
 			if cmd.IsSet(f) {
@@ -186,7 +190,7 @@ func installPackage(cmd *cli.Command, path string) (*pluginpkg.Package, error) {
 		name = strings.TrimSuffix(base, ".wasm")
 	}
 	m := pluginpkg.Manifest{Name: name, Version: cmd.String("version"), World: plugin.WorldVersion, Artifact: base,
-		Capabilities: cmd.StringSlice("capability"), Network: cmd.StringSlice("allow")}
+		Capabilities: cmd.StringSlice("capability"), Network: cmd.StringSlice("allow"), Secrets: cmd.StringSlice("secret")}
 	if t := cmd.String("timeout"); t != "" {
 		d, err := time.ParseDuration(t)
 		if err != nil {
@@ -194,13 +198,13 @@ func installPackage(cmd *cli.Command, path string) (*pluginpkg.Package, error) {
 		}
 		m.Timeout = d
 	}
-	if len(m.Network) > 0 && !slices.Contains(m.Capabilities, "http") {
-		return nil, usageErrorf("plugin install: --allow needs --capability http; add it")
+	if (len(m.Network) > 0 || len(m.Secrets) > 0) && !slices.Contains(m.Capabilities, "http") {
+		return nil, usageErrorf("plugin install: --allow and --secret need --capability http; add it")
 	}
 	text := pluginpkg.FormatManifest(m)
 	// The flags are checked as the manifest they make, by the same rules.
 	if m, err = pluginpkg.ParseManifest("(the install flags)", text); err != nil {
-		return nil, usageErrorf("plugin install: %s\n(for a bare .wasm the flags are its manifest: --name, --version, --capability, --allow, --timeout)", err)
+		return nil, usageErrorf("plugin install: %s\n(for a bare .wasm the flags are its manifest: --name, --version, --capability, --allow, --secret, --timeout)", err)
 	}
 	return &pluginpkg.Package{Dir: filepath.Dir(abs), Manifest: m, ManifestText: text, ArtifactPath: abs, Wasm: wasm}, nil
 }
@@ -283,6 +287,9 @@ func pluginList(_ context.Context, cmd *cli.Command) error {
 		if len(e.Network) > 0 {
 			grants += " (" + strings.Join(e.Network, " ") + ")"
 		}
+		if len(e.Secrets) > 0 {
+			grants += " secrets " + strings.Join(e.Secrets, " ")
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.Name, orDash(e.Version), e.Tier, e.Status, grants, contribText(e.Contributions))
 	}
 	if err := tw.Flush(); err != nil {
@@ -335,6 +342,9 @@ func printEntry(w io.Writer, e pluginpkg.Entry) {
 	fmt.Fprintf(w, "granted      %s\n", grantText(e.Capabilities))
 	if len(e.Network) > 0 {
 		fmt.Fprintf(w, "network      %s\n", strings.Join(e.Network, ", "))
+	}
+	if len(e.Secrets) > 0 {
+		fmt.Fprintf(w, "secrets      %s\n", strings.Join(e.Secrets, ", "))
 	}
 	if e.Timeout != "" {
 		fmt.Fprintf(w, "timeout      %s\n", e.Timeout)

@@ -57,8 +57,8 @@
 //     body is a too-large fault. Redirects are not followed: a 3xx is
 //     returned to the guest like any response. A secret reference
 //     ${secret:NAME} in a header value is replaced by the plaintext just
-//     before sending when [Config.HTTPSecretAllowed] allows it for the
-//     plugin (the URL and body are never restored); the response's header
+//     before sending when the artifact is granted it ([Artifact.Secrets];
+//     the URL and body are never restored); the response's header
 //     values and body reach the guest redacted of the registered secrets.
 //     Prompts and context transforms may not send requests.
 //

@@ -32,14 +32,6 @@ type Config struct {
 	// engine with httpengine's default bounds, created on the first
 	// request. Pass the runtime's engine to share its transport.
 	HTTP *httpengine.Engine
-	// HTTPSecretAllowed says which registered secrets (the binding's
-	// Effects.Secrets) a plugin granted "http" may receive by reference:
-	// a reference ${secret:NAME} in one of its request's header values is
-	// replaced by the plaintext just before the request is sent, when
-	// HTTPSecretAllowed(plugin, NAME) is true. Nothing else of a request
-	// (URL, body) is ever restored. nil allows none: references are sent
-	// as written.
-	HTTPSecretAllowed func(plugin, name string) bool
 }
 
 // Artifact is one plugin to load.
@@ -63,6 +55,13 @@ type Artifact struct {
 	// query or fragment, no "." or ".." segment, and plain http only to
 	// this machine (localhost, 127.0.0.0/8, ::1).
 	Network []string
+	// Secrets are the registered secrets (by name, among the binding's
+	// Effects.Secrets) whose references ${secret:NAME} the plugin's http
+	// requests may carry in header values: each is replaced by the
+	// plaintext just before the request is sent. Nothing else of a request
+	// (URL, body) is restored; any other reference, or a name not
+	// registered, is sent as written. Empty allows none.
+	Secrets []string
 	// Timeout bounds the wall time of one call, host effects included;
 	// zero means wasmhost.DefaultTimeout (30s). A tool plugin running
 	// processes needs at least its longest process timeout.
@@ -99,12 +98,11 @@ type Host struct {
 	nextGen  atomic.Uint64
 	dispatch dispatcher
 	// net is the engine of the "http" capability (Config.HTTP, or one
-	// made on first use) and the secret policy of its headers.
+	// made on first use).
 	net struct {
-		once    sync.Once
-		engine  *httpengine.Engine
-		err     error
-		allowed func(plugin, name string) bool
+		once   sync.Once
+		engine *httpengine.Engine
+		err    error
 	}
 }
 
@@ -154,7 +152,7 @@ func Open(ctx context.Context, cfg Config) (*Host, error) {
 		log = io.Discard
 	}
 	h := &Host{engine: eng, contrib: contrib, log: &syncWriter{w: log}}
-	h.net.engine, h.net.allowed = cfg.HTTP, cfg.HTTPSecretAllowed
+	h.net.engine = cfg.HTTP
 	return h, nil
 }
 

@@ -119,7 +119,12 @@ type netHost struct {
 	h       *Host
 	scopes  []netScope
 	timeout time.Duration // the plugin's call timeout
+	secrets []string      // Artifact.Secrets
 }
+
+// mayReceive reports whether the plugin may receive the registered secret
+// name in a header: its artifact grants it (Artifact.Secrets).
+func (n *netHost) mayReceive(name string) bool { return slices.Contains(n.secrets, name) }
 
 var _ pluginabi.HTTPImports = (*netHost)(nil)
 
@@ -132,7 +137,7 @@ func newNetHost(h *Host, a Artifact) (*netHost, error) {
 	if t <= 0 {
 		t = wasmhost.DefaultTimeout
 	}
-	return &netHost{plugin: a.Name, h: h, scopes: scopes, timeout: t}, nil
+	return &netHost{plugin: a.Name, h: h, scopes: scopes, timeout: t, secrets: slices.Clone(a.Secrets)}, nil
 }
 
 // admit returns the request URL parsed when it lies in a scope.
@@ -218,9 +223,9 @@ func (n *netHost) SendRequest(ctx context.Context, req pluginabi.Request, o plug
 	var names, restored, secretHeaders []string
 	for _, h := range req.Headers {
 		v := h.Value
-		if secrets != nil && n.h.net.allowed != nil {
+		if secrets != nil && len(n.secrets) > 0 {
 			var got []string
-			v, got = secrets.Restore(v, func(name string) bool { return n.h.net.allowed(n.plugin, name) })
+			v, got = secrets.Restore(v, n.mayReceive)
 			if len(got) > 0 {
 				restored = append(restored, got...)
 				secretHeaders = append(secretHeaders, h.Name)

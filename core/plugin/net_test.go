@@ -162,8 +162,8 @@ func netSetup(tb testing.TB) (*server, *lockedBuffer, *Generation) {
 			n.err = err
 			return
 		}
-		n.host, n.err = Open(context.Background(), Config{CacheDir: dir, Log: n.log,
-			HTTPSecretAllowed: func(plugin, name string) bool { return plugin == "net" && name == tokenName }})
+		a.Secrets = []string{tokenName}
+		n.host, n.err = Open(context.Background(), Config{CacheDir: dir, Log: n.log})
 		if n.err != nil {
 			return
 		}

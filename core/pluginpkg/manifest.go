@@ -11,6 +11,7 @@ import (
 
 	"github.com/calico32/kdl-go"
 
+	"github.com/smith-agent/smith/core/internal/secret"
 	"github.com/smith-agent/smith/core/plugin"
 	"github.com/smith-agent/smith/wasmhost"
 )
@@ -36,6 +37,10 @@ type Manifest struct {
 	Capabilities []string `json:"capabilities,omitempty"`
 	// Network are the URL prefixes of the http capability.
 	Network []string `json:"network,omitempty"`
+	// Secrets are the registered secrets (by name) the http capability's
+	// request headers may carry by reference, restored just before a
+	// request is sent.
+	Secrets []string `json:"secrets,omitempty"`
 	// Timeout is the budget hint for one call; 0 is the host default.
 	Timeout time.Duration `json:"timeout,omitempty"`
 }
@@ -237,8 +242,12 @@ func (p *parser) capability(m *Manifest, n *kdl.Node) {
 	}
 	allowFix := `write allow "https://api.example.com/" inside the http block`
 	for _, k := range kids.Nodes {
+		if k.Name() == "secret" {
+			p.httpSecret(m, k)
+			continue
+		}
 		if k.Name() != "allow" {
-			p.fail(k.Location(), "capability \"http\" "+k.Name(), "", "is not a field of the http capability", allowFix)
+			p.fail(k.Location(), "capability \"http\" "+k.Name(), "", "is not a field of the http capability (it holds allow and secret)", allowFix)
 			continue
 		}
 		if !p.plain(k, "allow", allowFix) {
@@ -264,6 +273,32 @@ func (p *parser) capability(m *Manifest, n *kdl.Node) {
 	}
 	if len(m.Network) == 0 && (kids == nil || len(kids.Nodes) == 0) {
 		p.fail(n.Location(), field, `"http"`, "allows no URL, so the plugin could reach nothing", `add { allow "https://api.example.com/"; } or remove the capability`)
+	}
+}
+
+// httpSecret reads `secret "NAME" ...` in the http block: the registered
+// secrets whose references the plugin's request headers may carry.
+func (p *parser) httpSecret(m *Manifest, k *kdl.Node) {
+	const fix = `write secret "GITHUB_TOKEN" inside the http block, naming a secret registered with smith secret add or smith.kdl`
+	if !p.plain(k, "secret", fix) {
+		return
+	}
+	if len(k.Arguments()) == 0 {
+		p.fail(k.Location(), "secret", "", "needs at least one secret name", fix)
+	}
+	for _, a := range k.Arguments() {
+		if a.Kind() != kdl.String {
+			p.fail(a.Location(), "secret", show(a), "is not a string", fix)
+			continue
+		}
+		name := a.String()
+		if !secret.ValidName(name) {
+			p.fail(a.Location(), "secret", strconv.Quote(name), "is not a secret name: a letter or '_', then letters, digits, '_', '.' or '-'", fix)
+			continue
+		}
+		if !slices.Contains(m.Secrets, name) {
+			m.Secrets = append(m.Secrets, name)
+		}
 	}
 }
 

@@ -14,6 +14,7 @@ func TestParseManifest(t *testing.T) {
 capability "fs"
 capability "http" {
     allow "https://api.example.com/" "http://127.0.0.1:8080/v1"
+    secret "GITHUB_TOKEN" "api.key"
 }
 timeout "10s"
 `))
@@ -21,11 +22,12 @@ timeout "10s"
 		t.Fatal(err)
 	}
 	if m.Name != "shout" || m.Version != "0.1.0" || m.World != "0.0.0" || m.Artifact != "shout.wasm" || m.Timeout != 10*time.Second ||
-		strings.Join(m.Capabilities, ",") != "fs,http,process" || strings.Join(m.Network, ",") != "https://api.example.com/,http://127.0.0.1:8080/v1" {
+		strings.Join(m.Capabilities, ",") != "fs,http,process" || strings.Join(m.Network, ",") != "https://api.example.com/,http://127.0.0.1:8080/v1" ||
+		strings.Join(m.Secrets, ",") != "GITHUB_TOKEN,api.key" {
 		t.Fatalf("got %+v", m)
 	}
 	back, err := pluginpkg.ParseManifest("again", pluginpkg.FormatManifest(m))
-	if err != nil || back.Name != m.Name || back.Timeout != m.Timeout || len(back.Network) != 2 {
+	if err != nil || back.Name != m.Name || back.Timeout != m.Timeout || len(back.Network) != 2 || len(back.Secrets) != 2 {
 		t.Fatalf("FormatManifest does not round-trip: %+v %v", back, err)
 	}
 }
@@ -86,6 +88,8 @@ func TestParseManifestErrors(t *testing.T) {
 		{"http allow query", with("", "", `capability "http" { allow "https://x/?q=1" }`), []string{"no user, query or fragment"}},
 		{"http other child", with("", "", `capability "http" { deny "https://x/" }`), []string{`capability "http" deny is not a field of the http capability`}},
 		{"http empty allow", with("", "", `capability "http" { allow }`), []string{"needs at least one URL prefix"}},
+		{"http bad secret", with("", "", `capability "http" { allow "https://x/"; secret "1st key" }`), []string{`secret "1st key" is not a secret name`, "smith secret add"}},
+		{"http empty secret", with("", "", `capability "http" { allow "https://x/"; secret }`), []string{"secret needs at least one secret name"}},
 		{"timeout bad", with("", "", `timeout "soon"`), []string{`timeout "soon" is not a duration`, `such as timeout "10s"`}},
 		{"timeout zero", with("", "", `timeout "0s"`), []string{"is not positive"}},
 		{"timeout raise", with("", "", `timeout "1h"`), []string{"may only tighten a budget", `use at most "30s"`}},

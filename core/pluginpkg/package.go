@@ -162,6 +162,9 @@ func FormatManifest(m Manifest) []byte {
 		for _, u := range m.Network {
 			fmt.Fprintf(&b, "    allow %s\n", q(u))
 		}
+		for _, s := range m.Secrets {
+			fmt.Fprintf(&b, "    secret %s\n", q(s))
+		}
 		b.WriteString("}\n")
 	}
 	if m.Timeout > 0 {

@@ -38,9 +38,12 @@ type Grant struct {
 	SHA256  string `json:"sha256"`
 	Size    int64  `json:"size"`
 	ModTime int64  `json:"mtime_ns"`
-	// Capabilities and Network are what the plugin is granted.
+	// Capabilities, Network and Secrets are what the plugin is granted:
+	// the capabilities, the http URL prefixes and the secrets its http
+	// request headers may carry by reference.
 	Capabilities []string `json:"capabilities"`
 	Network      []string `json:"network,omitempty"`
+	Secrets      []string `json:"secrets,omitempty"`
 	// Timeout is the manifest's budget hint ("" for the default).
 	Timeout   string    `json:"timeout,omitempty"`
 	Enabled   bool      `json:"enabled"`
@@ -178,7 +181,7 @@ func (s *Store) Install(pkg *Package, reg []byte, reserved []string) (Grant, []s
 	}
 	sum := sha256.Sum256(pkg.Wasm)
 	g := Grant{Name: m.Name, Version: m.Version, Artifact: m.Artifact, SHA256: hex.EncodeToString(sum[:]), Size: st.Size(), ModTime: st.ModTime().UnixNano(),
-		Capabilities: slices.Clone(m.Capabilities), Network: slices.Clone(m.Network), Enabled: true, Installed: time.Now().UTC().Truncate(time.Second), Source: pkg.Dir}
+		Capabilities: slices.Clone(m.Capabilities), Network: slices.Clone(m.Network), Secrets: slices.Clone(m.Secrets), Enabled: true, Installed: time.Now().UTC().Truncate(time.Second), Source: pkg.Dir}
 	if g.Capabilities == nil {
 		g.Capabilities = []string{}
 	}
