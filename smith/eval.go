@@ -26,6 +26,10 @@ func evalCommand() *cli.Command {
 		Description: "Runs the agent on PROMPT (read from standard input when PROMPT is - or absent\n" +
 			"and input is not a terminal) and prints its work. Every run is recorded in a named\n" +
 			"session under Smith's data directory unless --no-session is given.\n\n" +
+			"A PROMPT of the form /NAME [ARGS] runs the command NAME a plugin contributes (as the\n" +
+			"interactive mode does: smith eval \"/init\" writes AGENTS.md), and then the prompt the\n" +
+			"command asks for, if any; start the prompt with // to send a leading / as text. With\n" +
+			"--output json the command's result is one line {\"type\":\"command_result\",...}.\n\n" +
 			"Exit status: 0 success, 1 model or tool failure, 2 usage error, 130 aborted (SIGINT).\n\n" +
 			"Try it without any key: smith demo, or smith eval --model mock \"fix the bug\" in a demo project.",
 		Flags: append(configFlags(),
@@ -171,6 +175,8 @@ type evalRun struct {
 	text   *textout.Writer // renders and tallies the text output
 	tally  textout.Tally   // tallies the JSON output
 	end    protocol.AgentEnd
+	// commandOnly: the prompt was a command that asked for no run.
+	commandOnly bool
 }
 
 // run prepares the session (a misconfigured model fails here, before
@@ -180,9 +186,13 @@ func (r *evalRun) run(ctx context.Context) error {
 	if err := r.sess.Prepare(ctx); err != nil {
 		return cmdError(r.cmd, err)
 	}
+	prompt, err := r.command(ctx)
+	if err != nil || prompt == "" {
+		return err
+	}
 	sub := r.sess.Subscribe()
 	defer sub.Close()
-	if err := r.sess.Submit(context.WithoutCancel(ctx), protocol.PromptParams{Text: r.prompt}); err != nil {
+	if err := r.sess.Submit(context.WithoutCancel(ctx), protocol.PromptParams{Text: prompt}); err != nil {
 		return cmdError(r.cmd, err)
 	}
 	stop := context.AfterFunc(ctx, r.sess.Abort)
@@ -246,6 +256,9 @@ func (r *evalRun) finish(info protocol.SessionInfo, kept string, ephemeral bool,
 	}
 	if err != nil {
 		return err
+	}
+	if r.commandOnly {
+		return nil
 	}
 	resume := "the session " + name + " keeps the transcript; continue it with 'smith eval --resume " + info.ID + " \"…\"'"
 	if ephemeral {
