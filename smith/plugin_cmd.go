@@ -138,16 +138,7 @@ func pluginInstall(ctx context.Context, cmd *cli.Command) error {
 	w := cmd.Root().Writer
 	fmt.Fprintf(w, "installed plugin %s %s from %s into %s\n", g.Name, g.Version, pkg.Dir, filepath.Join(store.Dir, g.Name))
 	fmt.Fprintf(w, "  artifact     %s (SHA-256 %s)\n", g.Artifact, g.SHA256)
-	fmt.Fprintf(w, "  granted      %s\n", grantText(g.Capabilities))
-	if len(g.Network) > 0 {
-		fmt.Fprintf(w, "  network      %s\n", strings.Join(g.Network, ", "))
-	}
-	if len(g.Secrets) > 0 {
-		fmt.Fprintf(w, "  secrets      %s (sent in its http request headers when it writes ${secret:NAME})\n", strings.Join(g.Secrets, ", "))
-	}
-	if g.Timeout != "" {
-		fmt.Fprintf(w, "  timeout      %s per call\n", g.Timeout)
-	}
+	printGrants(w, "  ", g)
 	fmt.Fprintf(w, "  contributes  %s\n", contribText(c))
 	fmt.Fprintf(w, "Every smith run loads it from now on; `smith plugin disable %s` stops that, `smith plugin remove %s` uninstalls it.\n", g.Name, g.Name)
 	return nil
@@ -335,20 +326,25 @@ func pluginInfo(_ context.Context, cmd *cli.Command) error {
 	return nil
 }
 
+// printGrants prints what g grants, one field a line, each after indent.
+func printGrants(w io.Writer, indent string, g pluginpkg.Grant) {
+	fmt.Fprintf(w, "%sgranted      %s\n", indent, grantText(g.Capabilities))
+	if len(g.Network) > 0 {
+		fmt.Fprintf(w, "%snetwork      %s\n", indent, strings.Join(g.Network, ", "))
+	}
+	if len(g.Secrets) > 0 {
+		fmt.Fprintf(w, "%ssecrets      %s (sent in its http request headers where it writes ${secret:NAME})\n", indent, strings.Join(g.Secrets, ", "))
+	}
+	if g.Timeout != "" {
+		fmt.Fprintf(w, "%stimeout      %s per call\n", indent, g.Timeout)
+	}
+}
+
 // printEntry prints one plugin as info shows it.
 func printEntry(w io.Writer, e pluginpkg.Entry) {
 	fmt.Fprintf(w, "name         %s\nversion      %s\ntier         %s\nstatus       %s\n", e.Name, orDash(e.Version), e.Tier, e.Status)
 	fmt.Fprintf(w, "directory    %s\nartifact     %s\nsha256       %s\n", e.Dir, orDash(e.Artifact), orDash(e.SHA256))
-	fmt.Fprintf(w, "granted      %s\n", grantText(e.Capabilities))
-	if len(e.Network) > 0 {
-		fmt.Fprintf(w, "network      %s\n", strings.Join(e.Network, ", "))
-	}
-	if len(e.Secrets) > 0 {
-		fmt.Fprintf(w, "secrets      %s\n", strings.Join(e.Secrets, ", "))
-	}
-	if e.Timeout != "" {
-		fmt.Fprintf(w, "timeout      %s\n", e.Timeout)
-	}
+	printGrants(w, "", e.Grant)
 	fmt.Fprintf(w, "contributes  %s\n", contribText(e.Contributions))
 	if !e.Installed.IsZero() {
 		fmt.Fprintf(w, "installed    %s from %s\n", e.Installed.Format(time.RFC3339), e.Source)
