@@ -85,25 +85,12 @@ func (s *Session) startSnapshot() {
 	if s.rt.cfg.Ephemeral || s.vcs.off.Load() {
 		return
 	}
-	var leaf string
-	var ops []session.VCSEntry
-	var err error
-	s.store.View(func(sess *sessionfmt.Session) {
-		i := sess.Selected()
-		leaf = sess.ID(i).String()
-		ops, err = session.VCSOperations(sess, i)
-	})
+	ts, err := s.nextTurnSnap()
 	if err != nil {
 		s.snapshotsOff(err)
 		return
 	}
-	st, err := s.rt.vcsStore(s.rt.cfg.Cwd)
-	if err != nil {
-		s.snapshotsOff(err)
-		return
-	}
-	adopt(st, s.info.ID, ops)
-	ts := &turnSnap{turn: 1 + len(turnsOf(ops)), parent: leaf, store: st, done: make(chan struct{})}
+	ts.done = make(chan struct{})
 	if ts.effect, err = s.beginSnapshot(ts, session.PhaseStart); err != nil {
 		s.snapshotsOff(err)
 		return
@@ -113,6 +100,30 @@ func (s *Session) startSnapshot() {
 		defer close(ts.done)
 		ts.sn, ts.serr = ts.store.Snapshot(s.ctx, snapshotRequest(s.info.ID, ts, session.PhaseStart))
 	}()
+}
+
+// nextTurnSnap returns the snapshots of the session's next turn: its
+// number, its parent (the selected leaf) and the worktree's store, whose
+// head for the session is set to its last recorded snapshot (not one an
+// earlier call took and did not record).
+func (s *Session) nextTurnSnap() (*turnSnap, error) {
+	var leaf string
+	var ops []session.VCSEntry
+	var err error
+	s.store.View(func(sess *sessionfmt.Session) {
+		i := sess.Selected()
+		leaf = sess.ID(i).String()
+		ops, err = session.VCSOperations(sess, i)
+	})
+	if err != nil {
+		return nil, err
+	}
+	st, err := s.rt.vcsStore(s.rt.cfg.Cwd)
+	if err != nil {
+		return nil, err
+	}
+	adopt(st, s.info.ID, ops)
+	return &turnSnap{turn: 1 + len(turnsOf(ops)), parent: leaf, store: st}, nil
 }
 
 // beginSnapshot records the intent of one of a turn's snapshots.

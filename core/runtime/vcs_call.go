@@ -25,28 +25,12 @@ func (s *Session) snapshotCall(ctx context.Context, call func() model.ToolResult
 	}
 	s.vcs.calls.Lock()
 	defer s.vcs.calls.Unlock()
-	var leaf string
-	var ops []session.VCSEntry
-	var err error
-	s.store.View(func(sess *sessionfmt.Session) {
-		i := sess.Selected()
-		leaf = sess.ID(i).String()
-		ops, err = session.VCSOperations(sess, i)
-	})
+	ts, err := s.nextTurnSnap()
 	if err != nil {
 		s.snapshotsOff(err)
 		return call()
 	}
-	st, err := s.rt.vcsStore(s.rt.cfg.Cwd)
-	if err != nil {
-		s.snapshotsOff(err)
-		return call()
-	}
-	// The session's head in the shadow repository is its last recorded
-	// snapshot, not one an earlier call took and did not record.
-	adopt(st, s.info.ID, ops)
-	ts := &turnSnap{turn: 1 + len(turnsOf(ops)), parent: leaf, store: st}
-	before, err := st.Snapshot(ctx, snapshotRequest(s.info.ID, ts, session.PhaseStart))
+	before, err := ts.store.Snapshot(ctx, snapshotRequest(s.info.ID, ts, session.PhaseStart))
 	if err != nil {
 		if ctx.Err() == nil {
 			s.snapshotsOff(err)
@@ -57,7 +41,7 @@ func (s *Session) snapshotCall(ctx context.Context, call func() model.ToolResult
 	// The call may have changed files before it was cancelled: the end
 	// snapshot is taken all the same.
 	sctx := context.WithoutCancel(ctx)
-	after, aerr := st.Snapshot(sctx, snapshotRequest(s.info.ID, ts, session.PhaseEnd))
+	after, aerr := ts.store.Snapshot(sctx, snapshotRequest(s.info.ID, ts, session.PhaseEnd))
 	if aerr == nil && after.ID == before.ID {
 		return res // nothing changed
 	}
