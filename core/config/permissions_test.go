@@ -65,11 +65,7 @@ func TestPermissionSettings(t *testing.T) {
 // TestPermissionErrors: a bad mode, an unknown node, an empty tool or
 // pattern name the value, where it came from, and a valid form.
 func TestPermissionErrors(t *testing.T) {
-	tests := []struct {
-		name string
-		in   func(t *testing.T) Inputs
-		want []string
-	}{
+	tests := []loadErrorCase{
 		{name: "file mode", in: func(t *testing.T) Inputs {
 			return Inputs{UserFile: writeUser(t, "permissions {\n    mode \"never\"\n}\n"), LookupEnv: noEnv}
 		}, want: []string{":2:10: permissions.mode: \"never\" is not a permission mode", `permissions { mode "ask"; }`}},
@@ -89,19 +85,7 @@ func TestPermissionErrors(t *testing.T) {
 			return Inputs{LookupEnv: noEnv, Flags: map[string]string{"yes": "sure"}}
 		}, want: []string{"--yes", `"sure" is not a boolean`}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := Load(tt.in(t))
-			if err == nil {
-				t.Fatal("loaded without an error")
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("the error lacks %q:\n%v", w, err)
-				}
-			}
-		})
-	}
+	checkLoadErrors(t, tests)
 }
 
 // TestProjectCannotAllowCalls: a trusted project's permissions may add

@@ -47,11 +47,7 @@ func TestSandboxSettings(t *testing.T) {
 // TestSandboxErrors: a bad mode, network value or root names the value,
 // where it came from, and a valid form.
 func TestSandboxErrors(t *testing.T) {
-	tests := []struct {
-		name string
-		in   func(t *testing.T) Inputs
-		want []string
-	}{
+	tests := []loadErrorCase{
 		{name: "file mode", in: func(t *testing.T) Inputs {
 			return Inputs{UserFile: writeUser(t, "sandbox \"strict\"\n"), LookupEnv: noEnv}
 		}, want: []string{":1:9: sandbox: \"strict\" is not a sandbox mode", `sandbox "workspace-write"`}},
@@ -68,19 +64,7 @@ func TestSandboxErrors(t *testing.T) {
 			return Inputs{LookupEnv: noEnv, Flags: map[string]string{"add-dir": "/no/such/dir"}}
 		}, want: []string{"--add-dir", "/no/such/dir", "is not a directory"}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := Load(tt.in(t))
-			if err == nil {
-				t.Fatal("loaded without an error")
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("the error lacks %q:\n%v", w, err)
-				}
-			}
-		})
-	}
+	checkLoadErrors(t, tests)
 }
 
 // TestProjectCannotLoosenSandbox: a trusted project's smith.kdl may
@@ -112,5 +96,33 @@ func TestProjectCannotLoosenSandbox(t *testing.T) {
 	cfg, err = Load(Inputs{ProjectDir: sub2, LookupEnv: noEnv, Flags: map[string]string{"trust-project": "true"}})
 	if err != nil || cfg.SandboxMode() != "read-only" || cfg.NetworkAllowed() {
 		t.Fatalf("a project that tightens: %v, %q, network %v", err, cfg.SandboxMode(), cfg.NetworkAllowed())
+	}
+}
+
+// loadErrorCase is a configuration Load must refuse: in makes its inputs,
+// and want are substrings of the error (the value, where it came from, a
+// valid form).
+type loadErrorCase struct {
+	name string
+	in   func(t *testing.T) Inputs
+	want []string
+}
+
+// checkLoadErrors requires Load to refuse each case with an error holding
+// every wanted substring.
+func checkLoadErrors(t *testing.T, tests []loadErrorCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Load(tt.in(t))
+			if err == nil {
+				t.Fatal("loaded without an error")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("the error lacks %q:\n%v", w, err)
+				}
+			}
+		})
 	}
 }
