@@ -179,16 +179,17 @@ type evalRun struct {
 	commandOnly bool
 }
 
-// run prepares the session (a misconfigured model fails here, before
-// anything is recorded), submits the prompt and prints the run's events
-// until it settles. A cancelled ctx (SIGINT) aborts the run.
+// run runs the prompt as a command when it is one (a command needs no
+// model), then prepares the session (a misconfigured model fails here,
+// before anything is recorded), submits the prompt and prints the run's
+// events until it settles. A cancelled ctx (SIGINT) aborts the run.
 func (r *evalRun) run(ctx context.Context) error {
-	if err := r.sess.Prepare(ctx); err != nil {
-		return cmdError(r.cmd, err)
-	}
 	prompt, err := r.command(ctx)
 	if err != nil || prompt == "" {
 		return err
+	}
+	if err := r.sess.Prepare(ctx); err != nil {
+		return cmdError(r.cmd, err)
 	}
 	sub := r.sess.Subscribe()
 	defer sub.Close()

@@ -10,5 +10,6 @@ require (
 	github.com/smith-agent/smith/sessionfmt v0.0.0
 	github.com/smith-agent/smith/termkit v0.0.0
 	github.com/smith-agent/smith/wasmhost v0.0.0
+	github.com/smith-agent/smith/wit v0.0.0
 	github.com/urfave/cli/v3 v3.14.0
 )

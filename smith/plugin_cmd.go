@@ -48,6 +48,7 @@ func pluginCommand() *cli.Command {
 			{Name: "enable", Usage: "load an installed plugin again", ArgsUsage: "NAME", Action: func(ctx context.Context, cmd *cli.Command) error { return pluginEnable(cmd, true) }},
 			{Name: "disable", Usage: "keep an installed plugin but stop loading it", ArgsUsage: "NAME", Action: func(ctx context.Context, cmd *cli.Command) error { return pluginEnable(cmd, false) }},
 			{Name: "remove", Usage: "uninstall a plugin and forget its grant", ArgsUsage: "NAME", Action: pluginRemove},
+			pluginNewCommand(),
 		},
 	}
 }
