@@ -90,7 +90,7 @@ func modelsAction(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Bool("refresh") && cmd.IsSet("provider") {
 		return usageErrorf("models: --refresh reports on the whole catalog; drop --provider, or list one provider's models afterwards with smith models --provider NAME")
 	}
-	rt, err := openRuntime(ctx, cmd, runtimeOptions{})
+	rt, err := openRuntime(ctx, cmd, runtimeOptions{plugins: true})
 	if err != nil {
 		return err
 	}
@@ -104,7 +104,10 @@ func modelsAction(ctx context.Context, cmd *cli.Command) error {
 		return refreshCatalog(ctx, cmd, cat, output)
 	}
 	rt.StartCatalogRefresh(ctx)
-	snap := cat.Snapshot()
+	snap, err := rt.CatalogSnapshot(ctx)
+	if err != nil {
+		return cmdError(cmd, err)
+	}
 	l := modelsListing{Generated: snap.Generated(), Origins: snap.Origins(), Conflicts: snap.Conflicts(), Models: []modelEntry{},
 		Routes: configRoutes(cfg, snap)}
 	want := cmd.String("provider")

@@ -49,6 +49,7 @@ func pluginCommand() *cli.Command {
 			{Name: "disable", Usage: "keep an installed plugin but stop loading it", ArgsUsage: "NAME", Action: func(ctx context.Context, cmd *cli.Command) error { return pluginEnable(cmd, false) }},
 			{Name: "remove", Usage: "uninstall a plugin and forget its grant", ArgsUsage: "NAME", Action: pluginRemove},
 			pluginNewCommand(),
+			pluginLogCommand(),
 		},
 	}
 }

@@ -54,3 +54,30 @@ func (s *Snapshot) family(provider, id string) *Family {
 	}
 	return best
 }
+
+// With returns the snapshot s would have been had l been one of the
+// layers it was built from: l's models join where the snapshot lacks
+// them or holds them on weaker evidence, and every disagreement is a
+// [Conflict] as in [Build]. s itself is unchanged.
+func (s *Snapshot) With(l Layer) *Snapshot {
+	byEvidence := map[Evidence]int{}
+	var layers []Layer
+	for _, ref := range s.refs {
+		m := s.models[ref]
+		i, ok := byEvidence[m.Evidence]
+		if !ok {
+			i = len(layers)
+			byEvidence[m.Evidence] = i
+			layers = append(layers, Layer{Evidence: m.Evidence})
+		}
+		layers[i].Models = append(layers[i].Models, m)
+	}
+	if len(layers) == 0 {
+		layers = append(layers, Layer{})
+	}
+	layers[0].Families = s.families
+	out := Build(s.generated, append(layers, l)...)
+	out.origins = append(slices.Clone(s.origins), l.Origin)
+	out.conflicts = append(slices.Clone(s.conflicts), out.conflicts...)
+	return out
+}

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -45,5 +46,31 @@ func TestDeclaredLayer(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("conflict not recorded: %+v", s.Conflicts())
+	}
+}
+
+// TestSnapshotWith: adding a layer to a built snapshot gives the models
+// and conflicts building with it would have.
+func TestSnapshotWith(t *testing.T) {
+	base := testSnapshot(t)
+	layer := base.DeclaredLayer(FileOrigin{Source: "plugin acme 1.0"}, []Declared{
+		{Provider: "acme", ID: "vis-plain", Context: 16000, MaxOutput: 2000, Tools: true},
+		{Provider: "acme", ID: "vis-text", Context: 9000, MaxOutput: 4096, Tools: true},
+	})
+	d := mustParse(t, testDoc("2026-01-01"), EvidenceBundled)
+	want := Build(d.Generated, LayerOf(d, EvidenceBundled), layer)
+	built := Build(d.Generated, LayerOf(d, EvidenceBundled))
+	got := built.With(layer)
+	if !reflect.DeepEqual(got.Models(), want.Models()) {
+		t.Errorf("models:\n got %+v\nwant %+v", got.Models(), want.Models())
+	}
+	if !reflect.DeepEqual(got.Conflicts(), want.Conflicts()) || len(got.Conflicts()) == 0 {
+		t.Errorf("conflicts:\n got %+v\nwant %+v", got.Conflicts(), want.Conflicts())
+	}
+	if len(built.Models()) != len(want.Models())-1 {
+		t.Error("With changed the snapshot it was called on")
+	}
+	if m, err := got.Lookup("acme", "vis-plain"); err != nil || m.Evidence != EvidenceProvider {
+		t.Errorf("declared model: %+v %v", m, err)
 	}
 }

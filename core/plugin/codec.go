@@ -141,5 +141,42 @@ func (g *Generation) validateProviders() error {
 				SecretNames: slices.Clone(p.SecretNames), Options: providerOptions(p.Options)})
 		}
 	}
+	seen := map[string]bool{}
+	for _, l := range g.plugins {
+		for _, m := range l.contrib.Models {
+			ref := m.Provider + "/" + m.Name
+			switch {
+			case owner[m.Provider] != l.art.Name:
+				return fmt.Errorf("plugin: %q declares the model %q of provider %q, which it does not declare; a plugin declares models only of its own providers", l.art.Name, m.Name, m.Provider)
+			case m.Name == "" || len(m.Name) > 128 || strings.ContainsAny(m.Name, " \t\n"):
+				return fmt.Errorf("plugin: %q declares a model named %q; a model name is 1 to 128 characters without spaces", l.art.Name, m.Name)
+			case seen[ref]:
+				return fmt.Errorf("plugin: %q declares the model %q twice; declare each model once", l.art.Name, ref)
+			}
+			seen[ref] = true
+			g.models = append(g.models, ModelDefinition{Plugin: l.art.Name, Provider: m.Provider, Name: m.Name, DisplayName: m.DisplayName,
+				ContextWindow: int(m.ContextWindow), OutputLimit: int(m.OutputLimit), Tools: m.SupportsTools, Images: m.SupportsImages})
+		}
+	}
 	return nil
 }
+
+// ModelDefinition is a model a provider of the generation serves, as its
+// plugin declared it.
+type ModelDefinition struct {
+	// Plugin is the declaring plugin's name.
+	Plugin string
+	// Provider is the provider serving it, one of the same plugin's.
+	Provider string
+	// Name is the model's identifier at the provider; DisplayName the
+	// name shown to the user.
+	Name, DisplayName string
+	// ContextWindow and OutputLimit are in tokens; 0 is unknown.
+	ContextWindow, OutputLimit int
+	// Tools and Images say whether the model calls tools and takes images.
+	Tools, Images bool
+}
+
+// Models returns the models the generation's providers declare, in load
+// and declaration order.
+func (g *Generation) Models() []ModelDefinition { return slices.Clone(g.models) }

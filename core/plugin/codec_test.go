@@ -208,3 +208,49 @@ func TestRegistrationAhead(t *testing.T) {
 		})
 	}
 }
+
+// TestValidateModels: a plugin declares models only of its own providers,
+// each once and with a usable name; Models returns them with their limits.
+func TestValidateModels(t *testing.T) {
+	plugin := func(name string, providers []string, models ...pluginabi.ModelDefinition) *loaded {
+		l := &loaded{art: Artifact{Name: name}}
+		for _, p := range providers {
+			l.contrib.Providers = append(l.contrib.Providers, pluginabi.ProviderDefinition{Name: p, DisplayName: p})
+		}
+		l.contrib.Models = models
+		return l
+	}
+	echo := pluginabi.ModelDefinition{Provider: "toy", Name: "echo-1", ContextWindow: 8192, OutputLimit: 1024, SupportsTools: true}
+	tests := []struct {
+		name    string
+		plugins []*loaded
+		want    string
+	}{
+		{name: "ok", plugins: []*loaded{plugin("toy-provider", []string{"toy"}, echo)}},
+		{name: "another plugin's provider", plugins: []*loaded{plugin("toy-provider", []string{"toy"}), plugin("thief", nil, echo)},
+			want: `"thief" declares the model "echo-1" of provider "toy", which it does not declare`},
+		{name: "twice", plugins: []*loaded{plugin("toy-provider", []string{"toy"}, echo, echo)},
+			want: `"toy-provider" declares the model "toy/echo-1" twice`},
+		{name: "spaces", plugins: []*loaded{plugin("toy-provider", []string{"toy"}, pluginabi.ModelDefinition{Provider: "toy", Name: "echo 1"})},
+			want: `declares a model named "echo 1"; a model name is 1 to 128 characters without spaces`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := &Generation{plugins: tt.plugins}
+			err := g.validateProviders()
+			if tt.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := []ModelDefinition{{Plugin: "toy-provider", Provider: "toy", Name: "echo-1", ContextWindow: 8192, OutputLimit: 1024, Tools: true}}
+				if got := g.Models(); !slices.Equal(got, want) {
+					t.Fatalf("Models() = %+v, want %+v", got, want)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err %v, want %q", err, tt.want)
+			}
+		})
+	}
+}

@@ -25,6 +25,7 @@ type Generation struct {
 	plugins   []*loaded
 	tools     []*toolDef
 	providers []ProviderDefinition
+	models    []ModelDefinition
 	// disabled are the plugins whose event handler failed (handlers.go).
 	disabled disabledHandlers
 }

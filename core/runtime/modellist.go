@@ -11,16 +11,15 @@ import (
 
 // Models lists what a model can be set to: every model of the run's
 // catalog (the bundle, a cached refresh, the configuration's model-info
-// blocks), in catalog order, and every alias and group of the
+// blocks, the models plugins declare), in catalog order, and every alias and group of the
 // configuration, by name, with the targets it resolves to or why it does
 // not resolve. It reads no network. The mock model ("mock", "mock/NAME")
 // is always accepted and never listed.
 func (rt *Runtime) Models(ctx context.Context) (protocol.ModelList, error) {
-	cat, err := rt.Catalog()
+	snap, err := rt.CatalogSnapshot(ctx)
 	if err != nil {
 		return protocol.ModelList{}, err
 	}
-	snap := cat.Snapshot()
 	l := protocol.ModelList{Models: []protocol.ModelInfo{}, Routes: []protocol.ModelRoute{}}
 	for _, m := range snap.Models() {
 		mi := protocol.ModelInfo{Ref: m.Ref(), Name: m.Name, Aliases: m.Aliases, Context: m.Context, MaxOutput: m.MaxOutput,

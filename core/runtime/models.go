@@ -81,11 +81,10 @@ func (rt *Runtime) bindModel(ctx context.Context, name string, thinking catalog.
 		}
 		return bm, nil
 	}
-	cat, err := rt.Catalog()
+	snap, err := rt.CatalogSnapshot(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("runtime: %w", err)
+		return nil, err
 	}
-	snap := cat.Snapshot()
 	targets, err := route.Resolve(conf.Route(), snap, name)
 	if err != nil {
 		return nil, usagef("runtime: model %q (from %s): %w; or pass PROVIDER/MODEL, such as anthropic/claude-sonnet-4-5, or use --model mock for the offline demo", name, rt.modelSource(name), err)

@@ -34,21 +34,27 @@ type plugins struct {
 	// warming counts the background compiles prepare started; close
 	// waits for them before it releases the generation.
 	warming sync.WaitGroup
+	// log is the plugin log the host writes to.
+	log *pluginLog
 }
 
 // loadPlugins starts loading arts into one generation on a host whose
 // compiled code and registrations are cached under cacheDir ("" caches
-// nothing on disk; a directory that cannot be used is a note to notify).
-// It returns at once.
-func loadPlugins(ctx context.Context, cacheDir string, arts []plugin.Artifact, notify func(string)) *plugins {
+// nothing on disk; a directory that cannot be used is a note to notify)
+// and whose plugins write to log (nil: nowhere). It returns at once.
+func loadPlugins(ctx context.Context, cacheDir string, log *pluginLog, arts []plugin.Artifact, notify func(string)) *plugins {
 	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	p := &plugins{loaded: make(chan struct{}), prepared: make(chan struct{}), cancel: cancel}
+	p := &plugins{loaded: make(chan struct{}), prepared: make(chan struct{}), cancel: cancel, log: log}
 	for _, a := range arts {
 		p.names = append(p.names, a.Name)
 	}
 	go func() {
 		defer close(p.prepared)
-		p.host, p.err = plugin.Open(ctx, plugin.Config{CacheDir: cacheDir})
+		c := plugin.Config{CacheDir: cacheDir}
+		if log != nil {
+			c.Log = log
+		}
+		p.host, p.err = plugin.Open(ctx, c)
 		if p.err == nil {
 			if note := p.host.CacheNote(); note != "" {
 				notify(note)
@@ -108,8 +114,12 @@ func (p *plugins) close(ctx context.Context) error {
 	if p.gen != nil {
 		p.gen.Close()
 	}
+	var err error
 	if p.host != nil {
-		return p.host.Close(ctx)
+		err = p.host.Close(ctx)
 	}
-	return nil
+	if p.log != nil {
+		p.log.close()
+	}
+	return err
 }

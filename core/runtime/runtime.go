@@ -142,7 +142,7 @@ func Open(ctx context.Context, cfg Config) (*Runtime, error) {
 	if n := rt.sandboxNote(); n != "" {
 		cfg.Notify(n)
 	}
-	rt.plugins = loadPlugins(ctx, paths.Cache, withPolicy(cfg.Plugins, conf, paths.ConfigFile), cfg.Notify)
+	rt.plugins = loadPlugins(ctx, paths.Cache, newPluginLog(paths.PluginLog()), withPolicy(cfg.Plugins, conf, paths.ConfigFile), cfg.Notify)
 	rt.plugins.warming.Add(1)
 	go func() {
 		defer rt.plugins.warming.Done()
