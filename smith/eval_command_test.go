@@ -68,7 +68,7 @@ func TestEvalRunsCommands(t *testing.T) {
 	}
 	e := newEnv(t)
 	r := e.run("", "eval", "--model", "mock", "/nope")
-	if r.code != 2 || !strings.Contains(r.stderr, `there is no command "nope"; the plugins contribute: init`) || !strings.Contains(r.stderr, "//") {
+	if r.code != 2 || !strings.Contains(r.stderr, `there is no command "nope"; the commands are: reload, init`) || !strings.Contains(r.stderr, "//") {
 		t.Fatalf("an unknown command: exit %d\n%s", r.code, r.stderr)
 	}
 }

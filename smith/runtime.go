@@ -61,25 +61,37 @@ func openRuntime(ctx context.Context, cmd *cli.Command, o runtimeOptions) (*runt
 	if o.quiet {
 		notify = nil
 	}
-	var arts []plugin.Artifact
-	if o.plugins {
-		var err error
-		if arts, err = sysplugins.Artifacts(); err != nil {
+	// discover finds the system plugins and, after them, the user's, a
+	// trusted project's and --plugin packages (plugin_cmd.go).
+	discover := func(ctx context.Context, note func(string)) ([]plugin.Artifact, error) {
+		arts, err := sysplugins.Artifacts()
+		if err != nil {
 			return nil, err
-		}
-		// The user's, a trusted project's and --plugin packages load
-		// after the system plugins (plugin_cmd.go).
-		note := notify
-		if note == nil {
-			note = func(string) {}
 		}
 		extra, err := extraPlugins(ctx, cmd, o.cwd, flags, arts, note)
 		if err != nil {
 			return nil, err
 		}
-		arts = append(arts, extra...)
+		return append(arts, extra...), nil
 	}
-	rt, err := runtime.Open(ctx, runtime.Config{Cwd: o.cwd, Home: cmd.String("home"), Flags: flags, Plugins: arts,
+	var arts []plugin.Artifact
+	var rediscover func(context.Context) ([]plugin.Artifact, []string, error)
+	if o.plugins {
+		note := notify
+		if note == nil {
+			note = func(string) {}
+		}
+		var err error
+		if arts, err = discover(ctx, note); err != nil {
+			return nil, err
+		}
+		rediscover = func(ctx context.Context) ([]plugin.Artifact, []string, error) {
+			var notes []string
+			arts, err := discover(ctx, func(n string) { notes = append(notes, n) })
+			return arts, notes, err
+		}
+	}
+	rt, err := runtime.Open(ctx, runtime.Config{Cwd: o.cwd, Home: cmd.String("home"), Flags: flags, Plugins: arts, Discover: rediscover,
 		Version: version, Ephemeral: o.ephemeral, Notify: notify})
 	if err != nil {
 		return nil, cmdError(cmd, err)

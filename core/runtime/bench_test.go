@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/smith-agent/smith/core/plugin"
 	"github.com/smith-agent/smith/core/protocol"
 )
 
@@ -153,5 +154,47 @@ func benchTurn(b *testing.B, cfg Config, text string, during func()) {
 	}
 	if err := rt.Close(context.Background()); err != nil {
 		b.Fatal(err)
+	}
+}
+
+// BenchmarkReload is Runtime.Reload of a generation of three plugins
+// (tools, product, the Anthropic codec) with an idle session bound to
+// it: discovery, the load of the new generation (registrations cached,
+// as at a warm start), the publication, the session's release of the old
+// one and its close.
+func BenchmarkReload(b *testing.B) {
+	t := &testing.T{}
+	w := newWorld(t)
+	var three []plugin.Artifact
+	for _, a := range systemPlugins(b) {
+		if a.Name == "tools" || a.Name == "product" || a.Name == "providers-anthropic" {
+			three = append(three, a)
+		}
+	}
+	cfg := Config{Cwd: w.project, Home: w.home, Plugins: three, Ephemeral: true, Flags: map[string]string{"model": "mock"},
+		LookupEnv: func(k string) (string, bool) { v, ok := w.env[k]; return v, ok },
+		Discover:  func(context.Context) ([]plugin.Artifact, []string, error) { return three, nil, nil }}
+	ctx := context.Background()
+	rt, err := Open(ctx, cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rt.Close(ctx)
+	s, err := rt.NewSession(ctx, NewSessionOptions{Name: "bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := s.RunCommand(ctx, protocol.RunCommandParams{Name: "init"}); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		if _, err := rt.Reload(ctx); err != nil {
+			b.Fatal(err)
+		}
+		// The session binds the new generation, as its next run would.
+		if _, err := s.RunCommand(ctx, protocol.RunCommandParams{Name: "init"}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -9,19 +9,43 @@ import (
 	"github.com/smith-agent/smith/core/protocol"
 )
 
-// Commands returns the commands the plugin generation contributes, in load
-// and declaration order; a frontend may offer them as /NAME.
+// Commands returns the host's /reload, then the commands the plugin
+// generation contributes, in load and declaration order; a frontend may
+// offer them as /NAME.
 func (rt *Runtime) Commands(ctx context.Context) ([]protocol.Command, error) {
 	gen, err := rt.Generation(ctx)
 	if err != nil {
 		return nil, err
 	}
-	cmds := gen.Commands()
-	out := make([]protocol.Command, len(cmds))
-	for i, c := range cmds {
-		out[i] = protocol.Command{Name: c.Name, Description: c.Description, ArgumentHint: c.ArgumentHint, Plugin: c.Plugin}
+	out := []protocol.Command{reloadCommand}
+	for _, c := range gen.Commands() {
+		if c.Name != reloadCommand.Name {
+			out = append(out, protocol.Command{Name: c.Name, Description: c.Description, ArgumentHint: c.ArgumentHint, Plugin: c.Plugin})
+		}
 	}
 	return out, nil
+}
+
+// reloadCommand is the host's own command: it must work when the plugins
+// do not, so no plugin provides it, and a plugin's command of the same
+// name is not offered.
+var reloadCommand = protocol.Command{Name: "reload", Description: "load the plugins again: a plugin installed, changed, enabled or removed takes effect without a restart"}
+
+// runReload runs /reload: Runtime.Reload, reported as a command's text.
+func (rt *Runtime) runReload(ctx context.Context) (protocol.CommandResult, error) {
+	r, err := rt.Reload(ctx)
+	if err != nil {
+		return protocol.CommandResult{}, err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "reloaded the plugins as generation %d (was %d): %s", r.Generation, r.Previous, strings.Join(r.Plugins, ", "))
+	if r.Deferred > 0 {
+		fmt.Fprintf(&b, "; %d session(s) finish their current run on generation %d first", r.Deferred, r.Previous)
+	}
+	for _, n := range r.Notes {
+		b.WriteString("\nskipped: " + n)
+	}
+	return protocol.CommandResult{Content: []model.Content{model.Text{Text: b.String()}}}, nil
 }
 
 // RunCommand runs a contributed command in the session: its effects are the
@@ -31,6 +55,9 @@ func (rt *Runtime) Commands(ctx context.Context) ([]protocol.Command, error) {
 // wrapping [ErrUsage] naming the known ones. Refused with [ErrBusy] while a
 // run is active.
 func (s *Session) RunCommand(ctx context.Context, p protocol.RunCommandParams) (protocol.CommandResult, error) {
+	if p.Name == reloadCommand.Name {
+		return s.rt.runReload(ctx)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -44,13 +71,13 @@ func (s *Session) RunCommand(ctx context.Context, p protocol.RunCommandParams) (
 		return protocol.CommandResult{}, err
 	}
 	known := false
-	var names []string
+	names := []string{reloadCommand.Name}
 	for _, c := range gen.Commands() {
 		names = append(names, c.Name)
 		known = known || c.Name == p.Name
 	}
 	if !known {
-		return protocol.CommandResult{}, usagef("runtime: there is no command %q; the plugins contribute: %s", p.Name, strings.Join(names, ", "))
+		return protocol.CommandResult{}, usagef("runtime: there is no command %q; the commands are: %s", p.Name, strings.Join(names, ", "))
 	}
 	if err := s.bindTools(ctx); err != nil {
 		return protocol.CommandResult{}, err

@@ -11,7 +11,8 @@ import (
 // for a session's runs (see [agent.Publisher]): a model selection binds
 // the model as [Session.SetModel] would, but for the rest of the run
 // only — nothing is recorded and the session's model stays — so that a
-// plugin can route one run without changing what the user chose.
+// plugin can route one run without changing what the user chose; a
+// reload publishes a new plugin generation (see [Runtime.Reload]).
 type publisher struct{ s *Session }
 
 var _ agent.Publisher = publisher{}
@@ -35,7 +36,11 @@ func (p publisher) Publish(ctx context.Context, actions []agent.Action) (*agent.
 			}
 			to = &agent.Target{Provider: bm.provider, Model: bm.modelID}
 		case agent.ActionReload:
-			return nil, fmt.Errorf("plugin %s asked to reload the plugins, which this runtime cannot do during a run: restart smith to load a changed plugin", a.Plugin)
+			// Published now; this run finishes on the generation it
+			// started on and the session's next run binds the new one.
+			if _, err := p.s.rt.Reload(ctx); err != nil {
+				return nil, fmt.Errorf("plugin %s asked to reload the plugins: %v", a.Plugin, err)
+			}
 		default:
 			return nil, fmt.Errorf("plugin %s returned %s, which the runtime does not apply", a.Plugin, a.Kind)
 		}

@@ -22,15 +22,26 @@ const (
 // plugins is the runtime's one plugin host and generation, loaded in the
 // background by loadPlugins so that loading overlaps whatever the frontend
 // opens next (configuration is already read; a session, a model).
+//
+// After the load, mu guards gen and names, which [Runtime.Reload]
+// replaces, and refs: the sessions' tool bindings per generation. A
+// replaced generation is closed when its last binding is released, so a
+// run in progress finishes on the generation it started on.
 type plugins struct {
 	loaded   chan struct{} // closed when host, gen and err are set
 	prepared chan struct{} // closed when the background work is over
 	host     *plugin.Host
-	gen      *plugin.Generation
 	err      error
 	cancel   context.CancelFunc
+
+	mu  sync.Mutex
+	gen *plugin.Generation
 	// names are the artifacts' names.
 	names []string
+	// refs counts the bindings of each generation; retired are the
+	// replaced generations not yet closed.
+	refs    map[*plugin.Generation]int
+	retired []*plugin.Generation
 	// warming counts the background compiles prepare started; close
 	// waits for them before it releases the generation.
 	warming sync.WaitGroup
@@ -44,7 +55,7 @@ type plugins struct {
 // and whose plugins write to log (nil: nowhere). It returns at once.
 func loadPlugins(ctx context.Context, cacheDir string, log *pluginLog, arts []plugin.Artifact, notify func(string)) *plugins {
 	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	p := &plugins{loaded: make(chan struct{}), prepared: make(chan struct{}), cancel: cancel, log: log}
+	p := &plugins{loaded: make(chan struct{}), prepared: make(chan struct{}), cancel: cancel, log: log, refs: map[*plugin.Generation]int{}}
 	for _, a := range arts {
 		p.names = append(p.names, a.Name)
 	}
@@ -76,7 +87,12 @@ func (p *plugins) generation(ctx context.Context) (*plugin.Generation, error) {
 	case <-ctx.Done():
 		return nil, fmt.Errorf("runtime: wait for the plugins to load: %w", ctx.Err())
 	}
-	return p.gen, p.err
+	if p.err != nil {
+		return nil, p.err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.gen, nil
 }
 
 // prepare compiles the named plugins of the generation in the background.
@@ -96,14 +112,60 @@ func (p *plugins) prepareNow(names ...string) {
 	if p.err != nil {
 		return
 	}
-	names = slices.DeleteFunc(slices.Clone(names), func(n string) bool { return !p.has(n) })
+	p.mu.Lock()
+	gen, have := p.gen, p.names
+	p.mu.Unlock()
+	names = slices.DeleteFunc(slices.Clone(names), func(n string) bool { return !slices.Contains(have, n) })
 	if len(names) > 0 {
-		_ = p.gen.Prepare(context.Background(), names...)
+		_ = gen.Prepare(context.Background(), names...)
 	}
 }
 
-// has reports whether the generation holds the named plugin.
-func (p *plugins) has(name string) bool { return slices.Contains(p.names, name) }
+// publish makes gen, holding the plugins named names, the generation new
+// bindings get, and retires the previous one: closed now when no binding
+// holds it, otherwise when its last binding is released.
+func (p *plugins) publish(gen *plugin.Generation, names []string) (previous *plugin.Generation) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	previous = p.gen
+	p.gen, p.names = gen, names
+	if previous != nil {
+		p.retired = append(p.retired, previous)
+		p.collect()
+	}
+	return previous
+}
+
+// bound counts a binding of gen.
+func (p *plugins) bound(gen *plugin.Generation) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.refs[gen]++
+}
+
+// released uncounts a binding of gen and closes gen when it was the last
+// binding of a retired generation.
+func (p *plugins) released(gen *plugin.Generation) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.refs[gen]--; p.refs[gen] <= 0 {
+		delete(p.refs, gen)
+	}
+	p.collect()
+}
+
+// collect closes the retired generations no binding holds. Their
+// background compiles, if any, fail harmlessly on the closed plugins.
+// Called with mu held.
+func (p *plugins) collect() {
+	p.retired = slices.DeleteFunc(p.retired, func(g *plugin.Generation) bool {
+		if p.refs[g] > 0 {
+			return false
+		}
+		g.Close()
+		return true
+	})
+}
 
 // close waits for the background work and releases the generation and
 // the host.
@@ -111,9 +173,15 @@ func (p *plugins) close(ctx context.Context) error {
 	<-p.prepared
 	p.warming.Wait()
 	p.cancel()
+	p.mu.Lock()
 	if p.gen != nil {
 		p.gen.Close()
 	}
+	for _, g := range p.retired {
+		g.Close()
+	}
+	p.retired = nil
+	p.mu.Unlock()
 	var err error
 	if p.host != nil {
 		err = p.host.Close(ctx)

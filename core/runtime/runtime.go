@@ -41,6 +41,10 @@ type Config struct {
 	// the provider codecs and the product plugin. Without a tools plugin
 	// the agent has no tools; without codecs only the mock model works.
 	Plugins []plugin.Artifact
+	// Discover finds the plugins again for [Runtime.Reload]: the system
+	// plugins and the user's, a trusted project's and the run's own, as
+	// they are now, with a note for each one skipped. Nil reloads Plugins.
+	Discover func(ctx context.Context) ([]plugin.Artifact, []string, error)
 	// Version is Smith's version, recorded in every session it starts.
 	Version string
 	// Ephemeral puts the sessions in a temporary store instead of the data
@@ -84,12 +88,14 @@ type Runtime struct {
 	// secrets are the registered secrets (secrets.go).
 	secrets secretProxy
 
-	mu       sync.Mutex
-	sessions map[*Session]bool
-	stores   map[string]*vcs.Store // shadow repositories by worktree
-	unclean  bool                  // a run of an ephemeral store did not end cleanly
-	kept     string                // the ephemeral store, kept by Close
-	closed   bool
+	// reloading serializes Reload.
+	reloading sync.Mutex
+	mu        sync.Mutex
+	sessions  map[*Session]bool
+	stores    map[string]*vcs.Store // shadow repositories by worktree
+	unclean   bool                  // a run of an ephemeral store did not end cleanly
+	kept      string                // the ephemeral store, kept by Close
+	closed    bool
 }
 
 // Open composes the runtime: configuration (user file, trusted project

@@ -247,3 +247,12 @@ func (s *Session) recordSecrets() error {
 	}
 	return nil
 }
+
+// rescan makes the next registerKnown read the known sources again, for
+// a reloaded generation whose providers may name other credentials.
+// Registering a secret again with the same value changes nothing.
+func (p *secretProxy) rescan() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.scanned = false
+}

@@ -37,8 +37,12 @@ type Session struct {
 	store   *session.Store
 	journal *effect.Journal
 	binding *plugin.Binding
-	agent   *agent.Agent
-	bound   *boundModel
+	// bindingGen is the generation binding was made from; stale is set
+	// when the plugins are reloaded during a run (see Runtime.Reload).
+	bindingGen *plugin.Generation
+	stale      bool
+	agent      *agent.Agent
+	bound      *boundModel
 	// modelName and thinking are the session's model as chosen: its last
 	// model_change, else the configuration's.
 	modelName string
@@ -260,6 +264,10 @@ func (s *Session) notice(level protocol.NoticeLevel, text string) {
 // prepare makes the session ready for a run: the tools bound to its
 // journal, the model resolved and the agent made. Called with s.mu held.
 func (s *Session) prepare(ctx context.Context) error {
+	if s.stale {
+		// Reloaded as the last run settled: bind the new generation.
+		_ = s.unbind()
+	}
 	if s.agent != nil {
 		return nil
 	}
@@ -303,6 +311,9 @@ func (s *Session) prepare(ctx context.Context) error {
 // configured roots, bash's commands in the configured sandbox. Called with
 // s.mu held.
 func (s *Session) bindTools(ctx context.Context) error {
+	if s.stale {
+		_ = s.unbind()
+	}
 	if s.binding != nil {
 		return nil
 	}
@@ -317,8 +328,24 @@ func (s *Session) bindTools(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	s.binding = b
+	s.binding, s.bindingGen = b, gen
+	s.rt.plugins.bound(gen)
 	return nil
+}
+
+// unbind releases the session's tool binding (and the agent and model
+// made with it), so that the next run binds the published generation; a
+// run's queued input carries over. Called with s.mu held, no run active.
+func (s *Session) unbind() error {
+	s.resetAgent()
+	s.bound, s.stale = nil, false
+	if s.binding == nil {
+		return nil
+	}
+	err := s.binding.Close()
+	s.rt.plugins.released(s.bindingGen)
+	s.binding, s.bindingGen = nil, nil
+	return err
 }
 
 // Prepare resolves the session's model and binds its tools now rather than
@@ -430,6 +457,11 @@ func (s *Session) settle(run *agent.Run, done chan struct{}) {
 	s.endSnapshot()
 	s.mu.Lock()
 	s.last = end
+	if s.stale {
+		// The plugins were reloaded during the run, which finished on the
+		// generation it started on; the next run binds the new one.
+		_ = s.unbind()
+	}
 	s.mu.Unlock()
 	if end.Reason == protocol.EndAborted || end.Reason == protocol.EndRecordFailed || end.Reason == "" {
 		s.rt.mu.Lock()
@@ -548,9 +580,7 @@ func (s *Session) Close(ctx context.Context) error {
 	s.cancel()
 	s.hub.close()
 	var errs []error
-	if s.binding != nil {
-		errs = append(errs, s.binding.Close())
-	}
+	errs = append(errs, s.unbind())
 	empty := s.file.Session().Len() == 0
 	errs = append(errs, s.file.Close())
 	if s.created && empty {
