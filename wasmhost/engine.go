@@ -67,7 +67,10 @@ type Engine struct {
 
 	modMu   sync.Mutex
 	modules map[moduleKey]*moduleEntry
-	bg      background // guarded by modMu
+	// compiling holds a channel per key being compiled, closed when that
+	// compile ends: one compile per key at a time (see compiledModule).
+	compiling map[moduleKey]chan struct{}
+	bg        background // guarded by modMu
 	// bgHook, if set (by tests, before Compile), runs at the start of
 	// every background compile.
 	bgHook func()

@@ -3,9 +3,12 @@ package wasmhost
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -200,5 +203,54 @@ func TestChangedArtifactRecompiles(t *testing.T) {
 	compiled, _ := filepath.Glob(filepath.Join(dir, "wazero-*", "*"))
 	if len(compiled) != 2 {
 		t.Fatalf("wazero cache entries: %v, want one per artifact", compiled)
+	}
+}
+
+// TestConcurrentCompileFromCache: plugins compiled at once from the same
+// bytes, after the last holder of the compiled code let it go (so each
+// round loads it from the cache directory again), all instantiate and
+// run: one compile per module at a time (a second CompileModule while
+// wazero finishes a cached module would get it half-made).
+func TestConcurrentCompileFromCache(t *testing.T) {
+	e := newEngine(t, Config{CacheDir: t.TempDir()})
+	wasm := goGuest(t)
+	warm := compile(t, e, "warm", wasm, PluginConfig{})
+	_ = warm.Close(context.Background())
+	for round := range 16 {
+		var wg sync.WaitGroup
+		errs := make(chan error, 4)
+		for range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				p, err := e.Compile(context.Background(), Artifact{Name: "same", Reader: bytes.NewReader(wasm)},
+					PluginConfig{World: testWorld(), Hosts: testHosts(new(atomic.Int64))})
+				if err != nil {
+					errs <- err
+					return
+				}
+				defer p.Close(context.Background())
+				g, err := NewGeneration(p)
+				if err != nil {
+					errs <- err
+					return
+				}
+				defer g.Close()
+				in, err := g.Acquire(context.Background(), "same")
+				if err != nil {
+					errs <- err
+					return
+				}
+				defer in.Release()
+				if got, err := callString(context.Background(), in, ex+"echo", "x"); err != nil || got != "x" {
+					errs <- fmt.Errorf("round %d: echo = %q, %v", round, got, err)
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatal(err)
+		}
 	}
 }

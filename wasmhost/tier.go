@@ -217,21 +217,52 @@ func (b *background) done() (drained chan struct{}, release bool) {
 // the optimizing compiler's code for key is in the cache directory) the
 // module is compiled by the interpreter, and the optimizing compiler runs
 // in the background.
+//
+// Compiles of one key are serialized: wazero publishes a module it loads
+// from its file cache before the module's entry preambles are compiled,
+// so a second CompileModule of the same bytes meanwhile would get, and
+// instantiate, a half-made module (a panic in wazevo's NewFunction, seen
+// when plugin generations are reloaded: the last holder of a module
+// closes it and two generations then load it from the cache at once).
 func (e *Engine) compiledModule(ctx context.Context, key moduleKey, passive bool, code func() ([]byte, error)) (*moduleEntry, error) {
 	e.modMu.Lock()
-	if e.bg.closed {
-		e.modMu.Unlock()
-		return nil, errEngineClosed
-	}
-	if ent, ok := e.modules[key]; ok {
-		ent.refs++
-		if !passive {
-			e.optimizeLocked(ent)
+	for {
+		if e.bg.closed {
+			e.modMu.Unlock()
+			return nil, errEngineClosed
+		}
+		if ent, ok := e.modules[key]; ok {
+			ent.refs++
+			if !passive {
+				e.optimizeLocked(ent)
+			}
+			e.modMu.Unlock()
+			return ent, nil
+		}
+		wait, busy := e.compiling[key]
+		if !busy {
+			break
 		}
 		e.modMu.Unlock()
-		return ent, nil
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		e.modMu.Lock()
 	}
+	if e.compiling == nil {
+		e.compiling = map[moduleKey]chan struct{}{}
+	}
+	done := make(chan struct{})
+	e.compiling[key] = done
 	e.modMu.Unlock()
+	defer func() {
+		e.modMu.Lock()
+		delete(e.compiling, key)
+		e.modMu.Unlock()
+		close(done)
+	}()
 	interpret := e.tiers == tiersInterpreter || e.tiers == tiersAuto && !e.compiledBefore(key)
 	ent := &moduleEntry{key: key, refs: 1}
 	compile := func(b []byte) error {
