@@ -2,7 +2,12 @@ package runtime
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -196,5 +201,48 @@ func BenchmarkReload(b *testing.B) {
 		if _, err := s.RunCommand(ctx, protocol.RunCommandParams{Name: "init"}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// shoutScript calls the user plugin's tool, then answers.
+const shoutScript = `{"mock_script":1,"responses":[
+	{"tool_calls":[{"id":"call_1","name":"shout","arguments":{"text":"hi"}}]},
+	{"text":"It says HI."}]}`
+
+// BenchmarkUserToolTurn is BenchmarkMockTurn's whole turn with one user
+// plugin loaded beside the system plugins (core/pluginpkg's Go test
+// plugin, shout, built with the standard toolchain): "builtin" calls the
+// tools plugin's read, "user" the user plugin's shout. Their ratio is what
+// one user tool costs a turn (a Go module instantiates in milliseconds,
+// the Rust tools plugin in microseconds).
+func BenchmarkUserToolTurn(b *testing.B) {
+	t := &testing.T{}
+	w := newWorld(t)
+	w.write("hello.txt", "hi\n")
+	w.write("read.mock.json", readScript)
+	w.write("shout.mock.json", shoutScript)
+	wasm := filepath.Join(b.TempDir(), "shout.wasm")
+	build := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w", "-o", wasm, "../pluginpkg/testdata/shout")
+	build.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("build the shout plugin: %v\n%s", err, out)
+	}
+	bytes, err := os.ReadFile(wasm)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sum := sha256.Sum256(bytes)
+	arts := append(systemPlugins(b), plugin.Artifact{Name: "shout", Wasm: bytes, SHA256: hex.EncodeToString(sum[:])})
+	for _, tc := range []struct{ name, script string }{{"builtin", "read.mock.json"}, {"user", "shout.mock.json"}} {
+		b.Run(tc.name, func(b *testing.B) {
+			cfg := Config{Cwd: w.project, Home: w.home, Plugins: arts, Ephemeral: true, Flags: map[string]string{"model": "mock/" + tc.script},
+				LookupEnv: func(k string) (string, bool) { v, ok := w.env[k]; return v, ok }}
+			turn := func() { benchTurn(b, cfg, "Go.", nil) }
+			turn()
+			b.ResetTimer()
+			for range b.N {
+				turn()
+			}
+		})
 	}
 }

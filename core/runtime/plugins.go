@@ -38,8 +38,8 @@ type plugins struct {
 	gen *plugin.Generation
 	// names are the artifacts' names.
 	names []string
-	// refs counts the bindings of each generation; retired are the
-	// replaced generations not yet closed.
+	// refs counts the bindings of each generation and the compiles in
+	// progress on it; retired are the replaced generations not yet closed.
 	refs    map[*plugin.Generation]int
 	retired []*plugin.Generation
 	// warming counts the background compiles prepare started; close
@@ -114,7 +114,9 @@ func (p *plugins) prepareNow(names ...string) {
 	}
 	p.mu.Lock()
 	gen, have := p.gen, p.names
+	p.refs[gen]++ // a reload does not close it under the compile
 	p.mu.Unlock()
+	defer p.released(gen)
 	names = slices.DeleteFunc(slices.Clone(names), func(n string) bool { return !slices.Contains(have, n) })
 	if len(names) > 0 {
 		_ = gen.Prepare(context.Background(), names...)
@@ -154,8 +156,7 @@ func (p *plugins) released(gen *plugin.Generation) {
 	p.collect()
 }
 
-// collect closes the retired generations no binding holds. Their
-// background compiles, if any, fail harmlessly on the closed plugins.
+// collect closes the retired generations no binding or compile holds.
 // Called with mu held.
 func (p *plugins) collect() {
 	p.retired = slices.DeleteFunc(p.retired, func(g *plugin.Generation) bool {
