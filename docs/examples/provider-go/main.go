@@ -48,12 +48,13 @@ func (plugin) DeclareContributions(contrib.DeclareOptions) (contrib.Contribution
 
 // document is the part of Smith's request document this codec reads.
 type document struct {
-	System  string `json:"system"`
-	BaseURL string `json:"base_url"`
-	Tools   []struct {
+	System      string `json:"system"`
+	BaseURL     string `json:"base_url"`      // from the provider's block in smith.kdl
+	BaseURLFlag string `json:"base_url_flag"` // from --base-url, which wins
+	Tools       []struct {
 		Name        string          `json:"name"`
 		Description string          `json:"description"`
-		InputSchema json.RawMessage `json:"input_schema"`
+		Parameters  json.RawMessage `json:"parameters"` // a JSON Schema
 	} `json:"tools"`
 	Messages []struct {
 		Role    string `json:"role"`
@@ -105,7 +106,7 @@ func (plugin) BuildRequest(s provider.RequestSnapshot, _ provider.BuildOptions) 
 	}
 	body := request{Model: s.Model, System: d.System, Messages: []message{}}
 	for _, t := range d.Tools {
-		body.Tools = append(body.Tools, tool{Name: t.Name, Description: t.Description, Schema: t.InputSchema})
+		body.Tools = append(body.Tools, tool{Name: t.Name, Description: t.Description, Schema: t.Parameters})
 	}
 	for _, m := range d.Messages {
 		out := message{Role: m.Role, ID: m.CallID}
@@ -124,7 +125,11 @@ func (plugin) BuildRequest(s provider.RequestSnapshot, _ provider.BuildOptions) 
 	if err != nil {
 		return provider.RequestTemplate{}, provider.CodecFault{Case: provider.CodecFaultUnknown, Unknown: err.Error()}
 	}
-	base := strings.TrimSuffix(d.BaseURL, "/")
+	base := d.BaseURL
+	if d.BaseURLFlag != "" {
+		base = d.BaseURLFlag
+	}
+	base = strings.TrimSuffix(base, "/")
 	if base == "" {
 		base = "http://127.0.0.1:8089"
 	}
