@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -246,7 +247,7 @@ func systemEntries() []pluginpkg.Entry {
 	return out
 }
 
-func pluginList(_ context.Context, cmd *cli.Command) error {
+func pluginList(ctx context.Context, cmd *cli.Command) error {
 	output, err := outputFormat(cmd, "table", "json")
 	if err != nil {
 		return err
@@ -266,6 +267,7 @@ func pluginList(_ context.Context, cmd *cli.Command) error {
 		fmt.Fprintf(cmd.Root().ErrWriter, "smith: %s\n", n)
 	}
 	all := append(systemEntries(), user...)
+	all = append(all, runEntries(ctx, cmd)...)
 	w := cmd.Root().Writer
 	if output == "json" {
 		return writeJSON(w, all)
@@ -288,12 +290,81 @@ func pluginList(_ context.Context, cmd *cli.Command) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	for _, e := range user {
+	for _, e := range all {
 		if e.Problem != "" {
 			fmt.Fprintf(cmd.Root().ErrWriter, "smith: plugin %s: %s\n", e.Name, e.Problem)
 		}
 	}
 	return nil
+}
+
+// runEntries are the plugins this run loads beside the installed ones:
+// a trusted project's (tier project) and --plugin packages (tier flag),
+// with the contributions their registration declares. One that does not
+// load is listed with the reason.
+func runEntries(ctx context.Context, cmd *cli.Command) []pluginpkg.Entry {
+	cwd, _ := os.Getwd()
+	p, err := runtime.LocatePaths(cmd.String("home"), os.Getenv)
+	if err != nil {
+		return nil
+	}
+	flags := givenFlags(cmd)
+	var pkgs []pluginpkg.Entry
+	add := func(dir, tier string) {
+		pkg, err := pluginpkg.OpenPackage(dir)
+		if err != nil {
+			pkgs = append(pkgs, pluginpkg.Entry{Grant: pluginpkg.Grant{Name: filepath.Base(dir)}, Tier: tier, Status: "invalid", Dir: dir, Problem: err.Error()})
+			return
+		}
+		m := pkg.Manifest
+		a := pkg.Artifact()
+		pkgs = append(pkgs, pluginpkg.Entry{Grant: pluginpkg.Grant{Name: m.Name, Version: m.Version, Artifact: m.Artifact, SHA256: a.SHA256,
+			Size: int64(len(pkg.Wasm)), Capabilities: m.Capabilities, Network: m.Network, Secrets: m.Secrets, Enabled: true, Source: pkg.Dir},
+			Tier: tier, Status: pluginpkg.StatusEnabled, Dir: pkg.Dir})
+	}
+	if root := projectPluginRoot(cwd); root != "" && projectTrusted(p, cwd, root, flags) {
+		ents, _ := os.ReadDir(filepath.Join(root, filepath.FromSlash(pluginpkg.ProjectPlugins)))
+		for _, e := range ents {
+			if e.IsDir() {
+				add(filepath.Join(root, filepath.FromSlash(pluginpkg.ProjectPlugins), e.Name()), pluginpkg.TierProject)
+			}
+		}
+	}
+	for _, dir := range cmd.StringSlice("plugin") {
+		add(dir, pluginpkg.TierFlag)
+	}
+	if len(pkgs) == 0 {
+		return nil
+	}
+	// What loads, and what each contributes, is what a run would load.
+	sys, err := sysplugins.Artifacts()
+	if err != nil {
+		return pkgs
+	}
+	var skipped []string
+	loaded, err := extraPlugins(ctx, cmd, cwd, flags, sys, func(n string) { skipped = append(skipped, n) })
+	if err != nil {
+		return pkgs
+	}
+	for i := range pkgs {
+		e := &pkgs[i]
+		if e.Problem != "" {
+			continue
+		}
+		e.Status, e.Problem = "skipped", "not loaded beside the other plugins; smith eval prints why"
+		for _, n := range skipped {
+			if strings.Contains(n, strconv.Quote(e.Name)) {
+				e.Problem = n
+			}
+		}
+		for _, a := range loaded {
+			if a.Name == e.Name && a.SHA256 == e.SHA256 {
+				e.Status, e.Problem = pluginpkg.StatusEnabled, ""
+				e.Contributions, _ = pluginpkg.ContributionsOf(a.Registration)
+			}
+		}
+	}
+	return pkgs
 }
 
 func orDash(s string) string {

@@ -186,6 +186,9 @@ func TestPluginFlagOneRun(t *testing.T) {
 	if r := e.mustRun("", "plugin", "list"); strings.Contains(r.stdout, "shout") {
 		t.Fatalf("--plugin was recorded:\n%s", r.stdout)
 	}
+	if r := e.mustRun("", "--plugin", shoutPackage(t, t.TempDir(), "shout"), "plugin", "list"); !strings.Contains(r.stdout, "flag    enabled  fs") || !strings.Contains(r.stdout, "tools: shout") {
+		t.Fatalf("plugin list with --plugin:\n%s", r.stdout)
+	}
 	if r := e.run("", "eval", "--plugin", t.TempDir(), "--model", m, "--no-session", "hi"); r.code != exitUsage || !strings.Contains(r.stderr, "plugin.kdl") {
 		t.Fatalf("--plugin of a directory without plugin.kdl: exit %d %s", r.code, r.stderr)
 	}
@@ -199,6 +202,9 @@ func TestProjectPluginsNeedTrust(t *testing.T) {
 	if !strings.Contains(r.stderr, "ignored the project's plugins") || !strings.Contains(r.stderr, "--trust-project") || strings.Contains(r.stdout, "HELLO!") {
 		t.Fatalf("untrusted project:\nstdout %s\nstderr %s", r.stdout, r.stderr)
 	}
+	if r := e.mustRun("", "plugin", "list"); strings.Contains(r.stdout, "loud") {
+		t.Fatalf("an untrusted project's plugin is listed:\n%s", r.stdout)
+	}
 	r = e.mustRun("", "eval", "--trust-project", "--model", m, "--no-session", "shout hello")
 	if strings.Contains(r.stderr, "ignored the project's plugins") || !strings.Contains(r.stdout, "HELLO!") {
 		t.Fatalf("trusted project:\nstdout %s\nstderr %s", r.stdout, r.stderr)
@@ -206,6 +212,9 @@ func TestProjectPluginsNeedTrust(t *testing.T) {
 	// A persisted decision (smith config trust) trusts it too; nothing is
 	// recorded in the plugin store.
 	e.mustRun("", "config", "trust")
+	if r := e.mustRun("", "plugin", "list"); !strings.Contains(r.stdout, "loud") || !strings.Contains(r.stdout, "project  enabled  fs") || !strings.Contains(r.stdout, "tools: shout") {
+		t.Fatalf("a trusted project's plugin in plugin list:\n%s", r.stdout)
+	}
 	r = e.mustRun("", "eval", "--model", m, "--no-session", "shout hello")
 	if strings.Contains(r.stderr, "ignored the project's plugins") || !strings.Contains(r.stdout, "HELLO!") {
 		t.Fatalf("project trusted by smith config trust:\nstdout %s\nstderr %s", r.stdout, r.stderr)

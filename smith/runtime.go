@@ -30,11 +30,10 @@ type runtimeOptions struct {
 	quiet bool
 }
 
-// openRuntime opens the runtime for cmd: its configuration flags (as
-// config.Options declares them), --home / SMITH_HOME, and the embedded
-// system plugins when o.plugins. Notes go to stderr as "smith: …" lines.
-// An invalid configuration is a usage error.
-func openRuntime(ctx context.Context, cmd *cli.Command, o runtimeOptions) (*runtime.Runtime, error) {
+// givenFlags returns the configuration flags given to cmd or, for each
+// flag it was not given, to its nearest parent (smith --model X eval is
+// smith eval --model X), by the flag names of config.Options.
+func givenFlags(cmd *cli.Command) map[string]string {
 	flags := map[string]string{}
 	for _, opt := range config.Options() {
 		// The command's own flag, else the nearest parent's: smith
@@ -56,6 +55,15 @@ func openRuntime(ctx context.Context, cmd *cli.Command, o runtimeOptions) (*runt
 			flags[opt.Flag] = set.String(opt.Flag)
 		}
 	}
+	return flags
+}
+
+// openRuntime opens the runtime for cmd: its configuration flags (as
+// config.Options declares them), --home / SMITH_HOME, and the embedded
+// system plugins when o.plugins. Notes go to stderr as "smith: …" lines.
+// An invalid configuration is a usage error.
+func openRuntime(ctx context.Context, cmd *cli.Command, o runtimeOptions) (*runtime.Runtime, error) {
+	flags := givenFlags(cmd)
 	stderr := cmd.Root().ErrWriter
 	notify := func(s string) { fmt.Fprintf(stderr, "smith: %s\n", s) }
 	if o.quiet {
