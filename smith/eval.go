@@ -86,7 +86,9 @@ func evalAction(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	rt, err := openRuntime(ctx, cmd, runtimeOptions{cwd: cwd, plugins: true, ephemeral: choice.noSession, quiet: output == "json"})
+	// The runtime's notes go to stderr in both formats: standard output
+	// stays the events alone.
+	rt, err := openRuntime(ctx, cmd, runtimeOptions{cwd: cwd, plugins: true, ephemeral: choice.noSession})
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/smith-agent/smith/core/config"
 	"github.com/smith-agent/smith/core/runtime"
@@ -82,7 +83,16 @@ func interactive(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	rt, err := openRuntime(ctx, cmd, runtimeOptions{cwd: cwd, plugins: true, quiet: true})
+	// The runtime's notes (a plugin skipped, a project file ignored) would
+	// tear the screen on stderr: the transcript shows them.
+	var notesMu sync.Mutex
+	var notes []string
+	note := func(n string) {
+		notesMu.Lock()
+		defer notesMu.Unlock()
+		notes = append(notes, n)
+	}
+	rt, err := openRuntime(ctx, cmd, runtimeOptions{cwd: cwd, plugins: true, note: note})
 	if err != nil {
 		return err
 	}
@@ -124,6 +134,13 @@ func interactive(ctx context.Context, cmd *cli.Command) error {
 	}
 	defer term.Recover(t)
 	o := tui.Options{Runtime: rt, Session: sess, Prompt: prompt, PickSession: resume && ref == "",
+		Notes: func() []string {
+			notesMu.Lock()
+			defer notesMu.Unlock()
+			out := notes
+			notes = nil
+			return out
+		},
 		Term: t, Render: t.Caps().RendererOptions(), Clipboard: nativeClipboard, Theme: theme, Keys: keys}
 	if debug != nil {
 		o.Debug = debug

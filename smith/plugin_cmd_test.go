@@ -167,6 +167,10 @@ func TestPluginConflicts(t *testing.T) {
 		t.Fatalf("install of a conflicting plugin: exit %d\n%s", r.code, r.stderr)
 	}
 	// A one-run plugin declaring the same tool is skipped; the rest load.
+	r = e.mustRun("", "--plugin", shoutPackage(t, t.TempDir(), "shout-two"), "eval", "--model", m, "--no-session", "-o", "json", "shout hello")
+	if strings.Contains(r.stdout, "skipped") || !strings.Contains(r.stderr, `skipped the flag plugin "shout-two"`) {
+		t.Errorf("with -o json the note belongs on stderr:\nstdout %s\nstderr %s", r.stdout, r.stderr)
+	}
 	r = e.mustRun("", "--plugin", shoutPackage(t, t.TempDir(), "shout-two"), "eval", "--model", m, "--no-session", "shout hello")
 	if !strings.Contains(r.stderr, `skipped the flag plugin "shout-two"`) || !strings.Contains(r.stderr, `declared by both "shout" and "shout-two"`) {
 		t.Fatalf("no note naming both:\n%s", r.stderr)

@@ -28,6 +28,9 @@ type runtimeOptions struct {
 	ephemeral bool
 	// quiet drops the runtime's notes instead of printing them to stderr.
 	quiet bool
+	// note, when set, receives the runtime's notes instead (the
+	// interactive mode shows them in its transcript).
+	note func(string)
 }
 
 // givenFlags returns the configuration flags given to cmd or, for each
@@ -68,6 +71,9 @@ func openRuntime(ctx context.Context, cmd *cli.Command, o runtimeOptions) (*runt
 	notify := func(s string) { fmt.Fprintf(stderr, "smith: %s\n", s) }
 	if o.quiet {
 		notify = nil
+	}
+	if o.note != nil {
+		notify = o.note
 	}
 	// discover finds the system plugins and, after them, the user's, a
 	// trusted project's and --plugin packages (plugin_cmd.go).

@@ -43,7 +43,7 @@ func (rt *Runtime) runReload(ctx context.Context) (protocol.CommandResult, error
 		fmt.Fprintf(&b, "; %d session(s) finish their current run on generation %d first", r.Deferred, r.Previous)
 	}
 	for _, n := range r.Notes {
-		b.WriteString("\nskipped: " + n)
+		b.WriteString("\n" + n)
 	}
 	return protocol.CommandResult{Content: []model.Content{model.Text{Text: b.String()}}}, nil
 }

@@ -39,6 +39,10 @@ type Options struct {
 	// Prompt, when not empty, is submitted as soon as the first frame is
 	// drawn.
 	Prompt string
+	// Notes, when set, returns the runtime's notes not yet shown (a
+	// plugin skipped, a project file ignored); the transcript shows them
+	// as warnings at start and after each run.
+	Notes func() []string
 	// PickSession opens the session picker at start (smith --resume with
 	// no id).
 	PickSession bool
@@ -168,10 +172,22 @@ func newApp(ctx context.Context, o Options) *App {
 		a.wsess = o.Session
 		a.attach(o.Session)
 	}
+	a.showNotes()
 	go a.worker()
 	a.loadCommands()
 	a.loadPresentation()
 	return a
+}
+
+// showNotes adds the runtime's notes not yet shown to the transcript.
+// Called on the UI goroutine.
+func (a *App) showNotes() {
+	if a.o.Notes == nil {
+		return
+	}
+	for _, n := range a.o.Notes() {
+		a.tr.add(&item{kind: kindWarning, text: n})
+	}
 }
 
 // loadPresentation applies the plugins' key bindings and theme when the

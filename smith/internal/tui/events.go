@@ -100,6 +100,7 @@ func (a *App) feed(ev protocol.Event) {
 		a.refreshStats()
 	case protocol.Settled:
 		a.busy = false
+		a.showNotes() // such as a reload's, or a failed catalog refresh
 	}
 }
 
