@@ -14,7 +14,8 @@ const PluginLogLimit = 1 << 20
 
 // PluginLog is the plugin log: DATA/logs/plugins.log, what plugins write
 // to stdout and stderr and through the log capability, one line per record
-// ("plugin NAME: LEVEL: MESSAGE"), each prefixed with its UTC time.
+// ("plugin NAME: LEVEL: MESSAGE"), each prefixed with its UTC time, the
+// registered secrets replaced by their references.
 func (p Paths) PluginLog() string { return filepath.Join(p.Data, "logs", "plugins.log") }
 
 // pluginLog is the io.Writer of the plugin log. The file is opened at the
@@ -24,6 +25,9 @@ func (p Paths) PluginLog() string { return filepath.Join(p.Data, "logs", "plugin
 type pluginLog struct {
 	path string
 	now  func() time.Time
+	// redact replaces the registered secrets in a write (nil: none);
+	// a secret split across two writes of a plugin's stdout is missed.
+	redact func([]byte) []byte
 
 	mu   sync.Mutex
 	f    *os.File
@@ -42,6 +46,10 @@ func (l *pluginLog) Write(b []byte) (int, error) {
 	if l.f == nil && !l.open() {
 		return len(b), nil
 	}
+	n := len(b)
+	if l.redact != nil {
+		b = l.redact(b)
+	}
 	out := make([]byte, 0, len(b)+32)
 	stamp := l.now().UTC().Format("2006-01-02T15:04:05.000Z ")
 	for _, c := range b {
@@ -51,14 +59,14 @@ func (l *pluginLog) Write(b []byte) (int, error) {
 		out = append(out, c)
 		l.bol = c == '\n'
 	}
-	n, _ := l.f.Write(out)
-	l.size += int64(n)
+	w, _ := l.f.Write(out)
+	l.size += int64(w)
 	if l.size >= PluginLogLimit && l.bol {
 		_ = l.f.Close()
 		l.f = nil
 		_ = os.Rename(l.path, l.path+".1")
 	}
-	return len(b), nil
+	return n, nil
 }
 
 // open opens the log for appending, creating its directory.

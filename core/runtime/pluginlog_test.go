@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/smith-agent/smith/core/internal/secret"
 )
 
 func TestPluginLog(t *testing.T) {
@@ -44,6 +46,24 @@ func TestPluginLog(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(path); !strings.HasSuffix(string(b), " after\n") || len(b) >= PluginLogLimit/2 {
 		t.Fatalf("the file after rotation holds %d bytes and ends %q", len(b), b[max(0, len(b)-40):])
+	}
+}
+
+// TestPluginLogRedacts: a secret a plugin logs is written as its
+// reference.
+func TestPluginLogRedacts(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "plugins.log")
+	var set secret.Set
+	if err := set.Add(secret.Secret{Name: "TOKEN", Value: "s3cr3t-value-123456"}); err != nil {
+		t.Fatal(err)
+	}
+	l := newPluginLog(path)
+	l.redact = func(b []byte) []byte { r, _ := set.Redact(b); return r }
+	_, _ = l.Write([]byte("plugin a: info: the token is s3cr3t-value-123456\n"))
+	l.close()
+	b, _ := os.ReadFile(path)
+	if strings.Contains(string(b), "s3cr3t") || !strings.Contains(string(b), "${secret:TOKEN}") {
+		t.Fatalf("log: %s", b)
 	}
 }
 

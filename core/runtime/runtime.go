@@ -148,7 +148,9 @@ func Open(ctx context.Context, cfg Config) (*Runtime, error) {
 	if n := rt.sandboxNote(); n != "" {
 		cfg.Notify(n)
 	}
-	rt.plugins = loadPlugins(ctx, paths.Cache, newPluginLog(paths.PluginLog()), withPolicy(cfg.Plugins, conf, paths.ConfigFile), cfg.Notify)
+	plog := newPluginLog(paths.PluginLog())
+	plog.redact = func(b []byte) []byte { r, _ := rt.secrets.set.Redact(b); return r }
+	rt.plugins = loadPlugins(ctx, paths.Cache, plog, withPolicy(cfg.Plugins, conf, paths.ConfigFile), cfg.Notify)
 	rt.plugins.warming.Add(1)
 	go func() {
 		defer rt.plugins.warming.Done()
