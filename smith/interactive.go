@@ -92,7 +92,7 @@ func interactive(ctx context.Context, cmd *cli.Command) error {
 		defer notesMu.Unlock()
 		notes = append(notes, n)
 	}
-	rt, err := openRuntime(ctx, cmd, runtimeOptions{cwd: cwd, plugins: true, note: note})
+	rt, err := openRuntime(ctx, cmd, runtimeOptions{cwd: cwd, plugins: true, note: note, answers: true})
 	if err != nil {
 		return err
 	}

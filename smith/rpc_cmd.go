@@ -19,8 +19,8 @@ func rpcCommand() *cli.Command {
 		Description: "Reads JSON-RPC 2.0 requests from standard input, one per line, and writes the\n" +
 			"responses and an \"event\" notification per session event to standard output, one\n" +
 			"per line; stdout carries nothing else, notes go to stderr (or --log FILE). Methods:\n" +
-			"prompt, steer, follow_up, queue.*, abort, wait, session.*, model.*, commands.*,\n" +
-			"state, stats, shutdown; docs/rpc.md documents each one.\n\n" +
+			"prompt, steer, follow_up, queue.*, abort, confirm, wait, session.*, model.*,\n" +
+			"commands.*, state, stats, shutdown; docs/rpc.md documents each one.\n\n" +
 			"With no session flag the first prompt starts a new session named from its text.\n" +
 			"At the end of input (or shutdown) a run still active is aborted; send wait first.\n\n" +
 			"Try it: printf '%s\\n' '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"prompt\",\"params\":{\"text\":\"fix the bug\"}}' \\\n" +
@@ -32,6 +32,7 @@ func rpcCommand() *cli.Command {
 			&cli.StringFlag{Name: "resume", Aliases: []string{"r"}, Usage: "serve the session with this `ID|NAME` (an id prefix of 4+ characters works)"},
 			&cli.BoolFlag{Name: "no-session", Usage: "record into a temporary store, removed at exit after clean runs"},
 			&cli.StringFlag{Name: "log", Usage: "append notes for people to `FILE` instead of stderr"},
+			&cli.BoolFlag{Name: "confirmations", Usage: "the client answers the plugins' confirmation_request events with the confirm method (the permission policy in mode ask asks it); without this flag each is answered no at once"},
 		),
 		Action: rpcAction,
 	}
@@ -61,7 +62,7 @@ func rpcAction(ctx context.Context, cmd *cli.Command) error {
 	// The runtime's notes go where the server's do, never to stdout.
 	note := cmd.Root().ErrWriter
 	cmd.Root().ErrWriter = logw
-	rt, err := openRuntime(ctx, cmd, runtimeOptions{cwd: cwd, plugins: true, ephemeral: choice.noSession})
+	rt, err := openRuntime(ctx, cmd, runtimeOptions{cwd: cwd, plugins: true, ephemeral: choice.noSession, answers: cmd.Bool("confirmations")})
 	cmd.Root().ErrWriter = note
 	if err != nil {
 		return err

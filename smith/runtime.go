@@ -31,6 +31,9 @@ type runtimeOptions struct {
 	// note, when set, receives the runtime's notes instead (the
 	// interactive mode shows them in its transcript).
 	note func(string)
+	// answers says a person answers the plugins' confirmation requests
+	// (the interactive mode; rpc --confirmations).
+	answers bool
 }
 
 // givenFlags returns the configuration flags given to cmd or, for each
@@ -106,7 +109,7 @@ func openRuntime(ctx context.Context, cmd *cli.Command, o runtimeOptions) (*runt
 		}
 	}
 	rt, err := runtime.Open(ctx, runtime.Config{Cwd: o.cwd, Home: cmd.String("home"), Flags: flags, Plugins: arts, Discover: rediscover,
-		Version: version, Ephemeral: o.ephemeral, Notify: notify})
+		Version: version, Ephemeral: o.ephemeral, Notify: notify, Answers: o.answers})
 	if err != nil {
 		return nil, cmdError(cmd, err)
 	}

@@ -1,6 +1,9 @@
 package wasmhost
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // HostFunc implements one host import. stack holds the core parameters on
 // entry (encode and decode with the api.Encode*/Decode* style helpers: a
@@ -28,4 +31,21 @@ type HostFuncDef struct {
 type HostModule struct {
 	Name  string
 	Funcs []HostFuncDef
+}
+
+// Unmetered runs wait, the part of a host function that waits for
+// something outside the guest and the host's own work (a person's answer
+// to a confirmation), without counting its wall time against
+// Budgets.Timeout: the invocation's deadline moves on by the time wait
+// took. The caller's context deadline still applies; a host function that
+// must outlast it waits on a context of its own. ctx is the host
+// function's; outside an invocation Unmetered just calls wait. It must be
+// called on the host function's goroutine.
+func Unmetered(ctx context.Context, wait func()) {
+	inv, _ := ctx.Value(stateKey{}).(*invocation)
+	start := time.Now()
+	wait()
+	if inv != nil {
+		inv.deadline = inv.deadline.Add(time.Since(start))
+	}
 }

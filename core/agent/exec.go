@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"strings"
 	"time"
 
@@ -74,7 +75,8 @@ func (r *Run) runTool(c model.ToolCall) model.ToolResultMessage {
 		case <-abandoned:
 		}
 	}
-	finished := start(r.ctx, t.tool, call)
+	relays := make(chan relayed)
+	finished := start(context.WithValue(r.ctx, relayKey{}, &relay{ch: relays, off: abandoned}), t.tool, call)
 
 	done := r.ctx.Done()
 	var grace <-chan time.Time
@@ -82,6 +84,9 @@ func (r *Run) runTool(c model.ToolCall) model.ToolResultMessage {
 		select {
 		case p := <-updates:
 			r.emit(protocol.ToolExecutionUpdate{Seq: r.seq(), CallID: c.ID, Name: c.Name, Partial: p})
+		case q := <-relays:
+			r.emit(q.mk(r.seq()))
+			close(q.done)
 		case <-r.queued:
 			r.emitQueue()
 		case o := <-finished:

@@ -133,7 +133,7 @@ func (r *Run) observe(ev protocol.Event, decision bool) error {
 	if _, ok := ev.(protocol.Settled); ok {
 		ctx = context.WithoutCancel(r.ctx)
 	}
-	out, err := h.Handle(ctx, ev, decision)
+	out, err := h.Handle(context.WithValue(ctx, relayKey{}, &relay{run: r}), ev, decision)
 	for _, d := range out.Diagnostics {
 		r.emit(protocol.Notice{Seq: r.seq(), Level: protocol.NoticeWarning, Text: d})
 	}

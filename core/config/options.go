@@ -67,7 +67,7 @@ var options = []Option{
 	{Key: KeyRoots, Flag: FlagAddDir, Env: "SMITH_ADD_DIRS", List: true, Example: "../shared",
 		Usage: "let the file tools and bash's sandbox use `DIR` besides the working directory (repeatable)"},
 	{Key: "permissions.mode", Flag: KeyPermissionMode, Env: "SMITH_PERMISSION_MODE", Example: "ask",
-		Usage: "which tool calls run: `MODE` auto (every call; the sandbox is the boundary; the default), ask (calls that may change something need approval: --yes, or an allow rule) or read-only (only read, grep, find and ls)"},
+		Usage: "which tool calls run: `MODE` auto (every call; the sandbox is the boundary; the default), ask (you are asked before a call that may change something runs; where nobody can be asked, --yes or an allow rule approves it) or read-only (only read, grep, find and ls)"},
 	{Flag: KeyYes, Short: "y", Env: "SMITH_YES", Bool: true, Example: "true",
 		Usage: "approve every call permission mode ask would ask about (deny rules still refuse)"},
 	{Key: KeySystemPrompt, Flag: FlagSystemPromptFile, Env: "SMITH_SYSTEM_PROMPT_FILE", Example: "prompts/system.md",

@@ -35,6 +35,14 @@ type callState struct {
 	applied, unknown bool
 	// log is the call's budget of log records (log.go).
 	log logBudget
+	// ui reaches the person (intent.go); nil when nobody can answer.
+	ui UI
+	// callID names what runs: a tool call's id, "handler:EVENT",
+	// "command:NAME".
+	callID string
+	// budget is the handlers' time budget, paused while a person is
+	// asked; nil for tools and commands, whose budget is wasmhost's.
+	budget *budget
 }
 
 func callOf(ctx context.Context) (*callState, error) {

@@ -23,7 +23,7 @@
 // process import the plugin makes is a journaled effect (intent durable
 // before it runs) attributed to the tool call.
 //
-// The host serves the capabilities fs, process, log and http; granting any
+// The host serves the capabilities fs, process, log, http and ui; granting any
 // other refuses the artifact, and an artifact importing a capability it
 // was not granted is refused before any of its code runs.
 //
@@ -61,6 +61,16 @@
 //     the URL and body are never restored); the response's header
 //     values and body reach the guest redacted of the registered secrets.
 //     Prompts and context transforms may not send requests.
+//   - ui: show-notification and request-confirmation reach the person
+//     through the binding's [Effects.UI], with the text redacted of the
+//     registered secrets, cut at [IntentTextBytes] and escaped like a
+//     log record. Where nobody can answer the outcome is fixed, not left
+//     to the frontend: with no UI (or outside a call) a notification is
+//     written to the plugin log and a confirmation is answered no-user. A
+//     confirmation waits at most its timeout-ms ([DefaultConfirmTimeout]
+//     when 0, at most [MaxConfirmTimeout]) and then takes its
+//     default-answer; the wait is not charged to the call's Timeout nor
+//     to [HandlerBudget], and an abort of the run dismisses it.
 //
 // The same Binding renders the generation's prompts and runs its context
 // transforms from the runtime [Facts]: [Binding.SystemPrompt] (the prompt

@@ -16,7 +16,9 @@ import (
 // HandlerBudget bounds the delivery of one event to all of its handlers
 // together: 2 s of wall time, shared in registration order (each call is
 // also bounded by its plugin's fuel and memory). A handler still running
-// when it is spent fails; the handlers after it are not called.
+// when it is spent fails; the handlers after it are not called. The time
+// a handler waits for a person's answer (ui request-confirmation) is not
+// spent: the clock stops while it waits.
 const HandlerBudget = 2 * time.Second
 
 // eventKinds maps the protocol's event types to the WIT's event kinds a
@@ -106,8 +108,9 @@ func (h *handlers) Handle(ctx context.Context, ev protocol.Event, decision bool)
 	if err != nil {
 		return agent.Outcome{}, fmt.Errorf("plugin: encode the %s event for its handlers: %w", kind, err)
 	}
-	ctx, cancel := context.WithTimeout(ctx, HandlerBudget)
-	defer cancel()
+	bud, stop := newBudget(ctx, HandlerBudget)
+	defer stop()
+	ctx = bud.ctx
 	var out agent.Outcome
 	var failed error
 	for _, l := range h.subs[kind] {
@@ -124,7 +127,7 @@ func (h *handlers) Handle(ctx context.Context, ev protocol.Event, decision bool)
 			}
 			continue
 		}
-		actions, err := h.call(ctx, l, kind, ev.Sequence(), string(payload), decision)
+		actions, err := h.call(ctx, bud, l, kind, ev.Sequence(), string(payload), decision)
 		if err != nil {
 			why := fmt.Sprintf("plugin %s: its %s handler failed (%v); it is disabled until the plugins are loaded again", name, kind, err)
 			h.b.gen.disabled.disable(name, why)
@@ -151,14 +154,14 @@ func (l *loaded) configuration() string {
 }
 
 // call runs l's handle-event export for one event.
-func (h *handlers) call(ctx context.Context, l *loaded, kind string, seq uint64, payload string, decision bool) ([]agent.Action, error) {
+func (h *handlers) call(ctx context.Context, bud *budget, l *loaded, kind string, seq uint64, payload string, decision bool) ([]agent.Action, error) {
 	in, err := h.b.gen.Acquire(ctx, l.art.Name)
 	if err != nil {
 		return nil, err
 	}
 	defer in.Release()
 	parent := "handler:" + kind
-	st := &callState{ops: h.b.ops, readOnly: true}
+	st := &callState{ops: h.b.ops, readOnly: true, ui: h.b.ui, callID: parent, budget: bud}
 	ictx := context.WithValue(hostops.WithInvocation(ctx, hostops.Invocation{Cwd: h.b.cwd, CallID: parent, Generation: h.b.gen.id}), callKey{}, st)
 	got, err := pluginabi.Bind(in).HandleEvent(ictx, pluginabi.Event{Kind: eventKinds[kind], Sequence: seq, Payload: payload},
 		pluginabi.HandleOptions{DecisionRequired: decision, Configuration: l.configuration()})

@@ -43,14 +43,24 @@ func handlerArtifact(tb testing.TB) Artifact {
 		tb.Fatal(handlerErr)
 	}
 	sum := sha256.Sum256(handlerWasm)
-	return Artifact{Name: "guard", Wasm: handlerWasm, SHA256: hex.EncodeToString(sum[:])}
+	return Artifact{Name: "guard", Wasm: handlerWasm, SHA256: hex.EncodeToString(sum[:]), Grants: []string{"ui"}}
 }
 
 // handlerWorld is the tools plugin and the handler guest in one
 // generation, bound over a temporary project.
 func handlerWorld(t *testing.T) (*bench, agent.Handlers) {
 	t.Helper()
-	h, err := Open(context.Background(), Config{CacheDir: filepath.Join(buildDir, "cache")})
+	return handlerWorldWith(t, Config{}, Effects{})
+}
+
+// handlerWorldWith is handlerWorld with the host configured by c (its
+// cache directory set) and the tools bound to e (its journal and roots
+// set).
+func handlerWorldWith(t *testing.T, c Config, e Effects) (*bench, agent.Handlers) {
+	t.Helper()
+	build(t)
+	c.CacheDir = filepath.Join(buildDir, "cache")
+	h, err := Open(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +70,7 @@ func handlerWorld(t *testing.T) (*bench, agent.Handlers) {
 		t.Fatal(err)
 	}
 	t.Cleanup(g.Close)
-	w := newBench(t, g, Effects{})
+	w := newBench(t, g, e)
 	hs := w.b.Handlers()
 	if hs == nil {
 		t.Fatal("a generation whose plugin subscribes has no handlers")

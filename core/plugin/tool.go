@@ -51,6 +51,10 @@ type Effects struct {
 	// reference in its command (restored to plaintext there only). nil
 	// allows none.
 	SecretAllowed func(name string) bool
+	// UI reaches the person using the frontend for the plugins granted
+	// "ui"; nil means nobody can answer: confirmations are refused with
+	// no-user and notifications go to the plugin log.
+	UI UI
 }
 
 // Binding is a generation's tools attached to one set of [Effects]. It
@@ -61,6 +65,7 @@ type Effects struct {
 type Binding struct {
 	gen   *Generation
 	ops   *hostops.Ops
+	ui    UI
 	cwd   string
 	limit uint32
 	tools []agent.Tool
@@ -100,7 +105,7 @@ func (g *Generation) Bind(e Effects) (*Binding, error) {
 		fs.Close()
 		return nil, fmt.Errorf("plugin: %w; without them an edit of a file changed since it was read would not be refused, so the tools are not bound: reopen the session, or start a new one", err)
 	}
-	b := &Binding{gen: g, ops: ops, cwd: cwd, limit: uint32(limit)}
+	b := &Binding{gen: g, ops: ops, ui: e.UI, cwd: cwd, limit: uint32(limit)}
 	for _, t := range g.tools {
 		b.tools = append(b.tools, &pluginTool{b: b, t: t})
 	}
@@ -150,7 +155,7 @@ func (p *pluginTool) Execute(ctx context.Context, call *agent.Call) (agent.Resul
 	if cwd == "" {
 		cwd = p.b.cwd
 	}
-	st := &callState{ops: p.b.ops}
+	st := &callState{ops: p.b.ops, ui: p.b.ui, callID: call.ID}
 	ictx := context.WithValue(hostops.WithInvocation(ctx, hostops.Invocation{Cwd: cwd, CallID: call.ID, Generation: p.b.gen.id}), callKey{}, st)
 	// A command's output reaches the caller as it runs: the run's
 	// tool_execution_update events, MCP's progress.

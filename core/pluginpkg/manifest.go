@@ -20,7 +20,7 @@ import (
 const ManifestFile = "plugin.kdl"
 
 // Capabilities are the capabilities a manifest may request.
-var Capabilities = []string{"fs", "http", "log", "process"}
+var Capabilities = []string{"fs", "http", "log", "process", "ui"}
 
 // Manifest is a validated plugin.kdl.
 type Manifest struct {
@@ -212,7 +212,7 @@ func (p *parser) scalar(m *Manifest, n *kdl.Node, field string, v kdl.Value) {
 // capability reads `capability "NAME"`, with an allow list for http.
 func (p *parser) capability(m *Manifest, n *kdl.Node) {
 	const field = "capability"
-	fix := `write one of capability "fs", "process", "log" or "http" { allow "https://api.example.com/"; }`
+	fix := `write one of capability "fs", "process", "log", "ui" or "http" { allow "https://api.example.com/"; }`
 	if !p.plain(n, field, fix) {
 		return
 	}

@@ -13,7 +13,8 @@ var EventTypes = []string{
 	"agent_start", "turn_start", "message_start", "message_update", "message_end",
 	"tool_execution_start", "tool_execution_update", "tool_execution_end", "turn_end",
 	"compaction_start", "compaction_end", "queue_update", "provider_retry",
-	"provider_failover", "model_change", "notice", "agent_end", "settled",
+	"provider_failover", "model_change", "notice", "confirmation_request", "confirmation_end",
+	"agent_end", "settled",
 }
 
 // EventType returns the wire discriminator of e ("agent_start", …), or ""
@@ -52,6 +53,10 @@ func EventType(e Event) string {
 		return "model_change"
 	case Notice:
 		return "notice"
+	case ConfirmationRequest:
+		return "confirmation_request"
+	case ConfirmationEnd:
+		return "confirmation_end"
 	case AgentEnd:
 		return "agent_end"
 	case Settled:
@@ -154,6 +159,10 @@ func UnmarshalEvent(b []byte) (Event, error) {
 		return decode[ModelChange](b, typ)
 	case "notice":
 		return decode[Notice](b, typ)
+	case "confirmation_request":
+		return decode[ConfirmationRequest](b, typ)
+	case "confirmation_end":
+		return decode[ConfirmationEnd](b, typ)
 	case "agent_end":
 		return decode[AgentEnd](b, typ)
 	case "settled":

@@ -188,6 +188,9 @@ type NoticeLevel string
 const (
 	NoticeInfo    NoticeLevel = "info"
 	NoticeWarning NoticeLevel = "warning"
+	// NoticeError is a plugin's error notification; Smith's own notices
+	// are info or warnings (its errors end the run or fail the request).
+	NoticeError NoticeLevel = "error"
 )
 
 // Notice is a message for the user that is not part of the conversation:
@@ -198,6 +201,58 @@ type Notice struct {
 	Seq
 	Level NoticeLevel `json:"level"`
 	Text  string      `json:"text"`
+	// Plugin is the plugin that sent the notice (a ui show-notification),
+	// or "" for Smith's own.
+	Plugin string `json:"plugin,omitempty"`
+}
+
+// ConfirmationRequest is a plugin's yes/no question for the person using
+// the frontend (ui request-confirmation), such as the permission policy's
+// "may bash run `git push`?". A frontend with a person shows it and
+// answers with the request's ID (runtime Session.Answer; RPC `confirm`);
+// a [ConfirmationEnd] with the same ID follows in every case.
+type ConfirmationRequest struct {
+	Seq
+	// ID names the request within the session.
+	ID string `json:"id"`
+	// Plugin is the plugin that asks.
+	Plugin string `json:"plugin"`
+	// CallID is what the plugin was running: a tool call's id,
+	// "handler:EVENT" or "command:NAME".
+	CallID string `json:"call_id,omitempty"`
+	// Prompt is the question, printable text.
+	Prompt string `json:"prompt"`
+	// Default is the answer taken when nobody answers within TimeoutMillis.
+	Default bool `json:"default"`
+	// TimeoutMillis is how long the question waits for an answer.
+	TimeoutMillis int64 `json:"timeout_ms"`
+}
+
+// ConfirmationOutcome says how a confirmation ended.
+type ConfirmationOutcome string
+
+// The confirmation outcomes.
+const (
+	// ConfirmAnswered: the person answered.
+	ConfirmAnswered ConfirmationOutcome = "answered"
+	// ConfirmTimedOut: nobody answered in time; the default was taken.
+	ConfirmTimedOut ConfirmationOutcome = "timed_out"
+	// ConfirmNoUser: nobody can answer in this frontend (smith eval, MCP,
+	// an RPC client that did not say it answers); the plugin was told so.
+	ConfirmNoUser ConfirmationOutcome = "no_user"
+	// ConfirmDismissed: the question was withdrawn unanswered (the run was
+	// aborted, the session closed).
+	ConfirmDismissed ConfirmationOutcome = "dismissed"
+)
+
+// ConfirmationEnd closes a [ConfirmationRequest].
+type ConfirmationEnd struct {
+	Seq
+	ID      string              `json:"id"`
+	Outcome ConfirmationOutcome `json:"outcome"`
+	// Answer is the answer the plugin got: the person's, or the default
+	// after a timeout; false for no_user and dismissed.
+	Answer bool `json:"answer"`
 }
 
 // AgentEnd closes a run. It is emitted exactly once per run.
@@ -234,5 +289,7 @@ func (ProviderRetry) isEvent()       {}
 func (ProviderFailover) isEvent()    {}
 func (ModelChange) isEvent()         {}
 func (Notice) isEvent()              {}
+func (ConfirmationRequest) isEvent() {}
+func (ConfirmationEnd) isEvent()     {}
 func (AgentEnd) isEvent()            {}
 func (Settled) isEvent()             {}

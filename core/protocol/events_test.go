@@ -35,9 +35,12 @@ func samples() []Event {
 		ProviderRetry{Seq: Seq{N: 13}, Target: "anthropic/claude", Attempt: 1, Error: rate, WaitMillis: 2000},
 		ProviderFailover{Seq: Seq{N: 14}, From: "anthropic/claude", To: "openai/gpt-5", Error: rate},
 		ModelChange{Seq: Seq{N: 15}, Model: "fast", Thinking: "high"},
-		Notice{Seq: Seq{N: 16}, Level: NoticeWarning, Text: "AGENTS.md was cut at 32 KiB"},
-		AgentEnd{Seq: Seq{N: 17}, Reason: EndProviderError, Error: "model: overloaded: busy", Cost: model.Known(1234)},
-		Settled{Seq: Seq{N: 18}},
+		Notice{Seq: Seq{N: 16}, Level: NoticeWarning, Text: "AGENTS.md was cut at 32 KiB", Plugin: "notes"},
+		ConfirmationRequest{Seq: Seq{N: 17}, ID: "q1", Plugin: "permissions", CallID: "handler:tool_execution_start",
+			Prompt: "May bash run `git push`?", TimeoutMillis: 600000},
+		ConfirmationEnd{Seq: Seq{N: 18}, ID: "q1", Outcome: ConfirmAnswered, Answer: true},
+		AgentEnd{Seq: Seq{N: 19}, Reason: EndProviderError, Error: "model: overloaded: busy", Cost: model.Known(1234)},
+		Settled{Seq: Seq{N: 20}},
 	}
 }
 

@@ -26,6 +26,7 @@ const (
 	MethodQueueSet        = "queue.set"
 	MethodQueueClear      = "queue.clear"
 	MethodAbort           = "abort"
+	MethodConfirm         = "confirm"
 	MethodWait            = "wait"
 	MethodSessionList     = "session.list"
 	MethodSessionOpen     = "session.open"
@@ -54,7 +55,7 @@ const (
 // RPCMethods lists every method, in the order docs/rpc.md documents them.
 var RPCMethods = []string{
 	MethodPrompt, MethodSteer, MethodFollowUp, MethodQueueGet, MethodQueueSet, MethodQueueClear,
-	MethodAbort, MethodWait,
+	MethodAbort, MethodConfirm, MethodWait,
 	MethodSessionList, MethodSessionOpen, MethodSessionNew, MethodSessionContinue, MethodSessionFork,
 	MethodSessionSelect, MethodSessionLabel, MethodSessionTree,
 	MethodSessionTurns, MethodSessionDiff, MethodSessionUndo, MethodSessionRedo, MethodSessionRestore,
@@ -150,6 +151,15 @@ type Queue struct {
 type SetQueueParams struct {
 	Steer    *[]model.UserMessage `json:"steer,omitempty"`
 	FollowUp *[]model.UserMessage `json:"follow_up,omitempty"`
+}
+
+// ConfirmParams answers a plugin's confirmation request
+// ([ConfirmationRequest]).
+type ConfirmParams struct {
+	// ID is the request's id.
+	ID string `json:"id"`
+	// Answer is the person's answer: true is yes.
+	Answer bool `json:"answer"`
 }
 
 // WaitParams bounds a wait.

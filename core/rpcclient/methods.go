@@ -51,6 +51,13 @@ func (c *Client) Abort(ctx context.Context) error {
 	return c.Call(ctx, protocol.MethodAbort, nil, nil)
 }
 
+// Confirm answers the confirmation request id (a
+// protocol.ConfirmationRequest's ID) with answer; the server must have
+// been started with --confirmations.
+func (c *Client) Confirm(ctx context.Context, id string, answer bool) error {
+	return c.Call(ctx, protocol.MethodConfirm, protocol.ConfirmParams{ID: id, Answer: answer}, nil)
+}
+
 // Wait waits until the session has settled, at most timeout (0 is the
 // server's default, one minute).
 func (c *Client) Wait(ctx context.Context, timeout time.Duration) (protocol.WaitResult, error) {

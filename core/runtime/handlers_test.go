@@ -30,7 +30,7 @@ func guardPlugin(t *testing.T) plugin.Artifact {
 		t.Fatal(err)
 	}
 	sum := sha256.Sum256(b)
-	return plugin.Artifact{Name: "guard", Wasm: b, SHA256: hex.EncodeToString(sum[:])}
+	return plugin.Artifact{Name: "guard", Wasm: b, SHA256: hex.EncodeToString(sum[:]), Grants: []string{"ui"}}
 }
 
 // TestSessionRunsPluginHandlers: a session's runs deliver their events to

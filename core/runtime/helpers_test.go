@@ -23,7 +23,7 @@ const sysDir = "../../smith/internal/sysplugins"
 // the grants the binary gives them.
 func systemPlugins(tb testing.TB) []plugin.Artifact {
 	tb.Helper()
-	grants := map[string][]string{"tools": {"fs", "process"}, "product": {"fs"}}
+	grants := map[string][]string{"tools": {"fs", "process"}, "product": {"fs"}, "permissions": {"ui"}}
 	var arts []plugin.Artifact
 	files, err := filepath.Glob(filepath.Join(sysDir, "*.wasm"))
 	if err != nil || len(files) == 0 {

@@ -59,6 +59,12 @@ type Config struct {
 	// Now is the clock (the date in the system prompt); nil means
 	// time.Now.
 	Now func() time.Time
+	// Answers says a person answers the plugins' confirmation requests
+	// (protocol.ConfirmationRequest) with [Session.Answer]: the TUI, an
+	// RPC client started with --confirmations. False (smith eval, MCP,
+	// replay) ends each request at once as no_user, which the permission
+	// policy in mode ask refuses.
+	Answers bool
 }
 
 // Runtime is the one composition root every frontend drives: it resolves

@@ -65,6 +65,8 @@ type Session struct {
 	vcs snapshotting
 	// compaction is the state of context compaction (compact.go).
 	compaction compactState
+	// ui serves the plugins' notifications and confirmations (confirm.go).
+	ui sessionUI
 }
 
 // ErrBusy is returned for an operation that needs the session idle while a
@@ -209,6 +211,7 @@ func (rt *Runtime) attach(ctx context.Context, f *sessionfmt.File, info session.
 	}
 	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s := &Session{rt: rt, hub: &hub{}, ctx: sctx, cancel: cancel, created: created, file: f, info: info, store: store, journal: j}
+	s.ui.s = s
 	s.vcs.notes = make(chan string, 4)
 	s.secretsRecorded = map[string]string{}
 	for _, r := range session.SecretRegistrations(f.Session()) {
@@ -324,7 +327,7 @@ func (s *Session) bindTools(ctx context.Context) error {
 	roots := s.rt.roots()
 	s.rt.registerKnown(gen)
 	b, err := gen.Bind(plugin.Effects{Journal: s.journal, Roots: roots, Cwd: s.rt.cfg.Cwd, Ignore: s.rt.conf.IgnorePatterns(),
-		Sandbox: s.rt.sandboxPolicy(roots), Secrets: &s.rt.secrets.set, SecretAllowed: s.rt.allowedInCommand})
+		Sandbox: s.rt.sandboxPolicy(roots), Secrets: &s.rt.secrets.set, SecretAllowed: s.rt.allowedInCommand, UI: &s.ui})
 	if err != nil {
 		return err
 	}

@@ -241,7 +241,20 @@ func tail(s string, w int) string {
 }
 
 func (s *Selector) drawBorder(b *screen.Buffer, r screen.Rect, count string) {
-	st := s.BorderStyle
+	Border(b, r, s.BorderStyle, s.Title)
+	right, bottom := r.X+r.W-1, r.Y+r.H-1
+	if cw := screen.Width(count); r.W >= cw+4 {
+		b.SetStringMax(right-cw-2, bottom, right, " "+count+" ", s.DetailStyle)
+	}
+}
+
+// Border draws a rounded box along the edges of r in style st, with
+// title (when not "" and r is at least 6 wide) on its top edge, cut to
+// fit. It draws nothing inside.
+func Border(b *screen.Buffer, r screen.Rect, st screen.Style, title string) {
+	if r.W < 2 || r.H < 2 {
+		return
+	}
 	right, bottom := r.X+r.W-1, r.Y+r.H-1
 	for x := r.X + 1; x < right; x++ {
 		b.SetCell(x, r.Y, screen.Cell{Content: "─", Style: st})
@@ -255,12 +268,9 @@ func (s *Selector) drawBorder(b *screen.Buffer, r screen.Rect, count string) {
 	b.SetCell(right, r.Y, screen.Cell{Content: "╮", Style: st})
 	b.SetCell(r.X, bottom, screen.Cell{Content: "╰", Style: st})
 	b.SetCell(right, bottom, screen.Cell{Content: "╯", Style: st})
-	if s.Title != "" && r.W >= 6 {
-		t := screen.Truncate(strings.ReplaceAll(s.Title, "\n", " "), r.W-4, "…")
+	if title != "" && r.W >= 6 {
+		t := screen.Truncate(strings.ReplaceAll(title, "\n", " "), r.W-4, "…")
 		b.SetStringMax(r.X+2, r.Y, right-1, " "+t+" ", st)
-	}
-	if cw := screen.Width(count); r.W >= cw+4 {
-		b.SetStringMax(right-cw-2, bottom, right, " "+count+" ", s.DetailStyle)
 	}
 }
 

@@ -12,10 +12,12 @@
 //! every mode, --yes or not); an allow rule it matches lets it run; then
 //! the mode: `auto` (the default: the sandbox is the boundary) lets every
 //! call run; `read-only` lets only the reading tools run (read, grep,
-//! find, ls); `ask` lets the reading tools run and the rest only with
-//! --yes, since no frontend can yet ask the user during a call. A refusal
-//! is the call's error result, recorded in the session with the rule or
-//! mode that refused it and how to allow it.
+//! find, ls); `ask` lets the reading tools run, and asks the user about
+//! the rest (ui request-confirmation) unless --yes approved them all: the
+//! call runs if the user says yes. Where nobody can be asked (smith eval,
+//! MCP, an RPC client that does not answer) it is refused. A refusal is
+//! the call's error result, recorded in the session with the rule, mode
+//! or answer that refused it and how to allow it.
 //!
 //! A rule names a tool (`*` for every tool) and glob patterns (`*` any
 //! text, `?` one character; none means every call of the tool) matched
@@ -29,6 +31,7 @@
 
 use crate::cat;
 use smith_json::read::{Decoder, Kind};
+use smith_plugin::ui::UiFault;
 
 /// READING are the tools that only read: they run in every mode.
 const READING: [&str; 4] = ["read", "grep", "find", "ls"];
@@ -161,8 +164,10 @@ pub(crate) fn call(payload: &[u8]) -> Result<Call, String> {
     Ok(c)
 }
 
-/// decide returns why the call must not run, or None when it may.
-pub(crate) fn decide(p: &Policy, c: &Call) -> Option<String> {
+/// decide returns why the call must not run, or None when it may. ask
+/// asks the user a question (ui request-confirmation); it is called only
+/// in mode ask, for a call no rule decides, without --yes.
+pub(crate) fn decide(p: &Policy, c: &Call, ask: &mut dyn FnMut(&str) -> Result<bool, UiFault>) -> Option<String> {
     let bash = c.name == "bash";
     let segments = if bash { segments(&c.subject) } else { vec![c.subject.as_str()] };
     for r in p.rules.iter().filter(|r| !r.allow && names(r, &c.name)) {
@@ -197,13 +202,42 @@ pub(crate) fn decide(p: &Policy, c: &Call) -> Option<String> {
     let fix = cat(&["add ", &suggested_rule(c), " to the permissions block of ", config(p)]);
     match p.mode {
         Mode::Ask if p.yes => None,
-        Mode::Ask => Some(cat(&[
-            "permission policy: ",
-            &shown(c),
-            " needs the user's approval (permission mode ask), and no one can be asked here; the call did not run. To allow it: run with --yes, or ",
-            &fix,
-            ". Do not retry it without that: tell the user what you need to run.",
-        ])),
+        Mode::Ask => {
+            let question = cat(&[
+                "Run ",
+                &shown(c),
+                "? (permission mode ask; to stop being asked about it, ",
+                &fix,
+                ")",
+            ]);
+            match ask(&question) {
+                Ok(true) => None,
+                Ok(false) => Some(cat(&[
+                    "permission policy: the user did not approve ",
+                    &shown(c),
+                    " (they said no, or did not answer in time); the call did not run. Do not retry it: ask the user how to go on.",
+                ])),
+                Err(UiFault::Dismissed) => Some(cat(&[
+                    "permission policy: the question whether ",
+                    &shown(c),
+                    " may run was withdrawn before the user answered (the run was aborted); the call did not run.",
+                ])),
+                Err(UiFault::NoUser) => Some(cat(&[
+                    "permission policy: ",
+                    &shown(c),
+                    " needs the user's approval (permission mode ask), and no one can be asked here (smith eval, MCP, an RPC client without --confirmations); the call did not run. To allow it: run with --yes, or ",
+                    &fix,
+                    ". Do not retry it without that: tell the user what you need to run.",
+                ])),
+                Err(UiFault::Unknown(why)) => Some(cat(&[
+                    "permission policy: ",
+                    &shown(c),
+                    " needs the user's approval, and asking failed (",
+                    &why,
+                    "); the call did not run. Tell the user what you need to run.",
+                ])),
+            }
+        }
         _ => Some(cat(&[
             "permission policy: ",
             &shown(c),

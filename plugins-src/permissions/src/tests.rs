@@ -6,6 +6,12 @@ use crate::{declare, handle};
 use smith_plugin::contrib::RegistrationFault;
 use smith_plugin::handler::{Action, HandlerFault};
 use smith_plugin::types::EventKind;
+use smith_plugin::ui::UiFault;
+
+/// no_user answers like a frontend without a user.
+fn no_user(_: &str) -> Result<bool, UiFault> {
+    Err(UiFault::NoUser)
+}
 
 fn rule(allow: bool, tool: &str, patterns: &[&str]) -> Rule {
     Rule {
@@ -98,7 +104,13 @@ fn decide_cases() {
             name: "ask-refuses-without-yes",
             policy: ask(vec![]),
             call: tool("bash", "make test"),
-            denied: Some(&["needs the user's approval", "--yes", "allow \"bash\" \"make test\"", "/u/smith.kdl"]),
+            denied: Some(&[
+                "needs the user's approval",
+                "no one can be asked here",
+                "--yes",
+                "allow \"bash\" \"make test\"",
+                "/u/smith.kdl",
+            ]),
         },
         Case {
             name: "ask-yes-runs",
@@ -172,7 +184,7 @@ fn decide_cases() {
         },
     ];
     for c in cases {
-        let got = decide(&c.policy, &c.call);
+        let got = decide(&c.policy, &c.call, &mut no_user);
         match (c.denied, got) {
             (None, None) => {}
             (None, Some(why)) => panic!("{}: denied: {}", c.name, why),
@@ -242,16 +254,67 @@ fn declare_subscribes_only_with_a_policy() {
 fn handle_denies_and_ignores() {
     let conf = br#"{"permissions":{"rules":[{"effect":"deny","tool":"bash","patterns":["rm *"],"source":"s:1:1"}]}}"#;
     let ev = br#"{"name":"bash","arguments":{"command":"rm -rf /"}}"#;
-    match handle(EventKind::ToolExecutionStart, ev, conf).expect("handle").as_slice() {
+    match handle(EventKind::ToolExecutionStart, ev, conf, &mut no_user).expect("handle").as_slice() {
         [Action::DenyCall(why)] => assert!(why.contains("rm *"), "{}", why),
         other => panic!("got {:?}", other),
     }
-    assert!(handle(EventKind::ToolExecutionStart, br#"{"name":"bash","arguments":{"command":"ls"}}"#, conf)
-        .expect("handle")
-        .is_empty());
-    assert!(handle(EventKind::TurnEnd, ev, conf).expect("other kinds").is_empty());
-    assert!(handle(EventKind::ToolExecutionStart, b"not json", b"{}")
+    assert!(handle(
+        EventKind::ToolExecutionStart,
+        br#"{"name":"bash","arguments":{"command":"ls"}}"#,
+        conf,
+        &mut no_user
+    )
+    .expect("handle")
+    .is_empty());
+    assert!(handle(EventKind::TurnEnd, ev, conf, &mut no_user).expect("other kinds").is_empty());
+    assert!(handle(EventKind::ToolExecutionStart, b"not json", b"{}", &mut no_user)
         .expect("default policy reads nothing")
         .is_empty());
-    assert!(matches!(handle(EventKind::ToolExecutionStart, b"{", conf), Err(HandlerFault::InvalidEvent(_))));
+    assert!(matches!(
+        handle(EventKind::ToolExecutionStart, b"{", conf, &mut no_user),
+        Err(HandlerFault::InvalidEvent(_))
+    ));
+}
+
+#[test]
+fn ask_asks_the_user() {
+    let policy = Policy { mode: Mode::Ask, config: "/u/smith.kdl".to_string(), ..Policy::default() };
+    let push = tool("bash", "git push");
+    struct Case {
+        name: &'static str,
+        answer: Result<bool, UiFault>,
+        denied: Option<&'static str>,
+    }
+    let cases = [
+        Case { name: "yes", answer: Ok(true), denied: None },
+        Case { name: "no", answer: Ok(false), denied: Some("the user did not approve `bash` `git push`") },
+        Case { name: "dismissed", answer: Err(UiFault::Dismissed), denied: Some("withdrawn before the user answered") },
+        Case { name: "no-user", answer: Err(UiFault::NoUser), denied: Some("no one can be asked here") },
+        Case { name: "failed", answer: Err(UiFault::Unknown("boom".into())), denied: Some("asking failed (boom)") },
+    ];
+    for c in cases {
+        let mut asked = Vec::new();
+        let answer = c.answer.clone();
+        let got = decide(&policy, &push, &mut |q: &str| {
+            asked.push(q.to_string());
+            answer.clone()
+        });
+        assert_eq!(
+            asked,
+            ["Run `bash` `git push`? (permission mode ask; to stop being asked about it, add allow \"bash\" \"git push\" to the permissions block of /u/smith.kdl)"],
+            "{}",
+            c.name
+        );
+        match (c.denied, got) {
+            (None, None) => {}
+            (Some(part), Some(why)) => assert!(why.contains(part), "{}: {:?} lacks {:?}", c.name, why, part),
+            (want, got) => panic!("{}: got {:?}, want {:?}", c.name, got, want),
+        }
+    }
+    // Reading tools, rules and --yes decide without asking.
+    let mut never = |_: &str| -> Result<bool, UiFault> { panic!("asked") };
+    assert_eq!(decide(&policy, &tool("read", "a"), &mut never), None);
+    assert_eq!(decide(&Policy { yes: true, ..policy.clone() }, &push, &mut never), None);
+    let denied = Policy { rules: vec![rule(false, "bash", &["git push*"])], ..policy.clone() };
+    assert!(decide(&denied, &push, &mut never).is_some());
 }

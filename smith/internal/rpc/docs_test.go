@@ -23,6 +23,7 @@ var paramsOf = map[string]any{
 	protocol.MethodFollowUp:       protocol.InputParams{},
 	protocol.MethodQueueSet:       protocol.SetQueueParams{},
 	protocol.MethodWait:           protocol.WaitParams{},
+	protocol.MethodConfirm:        protocol.ConfirmParams{},
 	protocol.MethodSessionOpen:    protocol.SessionRefParams{},
 	protocol.MethodSessionNew:     protocol.NewSessionParams{},
 	protocol.MethodSessionFork:    protocol.ForkParams{},

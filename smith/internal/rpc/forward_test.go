@@ -34,8 +34,10 @@ func TestEveryEventForwarded(t *testing.T) {
 		protocol.ProviderFailover{Seq: protocol.Seq{N: 14}, From: "a/b", To: "c/d", Error: err},
 		protocol.ModelChange{Seq: protocol.Seq{N: 15}, Model: "fast"},
 		protocol.Notice{Seq: protocol.Seq{N: 16}, Level: protocol.NoticeWarning, Text: "careful"},
-		protocol.AgentEnd{Seq: protocol.Seq{N: 17}, Reason: protocol.EndCompleted, Cost: model.Unknown()},
-		protocol.Settled{Seq: protocol.Seq{N: 18}},
+		protocol.ConfirmationRequest{Seq: protocol.Seq{N: 17}, ID: "q1", Plugin: "permissions", Prompt: "Run `bash`?", TimeoutMillis: 1000},
+		protocol.ConfirmationEnd{Seq: protocol.Seq{N: 18}, ID: "q1", Outcome: protocol.ConfirmNoUser},
+		protocol.AgentEnd{Seq: protocol.Seq{N: 19}, Reason: protocol.EndCompleted, Cost: model.Unknown()},
+		protocol.Settled{Seq: protocol.Seq{N: 20}},
 	}
 	var typs []string
 	for _, ev := range evs {

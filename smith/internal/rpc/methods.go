@@ -40,6 +40,7 @@ func methodTable() map[string]*method {
 			return sess.SetQueue(ctx, protocol.SetQueueParams{Steer: none, FollowUp: none})
 		})},
 		{name: protocol.MethodAbort, immediate: true, run: abort},
+		{name: protocol.MethodConfirm, immediate: true, run: confirm},
 		{name: protocol.MethodWait, run: wait},
 		{name: protocol.MethodSessionList, run: sessionList},
 		{name: protocol.MethodSessionOpen, run: sessionOpen},
@@ -185,6 +186,29 @@ func abort(ctx context.Context, s *Server, req *request) (any, error) {
 	}
 	if sess := s.peek(); sess != nil {
 		sess.Abort()
+	}
+	return protocol.Empty{}, nil
+}
+
+// confirm answers a confirmation request. It is immediate: the run that
+// asked waits for it, and a wait may hold the ordered lane.
+func confirm(ctx context.Context, s *Server, req *request) (any, error) {
+	var p protocol.ConfirmParams
+	if err := decodeParams(req.method, req.params, &p); err != nil {
+		return nil, err
+	}
+	if p.ID == "" {
+		return nil, errorf(protocol.CodeInvalidParams, "confirm: params: \"id\" is missing; answer with the id of the confirmation_request event")
+	}
+	sess, err := s.current(ctx, req.method, false, "")
+	if err != nil {
+		return nil, err
+	}
+	if !s.rt.Answers() {
+		return nil, errorf(protocol.CodeUsage, "confirm: this server answers every confirmation request no at once, so none waits; start smith rpc with --confirmations to answer them")
+	}
+	if err := sess.Answer(p.ID, p.Answer); err != nil {
+		return nil, err
 	}
 	return protocol.Empty{}, nil
 }

@@ -33,7 +33,7 @@ var toolsWasm []byte
 // the toolchains that built them (a rebuild is byte-identical only with
 // the same one).
 var pins = []pin{
-	{name: "permissions", file: "permissions.wasm", size: 93280, sha256: "f7ff29d3d2ffe233ac8548bb834e1fd5cf03b137c75daeedaa8e5d85b5b12f2f", toolchain: "rustc 1.63.0", data: permissionsWasm},
+	{name: "permissions", file: "permissions.wasm", size: 95068, sha256: "0d38cf6a063f6ca39cfb2708fae3998e57ecb04537080debe21cfadd0b408646", toolchain: "rustc 1.63.0", data: permissionsWasm},
 	{name: "product", file: "product.wasm", size: 107673, sha256: "e4bfb1cfd514db01202b2642348aeabc85695a6e1b80db3f404571214385749d", toolchain: "rustc 1.63.0", data: productWasm},
 	{name: "providers-anthropic", file: "providers-anthropic.wasm", size: 302260, sha256: "749f4de0743c1e0bfff85955797d19d8d1675d74cac1e909bf3a38df914039a8", toolchain: "rustc 1.63.0", data: providersanthropicWasm},
 	{name: "providers-openai-responses", file: "providers-openai-responses.wasm", size: 308969, sha256: "0cb648552f1cb3ba6df71d62eb999bb74de42453a47ff3c8642aaaf27d947240", toolchain: "rustc 1.63.0", data: providersopenairesponsesWasm},

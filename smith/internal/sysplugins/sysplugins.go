@@ -34,6 +34,8 @@ var policies = map[string]policy{
 	// confines those reads, read-only, to the repository and the user's
 	// configuration directory (core/plugin's Binding.Context).
 	"product": {grants: []string{"fs"}},
+	// permissions asks the user about a call in permission mode ask.
+	"permissions": {grants: []string{"ui"}},
 }
 
 // Names lists the embedded plugins, sorted.

@@ -29,6 +29,12 @@ type World struct {
 	// Cache is the plugin compile cache (XDG_CACHE_HOME), shared by the
 	// Worlds of one package so plugins compile once.
 	Cache string
+	// Flags are configuration flags Open adds to the model's (such as
+	// "permission-mode").
+	Flags map[string]string
+	// Answers makes Open's runtime let a person answer confirmations
+	// (runtime.Config.Answers), as the interactive mode's does.
+	Answers bool
 }
 
 // New makes a World; cache names the package's compile cache directory
@@ -72,7 +78,11 @@ func (w *World) Open(model string, plugins bool) *runtime.Runtime {
 		}
 	}
 	env := map[string]string{"HOME": filepath.Join(w.Home, "user"), "XDG_CACHE_HOME": w.Cache}
-	rt, err := runtime.Open(context.Background(), runtime.Config{Cwd: w.Project, Home: w.Home, Flags: map[string]string{"model": model},
+	flags := map[string]string{"model": model}
+	for k, v := range w.Flags {
+		flags[k] = v
+	}
+	rt, err := runtime.Open(context.Background(), runtime.Config{Cwd: w.Project, Home: w.Home, Flags: flags, Answers: w.Answers,
 		Plugins: arts, Version: "test", LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }})
 	if err != nil {
 		w.TB.Fatal(err)

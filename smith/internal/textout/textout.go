@@ -42,7 +42,11 @@ func (w *Writer) Event(ev protocol.Event) error {
 	case protocol.ProviderFailover:
 		err = w.diag("%s", Failover(e))
 	case protocol.Notice:
-		err = w.diag("%s: %s", e.Level, e.Text)
+		err = w.diag("%s", NoticeText(e))
+	case protocol.ConfirmationRequest:
+		err = w.diag("%s", Asked(e))
+	case protocol.ConfirmationEnd:
+		err = w.diag("%s", Answered(e))
 	case protocol.CompactionStart:
 		err = w.diag("%s", CompactionStart(e))
 	case protocol.CompactionEnd:
@@ -72,6 +76,39 @@ func (w *Writer) diag(format string, args ...any) error {
 	}
 	_, err := io.WriteString(d, Safe("smith: "+fmt.Sprintf(format, args...))+"\n")
 	return err
+}
+
+// NoticeText is a notice as a line: "warning: TEXT", with the plugin
+// that sent it: "warning: plugin NAME: TEXT".
+func NoticeText(e protocol.Notice) string {
+	if e.Plugin != "" {
+		return fmt.Sprintf("%s: plugin %s: %s", e.Level, e.Plugin, e.Text)
+	}
+	return fmt.Sprintf("%s: %s", e.Level, e.Text)
+}
+
+// Asked is a plugin's confirmation request as a line.
+func Asked(e protocol.ConfirmationRequest) string {
+	return fmt.Sprintf("plugin %s asks: %s", e.Plugin, e.Prompt)
+}
+
+// Answered says how a confirmation request ended.
+func Answered(e protocol.ConfirmationEnd) string {
+	answer := "no"
+	if e.Answer {
+		answer = "yes"
+	}
+	switch e.Outcome {
+	case protocol.ConfirmAnswered:
+		return "answered " + answer
+	case protocol.ConfirmTimedOut:
+		return "nobody answered in time; the answer is the default, " + answer
+	case protocol.ConfirmNoUser:
+		return "nobody can answer here, so the answer is no (with the permission policy, --yes approves every call it would ask about)"
+	case protocol.ConfirmDismissed:
+		return "the question was withdrawn unanswered"
+	}
+	return "the question ended: " + string(e.Outcome)
 }
 
 // Retry says a provider request is sent again, and why: "anthropic/x

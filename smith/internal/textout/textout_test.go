@@ -45,6 +45,12 @@ func TestWriter(t *testing.T) {
 			protocol.ProviderFailover{From: "a/m", To: "b/n", Error: &model.Error{Kind: model.ErrOverloaded}},
 			protocol.AgentEnd{Reason: protocol.EndAborted},
 		}, diag: "smith: warning: AGENTS.md was cut at 32 KiB\nsmith: a/m failed (rate limit, HTTP 429); retrying in 2s (attempt 2)\nsmith: a/m failed (overloaded); trying b/n\n"},
+		{name: "a plugin's notice and confirmation", events: []protocol.Event{
+			protocol.Notice{Level: protocol.NoticeError, Text: "deploy failed", Plugin: "ship"},
+			protocol.ConfirmationRequest{ID: "q1", Plugin: "permissions", Prompt: "Run `bash` `make`?"},
+			protocol.ConfirmationEnd{ID: "q1", Outcome: protocol.ConfirmNoUser},
+		}, diag: "smith: error: plugin ship: deploy failed\nsmith: plugin permissions asks: Run `bash` `make`?\n" +
+			"smith: nobody can answer here, so the answer is no (with the permission policy, --yes approves every call it would ask about)\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

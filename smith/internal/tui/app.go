@@ -93,6 +93,9 @@ type App struct {
 	search *widget.Editor
 	over   *overlay
 	comp   *completion
+	// questions are the plugins' confirmation requests not yet ended,
+	// oldest first (confirm.go).
+	questions []*question
 
 	buf  *screen.Buffer
 	rend *screen.Renderer

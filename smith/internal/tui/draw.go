@@ -88,6 +88,10 @@ func (a *App) draw() {
 		a.over.draw(a, l)
 		showCursor = false
 	}
+	if q := a.waiting(); q != nil {
+		a.drawQuestion(q)
+		showCursor = false
+	}
 	a.rend.SetCursor(cx, cy, showCursor)
 	a.rend.Render(a.buf)
 	n := a.rend.Buffered()

@@ -76,10 +76,21 @@ func (a *App) feed(ev protocol.Event) {
 		a.model, a.thinking = ev.Model, ev.Thinking
 	case protocol.Notice:
 		k := kindNotice
-		if ev.Level == protocol.NoticeWarning {
+		switch ev.Level {
+		case protocol.NoticeWarning:
 			k = kindWarning
+		case protocol.NoticeError:
+			k = kindError
 		}
-		t.add(&item{kind: k, text: ev.Text})
+		text := ev.Text
+		if ev.Plugin != "" {
+			text = "plugin " + ev.Plugin + ": " + text
+		}
+		t.add(&item{kind: k, text: text})
+	case protocol.ConfirmationRequest:
+		a.ask(ev)
+	case protocol.ConfirmationEnd:
+		a.asked(ev)
 	case protocol.AgentEnd:
 		// Still busy until Settled: the runtime records the turn's end
 		// (its file snapshot) in between.

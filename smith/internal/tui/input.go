@@ -40,6 +40,9 @@ func (a *App) input(ev input.Event) {
 }
 
 func (a *App) key(k input.Key) {
+	if q := a.waiting(); q != nil && a.questionKey(q, k) {
+		return
+	}
 	if a.over != nil {
 		a.over.key(a, k)
 		return

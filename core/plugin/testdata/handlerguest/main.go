@@ -7,7 +7,9 @@
 // input and continues; a call whose arguments name secret.txt is
 // cancelled, one naming private is denied; a message saying TRAP makes it trap; one saying "switch
 // model" selects another; a decision it is asked for says so in the
-// queued input.
+// queued input. A call whose arguments say "confirm" is asked about
+// (ui request-confirmation, after a ui notification): it runs when the
+// person says yes and is denied, with the answer or the fault, otherwise.
 package main
 
 import (
@@ -16,6 +18,7 @@ import (
 	"github.com/smith-agent/smith/wit/contrib"
 	"github.com/smith-agent/smith/wit/handler"
 	"github.com/smith-agent/smith/wit/types"
+	"github.com/smith-agent/smith/wit/ui"
 )
 
 func init() {
@@ -51,6 +54,17 @@ func (plugin) HandleEvent(ev handler.Event, opts handler.HandleOptions) ([]handl
 		}
 		if strings.Contains(p, "secret.txt") {
 			return []handler.Action{{Case: handler.ActionCancelRun, CancelRun: "handlerguest refuses secret.txt"}}, nil
+		}
+		if strings.Contains(p, "confirm") {
+			ui.ShowNotification("handlerguest asks about a call", ui.NotifyOptions{Severity: ui.SeverityWarning})
+			yes, err := ui.RequestConfirmation("run this call?", ui.ConfirmOptions{TimeoutMs: 60_000})
+			switch {
+			case err != nil:
+				return []handler.Action{{Case: handler.ActionDenyCall, DenyCall: "not asked: " + err.Error()}}, nil
+			case !yes:
+				return []handler.Action{{Case: handler.ActionDenyCall, DenyCall: "the person said no"}}, nil
+			}
+			return nil, nil
 		}
 		if strings.Contains(p, "private") {
 			return []handler.Action{{Case: handler.ActionDenyCall, DenyCall: "handlerguest keeps private/ closed"}}, nil
