@@ -60,7 +60,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			// say, and nobody to say it to.
 			return exitOK
 		}
-		fmt.Fprintf(stderr, "smith: %s\n", textout.Safe(err.Error()))
+		// An error of the root command itself is already "smith: …"
+		// (cmdName of the root is "smith").
+		fmt.Fprintf(stderr, "smith: %s\n", textout.Safe(strings.TrimPrefix(err.Error(), "smith: ")))
 		return exitCode(err)
 	}
 	return exitOK
