@@ -9,6 +9,8 @@ import (
 	"github.com/smith-agent/smith/core/agent"
 	"github.com/smith-agent/smith/core/internal/hostfs"
 	"github.com/smith-agent/smith/core/internal/hostops"
+	"github.com/smith-agent/smith/core/model"
+	"github.com/smith-agent/smith/core/protocol"
 )
 
 // BenchmarkToolOverhead compares a tool call through the wasm plugin with
@@ -108,3 +110,60 @@ func BenchmarkLoad(b *testing.B) {
 }
 
 func hostfsReadOptions() hostfs.ReadOptions { return hostfs.ReadOptions{} }
+
+// BenchmarkHandlerDispatch measures delivering one event to one
+// subscribed plugin (testdata/handlerguest, a Go module) that returns no
+// action: encoding the event, an instance from the pool, the call and
+// its result (issue 16's goal: ≤ 20 µs). decision is a
+// tool_execution_start, whose answer the run waits for.
+func BenchmarkHandlerDispatch(b *testing.B) {
+	h, err := Open(context.Background(), Config{CacheDir: filepath.Join(b.TempDir(), "cache")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer h.Close(context.Background())
+	// A first generation compiles the plugin; the measured one, loaded
+	// once the optimized code is ready, runs it.
+	warm, err := h.Load(context.Background(), []Artifact{handlerArtifact(b)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := newBench(b, warm, Effects{}).b.Handlers().Handle(context.Background(), protocol.Settled{}, false); err != nil {
+		b.Fatal(err)
+	}
+	if err := h.Settle(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	warm.Close()
+	g, err := h.Load(context.Background(), []Artifact{handlerArtifact(b)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer g.Close()
+	w := newBench(b, g, Effects{})
+	hs := w.b.Handlers()
+	answer := model.AssistantMessage{Content: []model.Content{model.Text{Text: "The file says hi."}}, Stop: model.StopEnd}
+	for _, c := range []struct {
+		name     string
+		ev       protocol.Event
+		decision bool
+	}{
+		{name: "turn_end", ev: protocol.TurnEnd{Seq: protocol.Seq{N: 9}, Turn: 1, Message: answer}},
+		{name: "decision", ev: protocol.ToolExecutionStart{Seq: protocol.Seq{N: 6}, CallID: "c1", Name: "read",
+			Arguments: json.RawMessage(`{"path":"hello.txt"}`)}, decision: true},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			ctx := context.Background()
+			if _, err := hs.Handle(ctx, c.ev, c.decision); err != nil { // compile and warm the pool
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				out, err := hs.Handle(ctx, c.ev, c.decision)
+				if err != nil || len(out.Actions) != 0 || len(out.Diagnostics) != 0 {
+					b.Fatal(out, err)
+				}
+			}
+		})
+	}
+}

@@ -89,6 +89,19 @@ func (b *Binding) Handlers() agent.Handlers {
 	return h
 }
 
+// Subscribers returns the names of the generation's plugins that
+// subscribe to at least one event, in load order: the handlers a run
+// calls, which a frontend may Prepare before the first event.
+func (g *Generation) Subscribers() []string {
+	var out []string
+	for _, l := range g.plugins {
+		if len(l.contrib.Subscriptions) > 0 {
+			out = append(out, l.art.Name)
+		}
+	}
+	return out
+}
+
 func containsPlugin(ls []*loaded, l *loaded) bool {
 	for _, x := range ls {
 		if x == l {

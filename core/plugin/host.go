@@ -162,6 +162,12 @@ func Open(ctx context.Context, cfg Config) (*Host, error) {
 // compile in memory (every start then compiles them again).
 func (h *Host) CacheNote() string { return h.engine.CacheNote() }
 
+// Settle waits until no plugin compiles in the background: the instances
+// made from then on run optimized code (wasmhost.Engine.Settle). It
+// returns ctx's error if ctx ends first. For benchmarks and tests that
+// measure compiled code; safe for concurrent use.
+func (h *Host) Settle(ctx context.Context) error { return h.engine.Settle(ctx) }
+
 // Close releases the engine and every plugin compiled by it; close the
 // generations first.
 func (h *Host) Close(ctx context.Context) error {

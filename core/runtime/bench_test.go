@@ -68,6 +68,27 @@ func BenchmarkMockTurn(b *testing.B) {
 	}
 }
 
+// BenchmarkHandlerTurn is BenchmarkMockTurn with one event-handler
+// plugin deciding the turn's tool call: the permission policy in mode ask
+// with --yes, so the permissions plugin is called for the read and lets
+// it run. Its ratio to BenchmarkMockTurn is a handler plugin's cost per
+// turn.
+func BenchmarkHandlerTurn(b *testing.B) {
+	t := &testing.T{}
+	w := newWorld(t)
+	w.write("hello.txt", "hi\n")
+	w.write("read.mock.json", readScript)
+	cfg := Config{Cwd: w.project, Home: w.home, Plugins: systemPlugins(b), Ephemeral: true,
+		Flags:     map[string]string{"model": "mock/read.mock.json", "permission-mode": "ask", "yes": "true"},
+		LookupEnv: func(k string) (string, bool) { v, ok := w.env[k]; return v, ok }}
+	turn := func() { benchTurn(b, cfg, "What does hello.txt say?", nil) }
+	turn()
+	b.ResetTimer()
+	for range b.N {
+		turn()
+	}
+}
+
 // BenchmarkBashTurn is BenchmarkMockTurn with a bash call instead of a
 // read, in the default sandbox (workspace-write) and without one: the
 // difference is the sandbox's cost per command.

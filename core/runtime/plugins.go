@@ -123,6 +123,19 @@ func (p *plugins) prepareNow(names ...string) {
 	}
 }
 
+// subscribers returns the names of the loaded generation's plugins that
+// handle events (none if it failed to load).
+func (p *plugins) subscribers() []string {
+	<-p.loaded
+	if p.err != nil {
+		return nil
+	}
+	p.mu.Lock()
+	gen := p.gen
+	p.mu.Unlock()
+	return gen.Subscribers()
+}
+
 // publish makes gen, holding the plugins named names, the generation new
 // bindings get, and retires the previous one: closed now when no binding
 // holds it, otherwise when its last binding is released.

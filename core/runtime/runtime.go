@@ -166,8 +166,10 @@ func Open(ctx context.Context, cfg Config) (*Runtime, error) {
 }
 
 // warm compiles, in the background, what the first run needs: the
-// product plugin, the codec plugins serving the configured model name and
-// the tools plugin. With a codec to compile, the tools come after it: the
+// product plugin, the codec plugins serving the configured model name,
+// the tools plugin and the plugins that handle events (the permission
+// policy decides the first tool call). With a codec to compile, the tools
+// and handlers come after it: the
 // codec is on the way to the first request and the tools are not (their
 // definitions come from the registration), so on a two-core machine they
 // would only slow it; they compile while the request is out. A mock model
@@ -176,11 +178,11 @@ func Open(ctx context.Context, cfg Config) (*Runtime, error) {
 func (rt *Runtime) warm(name string) {
 	codecs := rt.modelCodecs(name)
 	if len(codecs) == 0 {
-		rt.plugins.prepareNow(toolsPlugin, productPlugin)
+		rt.plugins.prepareNow(append([]string{toolsPlugin, productPlugin}, rt.plugins.subscribers()...)...)
 		return
 	}
 	rt.plugins.prepareNow(append(codecs, productPlugin)...)
-	rt.plugins.prepareNow(toolsPlugin)
+	rt.plugins.prepareNow(append([]string{toolsPlugin}, rt.plugins.subscribers()...)...)
 }
 
 // modelCodecs returns the codec plugins serving the model called name,
