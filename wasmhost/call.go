@@ -45,7 +45,7 @@ func (c *Call) view(what string, ptr, n uint32) ([]byte, error) {
 }
 
 func errOutput(n, limit int64) error {
-	return fmt.Errorf("read %d bytes out of the guest, over Budgets.OutputBytes %d; raise the budget or return less", n, limit)
+	return fmt.Errorf("read %d bytes out of the guest, over its output budget of %d bytes; return less or raise the budget", n, limit)
 }
 
 // View returns the n bytes at ptr in guest memory without copying them,

@@ -162,7 +162,7 @@ func TestOutputBudget(t *testing.T) {
 	_, in := acquire(t, p)
 	defer in.Release()
 	_, err := callString(context.Background(), in, ex+"echo", strings.Repeat("x", 200))
-	if he := asError(t, err); he.Budget != BudgetOutput || !strings.Contains(err.Error(), "Budgets.OutputBytes 100") {
+	if he := asError(t, err); he.Budget != BudgetOutput || !strings.Contains(err.Error(), "its output budget of 100 bytes") {
 		t.Fatalf("error %v, want the output budget", err)
 	}
 }

@@ -48,15 +48,15 @@ func TestHostileGuests(t *testing.T) {
 			wat:     outcome{BudgetFuel, "used all 1200000 fuel units"},
 			gc:      outcome{BudgetFuel, "used all 1200000 fuel units"}},
 		{name: "memory bomb", export: "bomb",
-			wat: outcome{BudgetMemory, "Budgets.MemoryPages 160"},
-			gc:  outcome{BudgetMemory, "Budgets.MemoryPages 160"}},
+			wat: outcome{BudgetMemory, "its memory budget of 160 pages"},
+			gc:  outcome{BudgetMemory, "its memory budget of 160 pages"}},
 		{name: "log flood", export: "flood",
-			wat: outcome{BudgetLog, "Budgets.LogBytes 4096"},
-			gc:  outcome{BudgetLog, "Budgets.LogBytes 4096"}},
+			wat: outcome{BudgetLog, "its log budget of 4096 bytes"},
+			gc:  outcome{BudgetLog, "its log budget of 4096 bytes"}},
 		{name: "deep recursion", export: "recurse",
-			wat: outcome{BudgetStack, "Budgets.CallDepth 65536"},
+			wat: outcome{BudgetStack, "its call-depth budget of 65536"},
 			// Go's goroutine stack lives in linear memory and grows first.
-			gc: outcome{BudgetMemory, "Budgets.MemoryPages 160"},
+			gc: outcome{BudgetMemory, "its memory budget of 160 pages"},
 			// The interpreter allows fewer frames (interpretedCallDepth).
 			iwat: outcome{BudgetStack, "deeper than 1990, the limit of an interpreted instance"},
 			igc:  outcome{BudgetStack, "deeper than 1990, the limit of an interpreted instance"}},
@@ -311,11 +311,11 @@ func TestCallDepthOnBothTiers(t *testing.T) {
 		deepest int    // the deepest nest(n) allowed
 		want    string
 	}{
-		{name: "budget compiled", tiers: tiersCompiler, depth: 1000, deepest: 998, want: "deeper than Budgets.CallDepth 1000"},
-		{name: "budget interpreted", tiers: tiersInterpreter, depth: 1000, deepest: 998, want: "deeper than Budgets.CallDepth 1000"},
-		{name: "default compiled", tiers: tiersCompiler, deepest: DefaultCallDepth - 2, want: "deeper than Budgets.CallDepth 65536"},
+		{name: "budget compiled", tiers: tiersCompiler, depth: 1000, deepest: 998, want: "deeper than its call-depth budget of 1000"},
+		{name: "budget interpreted", tiers: tiersInterpreter, depth: 1000, deepest: 998, want: "deeper than its call-depth budget of 1000"},
+		{name: "default compiled", tiers: tiersCompiler, deepest: DefaultCallDepth - 2, want: "deeper than its call-depth budget of 65536"},
 		{name: "default interpreted", tiers: tiersInterpreter, deepest: interpretedCallDepth - 2,
-			want: "deeper than 1990, the limit of an interpreted instance (the optimizing compile of the plugin had not finished; compiled instances allow Budgets.CallDepth 65536)"},
+			want: "deeper than 1990, the limit of an interpreted instance (the optimizing compile of the plugin had not finished; compiled instances allow 65536)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

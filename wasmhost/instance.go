@@ -266,7 +266,7 @@ func (w *logWriter) Write(b []byte) (int, error) {
 	out := b
 	if n > room {
 		out = b[:max(room, 0)]
-		inv.fail(BudgetLog, fmt.Errorf("wrote more than Budgets.LogBytes %d bytes to stdout/stderr; raise the budget or log less", p.budgets.LogBytes))
+		inv.fail(BudgetLog, fmt.Errorf("wrote more than its log budget of %d bytes to stdout/stderr; log less or raise the budget", p.budgets.LogBytes))
 	}
 	inv.logBytes += int64(len(out))
 	if len(out) > 0 && p.cfg.Log != nil {

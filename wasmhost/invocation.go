@@ -98,7 +98,7 @@ func (inv *invocation) check() bool {
 		return false
 	}
 	if time.Now().After(inv.deadline) {
-		inv.fail(BudgetDeadline, fmt.Errorf("ran past Budgets.Timeout %v (%d fuel units used); raise the timeout or make the call cheaper",
+		inv.fail(BudgetDeadline, fmt.Errorf("ran past its time budget of %v (%d fuel units used); make the call cheaper or raise the budget",
 			inv.in.plugin.budgets.Timeout, inv.fuelUsed()))
 		return false
 	}
@@ -118,7 +118,7 @@ func (inv *invocation) yield(mod api.Module) {
 	}
 	if inv.fuelLeft == 0 {
 		b := inv.in.plugin.budgets.Fuel
-		inv.fail(BudgetFuel, fmt.Errorf("used all %d fuel units; raise Budgets.Fuel or find the runaway loop", b))
+		inv.fail(BudgetFuel, fmt.Errorf("used all %d fuel units of its budget; find the runaway loop or raise the budget", b))
 		panic(abortPanic{})
 	}
 	inv.refill()
@@ -129,9 +129,9 @@ func (inv *invocation) yield(mod api.Module) {
 func (inv *invocation) tooDeep() {
 	if d, b := inv.in.callDepth(), inv.in.plugin.budgets.CallDepth; d < b {
 		inv.fail(BudgetStack, fmt.Errorf("guest calls nested deeper than %d, the limit of an interpreted instance (the optimizing compile of the plugin had not finished; "+
-			"compiled instances allow Budgets.CallDepth %d); look for unbounded recursion, or start again once the compiled code is cached", d, b))
+			"compiled instances allow %d); look for unbounded recursion, or start again once the compiled code is cached", d, b))
 	} else {
-		inv.fail(BudgetStack, fmt.Errorf("guest calls nested deeper than Budgets.CallDepth %d; look for unbounded recursion or raise the budget", b))
+		inv.fail(BudgetStack, fmt.Errorf("guest calls nested deeper than its call-depth budget of %d; look for unbounded recursion or raise the budget", b))
 	}
 	panic(abortPanic{})
 }
@@ -142,7 +142,7 @@ func (inv *invocation) grow(mod api.Module, delta uint32) uint32 {
 	cur := mem.Size() / 65536
 	limit := inv.in.plugin.budgets.MemoryPages
 	if uint64(cur)+uint64(delta) > uint64(limit) {
-		inv.fail(BudgetMemory, fmt.Errorf("growing linear memory from %d by %d pages would pass Budgets.MemoryPages %d (64 KiB pages); raise the budget or use less memory",
+		inv.fail(BudgetMemory, fmt.Errorf("growing linear memory from %d by %d pages would pass its memory budget of %d pages (64 KiB each); use less memory or raise the budget",
 			cur, delta, limit))
 		panic(abortPanic{})
 	}

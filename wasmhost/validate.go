@@ -122,7 +122,7 @@ func (v *validation) check(m *wasm.Module) {
 			"canonical-ABI guests define and export their memory")
 	} else if m.MemorySection.Min > v.memPages {
 		v.add("memory", fmt.Sprintf("declares %d initial pages", m.MemorySection.Min),
-			fmt.Sprintf("at most %d pages (Budgets.MemoryPages)", v.memPages),
+			fmt.Sprintf("at most %d pages (%d KiB, its memory budget)", v.memPages, uint64(v.memPages)*64),
 			"lower the module's initial memory or raise the plugin's memory budget")
 	}
 

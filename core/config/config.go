@@ -62,6 +62,9 @@ type Config struct {
 	// Compaction is the compaction block: when and how a session's
 	// context is compacted.
 	Compaction Compaction
+	// PluginBudgets are the plugin blocks by plugin name: the budgets of
+	// its calls (see [PluginBudget]); nil when there are none.
+	PluginBudgets map[string]*PluginBudget
 	// Sandbox is the mode of the process sandbox of bash's commands
 	// ("workspace-write", "read-only" or "off"); unset is
 	// [DefaultSandbox]. SandboxNetwork says whether they may use the

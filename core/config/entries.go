@@ -100,6 +100,7 @@ func (c *Config) Entries() []Entry {
 		add(KeyTrustedBaseURL, redactURL(t.Value), t.Source)
 	}
 	c.Compaction.entries(add)
+	c.pluginBudgetEntries(add)
 	return out
 }
 

@@ -259,6 +259,7 @@ func merge(cfg *Config, d layerData) {
 	mergeCompaction(&cfg.Compaction, s.Compaction)
 	mergeSandbox(cfg, s)
 	mergePermissions(cfg, s)
+	mergePluginBudgets(cfg, s)
 	cfg.Secrets = append(cfg.Secrets, s.Secrets...)
 	cfg.TrustedBaseURLs = append(cfg.TrustedBaseURLs, s.TrustedBaseURLs...)
 	for _, name := range slices.Sorted(maps.Keys(s.Providers)) {

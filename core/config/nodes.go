@@ -16,7 +16,7 @@ import (
 const maxTokens = 10_000_000
 
 // topNodes are the nodes a smith.kdl may hold at its top level.
-var topNodes = []string{KeyModel, KeyThinking, KeyMaxOutputTokens, KeyHeadTimeout, KeyIdleTimeout, KeyResponseTimeout, KeyCatalogRefresh, KeySystemPrompt, "ignore", "provider", "alias", "group", "model-info", "trusted-project", KeyTrustedBaseURL, "tui", "compaction", KeyMaxCost, KeySandbox, KeySandboxNetwork, KeyRoots, KeySecret, "permissions"}
+var topNodes = []string{KeyModel, KeyThinking, KeyMaxOutputTokens, KeyHeadTimeout, KeyIdleTimeout, KeyResponseTimeout, KeyCatalogRefresh, KeySystemPrompt, "ignore", "provider", "alias", "group", "model-info", "trusted-project", KeyTrustedBaseURL, "tui", "compaction", KeyMaxCost, KeySandbox, KeySandboxNetwork, KeyRoots, KeySecret, "permissions", "plugin"}
 
 func (r *reader) top(n *kdl.Node) {
 	name := n.Name()
@@ -96,6 +96,8 @@ func (r *reader) top(n *kdl.Node) {
 		r.secretNode(n)
 	case "permissions":
 		r.permissions(n)
+	case "plugin":
+		r.pluginBudget(n)
 	default:
 		r.fail(n.Location(), name, "", "is not a configuration node; known nodes: "+strings.Join(topNodes, ", ")+suggest(name, topNodes), `model "anthropic/claude-sonnet-4-5"`)
 	}

@@ -231,6 +231,7 @@ func confineProject(d *layerData, below *Config, root string) {
 		s.MaxCost = Setting[int64]{}
 	}
 	confinePermissions(d, below)
+	confinePluginBudgets(d, below)
 	kept := s.Roots[:0]
 	for _, r := range s.Roots {
 		if rel, err := filepath.Rel(root, r.Value); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {

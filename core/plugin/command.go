@@ -90,7 +90,7 @@ func (b *Binding) RunCommand(ctx context.Context, name, args string) (CommandRes
 	case errors.As(err, &fault):
 		return CommandResult{}, fmt.Errorf("plugin: command %q failed: %s", name, faultText(fault))
 	case err != nil:
-		return CommandResult{}, fmt.Errorf("plugin: %q command %q: %w", l.art.Name, name, err)
+		return CommandResult{}, fmt.Errorf("plugin: %q command %q: %w", l.art.Name, name, budgetFix(l.art.Name, err))
 	}
 	var res CommandResult
 	for _, c := range out.Content {

@@ -205,9 +205,9 @@ func (l *loaded) compiled(ctx context.Context, passive bool) (*wasmhost.Generati
 	p, err := l.host.engine.Compile(ctx, wasmhost.Artifact{Name: l.art.Name, Bytes: l.art.Wasm,
 		Size: int64(len(l.art.Wasm)), SHA256: l.art.SHA256, Verified: true, Instrumented: l.art.Instrumented},
 		wasmhost.PluginConfig{World: pluginabi.WorldSpec(), Hosts: hosts, Log: l.host.log,
-			Budgets: wasmhost.Budgets{Timeout: l.art.Timeout}, Passive: passive})
+			Budgets: wasmhost.Budgets{Timeout: l.art.Timeout, Fuel: l.art.Fuel, MemoryPages: l.art.MemoryPages}, Passive: passive})
 	if err != nil {
-		return nil, fmt.Errorf("plugin: load %q: %w", l.art.Name, err)
+		return nil, fmt.Errorf("plugin: load %q: %w", l.art.Name, budgetFix(l.art.Name, err))
 	}
 	pool, err := wasmhost.NewGeneration(p)
 	if err != nil {

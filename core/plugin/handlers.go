@@ -186,7 +186,7 @@ func (h *handlers) call(ctx context.Context, bud *budget, l *loaded, kind string
 		}
 		return nil, errors.New(fault.Unknown)
 	case err != nil:
-		return nil, err
+		return nil, budgetFix(l.art.Name, err)
 	}
 	out := make([]agent.Action, 0, len(got))
 	for _, a := range got {

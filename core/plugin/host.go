@@ -66,6 +66,12 @@ type Artifact struct {
 	// zero means wasmhost.DefaultTimeout (30s). A tool plugin running
 	// processes needs at least its longest process timeout.
 	Timeout time.Duration
+	// Fuel is the instruction budget of one call; zero means
+	// wasmhost.DefaultFuel.
+	Fuel uint64
+	// MemoryPages caps the plugin's linear memory in 64 KiB pages; zero
+	// means the engine's ceiling (256 MiB), which is also the most.
+	MemoryPages uint32
 	// Instrumented is the wasmhost.InstrumentationVersion Wasm was
 	// instrumented with ahead of time (wasmhost.Instrument, as
 	// tools/pluginbuild does for the system plugins), or "" when the host

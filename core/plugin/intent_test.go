@@ -3,6 +3,8 @@ package plugin
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +16,7 @@ import (
 	"github.com/smith-agent/smith/core/internal/pluginabi"
 	"github.com/smith-agent/smith/core/model"
 	"github.com/smith-agent/smith/core/protocol"
+	"github.com/smith-agent/smith/wasmhost"
 )
 
 // fakeUI answers every confirmation with answer (or err) after wait, and
@@ -146,5 +149,37 @@ func TestIntentText(t *testing.T) {
 	_, err := u.RequestConfirmation(context.Background(), "ok?", pluginabi.ConfirmOptions{})
 	if fault, ok := err.(pluginabi.UIFault); !ok || fault.Case != pluginabi.UIFaultUnknown || !strings.Contains(fault.Unknown, "only during a tool call") {
 		t.Fatalf("outside a call: %v", err)
+	}
+}
+
+// TestBudgetFix: a call that ran out of its time, fuel or memory budget
+// says where to raise it; other failures are left as they are.
+func TestBudgetFix(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{name: "fuel", err: &wasmhost.Error{Plugin: "p", Budget: wasmhost.BudgetFuel, Err: errors.New("used all")},
+			want: `raise its budget in smith.kdl: plugin "p" { fuel 10000000000 }`},
+		{name: "deadline", err: fmt.Errorf("call: %w", &wasmhost.Error{Plugin: "p", Budget: wasmhost.BudgetDeadline, Err: errors.New("ran past")}),
+			want: `plugin "p" { timeout "2m" }`},
+		{name: "initial memory", err: &wasmhost.ValidationError{Plugin: "p", Problems: []wasmhost.Problem{{Item: "memory", Got: "declares 43 initial pages",
+			Want: "at most 32 pages (2048 KiB, its memory budget)"}}}, want: `plugin "p" { memory "256MiB" }`},
+		{name: "trap", err: &wasmhost.Error{Plugin: "p", Err: errors.New("unreachable")}, want: ""},
+		{name: "other", err: errors.New("boom"), want: ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := budgetFix("p", tt.err)
+			if tt.want == "" {
+				if got != tt.err {
+					t.Fatalf("budgetFix changed %v into %v", tt.err, got)
+				}
+				return
+			}
+			if !strings.Contains(got.Error(), tt.want) || !errors.Is(got, tt.err) {
+				t.Fatalf("budgetFix = %v; want it to wrap the error and say %q", got, tt.want)
+			}
+		})
 	}
 }

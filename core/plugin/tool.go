@@ -167,7 +167,7 @@ func (p *pluginTool) Execute(ctx context.Context, call *agent.Call) (agent.Resul
 	case errors.As(err, &fault):
 		return errorResult(p.b.redact(faultText(fault)), st.mutation(false)), nil
 	case err != nil:
-		return agent.Result{IsError: true, Mutation: st.mutation(false)}, fmt.Errorf("plugin: %q tool %q: %w", l.art.Name, p.t.def.Name, err)
+		return agent.Result{IsError: true, Mutation: st.mutation(false)}, fmt.Errorf("plugin: %q tool %q: %w", l.art.Name, p.t.def.Name, budgetFix(l.art.Name, err))
 	}
 	res := agent.Result{Mutation: st.mutation(true)}
 	for _, c := range out.Content {

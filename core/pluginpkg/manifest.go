@@ -11,6 +11,7 @@ import (
 
 	"github.com/calico32/kdl-go"
 
+	"github.com/smith-agent/smith/core/internal/bytesize"
 	"github.com/smith-agent/smith/core/internal/secret"
 	"github.com/smith-agent/smith/core/plugin"
 	"github.com/smith-agent/smith/wasmhost"
@@ -43,6 +44,9 @@ type Manifest struct {
 	Secrets []string `json:"secrets,omitempty"`
 	// Timeout is the budget hint for one call; 0 is the host default.
 	Timeout time.Duration `json:"timeout,omitempty"`
+	// Memory is the hint for the plugin's linear memory in bytes, a
+	// multiple of 64 KiB; 0 is the host default (256 MiB, also the most).
+	Memory int64 `json:"memory,omitempty"`
 }
 
 // parser reads one manifest, collecting every error.
@@ -98,7 +102,7 @@ func ParseManifest(file string, src []byte) (Manifest, error) {
 func (p *parser) node(m *Manifest, n *kdl.Node) {
 	field := n.Name()
 	switch field {
-	case "name", "version", "world", "artifact", "timeout":
+	case "name", "version", "world", "artifact", "timeout", "memory":
 		if prev, dup := p.seen[field]; dup {
 			p.fail(n.Location(), field, "", fmt.Sprintf("is set twice (first at line %d)", prev.Line), "keep one")
 			return
@@ -112,7 +116,7 @@ func (p *parser) node(m *Manifest, n *kdl.Node) {
 	case "capability":
 		p.capability(m, n)
 	default:
-		p.fail(n.Location(), field, "", "is not a manifest field", "use only name, version, world, artifact, capability and timeout")
+		p.fail(n.Location(), field, "", "is not a manifest field", "use only name, version, world, artifact, capability, timeout and memory")
 	}
 }
 
@@ -123,6 +127,7 @@ var examples = map[string]string{
 	"world":    fmt.Sprintf("world %q", plugin.WorldVersion),
 	"artifact": `artifact "shout.wasm"`,
 	"timeout":  `timeout "10s"`,
+	"memory":   `memory "64MiB"`,
 }
 
 // single returns n's one string argument, reporting any other shape.
@@ -206,8 +211,25 @@ func (p *parser) scalar(m *Manifest, n *kdl.Node, field string, v kdl.Value) {
 		default:
 			m.Timeout = d
 		}
+	case "memory":
+		b, err := bytesize.Parse(s)
+		max := int64(wasmhost.DefaultMemoryLimitPages) * wasmPage
+		switch {
+		case err != nil:
+			p.fail(at, field, q, err.Error(), "such as "+examples[field])
+		case b > max:
+			p.fail(at, field, q, fmt.Sprintf("is more than the %s a plugin may use: a manifest hint may only tighten a budget", bytesize.Format(max)),
+				fmt.Sprintf("use at most %q, or remove memory", bytesize.Format(max)))
+		case b < 1<<20 || b%wasmPage != 0:
+			p.fail(at, field, q, "is not a whole number of 64 KiB pages from 1 MiB", "such as "+examples[field])
+		default:
+			m.Memory = b
+		}
 	}
 }
+
+// wasmPage is the size of a WebAssembly memory page.
+const wasmPage = 64 << 10
 
 // capability reads `capability "NAME"`, with an allow list for http.
 func (p *parser) capability(m *Manifest, n *kdl.Node) {

@@ -17,17 +17,18 @@ capability "http" {
     secret "GITHUB_TOKEN" "api.key"
 }
 timeout "10s"
+memory "64MiB"
 `))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Name != "shout" || m.Version != "0.1.0" || m.World != "0.0.0" || m.Artifact != "shout.wasm" || m.Timeout != 10*time.Second ||
+	if m.Name != "shout" || m.Version != "0.1.0" || m.World != "0.0.0" || m.Artifact != "shout.wasm" || m.Timeout != 10*time.Second || m.Memory != 64<<20 ||
 		strings.Join(m.Capabilities, ",") != "fs,http,process" || strings.Join(m.Network, ",") != "https://api.example.com/,http://127.0.0.1:8080/v1" ||
 		strings.Join(m.Secrets, ",") != "GITHUB_TOKEN,api.key" {
 		t.Fatalf("got %+v", m)
 	}
 	back, err := pluginpkg.ParseManifest("again", pluginpkg.FormatManifest(m))
-	if err != nil || back.Name != m.Name || back.Timeout != m.Timeout || len(back.Network) != 2 || len(back.Secrets) != 2 {
+	if err != nil || back.Name != m.Name || back.Timeout != m.Timeout || back.Memory != m.Memory || len(back.Network) != 2 || len(back.Secrets) != 2 {
 		t.Fatalf("FormatManifest does not round-trip: %+v %v", back, err)
 	}
 }
@@ -93,7 +94,10 @@ func TestParseManifestErrors(t *testing.T) {
 		{"timeout bad", with("", "", `timeout "soon"`), []string{`timeout "soon" is not a duration`, `such as timeout "10s"`}},
 		{"timeout zero", with("", "", `timeout "0s"`), []string{"is not positive"}},
 		{"timeout raise", with("", "", `timeout "1h"`), []string{"may only tighten a budget", `use at most "30s"`}},
-		{"unknown node", with("", "", `author "me"`), []string{"plugin.kdl:5:1: author is not a manifest field", "use only name, version, world, artifact, capability and timeout"}},
+		{"memory bad", with("", "", `memory "64MB"`), []string{`memory "64MB" has no unit`, `such as memory "64MiB"`}},
+		{"memory raise", with("", "", `memory "1GiB"`), []string{"may only tighten a budget", `use at most "256MiB"`}},
+		{"memory pages", with("", "", `memory "100KiB"`), []string{"is not a whole number of 64 KiB pages from 1 MiB"}},
+		{"unknown node", with("", "", `author "me"`), []string{"plugin.kdl:5:1: author is not a manifest field", "use only name, version, world, artifact, capability, timeout and memory"}},
 		{"too big", strings.Repeat("#", pluginpkg.MaxManifest+1), []string{"more than the 65536 a manifest may have"}},
 	}
 	for _, tt := range tests {

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/calico32/kdl-go"
+
+	"github.com/smith-agent/smith/core/internal/bytesize"
 )
 
 // Read bounds, checked by stat before anything is read (and again while
@@ -169,6 +171,9 @@ func FormatManifest(m Manifest) []byte {
 	}
 	if m.Timeout > 0 {
 		fmt.Fprintf(&b, "timeout %s\n", q(m.Timeout.String()))
+	}
+	if m.Memory > 0 {
+		fmt.Fprintf(&b, "memory %s\n", q(bytesize.Format(m.Memory)))
 	}
 	return []byte(b.String())
 }

@@ -45,7 +45,9 @@ type Grant struct {
 	Network      []string `json:"network,omitempty"`
 	Secrets      []string `json:"secrets,omitempty"`
 	// Timeout is the manifest's budget hint ("" for the default).
-	Timeout   string    `json:"timeout,omitempty"`
+	Timeout string `json:"timeout,omitempty"`
+	// Memory is the manifest's memory hint in bytes (0 for the default).
+	Memory    int64     `json:"memory,omitempty"`
 	Enabled   bool      `json:"enabled"`
 	Installed time.Time `json:"installed,omitzero"`
 	// Source is the path it was installed from.
@@ -188,6 +190,7 @@ func (s *Store) Install(pkg *Package, reg []byte, reserved []string) (Grant, []s
 	if m.Timeout > 0 {
 		g.Timeout = m.Timeout.String()
 	}
+	g.Memory = m.Memory
 	gs, err := s.readGrants()
 	if err != nil {
 		return Grant{}, notes, err

@@ -14,7 +14,7 @@ import (
 // install installs the shout package under name into a store in data.
 func install(t testing.TB, h *plugin.Host, s *pluginpkg.Store, name string) pluginpkg.Grant {
 	t.Helper()
-	dir := writePackage(t, strings.Replace(shoutManifest, `"shout"`, `"`+name+`"`, 1)+"capability \"fs\"\ntimeout \"5s\"\n", "shout.wasm", shout(t))
+	dir := writePackage(t, strings.Replace(shoutManifest, `"shout"`, `"`+name+`"`, 1)+"capability \"fs\"\ntimeout \"5s\"\nmemory \"128MiB\"\n", "shout.wasm", shout(t))
 	pkg, err := pluginpkg.OpenPackage(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -44,7 +44,7 @@ func TestStoreRoundTrip(t *testing.T) {
 	h := openHost(t)
 	s := pluginpkg.NewStore(t.TempDir())
 	g := install(t, h, s, "shout")
-	if g.Name != "shout" || !g.Enabled || len(g.SHA256) != 64 || strings.Join(g.Capabilities, ",") != "fs" || g.Timeout != "5s" {
+	if g.Name != "shout" || !g.Enabled || len(g.SHA256) != 64 || strings.Join(g.Capabilities, ",") != "fs" || g.Timeout != "5s" || g.Memory != 128<<20 {
 		t.Fatalf("grant %+v", g)
 	}
 	es, notes, err := s.List()
@@ -55,7 +55,7 @@ func TestStoreRoundTrip(t *testing.T) {
 		t.Fatalf("entry %+v", e)
 	}
 	cands, notes := s.Candidates()
-	if len(cands) != 1 || len(notes) != 0 || cands[0].Artifact.SHA256 != g.SHA256 || len(cands[0].Artifact.Registration) == 0 {
+	if len(cands) != 1 || len(notes) != 0 || cands[0].Artifact.SHA256 != g.SHA256 || len(cands[0].Artifact.Registration) == 0 || cands[0].Artifact.MemoryPages != 2048 {
 		t.Fatalf("Candidates: %+v %v", cands, notes)
 	}
 	// The candidate loads and its tool runs.

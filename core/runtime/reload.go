@@ -43,7 +43,8 @@ func (rt *Runtime) Reload(ctx context.Context) (ReloadResult, error) {
 			return ReloadResult{}, fmt.Errorf("runtime: reload the plugins: %w; the plugins loaded before stay in use", err)
 		}
 	}
-	arts = withPolicy(arts, rt.conf, rt.paths.ConfigFile)
+	arts, more := configured(arts, rt.conf, rt.paths.ConfigFile)
+	notes = append(notes, more...)
 	gen, err := rt.plugins.host.Load(ctx, arts)
 	if err != nil {
 		return ReloadResult{}, usagef("runtime: reload the plugins: %s; the plugins loaded before stay in use", strings.TrimPrefix(err.Error(), "plugin: "))

@@ -156,7 +156,11 @@ func Open(ctx context.Context, cfg Config) (*Runtime, error) {
 	}
 	plog := newPluginLog(paths.PluginLog())
 	plog.redact = func(b []byte) []byte { r, _ := rt.secrets.set.Redact(b); return r }
-	rt.plugins = loadPlugins(ctx, paths.Cache, plog, withPolicy(cfg.Plugins, conf, paths.ConfigFile), cfg.Notify)
+	arts, notes := configured(cfg.Plugins, conf, paths.ConfigFile)
+	for _, n := range notes {
+		cfg.Notify(n)
+	}
+	rt.plugins = loadPlugins(ctx, paths.Cache, plog, arts, cfg.Notify)
 	rt.plugins.warming.Add(1)
 	go func() {
 		defer rt.plugins.warming.Done()

@@ -6,6 +6,12 @@ type Class func(c byte) bool
 // Letter is [A-Za-z].
 func Letter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 
+// Lower is [a-z].
+func Lower(c byte) bool { return c >= 'a' && c <= 'z' }
+
+// LowerAlnumDash is [a-z0-9-].
+func LowerAlnumDash(c byte) bool { return Lower(c) || c >= '0' && c <= '9' || c == '-' }
+
 // Alnum is [A-Za-z0-9].
 func Alnum(c byte) bool { return Letter(c) || c >= '0' && c <= '9' }
 
