@@ -375,15 +375,16 @@ func TestSettledContinuationRejected(t *testing.T) {
 // TestRunRequestedDuringSettledWaits: a run started while the settled
 // handlers still run begins only after they finish.
 func TestRunRequestedDuringSettledWaits(t *testing.T) {
-	entered, release := make(chan struct{}), make(chan struct{})
-	var finished atomic.Bool
+	// entered is buffered: the first settled handler must not depend on
+	// the test already waiting (under load it may not be).
+	entered, release := make(chan struct{}, 1), make(chan struct{})
+	var finished, first atomic.Bool
 	h := &fakeHandlers{on: map[string]func(protocol.Event, bool) (Outcome, error){
 		"settled": func(protocol.Event, bool) (Outcome, error) {
-			select {
-			case entered <- struct{}{}:
+			if !first.Swap(true) {
+				entered <- struct{}{}
 				<-release
 				finished.Store(true)
-			default:
 			}
 			return Outcome{}, nil
 		},

@@ -24,14 +24,24 @@ const HandlerBudget = 2 * time.Second
 // eventKinds maps the protocol's event types to the WIT's event kinds a
 // plugin can subscribe to.
 var eventKinds = map[string]pluginabi.EventKind{
-	"agent_start":          pluginabi.EventKindAgentStart,
-	"turn_start":           pluginabi.EventKindTurnStart,
-	"turn_end":             pluginabi.EventKindTurnEnd,
-	"tool_execution_start": pluginabi.EventKindToolExecutionStart,
-	"tool_execution_end":   pluginabi.EventKindToolExecutionEnd,
-	"message_end":          pluginabi.EventKindMessageEnd,
-	"agent_end":            pluginabi.EventKindAgentEnd,
-	"settled":              pluginabi.EventKindSettled,
+	"agent_start":           pluginabi.EventKindAgentStart,
+	"turn_start":            pluginabi.EventKindTurnStart,
+	"turn_end":              pluginabi.EventKindTurnEnd,
+	"tool_execution_start":  pluginabi.EventKindToolExecutionStart,
+	"tool_execution_end":    pluginabi.EventKindToolExecutionEnd,
+	"message_end":           pluginabi.EventKindMessageEnd,
+	"agent_end":             pluginabi.EventKindAgentEnd,
+	"settled":               pluginabi.EventKindSettled,
+	"message_start":         pluginabi.EventKindMessageStart,
+	"message_update":        pluginabi.EventKindMessageUpdate,
+	"tool_execution_update": pluginabi.EventKindToolExecutionUpdate,
+	"provider_retry":        pluginabi.EventKindProviderRetry,
+	"provider_failover":     pluginabi.EventKindProviderFailover,
+	"queue_update":          pluginabi.EventKindQueueUpdate,
+	"compaction_start":      pluginabi.EventKindCompactionStart,
+	"compaction_end":        pluginabi.EventKindCompactionEnd,
+	"model_change":          pluginabi.EventKindModelChange,
+	"notice":                pluginabi.EventKindNotice,
 }
 
 // disabledHandlers are the plugins whose handler failed in a generation:
@@ -203,6 +213,8 @@ func action(plugin string, a pluginabi.Action) agent.Action {
 		out.Kind, out.Text = agent.ActionCancel, a.CancelRun
 	case pluginabi.ActionQueueInput:
 		out.Kind, out.Text = agent.ActionQueueInput, a.QueueInput
+	case pluginabi.ActionQueueFollowUp:
+		out.Kind, out.Text, out.Delivery = agent.ActionQueueInput, a.QueueFollowUp, "follow_up"
 	case pluginabi.ActionContinueRun:
 		out.Kind = agent.ActionContinue
 	case pluginabi.ActionReloadPlugins:

@@ -8,11 +8,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/smith-agent/smith/core/agent"
+	"github.com/smith-agent/smith/core/internal/pluginabi"
 	"github.com/smith-agent/smith/core/mockprovider"
 	"github.com/smith-agent/smith/core/model"
 	"github.com/smith-agent/smith/core/protocol"
@@ -156,6 +158,28 @@ func TestPluginHandlerContinues(t *testing.T) {
 	}
 }
 
+// TestPluginHandlerFollowUp: a message_start handler's queue-follow-up is
+// delivered as a follow-up: after the model's answer, as one more turn of
+// the same run.
+func TestPluginHandlerFollowUp(t *testing.T) {
+	w, hs := handlerWorld(t)
+	evs, _, p := handlerRun(t, w, hs, nil, `{"mock_script":1,"responses":[{"text":"first"},{"text":"second"}]}`, "follow up please")
+	if e := endOf(evs); e.Reason != protocol.EndCompleted {
+		t.Fatalf("agent_end %+v", e)
+	}
+	reqs := p.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2", len(reqs))
+	}
+	msgs := reqs[1].Messages
+	if a, ok := msgs[len(msgs)-2].(model.AssistantMessage); !ok || model.TextOf(a.Content) != "first" {
+		t.Fatalf("the follow-up did not wait for the answer: %+v", msgs)
+	}
+	if u, ok := msgs[len(msgs)-1].(model.UserMessage); !ok || model.TextOf(u.Content) != "a follow-up from handlerguest" {
+		t.Fatalf("the second request ends with %+v", msgs[len(msgs)-1])
+	}
+}
+
 // TestPluginHandlerDecides: tool_execution_start reaches the plugin as a
 // required decision; its cancel-run stops the run before the call runs.
 func TestPluginHandlerDecides(t *testing.T) {
@@ -250,5 +274,25 @@ func TestNoHandlers(t *testing.T) {
 	w := newBench(t, shared(t), Effects{})
 	if hs := w.b.Handlers(); hs != nil {
 		t.Fatalf("Handlers() = %v, want nil", hs)
+	}
+}
+
+// TestEveryEventKindMapped: each event kind of the world (but unknown)
+// is the kind of exactly one protocol event type.
+func TestEveryEventKindMapped(t *testing.T) {
+	seen := map[pluginabi.EventKind]string{}
+	for typ, k := range eventKinds {
+		if !slices.Contains(protocol.EventTypes, typ) {
+			t.Errorf("eventKinds maps %q, which is not a protocol event type", typ)
+		}
+		if prev, dup := seen[k]; dup {
+			t.Errorf("%s and %s map to the same kind %v", prev, typ, k)
+		}
+		seen[k] = typ
+	}
+	for k := pluginabi.EventKindAgentStart; k < pluginabi.EventKindUnknown; k++ {
+		if _, ok := seen[k]; !ok {
+			t.Errorf("the world's event kind %v has no protocol event type", k)
+		}
 	}
 }

@@ -43,10 +43,17 @@ func TestWithBudgets(t *testing.T) {
 // handler with the memory budget named, and is disabled; the run goes on.
 func TestPluginBudgetApplies(t *testing.T) {
 	w := newWorld(t)
-	w.config("plugin \"guard\" {\n    memory \"1MiB\"\n}\n")
 	w.write("h.mock.json", mockScript(mockText("hello", 10, 1, 1)))
 	guard := guardPlugin(t)
-	rt := w.open(map[string]string{"model": "mock/h.mock.json"}, func(c *Config) { c.Plugins = append(c.Plugins, guard) })
+	withGuard := func(c *Config) { c.Plugins = append(c.Plugins, guard) }
+	// A first start registers the plugin (its registration is cached and
+	// does not depend on budgets), so the budget meets the plugin's call,
+	// not its registration.
+	if err := w.open(map[string]string{"model": "mock/h.mock.json"}, withGuard).Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	w.config("plugin \"guard\" {\n    memory \"1MiB\"\n}\n")
+	rt := w.open(map[string]string{"model": "mock/h.mock.json"}, withGuard)
 	s, err := rt.NewSession(context.Background(), NewSessionOptions{Name: "b"})
 	if err != nil {
 		t.Fatal(err)
@@ -61,7 +68,7 @@ func TestPluginBudgetApplies(t *testing.T) {
 			notes = append(notes, n.Text)
 		}
 	}
-	if got := strings.Join(notes, "\n"); !strings.Contains(got, "plugin guard") || !strings.Contains(got, "memory") {
+	if got := strings.Join(notes, "\n"); !strings.Contains(got, "plugin guard") || !strings.Contains(got, `raise its budget in smith.kdl: plugin "guard" { memory "256MiB" }`) {
 		t.Fatalf("notices:\n%s", got)
 	}
 }

@@ -54,9 +54,15 @@ type Action struct {
 	// Cancel the run at once; carries the reason shown to the user.
 	// Valid when Case is ActionCancelRun.
 	CancelRun string
-	// Queue input for the next request.
+	// Queue input for the next request (steering: delivered as soon as
+	// the run sends its next request).
 	// Valid when Case is ActionQueueInput.
 	QueueInput string
+	// Queue input as a follow-up: delivered when the run would otherwise
+	// end, after every steering input, or as the next run when it has
+	// ended.
+	// Valid when Case is ActionQueueFollowUp.
+	QueueFollowUp string
 	// Change the model for the rest of the run.
 	// Valid when Case is ActionSelectModel.
 	SelectModel ModelSelection
@@ -80,8 +86,13 @@ type ActionCase uint8
 const (
 	// Cancel the run at once; carries the reason shown to the user.
 	ActionCancelRun ActionCase = iota
-	// Queue input for the next request.
+	// Queue input for the next request (steering: delivered as soon as
+	// the run sends its next request).
 	ActionQueueInput
+	// Queue input as a follow-up: delivered when the run would otherwise
+	// end, after every steering input, or as the next run when it has
+	// ended.
+	ActionQueueFollowUp
 	// Request one more provider request at this boundary.
 	ActionContinueRun
 	// Reload the plugin set at the next safe point.
@@ -105,6 +116,8 @@ func (v ActionCase) String() string {
 		return "cancel-run"
 	case ActionQueueInput:
 		return "queue-input"
+	case ActionQueueFollowUp:
+		return "queue-follow-up"
 	case ActionContinueRun:
 		return "continue-run"
 	case ActionReloadPlugins:

@@ -76,31 +76,34 @@ func storeAction(b []byte, v *Action) {
 	case ActionQueueInput:
 		b[0] = byte(1)
 		cabi.StoreString(b[4:], v.QueueInput)
-	case ActionContinueRun:
+	case ActionQueueFollowUp:
 		b[0] = byte(2)
-	case ActionReloadPlugins:
+		cabi.StoreString(b[4:], v.QueueFollowUp)
+	case ActionContinueRun:
 		b[0] = byte(3)
-	case ActionSelectModel:
+	case ActionReloadPlugins:
 		b[0] = byte(4)
+	case ActionSelectModel:
+		b[0] = byte(5)
 		storeModelSelection(b[4:], &v.SelectModel)
 	case ActionSetToolActivation:
-		b[0] = byte(5)
+		b[0] = byte(6)
 		storeToolActivation(b[4:], &v.SetToolActivation)
 	case ActionDenyCall:
-		b[0] = byte(6)
+		b[0] = byte(7)
 		cabi.StoreString(b[4:], v.DenyCall)
 	case ActionUnknown:
-		b[0] = byte(7)
+		b[0] = byte(8)
 		cabi.StoreString(b[4:], v.Unknown)
 	default:
-		cabi.BadCase("action", uint32(v.Case), 8)
+		cabi.BadCase("action", uint32(v.Case), 9)
 	}
 }
 
 func liftTypesEventKind(f []uint64, v *types.EventKind) {
 	d := uint32(f[0])
-	if d >= 9 {
-		cabi.BadCase("event-kind", uint32(d), 9)
+	if d >= 19 {
+		cabi.BadCase("event-kind", uint32(d), 19)
 	}
 	*v = types.EventKind(d)
 }

@@ -1624,6 +1624,29 @@ pub mod types {
         AgentEnd,
         /// The run settled: all of its work finished.
         Settled,
+        /// A message began: the delivered user input, an assistant message
+        /// (empty; its content streams as message-update), a tool result.
+        MessageStart,
+        /// A piece of the assistant message as the provider streams it (text,
+        /// thinking or tool-call arguments). Frequent: subscribe only when
+        /// every delta is needed.
+        MessageUpdate,
+        /// A running tool reported partial output.
+        ToolExecutionUpdate,
+        /// A provider request failed and is sent again after a wait.
+        ProviderRetry,
+        /// A provider request failed and the next model of a group is tried.
+        ProviderFailover,
+        /// The queued input (steering and follow-up) changed.
+        QueueUpdate,
+        /// The context is being compacted.
+        CompactionStart,
+        /// A compaction ended, with its result or error.
+        CompactionEnd,
+        /// The session's model changed.
+        ModelChange,
+        /// A notice for the user (not part of the conversation).
+        Notice,
         /// An event kind newer than this world.
         Unknown,
     }
@@ -1641,8 +1664,18 @@ pub mod types {
                 5 => EventKind::MessageEnd,
                 6 => EventKind::AgentEnd,
                 7 => EventKind::Settled,
-                8 => EventKind::Unknown,
-                d => rt::bad("types.event-kind", d as u32, 9),
+                8 => EventKind::MessageStart,
+                9 => EventKind::MessageUpdate,
+                10 => EventKind::ToolExecutionUpdate,
+                11 => EventKind::ProviderRetry,
+                12 => EventKind::ProviderFailover,
+                13 => EventKind::QueueUpdate,
+                14 => EventKind::CompactionStart,
+                15 => EventKind::CompactionEnd,
+                16 => EventKind::ModelChange,
+                17 => EventKind::Notice,
+                18 => EventKind::Unknown,
+                d => rt::bad("types.event-kind", d as u32, 19),
             }
         }
         unsafe fn store(&self, p: usize, _keep: &mut rt::Keep) {
@@ -1658,8 +1691,18 @@ pub mod types {
                 5 => EventKind::MessageEnd,
                 6 => EventKind::AgentEnd,
                 7 => EventKind::Settled,
-                8 => EventKind::Unknown,
-                d => rt::bad("types.event-kind", d as u32, 9),
+                8 => EventKind::MessageStart,
+                9 => EventKind::MessageUpdate,
+                10 => EventKind::ToolExecutionUpdate,
+                11 => EventKind::ProviderRetry,
+                12 => EventKind::ProviderFailover,
+                13 => EventKind::QueueUpdate,
+                14 => EventKind::CompactionStart,
+                15 => EventKind::CompactionEnd,
+                16 => EventKind::ModelChange,
+                17 => EventKind::Notice,
+                18 => EventKind::Unknown,
+                d => rt::bad("types.event-kind", d as u32, 19),
             }
         }
         unsafe fn lower(&self, f: &mut [u64], _keep: &mut rt::Keep) {
@@ -2808,8 +2851,13 @@ pub mod handler {
     pub enum Action {
         /// Cancel the run at once; carries the reason shown to the user.
         CancelRun(String),
-        /// Queue input for the next request.
+        /// Queue input for the next request (steering: delivered as soon as
+        /// the run sends its next request).
         QueueInput(String),
+        /// Queue input as a follow-up: delivered when the run would otherwise
+        /// end, after every steering input, or as the next run when it has
+        /// ended.
+        QueueFollowUp(String),
         /// Request one more provider request at this boundary.
         ContinueRun,
         /// Reload the plugin set at the next safe point.
@@ -2833,13 +2881,14 @@ pub mod handler {
             match rt::ld::<u8>(p) {
                 0 => Action::CancelRun(rt::Canon::load(p + 4)),
                 1 => Action::QueueInput(rt::Canon::load(p + 4)),
-                2 => Action::ContinueRun,
-                3 => Action::ReloadPlugins,
-                4 => Action::SelectModel(rt::Canon::load(p + 4)),
-                5 => Action::SetToolActivation(rt::Canon::load(p + 4)),
-                6 => Action::DenyCall(rt::Canon::load(p + 4)),
-                7 => Action::Unknown(rt::Canon::load(p + 4)),
-                d => rt::bad("handler.action", d as u32, 8),
+                2 => Action::QueueFollowUp(rt::Canon::load(p + 4)),
+                3 => Action::ContinueRun,
+                4 => Action::ReloadPlugins,
+                5 => Action::SelectModel(rt::Canon::load(p + 4)),
+                6 => Action::SetToolActivation(rt::Canon::load(p + 4)),
+                7 => Action::DenyCall(rt::Canon::load(p + 4)),
+                8 => Action::Unknown(rt::Canon::load(p + 4)),
+                d => rt::bad("handler.action", d as u32, 9),
             }
         }
         unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
@@ -2852,22 +2901,26 @@ pub mod handler {
                     rt::st::<u8>(p, 1);
                     rt::Canon::store(v, p + 4, keep);
                 }
-                Action::ContinueRun => rt::st::<u8>(p, 2),
-                Action::ReloadPlugins => rt::st::<u8>(p, 3),
-                Action::SelectModel(v) => {
-                    rt::st::<u8>(p, 4);
+                Action::QueueFollowUp(v) => {
+                    rt::st::<u8>(p, 2);
                     rt::Canon::store(v, p + 4, keep);
                 }
-                Action::SetToolActivation(v) => {
+                Action::ContinueRun => rt::st::<u8>(p, 3),
+                Action::ReloadPlugins => rt::st::<u8>(p, 4),
+                Action::SelectModel(v) => {
                     rt::st::<u8>(p, 5);
                     rt::Canon::store(v, p + 4, keep);
                 }
-                Action::DenyCall(v) => {
+                Action::SetToolActivation(v) => {
                     rt::st::<u8>(p, 6);
                     rt::Canon::store(v, p + 4, keep);
                 }
-                Action::Unknown(v) => {
+                Action::DenyCall(v) => {
                     rt::st::<u8>(p, 7);
+                    rt::Canon::store(v, p + 4, keep);
+                }
+                Action::Unknown(v) => {
+                    rt::st::<u8>(p, 8);
                     rt::Canon::store(v, p + 4, keep);
                 }
             }
@@ -2876,13 +2929,14 @@ pub mod handler {
             match f[0] as u32 {
                 0 => Action::CancelRun(rt::Canon::lift(&f[1..])),
                 1 => Action::QueueInput(rt::Canon::lift(&f[1..])),
-                2 => Action::ContinueRun,
-                3 => Action::ReloadPlugins,
-                4 => Action::SelectModel(rt::Canon::lift(&f[1..])),
-                5 => Action::SetToolActivation(rt::Canon::lift(&f[1..])),
-                6 => Action::DenyCall(rt::Canon::lift(&f[1..])),
-                7 => Action::Unknown(rt::Canon::lift(&f[1..])),
-                d => rt::bad("handler.action", d as u32, 8),
+                2 => Action::QueueFollowUp(rt::Canon::lift(&f[1..])),
+                3 => Action::ContinueRun,
+                4 => Action::ReloadPlugins,
+                5 => Action::SelectModel(rt::Canon::lift(&f[1..])),
+                6 => Action::SetToolActivation(rt::Canon::lift(&f[1..])),
+                7 => Action::DenyCall(rt::Canon::lift(&f[1..])),
+                8 => Action::Unknown(rt::Canon::lift(&f[1..])),
+                d => rt::bad("handler.action", d as u32, 9),
             }
         }
         unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
@@ -2892,22 +2946,26 @@ pub mod handler {
                     f[0] = 1;
                     rt::Canon::lower(v, &mut f[1..], keep);
                 }
-                Action::ContinueRun => f[0] = 2,
-                Action::ReloadPlugins => f[0] = 3,
-                Action::SelectModel(v) => {
-                    f[0] = 4;
+                Action::QueueFollowUp(v) => {
+                    f[0] = 2;
                     rt::Canon::lower(v, &mut f[1..], keep);
                 }
-                Action::SetToolActivation(v) => {
+                Action::ContinueRun => f[0] = 3,
+                Action::ReloadPlugins => f[0] = 4,
+                Action::SelectModel(v) => {
                     f[0] = 5;
                     rt::Canon::lower(v, &mut f[1..], keep);
                 }
-                Action::DenyCall(v) => {
+                Action::SetToolActivation(v) => {
                     f[0] = 6;
                     rt::Canon::lower(v, &mut f[1..], keep);
                 }
-                Action::Unknown(v) => {
+                Action::DenyCall(v) => {
                     f[0] = 7;
+                    rt::Canon::lower(v, &mut f[1..], keep);
+                }
+                Action::Unknown(v) => {
+                    f[0] = 8;
                     rt::Canon::lower(v, &mut f[1..], keep);
                 }
             }

@@ -93,6 +93,29 @@ const (
 	EventKindAgentEnd
 	// The run settled: all of its work finished.
 	EventKindSettled
+	// A message began: the delivered user input, an assistant message
+	// (empty; its content streams as message-update), a tool result.
+	EventKindMessageStart
+	// A piece of the assistant message as the provider streams it (text,
+	// thinking or tool-call arguments). Frequent: subscribe only when
+	// every delta is needed.
+	EventKindMessageUpdate
+	// A running tool reported partial output.
+	EventKindToolExecutionUpdate
+	// A provider request failed and is sent again after a wait.
+	EventKindProviderRetry
+	// A provider request failed and the next model of a group is tried.
+	EventKindProviderFailover
+	// The queued input (steering and follow-up) changed.
+	EventKindQueueUpdate
+	// The context is being compacted.
+	EventKindCompactionStart
+	// A compaction ended, with its result or error.
+	EventKindCompactionEnd
+	// The session's model changed.
+	EventKindModelChange
+	// A notice for the user (not part of the conversation).
+	EventKindNotice
 	// An event kind newer than this world.
 	EventKindUnknown
 )
@@ -116,6 +139,26 @@ func (v EventKind) String() string {
 		return "agent-end"
 	case EventKindSettled:
 		return "settled"
+	case EventKindMessageStart:
+		return "message-start"
+	case EventKindMessageUpdate:
+		return "message-update"
+	case EventKindToolExecutionUpdate:
+		return "tool-execution-update"
+	case EventKindProviderRetry:
+		return "provider-retry"
+	case EventKindProviderFailover:
+		return "provider-failover"
+	case EventKindQueueUpdate:
+		return "queue-update"
+	case EventKindCompactionStart:
+		return "compaction-start"
+	case EventKindCompactionEnd:
+		return "compaction-end"
+	case EventKindModelChange:
+		return "model-change"
+	case EventKindNotice:
+		return "notice"
 	case EventKindUnknown:
 		return "unknown"
 	}

@@ -532,31 +532,36 @@ func loadAction(c *wasmhost.Call, b []byte, v *Action) error {
 			return canon.Wrap("action.queue-input", err)
 		}
 	case 2:
-		v.Case = ActionContinueRun
+		v.Case = ActionQueueFollowUp
+		if err := canon.LoadString(c, b[4:], &v.QueueFollowUp); err != nil {
+			return canon.Wrap("action.queue-follow-up", err)
+		}
 	case 3:
-		v.Case = ActionReloadPlugins
+		v.Case = ActionContinueRun
 	case 4:
+		v.Case = ActionReloadPlugins
+	case 5:
 		v.Case = ActionSelectModel
 		if err := loadModelSelection(c, b[4:], &v.SelectModel); err != nil {
 			return err
 		}
-	case 5:
+	case 6:
 		v.Case = ActionSetToolActivation
 		if err := loadToolActivation(c, b[4:], &v.SetToolActivation); err != nil {
 			return err
 		}
-	case 6:
+	case 7:
 		v.Case = ActionDenyCall
 		if err := canon.LoadString(c, b[4:], &v.DenyCall); err != nil {
 			return canon.Wrap("action.deny-call", err)
 		}
-	case 7:
+	case 8:
 		v.Case = ActionUnknown
 		if err := canon.LoadString(c, b[4:], &v.Unknown); err != nil {
 			return canon.Wrap("action.unknown", err)
 		}
 	default:
-		return canon.BadCase("action", uint32(d), 8)
+		return canon.BadCase("action", uint32(d), 9)
 	}
 	return nil
 }
@@ -1134,8 +1139,8 @@ func loadModelDefinition(c *wasmhost.Call, b []byte, v *ModelDefinition) error {
 
 func loadEventKind(c *wasmhost.Call, b []byte, v *EventKind) error {
 	d := uint32(b[0])
-	if d >= 9 {
-		return canon.BadCase("event-kind", uint32(d), 9)
+	if d >= 19 {
+		return canon.BadCase("event-kind", uint32(d), 19)
 	}
 	*v = EventKind(d)
 	return nil
@@ -1222,8 +1227,8 @@ func loadScreenLayout(c *wasmhost.Call, b []byte, v *ScreenLayout) error {
 }
 
 func lowerEventKind(c *wasmhost.Call, f []uint64, v *EventKind) error {
-	if *v >= 9 {
-		return canon.BadCase("event-kind", uint32(*v), 9)
+	if *v >= 19 {
+		return canon.BadCase("event-kind", uint32(*v), 19)
 	}
 	f[0] = uint64(*v)
 	return nil

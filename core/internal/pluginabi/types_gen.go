@@ -649,6 +649,29 @@ const (
 	EventKindAgentEnd
 	// The run settled: all of its work finished.
 	EventKindSettled
+	// A message began: the delivered user input, an assistant message
+	// (empty; its content streams as message-update), a tool result.
+	EventKindMessageStart
+	// A piece of the assistant message as the provider streams it (text,
+	// thinking or tool-call arguments). Frequent: subscribe only when
+	// every delta is needed.
+	EventKindMessageUpdate
+	// A running tool reported partial output.
+	EventKindToolExecutionUpdate
+	// A provider request failed and is sent again after a wait.
+	EventKindProviderRetry
+	// A provider request failed and the next model of a group is tried.
+	EventKindProviderFailover
+	// The queued input (steering and follow-up) changed.
+	EventKindQueueUpdate
+	// The context is being compacted.
+	EventKindCompactionStart
+	// A compaction ended, with its result or error.
+	EventKindCompactionEnd
+	// The session's model changed.
+	EventKindModelChange
+	// A notice for the user (not part of the conversation).
+	EventKindNotice
 	// An event kind newer than this world.
 	EventKindUnknown
 )
@@ -672,6 +695,26 @@ func (v EventKind) String() string {
 		return "agent-end"
 	case EventKindSettled:
 		return "settled"
+	case EventKindMessageStart:
+		return "message-start"
+	case EventKindMessageUpdate:
+		return "message-update"
+	case EventKindToolExecutionUpdate:
+		return "tool-execution-update"
+	case EventKindProviderRetry:
+		return "provider-retry"
+	case EventKindProviderFailover:
+		return "provider-failover"
+	case EventKindQueueUpdate:
+		return "queue-update"
+	case EventKindCompactionStart:
+		return "compaction-start"
+	case EventKindCompactionEnd:
+		return "compaction-end"
+	case EventKindModelChange:
+		return "model-change"
+	case EventKindNotice:
+		return "notice"
 	case EventKindUnknown:
 		return "unknown"
 	}
@@ -1176,9 +1219,15 @@ type Action struct {
 	// Cancel the run at once; carries the reason shown to the user.
 	// Valid when Case is ActionCancelRun.
 	CancelRun string
-	// Queue input for the next request.
+	// Queue input for the next request (steering: delivered as soon as
+	// the run sends its next request).
 	// Valid when Case is ActionQueueInput.
 	QueueInput string
+	// Queue input as a follow-up: delivered when the run would otherwise
+	// end, after every steering input, or as the next run when it has
+	// ended.
+	// Valid when Case is ActionQueueFollowUp.
+	QueueFollowUp string
 	// Change the model for the rest of the run.
 	// Valid when Case is ActionSelectModel.
 	SelectModel ModelSelection
@@ -1202,8 +1251,13 @@ type ActionCase uint8
 const (
 	// Cancel the run at once; carries the reason shown to the user.
 	ActionCancelRun ActionCase = iota
-	// Queue input for the next request.
+	// Queue input for the next request (steering: delivered as soon as
+	// the run sends its next request).
 	ActionQueueInput
+	// Queue input as a follow-up: delivered when the run would otherwise
+	// end, after every steering input, or as the next run when it has
+	// ended.
+	ActionQueueFollowUp
 	// Request one more provider request at this boundary.
 	ActionContinueRun
 	// Reload the plugin set at the next safe point.
@@ -1227,6 +1281,8 @@ func (v ActionCase) String() string {
 		return "cancel-run"
 	case ActionQueueInput:
 		return "queue-input"
+	case ActionQueueFollowUp:
+		return "queue-follow-up"
 	case ActionContinueRun:
 		return "continue-run"
 	case ActionReloadPlugins:

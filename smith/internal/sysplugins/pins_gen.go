@@ -33,11 +33,11 @@ var toolsWasm []byte
 // the toolchains that built them (a rebuild is byte-identical only with
 // the same one).
 var pins = []pin{
-	{name: "permissions", file: "permissions.wasm", size: 95068, sha256: "0d38cf6a063f6ca39cfb2708fae3998e57ecb04537080debe21cfadd0b408646", toolchain: "rustc 1.63.0", data: permissionsWasm},
-	{name: "product", file: "product.wasm", size: 107673, sha256: "e4bfb1cfd514db01202b2642348aeabc85695a6e1b80db3f404571214385749d", toolchain: "rustc 1.63.0", data: productWasm},
-	{name: "providers-anthropic", file: "providers-anthropic.wasm", size: 302260, sha256: "749f4de0743c1e0bfff85955797d19d8d1675d74cac1e909bf3a38df914039a8", toolchain: "rustc 1.63.0", data: providersanthropicWasm},
-	{name: "providers-openai-responses", file: "providers-openai-responses.wasm", size: 308969, sha256: "0cb648552f1cb3ba6df71d62eb999bb74de42453a47ff3c8642aaaf27d947240", toolchain: "rustc 1.63.0", data: providersopenairesponsesWasm},
-	{name: "providers-openai-chat", file: "providers-openai-chat.wasm", size: 313272, sha256: "83ef4a795a414f8a20f2b97280fdf984aec11c7e20c7479bab0a537d1aafa63a", toolchain: "rustc 1.63.0", data: providersopenaichatWasm},
-	{name: "providers-gemini", file: "providers-gemini.wasm", size: 362010, sha256: "27f82916aea1a0de584af761974d869a0df0386e4813dee748d32cc67afd7f57", toolchain: "rustc 1.63.0", data: providersgeminiWasm},
-	{name: "tools", file: "tools.wasm", size: 112612, sha256: "3311f8ed22942c555d8abe6b967b81db7e54c44a2143a9839f694ce87bf2f3e8", toolchain: "rustc 1.63.0", data: toolsWasm},
+	{name: "permissions", file: "permissions.wasm", size: 95114, sha256: "0899433e03f40bd86c52e84f92166d40e3d1c3ca649b3557e7694137cf72353f", toolchain: "rustc 1.63.0", data: permissionsWasm},
+	{name: "product", file: "product.wasm", size: 107673, sha256: "046c218e4b58f58c0ab6499780370cb1ccfe72940375a9bdcdd0da192d4fb28f", toolchain: "rustc 1.63.0", data: productWasm},
+	{name: "providers-anthropic", file: "providers-anthropic.wasm", size: 302260, sha256: "1b1a597c13b4f4ba4136a693c5444bdce510f10a278ead56d6604e445756cce1", toolchain: "rustc 1.63.0", data: providersanthropicWasm},
+	{name: "providers-openai-responses", file: "providers-openai-responses.wasm", size: 308969, sha256: "ec588da8fff8469e5cae6ab5b4a5f40e63b7747f788fa32a859c27856dc6a823", toolchain: "rustc 1.63.0", data: providersopenairesponsesWasm},
+	{name: "providers-openai-chat", file: "providers-openai-chat.wasm", size: 313272, sha256: "b01b88f28e8ab46a5bf6a3a007823a1acf27b926df087aa42f7c70c22757b132", toolchain: "rustc 1.63.0", data: providersopenaichatWasm},
+	{name: "providers-gemini", file: "providers-gemini.wasm", size: 362010, sha256: "40ce0067db32920429c96ea51245f749e67006abe37ae4a8b875b1b41e841e17", toolchain: "rustc 1.63.0", data: providersgeminiWasm},
+	{name: "tools", file: "tools.wasm", size: 112612, sha256: "606a7165631f72e8de25efb59036cfaa6056c8f7a1889cae33d6c53ed3837f5d", toolchain: "rustc 1.63.0", data: toolsWasm},
 }

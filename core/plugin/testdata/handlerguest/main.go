@@ -7,7 +7,8 @@
 // input and continues; a call whose arguments name secret.txt is
 // cancelled, one naming private is denied; a message saying TRAP makes it trap; one saying "switch
 // model" selects another; a decision it is asked for says so in the
-// queued input. A call whose arguments say "confirm" is asked about
+// queued input; a user message saying "follow up please" queues a
+// follow-up (message_start). A call whose arguments say "confirm" is asked about
 // (ui request-confirmation, after a ui notification): it runs when the
 // person says yes and is denied, with the answer or the fault, otherwise.
 package main
@@ -32,7 +33,7 @@ type plugin struct{}
 
 func (plugin) DeclareContributions(contrib.DeclareOptions) (contrib.Contributions, error) {
 	return contrib.Contributions{Subscriptions: []types.EventKind{types.EventKindTurnEnd, types.EventKindToolExecutionStart,
-		types.EventKindMessageEnd, types.EventKindSettled}}, nil
+		types.EventKindMessageEnd, types.EventKindSettled, types.EventKindMessageStart}}, nil
 }
 
 // settledRuns counts the settled events seen: guest-local state.
@@ -41,6 +42,10 @@ var settledRuns int
 func (plugin) HandleEvent(ev handler.Event, opts handler.HandleOptions) ([]handler.Action, error) {
 	p := ev.Payload
 	switch ev.Kind {
+	case types.EventKindMessageStart:
+		if strings.Contains(p, "follow up please") && strings.Contains(p, `"role":"user"`) {
+			return []handler.Action{{Case: handler.ActionQueueFollowUp, QueueFollowUp: "a follow-up from handlerguest"}}, nil
+		}
 	case types.EventKindMessageEnd:
 		if strings.Contains(p, "TRAP") {
 			panic("handlerguest: told to trap")
