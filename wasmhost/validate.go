@@ -271,6 +271,11 @@ func (v *validation) checkUnknownExport(item, name, rebuild string) {
 			v.add(item, "targets "+w.Package+"@"+ver, w.Package+"@"+w.Version, rebuild)
 			return
 		}
+		if ns, _, ok := strings.Cut(w.Package, ":"); ok && strings.HasPrefix(iface, ns+":") {
+			v.add(item, "is an interface of the "+ns+": namespace, which is reserved for the host's own contracts, and not one world "+w.Package+"@"+w.Version+" declares",
+				"an export the world declares", "name your own interfaces in a namespace of your own (such as acme:tools/...), or remove the export")
+			return
+		}
 	}
 	v.add(item, "is not part of world "+w.Package+"@"+w.Version, "an export the world declares", "remove the export or "+rebuild)
 }

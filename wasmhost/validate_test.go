@@ -30,6 +30,7 @@ func TestRefusedArtifacts(t *testing.T) {
 		{name: "version", item: `targets test:echo@0.2.0`},
 		{name: "no-realloc", item: `export "cabi_realloc"`},
 		{name: "unknown-export", item: `export "launch-missiles"`},
+		{name: "reserved-export", item: `export "test:secrets/store@1.0.0#steal": is an interface of the test: namespace, which is reserved`},
 		{name: "export-signature", item: `export "test:echo/api@0.1.0#echo"`},
 		{name: "imported-memory", item: `import "env" "memory"`},
 		{name: "missing-export", item: `export "test:echo/api@0.1.0#echo": is missing`},
