@@ -123,7 +123,7 @@ func TestRustGuestRoundTrips(t *testing.T) {
 				[]any{[]any{"compact", "Compacts.", cv{1, "<model>"}}, []any{"clear", "Clears.", none()}},
 				[]any{[]any{"example", "Example", []any{"api-key", "org?"}, []any{[]any{"wire-field", cv{1, nil}, []any{"a", "b"}, `"a"`, "Names the field."}}}},
 				[]any{[]any{"example", "m1", "M1", uint32(200000), uint32(4294967295), true, false}},
-				[]any{cv{2, nil}, cv{0, nil}, cv{8, nil}},
+				[]any{cv{2, nil}, cv{0, nil}, cv{18, nil}},
 				[]any{[]any{"system", "Says who."}},
 				[]any{[]any{"notes", ""}},
 				[]any{[]any{"submit", []any{"enter", "ctrl+s"}}},
@@ -247,12 +247,12 @@ func TestRustGuestRoundTrips(t *testing.T) {
 			got: func() any {
 				return g.call(t, in, "handler", "handle-event", []any{cv{2, nil}, uint64(1<<40 + 1), "p"}, []any{true, "{}"})
 			},
-			want: cv{0, []any{cv{0, "TurnEnd 1099511627777"}, cv{2, nil}, cv{4, []any{"example", "p"}}, cv{5, []any{"bash", true}}, cv{3, nil}}},
+			want: cv{0, []any{cv{0, "TurnEnd 1099511627777"}, cv{3, nil}, cv{5, []any{"example", "p"}}, cv{6, []any{"bash", true}}, cv{4, nil}}},
 		},
 		{
 			name: "handler-fault",
 			got: func() any {
-				return g.call(t, in, "handler", "handle-event", []any{cv{8, nil}, uint64(0), "bad"}, []any{false, "{}"})
+				return g.call(t, in, "handler", "handle-event", []any{cv{18, nil}, uint64(0), "bad"}, []any{false, "{}"})
 			},
 			want: cv{1, cv{0, "bad"}},
 		},
