@@ -38,7 +38,8 @@ func pluginCommand() *cli.Command {
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "name", Usage: "the plugin's `NAME`, for a bare .wasm (default: the file name)"},
 					&cli.StringFlag{Name: "version", Usage: "the plugin's `VERSION`, for a bare .wasm", Value: "0.0.0"},
-					&cli.StringSliceFlag{Name: "capability", Usage: "grant `CAP` (fs, process, log, http, ui), for a bare .wasm; repeatable"},
+					&cli.StringSliceFlag{Name: "capability", Usage: "grant `CAP` (fs, process, log, http, ui, secrets), for a bare .wasm; repeatable"},
+					&cli.StringSliceFlag{Name: "store", Usage: "a secret `NAME` the secrets capability may store and check, for a bare .wasm; repeatable"},
 					&cli.StringSliceFlag{Name: "allow", Usage: "a `URL` prefix the http capability may reach, for a bare .wasm; repeatable"},
 					&cli.StringSliceFlag{Name: "secret", Usage: "a registered secret `NAME` the http capability's request headers may carry as ${secret:NAME}, for a bare .wasm; repeatable"},
 					&cli.StringFlag{Name: "timeout", Usage: "the budget hint of one call, such as 10s, for a bare .wasm"},
@@ -184,7 +185,7 @@ func installPackage(cmd *cli.Command, path string) (*pluginpkg.Package, error) {
 		name = strings.TrimSuffix(base, ".wasm")
 	}
 	m := pluginpkg.Manifest{Name: name, Version: cmd.String("version"), World: plugin.WorldVersion, Artifact: base,
-		Capabilities: cmd.StringSlice("capability"), Network: cmd.StringSlice("allow"), Secrets: cmd.StringSlice("secret")}
+		Capabilities: cmd.StringSlice("capability"), Network: cmd.StringSlice("allow"), Secrets: cmd.StringSlice("secret"), Stores: cmd.StringSlice("store")}
 	if t := cmd.String("timeout"); t != "" {
 		d, err := time.ParseDuration(t)
 		if err != nil {
@@ -194,6 +195,9 @@ func installPackage(cmd *cli.Command, path string) (*pluginpkg.Package, error) {
 	}
 	if (len(m.Network) > 0 || len(m.Secrets) > 0) && !slices.Contains(m.Capabilities, "http") {
 		return nil, usageErrorf("plugin install: --allow and --secret need --capability http; add it")
+	}
+	if len(m.Stores) > 0 != slices.Contains(m.Capabilities, "secrets") {
+		return nil, usageErrorf("plugin install: --capability secrets and --store NAME go together: name each secret the plugin may store with --store")
 	}
 	text := pluginpkg.FormatManifest(m)
 	// The flags are checked as the manifest they make, by the same rules.
@@ -285,6 +289,9 @@ func pluginList(ctx context.Context, cmd *cli.Command) error {
 		if len(e.Secrets) > 0 {
 			grants += " secrets " + strings.Join(e.Secrets, " ")
 		}
+		if len(e.Stores) > 0 {
+			grants += " stores " + strings.Join(e.Stores, " ")
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.Name, orDash(e.Version), e.Tier, e.Status, grants, contribText(e.Contributions))
 	}
 	if err := tw.Flush(); err != nil {
@@ -319,7 +326,7 @@ func runEntries(ctx context.Context, cmd *cli.Command) []pluginpkg.Entry {
 		m := pkg.Manifest
 		a := pkg.Artifact()
 		pkgs = append(pkgs, pluginpkg.Entry{Grant: pluginpkg.Grant{Name: m.Name, Version: m.Version, Artifact: m.Artifact, SHA256: a.SHA256,
-			Size: int64(len(pkg.Wasm)), Capabilities: m.Capabilities, Network: m.Network, Secrets: m.Secrets, Enabled: true, Source: pkg.Dir},
+			Size: int64(len(pkg.Wasm)), Capabilities: m.Capabilities, Network: m.Network, Secrets: m.Secrets, Stores: m.Stores, Enabled: true, Source: pkg.Dir},
 			Tier: tier, Status: pluginpkg.StatusEnabled, Dir: pkg.Dir})
 	}
 	if root := projectPluginRoot(cwd); root != "" && projectTrusted(p, cwd, root, flags) {
@@ -408,8 +415,14 @@ func printGrants(w io.Writer, indent string, g pluginpkg.Grant) {
 	if len(g.Secrets) > 0 {
 		fmt.Fprintf(w, "%ssecrets      %s (sent in its http request headers where it writes ${secret:NAME})\n", indent, strings.Join(g.Secrets, ", "))
 	}
+	if len(g.Stores) > 0 {
+		fmt.Fprintf(w, "%sstores       %s (secrets it may store in Smith's auth file and check, never read back)\n", indent, strings.Join(g.Stores, ", "))
+	}
 	if g.Timeout != "" {
 		fmt.Fprintf(w, "%stimeout      %s per call\n", indent, g.Timeout)
+	}
+	if g.Memory > 0 {
+		fmt.Fprintf(w, "%smemory       %d KiB of linear memory at most\n", indent, g.Memory>>10)
 	}
 }
 

@@ -42,6 +42,9 @@ type diskFile struct {
 	// Secrets are the secrets the user registered (`smith secret add`),
 	// by name.
 	Secrets map[string]string `json:"secrets,omitempty"`
+	// Expires holds, for the secrets that expire (stored by a plugin
+	// with an expiry), when, in milliseconds since the Unix epoch.
+	Expires map[string]int64 `json:"secret_expires,omitempty"`
 }
 
 // File is Smith's auth file: a JSON document readable and writable only by

@@ -231,6 +231,8 @@ func (h *Host) hostsFor(a Artifact) ([]wasmhost.HostModule, error) {
 			hs.Log = newLogHost(h, a.Name)
 		case "ui":
 			hs.UI = &uiHost{name: a.Name, h: h, log: newLogHost(h, a.Name)}
+		case "secrets":
+			hs.Secrets = &secretsHost{plugin: a.Name, store: h.secrets, names: slices.Clone(a.Stores)}
 		case "http":
 			n, err := newNetHost(h, a)
 			if err != nil {
@@ -238,7 +240,7 @@ func (h *Host) hostsFor(a Artifact) ([]wasmhost.HostModule, error) {
 			}
 			hs.HTTP = n
 		default:
-			return nil, fmt.Errorf("plugin: capability %q granted to %q is not served by this host (served: fs, process, log, http, ui); remove the grant", g, a.Name)
+			return nil, fmt.Errorf("plugin: capability %q granted to %q is not served by this host (served: fs, process, log, http, ui, secrets); remove the grant", g, a.Name)
 		}
 	}
 	mods, err := pluginabi.HostModules(hs, a.Grants...)

@@ -32,6 +32,9 @@ type Config struct {
 	// engine with httpengine's default bounds, created on the first
 	// request. Pass the runtime's engine to share its transport.
 	HTTP *httpengine.Engine
+	// Secrets keeps what plugins granted "secrets" store; nil refuses
+	// every store-secret and check-secret with a storage failure.
+	Secrets SecretStore
 }
 
 // Artifact is one plugin to load.
@@ -62,6 +65,10 @@ type Artifact struct {
 	// (URL, body) is restored; any other reference, or a name not
 	// registered, is sent as written. Empty allows none.
 	Secrets []string
+	// Stores are the secrets (by name) a plugin granted "secrets" may
+	// store ([SecretStore]) and check; any other name is a name-denied
+	// fault. Empty allows none.
+	Stores []string
 	// Timeout bounds the wall time of one call, host effects included;
 	// zero means wasmhost.DefaultTimeout (30s). A tool plugin running
 	// processes needs at least its longest process timeout.
@@ -103,6 +110,7 @@ type Host struct {
 	log      io.Writer // serialized (syncWriter)
 	nextGen  atomic.Uint64
 	dispatch dispatcher
+	secrets  SecretStore // Config.Secrets
 	// net is the engine of the "http" capability (Config.HTTP, or one
 	// made on first use).
 	net struct {
@@ -157,7 +165,7 @@ func Open(ctx context.Context, cfg Config) (*Host, error) {
 	if log == nil {
 		log = io.Discard
 	}
-	h := &Host{engine: eng, contrib: contrib, log: &syncWriter{w: log}}
+	h := &Host{engine: eng, contrib: contrib, log: &syncWriter{w: log}, secrets: cfg.Secrets}
 	h.net.engine = cfg.HTTP
 	return h, nil
 }

@@ -21,7 +21,7 @@ import (
 const ManifestFile = "plugin.kdl"
 
 // Capabilities are the capabilities a manifest may request.
-var Capabilities = []string{"fs", "http", "log", "process", "ui"}
+var Capabilities = []string{"fs", "http", "log", "process", "secrets", "ui"}
 
 // Manifest is a validated plugin.kdl.
 type Manifest struct {
@@ -44,6 +44,9 @@ type Manifest struct {
 	Secrets []string `json:"secrets,omitempty"`
 	// Timeout is the budget hint for one call; 0 is the host default.
 	Timeout time.Duration `json:"timeout,omitempty"`
+	// Stores are the secrets (by name) the secrets capability may store
+	// and check, never read back: a credential-source plugin's tokens.
+	Stores []string `json:"stores,omitempty"`
 	// Memory is the hint for the plugin's linear memory in bytes, a
 	// multiple of 64 KiB; 0 is the host default (256 MiB, also the most).
 	Memory int64 `json:"memory,omitempty"`
@@ -234,7 +237,7 @@ const wasmPage = 64 << 10
 // capability reads `capability "NAME"`, with an allow list for http.
 func (p *parser) capability(m *Manifest, n *kdl.Node) {
 	const field = "capability"
-	fix := `write one of capability "fs", "process", "log", "ui" or "http" { allow "https://api.example.com/"; }`
+	fix := `write one of capability "fs", "process", "log", "ui", "secrets" { store "toy-token"; } or "http" { allow "https://api.example.com/"; }`
 	if !p.plain(n, field, fix) {
 		return
 	}
@@ -256,9 +259,13 @@ func (p *parser) capability(m *Manifest, n *kdl.Node) {
 	p.seen[field+":"+c] = n.Location()
 	m.Capabilities = append(m.Capabilities, c)
 	kids := n.Children()
+	if c == "secrets" {
+		p.stores(m, n)
+		return
+	}
 	if c != "http" {
 		if kids != nil && len(kids.Nodes) > 0 {
-			p.fail(kids.Nodes[0].Location(), field, strconv.Quote(c), "takes no { } block (only http lists allow prefixes)", "remove the block")
+			p.fail(kids.Nodes[0].Location(), field, strconv.Quote(c), "takes no { } block (only http and secrets have one)", "remove the block")
 		}
 		return
 	}
@@ -301,25 +308,47 @@ func (p *parser) capability(m *Manifest, n *kdl.Node) {
 // httpSecret reads `secret "NAME" ...` in the http block: the registered
 // secrets whose references the plugin's request headers may carry.
 func (p *parser) httpSecret(m *Manifest, k *kdl.Node) {
-	const fix = `write secret "GITHUB_TOKEN" inside the http block, naming a secret registered with smith secret add or smith.kdl`
-	if !p.plain(k, "secret", fix) {
+	p.secretNames(k, "secret", &m.Secrets, `write secret "GITHUB_TOKEN" inside the http block, naming a secret registered with smith secret add or smith.kdl`)
+}
+
+// stores reads the secrets capability's block: the names it may store.
+func (p *parser) stores(m *Manifest, n *kdl.Node) {
+	const fix = `write capability "secrets" { store "toy-token"; }, naming each secret the plugin stores`
+	kids := n.Children()
+	if kids != nil {
+		for _, k := range kids.Nodes {
+			if k.Name() != "store" {
+				p.fail(k.Location(), "capability \"secrets\" "+k.Name(), "", "is not a field of the secrets capability (it holds store)", fix)
+				continue
+			}
+			p.secretNames(k, "store", &m.Stores, fix)
+		}
+	}
+	if len(m.Stores) == 0 {
+		p.fail(n.Location(), "capability", `"secrets"`, "names no secret it may store, so the plugin could store nothing", fix)
+	}
+}
+
+// secretNames reads node k's secret names into *into (each once).
+func (p *parser) secretNames(k *kdl.Node, field string, into *[]string, fix string) {
+	if !p.plain(k, field, fix) {
 		return
 	}
 	if len(k.Arguments()) == 0 {
-		p.fail(k.Location(), "secret", "", "needs at least one secret name", fix)
+		p.fail(k.Location(), field, "", "needs at least one secret name", fix)
 	}
 	for _, a := range k.Arguments() {
 		if a.Kind() != kdl.String {
-			p.fail(a.Location(), "secret", show(a), "is not a string", fix)
+			p.fail(a.Location(), field, show(a), "is not a string", fix)
 			continue
 		}
 		name := a.String()
 		if !secret.ValidName(name) {
-			p.fail(a.Location(), "secret", strconv.Quote(name), "is not a secret name: a letter or '_', then letters, digits, '_', '.' or '-'", fix)
+			p.fail(a.Location(), field, strconv.Quote(name), "is not a secret name: a letter or '_', then letters, digits, '_', '.' or '-'", fix)
 			continue
 		}
-		if !slices.Contains(m.Secrets, name) {
-			m.Secrets = append(m.Secrets, name)
+		if !slices.Contains(*into, name) {
+			*into = append(*into, name)
 		}
 	}
 }

@@ -156,6 +156,14 @@ func FormatManifest(m Manifest) []byte {
 	q := func(s string) string { return `"` + kdl.EscapeString(s, kdl.Version2) + `"` }
 	fmt.Fprintf(&b, "name %s\nversion %s\nworld %s\nartifact %s\n", q(m.Name), q(m.Version), q(m.World), q(m.Artifact))
 	for _, c := range m.Capabilities {
+		if c == "secrets" {
+			b.WriteString("capability \"secrets\" {\n")
+			for _, s := range m.Stores {
+				fmt.Fprintf(&b, "    store %s\n", q(s))
+			}
+			b.WriteString("}\n")
+			continue
+		}
 		if c != "http" {
 			fmt.Fprintf(&b, "capability %s\n", q(c))
 			continue

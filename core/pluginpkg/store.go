@@ -44,6 +44,8 @@ type Grant struct {
 	Capabilities []string `json:"capabilities"`
 	Network      []string `json:"network,omitempty"`
 	Secrets      []string `json:"secrets,omitempty"`
+	// Stores are the secrets the secrets capability may store and check.
+	Stores []string `json:"stores,omitempty"`
 	// Timeout is the manifest's budget hint ("" for the default).
 	Timeout string `json:"timeout,omitempty"`
 	// Memory is the manifest's memory hint in bytes (0 for the default).
@@ -183,7 +185,7 @@ func (s *Store) Install(pkg *Package, reg []byte, reserved []string) (Grant, []s
 	}
 	sum := sha256.Sum256(pkg.Wasm)
 	g := Grant{Name: m.Name, Version: m.Version, Artifact: m.Artifact, SHA256: hex.EncodeToString(sum[:]), Size: st.Size(), ModTime: st.ModTime().UnixNano(),
-		Capabilities: slices.Clone(m.Capabilities), Network: slices.Clone(m.Network), Secrets: slices.Clone(m.Secrets), Enabled: true, Installed: time.Now().UTC().Truncate(time.Second), Source: pkg.Dir}
+		Capabilities: slices.Clone(m.Capabilities), Network: slices.Clone(m.Network), Secrets: slices.Clone(m.Secrets), Stores: slices.Clone(m.Stores), Enabled: true, Installed: time.Now().UTC().Truncate(time.Second), Source: pkg.Dir}
 	if g.Capabilities == nil {
 		g.Capabilities = []string{}
 	}

@@ -17,20 +17,28 @@ import (
 // guardPlugin builds core/plugin's handler test guest (see its
 // testdata/handlerguest) as the artifact "guard".
 func guardPlugin(t *testing.T) plugin.Artifact {
+	a := testGuest(t, "handlerguest", "guard")
+	a.Grants = []string{"ui"}
+	return a
+}
+
+// testGuest builds core/plugin's test guest testdata/dir as the artifact
+// name, granted nothing.
+func testGuest(t *testing.T, dir, name string) plugin.Artifact {
 	t.Helper()
-	out := filepath.Join(t.TempDir(), "guard.wasm")
+	out := filepath.Join(t.TempDir(), name+".wasm")
 	cmd := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w", "-o", out, ".")
-	cmd.Dir = filepath.Join("..", "plugin", "testdata", "handlerguest")
+	cmd.Dir = filepath.Join("..", "plugin", "testdata", dir)
 	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
 	if msg, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("build the handler guest: %v\n%s", err, msg)
+		t.Fatalf("build the test guest %s: %v\n%s", dir, err, msg)
 	}
 	b, err := os.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sum := sha256.Sum256(b)
-	return plugin.Artifact{Name: "guard", Wasm: b, SHA256: hex.EncodeToString(sum[:]), Grants: []string{"ui"}}
+	return plugin.Artifact{Name: name, Wasm: b, SHA256: hex.EncodeToString(sum[:])}
 }
 
 // TestSessionRunsPluginHandlers: a session's runs deliver their events to

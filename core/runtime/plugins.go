@@ -53,7 +53,7 @@ type plugins struct {
 // compiled code and registrations are cached under cacheDir ("" caches
 // nothing on disk; a directory that cannot be used is a note to notify)
 // and whose plugins write to log (nil: nowhere). It returns at once.
-func loadPlugins(ctx context.Context, cacheDir string, log *pluginLog, arts []plugin.Artifact, notify func(string)) *plugins {
+func loadPlugins(ctx context.Context, cacheDir string, log *pluginLog, secrets plugin.SecretStore, arts []plugin.Artifact, notify func(string)) *plugins {
 	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	p := &plugins{loaded: make(chan struct{}), prepared: make(chan struct{}), cancel: cancel, log: log, refs: map[*plugin.Generation]int{}}
 	for _, a := range arts {
@@ -61,7 +61,7 @@ func loadPlugins(ctx context.Context, cacheDir string, log *pluginLog, arts []pl
 	}
 	go func() {
 		defer close(p.prepared)
-		c := plugin.Config{CacheDir: cacheDir}
+		c := plugin.Config{CacheDir: cacheDir, Secrets: secrets}
 		if log != nil {
 			c.Log = log
 		}

@@ -160,7 +160,7 @@ func Open(ctx context.Context, cfg Config) (*Runtime, error) {
 	for _, n := range notes {
 		cfg.Notify(n)
 	}
-	rt.plugins = loadPlugins(ctx, paths.Cache, plog, arts, cfg.Notify)
+	rt.plugins = loadPlugins(ctx, paths.Cache, plog, pluginSecrets{rt}, arts, cfg.Notify)
 	rt.plugins.warming.Add(1)
 	go func() {
 		defer rt.plugins.warming.Done()

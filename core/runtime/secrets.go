@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/smith-agent/smith/core/auth"
 	"github.com/smith-agent/smith/core/config"
@@ -255,4 +256,30 @@ func (p *secretProxy) rescan() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.scanned = false
+}
+
+// pluginSecrets keeps the secrets plugins store (the secrets capability)
+// in the user's auth file, beside those of `smith secret add`, and
+// registers each at once, so that it is redacted from then on.
+type pluginSecrets struct{ rt *Runtime }
+
+var _ plugin.SecretStore = pluginSecrets{}
+
+// StoreSecret stores and registers value under name.
+func (s pluginSecrets) StoreSecret(_ context.Context, from, name, value string, expires time.Time) error {
+	if err := s.rt.AuthFile().SetSecretUntil(name, auth.NewSecret(value), expires); err != nil {
+		return fmt.Errorf("cannot store it in Smith's auth file: %v", err)
+	}
+	s.rt.register(name, "plugin "+from, value, true)
+	return nil
+}
+
+// HasSecret reports whether the auth file holds an unexpired secret name.
+func (s pluginSecrets) HasSecret(_ context.Context, name string) (bool, error) {
+	all, err := s.rt.AuthFile().Secrets()
+	if err != nil {
+		return false, fmt.Errorf("cannot read Smith's auth file: %v", err)
+	}
+	_, ok := all[name]
+	return ok, nil
 }
