@@ -136,6 +136,9 @@ type State struct {
 	Steer    []model.UserMessage `json:"steer"`
 	FollowUp []model.UserMessage `json:"follow_up"`
 	Stats    Stats               `json:"stats"`
+	// Confirmations are the plugins' questions waiting for an answer,
+	// oldest first (a client attaching mid-run answers them with confirm).
+	Confirmations []ConfirmationRequest `json:"confirmations"`
 }
 
 // Command is a command a plugin contributes, run by name (a frontend may

@@ -67,8 +67,8 @@ func TestAskConfirmation(t *testing.T) {
 				case protocol.ConfirmationRequest:
 					req = e
 					if tt.answers {
-						if got := s.Confirmations(); len(got) != 1 || got[0].ID != e.ID {
-							t.Errorf("waiting confirmations %+v, want %s", got, e.ID)
+						if got := s.State().Confirmations; len(got) != 1 || got[0].ID != e.ID || got[0].Seq.N != e.Seq.N {
+							t.Errorf("waiting confirmations %+v, want %+v", got, e)
 						}
 					}
 					if tt.answer != nil {

@@ -143,7 +143,7 @@ func (s *Session) State() protocol.State {
 	var si protocol.SessionInfo
 	s.store.View(func(sess *sessionfmt.Session) { si = s.rt.describe(s.info, sess, s.file.Path()) })
 	st := protocol.State{Session: si, Model: s.modelState(), Running: s.running(),
-		Steer: []model.UserMessage{}, FollowUp: []model.UserMessage{}, Stats: s.stats()}
+		Steer: []model.UserMessage{}, FollowUp: []model.UserMessage{}, Stats: s.stats(), Confirmations: s.Confirmations()}
 	if s.agent != nil {
 		steer, follow := s.agent.Queued()
 		st.Steer, st.FollowUp = append(st.Steer, steer...), append(st.FollowUp, follow...)
