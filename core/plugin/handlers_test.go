@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,31 +20,40 @@ import (
 )
 
 var (
-	handlerOnce sync.Once
-	handlerWasm []byte
-	handlerErr  error
+	guestMu    sync.Mutex
+	guestBuilt = map[string][]byte{}
 )
 
-// handlerArtifact builds testdata/handlerguest once per test binary.
-func handlerArtifact(tb testing.TB) Artifact {
+// guestWasm builds the Go test guest testdata/dir once per test binary.
+func guestWasm(tb testing.TB, dir string) []byte {
 	tb.Helper()
 	build(tb) // for buildDir
-	handlerOnce.Do(func() {
-		out := filepath.Join(buildDir, "handlerguest.wasm")
-		cmd := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w", "-o", out, ".")
-		cmd.Dir = filepath.Join("testdata", "handlerguest")
-		cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
-		if msg, err := cmd.CombinedOutput(); err != nil {
-			handlerErr = errors.New("build testdata/handlerguest: " + err.Error() + "\n" + string(msg))
-			return
-		}
-		handlerWasm, handlerErr = os.ReadFile(out)
-	})
-	if handlerErr != nil {
-		tb.Fatal(handlerErr)
+	guestMu.Lock()
+	defer guestMu.Unlock()
+	if b, ok := guestBuilt[dir]; ok {
+		return b
 	}
-	sum := sha256.Sum256(handlerWasm)
-	return Artifact{Name: "guard", Wasm: handlerWasm, SHA256: hex.EncodeToString(sum[:]), Grants: []string{"ui"}}
+	out := filepath.Join(buildDir, dir+".wasm")
+	cmd := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w", "-o", out, ".")
+	cmd.Dir = filepath.Join("testdata", dir)
+	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		tb.Fatalf("build testdata/%s: %v\n%s", dir, err, msg)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	guestBuilt[dir] = b
+	return b
+}
+
+// handlerArtifact is testdata/handlerguest as the plugin "guard".
+func handlerArtifact(tb testing.TB) Artifact {
+	tb.Helper()
+	b := guestWasm(tb, "handlerguest")
+	sum := sha256.Sum256(b)
+	return Artifact{Name: "guard", Wasm: b, SHA256: hex.EncodeToString(sum[:]), Grants: []string{"ui"}}
 }
 
 // handlerWorld is the tools plugin and the handler guest in one

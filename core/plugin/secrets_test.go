@@ -5,9 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -18,33 +15,13 @@ import (
 	"github.com/smith-agent/smith/core/model"
 )
 
-var (
-	vaultOnce sync.Once
-	vaultWasm []byte
-	vaultErr  error
-)
-
-// vaultArtifact builds testdata/vaultguest once per test binary, granted
+// vaultArtifact is testdata/vaultguest as the plugin "vault", granted
 // secrets with stores.
 func vaultArtifact(tb testing.TB, stores ...string) Artifact {
 	tb.Helper()
-	build(tb) // for buildDir
-	vaultOnce.Do(func() {
-		out := filepath.Join(buildDir, "vaultguest.wasm")
-		cmd := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w", "-o", out, ".")
-		cmd.Dir = filepath.Join("testdata", "vaultguest")
-		cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
-		if msg, err := cmd.CombinedOutput(); err != nil {
-			vaultErr = errors.New("build testdata/vaultguest: " + err.Error() + "\n" + string(msg))
-			return
-		}
-		vaultWasm, vaultErr = os.ReadFile(out)
-	})
-	if vaultErr != nil {
-		tb.Fatal(vaultErr)
-	}
-	sum := sha256.Sum256(vaultWasm)
-	return Artifact{Name: "vault", Wasm: vaultWasm, SHA256: hex.EncodeToString(sum[:]), Grants: []string{"secrets"}, Stores: stores}
+	b := guestWasm(tb, "vaultguest")
+	sum := sha256.Sum256(b)
+	return Artifact{Name: "vault", Wasm: b, SHA256: hex.EncodeToString(sum[:]), Grants: []string{"secrets"}, Stores: stores}
 }
 
 // memStore is a SecretStore in memory.
