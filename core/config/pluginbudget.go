@@ -12,6 +12,7 @@ import (
 
 	"github.com/smith-agent/smith/core/internal/bytesize"
 	"github.com/smith-agent/smith/core/internal/ident"
+	"github.com/smith-agent/smith/wasmhost"
 )
 
 // PluginBudget is a plugin block of smith.kdl: the budgets of one
@@ -36,16 +37,16 @@ type PluginBudget struct {
 }
 
 // The bounds of a plugin's budgets, and the defaults a user plugin gets
-// when neither smith.kdl nor its manifest says otherwise.
+// when neither smith.kdl nor its manifest says otherwise: wasmhost's own.
 const (
-	DefaultPluginTimeout = 30 * time.Second
+	DefaultPluginTimeout = wasmhost.DefaultTimeout
 	MaxPluginTimeout     = time.Hour
-	DefaultPluginFuel    = 1 << 32
+	DefaultPluginFuel    = wasmhost.DefaultFuel
 	MinPluginFuel        = 1 << 20
 	MaxPluginFuel        = 1 << 40
-	DefaultPluginMemory  = 256 << 20
-	MinPluginMemory      = 1 << 20
 	pluginPage           = 64 << 10
+	DefaultPluginMemory  = wasmhost.DefaultMemoryLimitPages * pluginPage
+	MinPluginMemory      = 1 << 20
 )
 
 // pluginBudgetNodes are the budgets a plugin block may set.
