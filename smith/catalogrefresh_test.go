@@ -132,16 +132,20 @@ func TestModelsRefresh(t *testing.T) {
 	srv := newCatalogServer(t)
 	srv.add(catalogDoc(t, 1, 2), false)
 	e := newEnv(t)
-	cfgPath := e.writeConfig(`catalog-refresh "` + srv.url() + `"
-model-info "acme/fresh-1" {
+	modelInfo := `model-info "acme/fresh-1" {
     context 2048
     max-output 512
 }
-`)
+`
+	// The listing before the refresh runs without catalog-refresh: with it,
+	// that listing would start a background refresh of its own, and the
+	// explicit one below might find the document already cached.
+	e.writeConfig("\n" + modelInfo)
 	before := e.listedModels()
 	if _, ok := before["acme/fresh-2"]; ok {
 		t.Fatal("a refreshed model is listed before any refresh")
 	}
+	cfgPath := e.writeConfig(`catalog-refresh "` + srv.url() + `"` + "\n" + modelInfo)
 	out := strings.ReplaceAll(e.mustRun("", "models", "--refresh").stdout, cfgPath, "FILE")
 	for _, want := range []string{
 		"refreshed the catalog from " + srv.url() + ": a document dated 2026-12-01 with 4 models, cached for the next runs\n",
