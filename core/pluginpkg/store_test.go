@@ -32,6 +32,7 @@ func install(t testing.TB, h *plugin.Host, s *pluginpkg.Store, name string) plug
 
 func openHost(t testing.TB) *plugin.Host {
 	t.Helper()
+	shout(t) // makes buildDir, where the compile cache is shared
 	h, err := plugin.Open(context.Background(), plugin.Config{CacheDir: filepath.Join(buildDir, "cache")})
 	if err != nil {
 		t.Fatal(err)
