@@ -38,7 +38,7 @@ func pluginCommand() *cli.Command {
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "name", Usage: "the plugin's `NAME`, for a bare .wasm (default: the file name)"},
 					&cli.StringFlag{Name: "version", Usage: "the plugin's `VERSION`, for a bare .wasm", Value: "0.0.0"},
-					&cli.StringSliceFlag{Name: "capability", Usage: "grant `CAP` (fs, process, log, http, ui, secrets), for a bare .wasm; repeatable"},
+					&cli.StringSliceFlag{Name: "capability", Usage: "grant `CAP` (" + strings.Join(pluginpkg.Capabilities, ", ") + "), for a bare .wasm; repeatable"},
 					&cli.StringSliceFlag{Name: "store", Usage: "a secret `NAME` the secrets capability may store and check, for a bare .wasm; repeatable"},
 					&cli.StringSliceFlag{Name: "allow", Usage: "a `URL` prefix the http capability may reach, for a bare .wasm; repeatable"},
 					&cli.StringSliceFlag{Name: "secret", Usage: "a registered secret `NAME` the http capability's request headers may carry as ${secret:NAME}, for a bare .wasm; repeatable"},

@@ -134,6 +134,9 @@ func vcsText(op session.VCSOperation) string {
 	if op.Forced {
 		s += " (forced)"
 	}
+	if op.By != "" {
+		s += " (by " + op.By + ")"
+	}
 	if op.Rewind != "" {
 		s += "; the conversation went back to entry " + op.Rewind
 	}

@@ -105,3 +105,29 @@ func TestSessionShowTurnsAndBranchSummary(t *testing.T) {
 		t.Fatalf("dump lacks the branch_summary entry:\n%s", dump)
 	}
 }
+
+// TestVCSText: session show describes each vcs operation on one line,
+// naming the plugin call that asked for a restore.
+func TestVCSText(t *testing.T) {
+	tests := []struct {
+		name string
+		op   session.VCSOperation
+		want string
+	}{
+		{name: "snapshot", op: session.VCSOperation{Op: session.VCSSnapshot, Snapshot: "0123456789abcdef", Turn: 2, Files: 7},
+			want: "files after turn 2: snapshot 0123456789ab, 7 file(s) (smith session diff --turn 2 shows its changes)"},
+		{name: "undo", op: session.VCSOperation{Op: session.VCSUndo, Snapshot: "0123456789abcdef", Changed: []string{"a", "b"}, ChangedMore: 1},
+			want: "undo: 3 file(s) restored to snapshot 0123456789ab"},
+		{name: "forced-rewind", op: session.VCSOperation{Op: session.VCSRestore, Snapshot: "ab", Changed: []string{"a"}, Forced: true, Rewind: "01J"},
+			want: "restore: 1 file(s) restored to snapshot ab (forced); the conversation went back to entry 01J"},
+		{name: "by-plugin", op: session.VCSOperation{Op: session.VCSRedo, Snapshot: "ab", Changed: []string{"a"}, By: "plugin undoer, command:undo2"},
+			want: "redo: 1 file(s) restored to snapshot ab (by plugin undoer, command:undo2)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := vcsText(tt.op); got != tt.want {
+				t.Errorf("vcsText = %q\nwant       %q", got, tt.want)
+			}
+		})
+	}
+}

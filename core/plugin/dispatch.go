@@ -37,6 +37,11 @@ type callState struct {
 	log logBudget
 	// ui reaches the person (intent.go); nil when nobody can answer.
 	ui UI
+	// vcs reaches the session's snapshots (vcs.go); nil when it keeps
+	// none. command is set for a command's call, the only one that may
+	// undo, redo or restore.
+	vcs     VCS
+	command bool
 	// callID names what runs: a tool call's id, "handler:EVENT",
 	// "command:NAME".
 	callID string

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/smith-agent/smith/core/internal/jsonschema"
@@ -231,6 +232,8 @@ func (h *Host) hostsFor(a Artifact) ([]wasmhost.HostModule, error) {
 			hs.Log = newLogHost(h, a.Name)
 		case "ui":
 			hs.UI = &uiHost{name: a.Name, h: h, log: newLogHost(h, a.Name)}
+		case "vcs":
+			hs.VCS = &vcsHost{name: a.Name}
 		case "secrets":
 			hs.Secrets = &secretsHost{plugin: a.Name, store: h.secrets, names: slices.Clone(a.Stores)}
 		case "http":
@@ -240,7 +243,7 @@ func (h *Host) hostsFor(a Artifact) ([]wasmhost.HostModule, error) {
 			}
 			hs.HTTP = n
 		default:
-			return nil, fmt.Errorf("plugin: capability %q granted to %q is not served by this host (served: fs, process, log, http, ui, secrets); remove the grant", g, a.Name)
+			return nil, fmt.Errorf("plugin: capability %q granted to %q is not served by this host (served: %s); remove the grant", g, a.Name, strings.Join(pluginabi.Capabilities, ", "))
 		}
 	}
 	mods, err := pluginabi.HostModules(hs, a.Grants...)

@@ -34,8 +34,8 @@ func TestLoadRefuses(t *testing.T) {
 		{name: "unpinned", arts: []Artifact{unpinned}, want: []string{`artifact "tools" has no pinned SHA256`}},
 		{name: "ungranted-capability", arts: []Artifact{artifact(t, "tools", "fs")},
 			want: []string{`import "smith:plugin/process@0.0.0" "run-process"`, "not granted"}},
-		{name: "unserved-capability", arts: []Artifact{artifact(t, "tools", "fs", "process", "vcs")},
-			want: []string{`capability "vcs" granted to "tools" is not served by this host`}},
+		{name: "unserved-capability", arts: []Artifact{artifact(t, "tools", "fs", "process", "clipboard")},
+			want: []string{`capability "clipboard" granted to "tools" is not served by this host (served: fs, http, log, process, secrets, ui, vcs)`}},
 		{name: "unnamed", arts: []Artifact{{Wasm: []byte{0}}}, want: []string{"an artifact has no Name"}},
 	}
 	for _, tt := range tests {

@@ -55,6 +55,10 @@ type Effects struct {
 	// "ui"; nil means nobody can answer: confirmations are refused with
 	// no-user and notifications go to the plugin log.
 	UI UI
+	// VCS reaches the session's file snapshots for the plugins granted
+	// "vcs"; nil means there are none (a replay): their calls fail with
+	// the fault nothing.
+	VCS VCS
 }
 
 // Binding is a generation's tools attached to one set of [Effects]. It
@@ -66,6 +70,7 @@ type Binding struct {
 	gen   *Generation
 	ops   *hostops.Ops
 	ui    UI
+	vcs   VCS
 	cwd   string
 	limit uint32
 	tools []agent.Tool
@@ -105,7 +110,7 @@ func (g *Generation) Bind(e Effects) (*Binding, error) {
 		fs.Close()
 		return nil, fmt.Errorf("plugin: %w; without them an edit of a file changed since it was read would not be refused, so the tools are not bound: reopen the session, or start a new one", err)
 	}
-	b := &Binding{gen: g, ops: ops, ui: e.UI, cwd: cwd, limit: uint32(limit)}
+	b := &Binding{gen: g, ops: ops, ui: e.UI, vcs: e.VCS, cwd: cwd, limit: uint32(limit)}
 	for _, t := range g.tools {
 		b.tools = append(b.tools, &pluginTool{b: b, t: t})
 	}
@@ -155,7 +160,7 @@ func (p *pluginTool) Execute(ctx context.Context, call *agent.Call) (agent.Resul
 	if cwd == "" {
 		cwd = p.b.cwd
 	}
-	st := &callState{ops: p.b.ops, ui: p.b.ui, callID: call.ID}
+	st := &callState{ops: p.b.ops, ui: p.b.ui, vcs: p.b.vcs, callID: call.ID}
 	ictx := context.WithValue(hostops.WithInvocation(ctx, hostops.Invocation{Cwd: cwd, CallID: call.ID, Generation: p.b.gen.id}), callKey{}, st)
 	// A command's output reaches the caller as it runs: the run's
 	// tool_execution_update events, MCP's progress.

@@ -12,6 +12,7 @@ import (
 	"github.com/calico32/kdl-go"
 
 	"github.com/smith-agent/smith/core/internal/bytesize"
+	"github.com/smith-agent/smith/core/internal/pluginabi"
 	"github.com/smith-agent/smith/core/internal/secret"
 	"github.com/smith-agent/smith/core/plugin"
 	"github.com/smith-agent/smith/wasmhost"
@@ -21,7 +22,7 @@ import (
 const ManifestFile = "plugin.kdl"
 
 // Capabilities are the capabilities a manifest may request.
-var Capabilities = []string{"fs", "http", "log", "process", "secrets", "ui"}
+var Capabilities = pluginabi.Capabilities
 
 // Manifest is a validated plugin.kdl.
 type Manifest struct {
@@ -237,7 +238,7 @@ const wasmPage = 64 << 10
 // capability reads `capability "NAME"`, with an allow list for http.
 func (p *parser) capability(m *Manifest, n *kdl.Node) {
 	const field = "capability"
-	fix := `write one of capability "fs", "process", "log", "ui", "secrets" { store "toy-token"; } or "http" { allow "https://api.example.com/"; }`
+	fix := `write one of capability "fs", "process", "log", "ui", "vcs", "secrets" { store "toy-token"; } or "http" { allow "https://api.example.com/"; }`
 	if !p.plain(n, field, fix) {
 		return
 	}

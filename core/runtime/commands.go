@@ -85,7 +85,9 @@ func (s *Session) RunCommand(ctx context.Context, p protocol.RunCommandParams) (
 	if err := s.beginFile(); err != nil {
 		return protocol.CommandResult{}, err
 	}
-	res, err := s.binding.RunCommand(ctx, p.Name, p.Arguments)
+	// The command runs with s.mu held; its plugin's vcs calls run under
+	// that hold (vcs_plugin.go).
+	res, err := s.binding.RunCommand(context.WithValue(ctx, heldKey{}, s), p.Name, p.Arguments)
 	if err != nil {
 		return protocol.CommandResult{}, fmt.Errorf("runtime: command %s: %w", p.Name, err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/smith-agent/smith/core/agent"
 	"github.com/smith-agent/smith/core/effect"
 	"github.com/smith-agent/smith/core/model"
+	"github.com/smith-agent/smith/core/plugin"
 	"github.com/smith-agent/smith/core/protocol"
 	"github.com/smith-agent/smith/core/session"
 	"github.com/smith-agent/smith/core/vcs"
@@ -361,7 +362,8 @@ func (v vcsView) worktree(cwd string) string {
 
 // noSnapshots is the error of an operation on a branch without snapshots.
 func (s *Session) noSnapshots(what string) error {
-	return usagef("runtime: session %s has no file snapshots on its selected branch, so there is nothing to %s; Smith takes one as each turn starts (not in eval --no-session)", display(s.info), what)
+	return &plugin.VCSRefusal{Reason: plugin.VCSNothing,
+		Err: usagef("runtime: session %s has no file snapshots on its selected branch, so there is nothing to %s; Smith takes one as each turn starts (not in eval --no-session)", display(s.info), what)}
 }
 
 // Undo restores the files to before the session's last change (the last

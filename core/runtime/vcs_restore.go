@@ -10,6 +10,7 @@ import (
 
 	"github.com/smith-agent/smith/core/effect"
 	"github.com/smith-agent/smith/core/model"
+	"github.com/smith-agent/smith/core/plugin"
 	"github.com/smith-agent/smith/core/protocol"
 	"github.com/smith-agent/smith/core/session"
 	"github.com/smith-agent/smith/core/vcs"
@@ -21,7 +22,16 @@ import (
 func (s *Session) restore(ctx context.Context, kind string, force, rewind bool, at string) (protocol.VCSResult, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.restoreLocked(ctx, kind, force, rewind, at, nil)
+}
+
+// restoreLocked is restore with s.mu held; by is the plugin call that
+// asked for it (a command's), nil for a frontend.
+func (s *Session) restoreLocked(ctx context.Context, kind string, force, rewind bool, at string, by *plugin.VCSCaller) (protocol.VCSResult, error) {
 	if err := s.idle(); err != nil {
+		if errors.Is(err, ErrBusy) {
+			err = &plugin.VCSRefusal{Reason: plugin.VCSBusy, Err: err}
+		}
 		return protocol.VCSResult{}, err
 	}
 	v, err := s.view()
@@ -37,12 +47,18 @@ func (s *Session) restore(ctx context.Context, kind string, force, rewind bool, 
 	}
 	adopt(st, s.info.ID, v.ops)
 	cause := fmt.Sprintf("entry %s (%s)", v.leaf, kind)
+	var byText string
+	if by != nil {
+		byText = fmt.Sprintf("plugin %s, %s", by.Plugin, by.CallID)
+		cause = fmt.Sprintf("entry %s (%s by %s)", v.leaf, kind, byText)
+	}
 	var op vcs.Op
 	var rewindTo string
 	switch kind {
 	case session.VCSUndo:
 		if op, err = st.PlanUndo(s.info.ID, cause); errors.Is(err, vcs.ErrNothingToUndo) {
-			return protocol.VCSResult{}, usagef("runtime: nothing to undo in session %s: the files are as they were before its first turn that changed them", display(s.info))
+			return protocol.VCSResult{}, &plugin.VCSRefusal{Reason: plugin.VCSNothing,
+				Err: usagef("runtime: nothing to undo in session %s: the files are as they were before its first turn that changed them", display(s.info))}
 		} else if err != nil {
 			return protocol.VCSResult{}, usagef("runtime: %w", err)
 		}
@@ -53,7 +69,8 @@ func (s *Session) restore(ctx context.Context, kind string, force, rewind bool, 
 		}
 	case session.VCSRedo:
 		if op, err = st.PlanRedo(s.info.ID, cause); errors.Is(err, vcs.ErrNothingToRedo) {
-			return protocol.VCSResult{}, usagef("runtime: nothing to redo in session %s: no undo was made since its last change", display(s.info))
+			return protocol.VCSResult{}, &plugin.VCSRefusal{Reason: plugin.VCSNothing,
+				Err: usagef("runtime: nothing to redo in session %s: no undo was made since its last change", display(s.info))}
 		} else if err != nil {
 			return protocol.VCSResult{}, usagef("runtime: %w", err)
 		}
@@ -91,8 +108,9 @@ func (s *Session) restore(ctx context.Context, kind string, force, rewind bool, 
 	var conflict *vcs.ConflictError
 	switch {
 	case errors.As(aerr, &conflict):
-		return protocol.VCSResult{}, usagef("runtime: %s refused: these files changed since the session's last snapshot: %s; commit or copy them, or pass --force (/%s --force in the TUI) to overwrite them",
-			kind, listPaths(conflict.Paths), kind)
+		return protocol.VCSResult{}, &plugin.VCSRefusal{Reason: plugin.VCSConflict, Paths: conflict.Paths,
+			Err: usagef("runtime: %s refused: these files changed since the session's last snapshot: %s; commit or copy them, or pass --force (/%s --force in the TUI) to overwrite them",
+				kind, listPaths(conflict.Paths), kind)}
 	case aerr != nil:
 		return protocol.VCSResult{}, fmt.Errorf("runtime: %s to snapshot %s: %w (effect %s records what is known)", kind, op.To, aerr, c.ID)
 	case jerr != nil:
@@ -100,7 +118,7 @@ func (s *Session) restore(ctx context.Context, kind string, force, rewind bool, 
 	}
 	res := protocol.VCSResult{Op: kind, From: op.From.String(), To: op.To.String(), Effect: c.ID, Changed: []protocol.FileChange{}}
 	rec := session.VCSOperation{Op: kind, Snapshot: op.To.String(), From: op.From.String(), Worktree: st.Worktree(), Cause: v.leaf,
-		Forced: force, Rewind: rewindTo}
+		Forced: force, Rewind: rewindTo, By: byText}
 	for _, ch := range done.Changes {
 		res.Changed = append(res.Changed, protocol.FileChange{Path: ch.Path, Kind: string(ch.Kind), Binary: ch.Binary})
 		rec.Changed = append(rec.Changed, ch.Path)
@@ -161,7 +179,7 @@ func (s *Session) resolveAt(at string, v vcsView) (vcs.ID, string, error) {
 	}
 	i, err := s.entry(at)
 	if err != nil {
-		return vcs.ID{}, "", err
+		return vcs.ID{}, "", &plugin.VCSRefusal{Reason: plugin.VCSTarget, Err: err}
 	}
 	var ops []session.VCSEntry
 	var entry string
@@ -177,14 +195,16 @@ func (s *Session) resolveAt(at string, v vcsView) (vcs.ID, string, error) {
 			return id, entry, nil
 		}
 	}
-	return vcs.ID{}, "", usagef("runtime: no file snapshot was taken at or before entry %s of session %s; restore to a later entry or to turn:N", at, display(s.info))
+	return vcs.ID{}, "", &plugin.VCSRefusal{Reason: plugin.VCSTarget,
+		Err: usagef("runtime: no file snapshot was taken at or before entry %s of session %s; restore to a later entry or to turn:N", at, display(s.info))}
 }
 
 // pickTurn parses a 1-based turn number of the branch.
 func pickTurn(n string, turns []turnRec, s *Session) (turnRec, error) {
 	k, err := strconv.Atoi(n)
 	if err != nil || k < 1 || k > len(turns) {
-		return turnRec{}, usagef("runtime: turn %q is not a turn of session %s's selected branch; it has turns 1 to %d ('smith session diff %s' lists them)", n, display(s.info), len(turns), s.info.ID)
+		return turnRec{}, &plugin.VCSRefusal{Reason: plugin.VCSTarget,
+			Err: usagef("runtime: turn %q is not a turn of session %s's selected branch; it has turns 1 to %d ('smith session diff %s' lists them)", n, display(s.info), len(turns), s.info.ID)}
 	}
 	return turns[k-1], nil
 }
@@ -202,6 +222,12 @@ func listPaths(paths []string) string {
 func (s *Session) Turns(ctx context.Context) ([]protocol.TurnSnapshots, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.turns()
+}
+
+// turns is Turns without s.mu: it reads the session through its store
+// (which has its own lock) and the shadow repository.
+func (s *Session) turns() ([]protocol.TurnSnapshots, error) {
 	v, err := s.view()
 	if err != nil {
 		return nil, err
@@ -230,6 +256,11 @@ func (s *Session) Turns(ctx context.Context) ([]protocol.TurnSnapshots, error) {
 func (s *Session) Diff(ctx context.Context, p protocol.DiffParams) (protocol.DiffResult, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.diff(ctx, p)
+}
+
+// diff is Diff without s.mu, as turns is Turns.
+func (s *Session) diff(ctx context.Context, p protocol.DiffParams) (protocol.DiffResult, error) {
 	v, err := s.view()
 	if err != nil {
 		return protocol.DiffResult{}, err

@@ -56,6 +56,9 @@ type VCSOperation struct {
 	// Rewind is the entry the conversation was moved back to with the
 	// files, "" when only the files were restored.
 	Rewind string `cbor:"rewind,omitempty"`
+	// By names the plugin call that asked for a restore ("plugin NAME,
+	// command:NAME"); "" when the person did, through a frontend.
+	By string `cbor:"by,omitempty"`
 }
 
 // MaxVCSPaths bounds the paths a vcs_operation entry lists: 200.

@@ -4,7 +4,7 @@ import "strings"
 
 // initialisms are the kebab-case words written in capitals in Go names.
 var initialisms = map[string]string{
-	"id": "ID", "url": "URL", "http": "HTTP", "json": "JSON", "ui": "UI",
+	"id": "ID", "url": "URL", "http": "HTTP", "json": "JSON", "ui": "UI", "vcs": "VCS",
 }
 
 // goName converts a kebab-case WIT name to an exported Go identifier:

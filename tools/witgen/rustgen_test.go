@@ -61,7 +61,7 @@ func TestRustBindingsFollowContract(t *testing.T) {
 	s := string(src)
 	for _, want := range []string{
 		"pub mod types {", "pub mod fs {", "pub mod process {", "pub mod log {", "pub mod http {", "pub mod secrets {",
-		"pub mod ui {", "pub mod contrib {", "pub mod tool {", "pub mod provider {", "pub mod handler {", "pub mod rt {",
+		"pub mod ui {", "pub mod vcs {", "pub mod contrib {", "pub mod tool {", "pub mod provider {", "pub mod handler {", "pub mod rt {",
 		"pub fn read_file(path: &str, options: &ReadOptions) -> Result<FileText, FileFault> {",
 		"pub fn run_process(command: &Command, options: &RunOptions) -> Result<ProcessOutcome, ProcessFault> {",
 		"pub fn edit_file(path: &str, edits: &[TextEdit], options: &EditOptions) -> Result<EditOutcome, FileFault> {",

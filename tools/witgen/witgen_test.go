@@ -103,7 +103,7 @@ func TestWorldLaws(t *testing.T) {
 			caps[in.name] = in.capability
 		}
 	}
-	for _, name := range []string{"fs", "process", "log", "http", "secrets", "ui"} {
+	for _, name := range []string{"fs", "process", "log", "http", "secrets", "ui", "vcs"} {
 		if caps[name] != name {
 			t.Errorf("interface %s: capability = %q; want %q (importable only when granted)", name, caps[name], name)
 		}
@@ -114,7 +114,8 @@ func TestWorldLaws(t *testing.T) {
 		}
 	}
 	verbs := []string{"declare", "invoke", "build", "classify", "decode", "finish", "handle", "read", "write", "edit", "list",
-		"find", "search", "run", "send", "store", "check", "show", "request", "render", "transform"}
+		"find", "search", "run", "send", "store", "check", "show", "request", "render", "transform",
+		"compare", "undo", "redo", "restore"}
 	for _, in := range m.ifaces {
 		for _, td := range in.types {
 			var cases []string

@@ -9,7 +9,7 @@
 //! The core world plus every capability interface. A capability interface is
 //! importable only when the plugin's manifest requests, and the trust decision
 //! grants, the capability of the same name (`fs`, `process`, `log`, `http`,
-//! `secrets`, `ui`); the host refuses an artifact that imports an ungranted
+//! `secrets`, `ui`, `vcs`); the host refuses an artifact that imports an ungranted
 //! capability before any of its code runs.
 
 #![allow(dead_code)]
@@ -1999,6 +1999,545 @@ pub mod ui {
             rt::lower_str(prompt, &mut f[0..]);
             rt::Canon::lower(options, &mut f[2..], &mut keep);
             let mut ret = [0u64; 2];
+            let p = ret.as_mut_ptr() as usize;
+            import(f[0] as i32, f[1] as i32, f[2] as i32, f[3] as i32, p as i32);
+            rt::Canon::load(p)
+        }
+    }
+
+}
+
+/// The session's snapshots of its worktree (capability `vcs`): the turns'
+/// snapshots, diffs between any two of them or the live files, and undo,
+/// redo and restore. Every call is a durable effect of the session,
+/// attributed to the call that made it. Undo, redo and restore change the
+/// user's files, so they run only from a command (the session is idle
+/// then); a tool call or an event handler gets `busy`.
+///
+/// Importing it requires the capability `vcs`.
+///
+/// The WIT interface `smith:plugin/vcs@0.0.0`.
+pub mod vcs {
+    use super::rt;
+
+    /// How a path differs.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    pub enum ChangeKind {
+        /// The path exists only on the newer side.
+        #[default]
+        Added,
+        /// Its content or mode differs.
+        Modified,
+        /// The path exists only on the older side.
+        Deleted,
+        /// It is a file on one side and a link or a directory on the other.
+        TypeChanged,
+        /// A kind newer than this world.
+        Unknown,
+    }
+
+    impl rt::Canon for ChangeKind {
+        const SIZE: usize = 1;
+        const ALIGN: usize = 1;
+        unsafe fn load(p: usize) -> Self {
+            match rt::ld::<u8>(p) {
+                0 => ChangeKind::Added,
+                1 => ChangeKind::Modified,
+                2 => ChangeKind::Deleted,
+                3 => ChangeKind::TypeChanged,
+                4 => ChangeKind::Unknown,
+                d => rt::bad("vcs.change-kind", d as u32, 5),
+            }
+        }
+        unsafe fn store(&self, p: usize, _keep: &mut rt::Keep) {
+            rt::st::<u8>(p, *self as u8)
+        }
+        unsafe fn lift(f: &[u64]) -> Self {
+            match f[0] as u32 {
+                0 => ChangeKind::Added,
+                1 => ChangeKind::Modified,
+                2 => ChangeKind::Deleted,
+                3 => ChangeKind::TypeChanged,
+                4 => ChangeKind::Unknown,
+                d => rt::bad("vcs.change-kind", d as u32, 5),
+            }
+        }
+        unsafe fn lower(&self, f: &mut [u64], _keep: &mut rt::Keep) {
+            f[0] = *self as u64;
+        }
+    }
+
+    /// One path a diff or a restore found changed.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct FileChange {
+        /// The path, relative to the worktree, with `/` separators.
+        pub path: String,
+        /// How it changed.
+        pub kind: ChangeKind,
+        /// Whether the content is binary (then `patch` is empty).
+        pub binary: bool,
+        /// The unified diff of a text change; empty for a restore.
+        pub patch: String,
+    }
+
+    impl rt::Canon for FileChange {
+        const SIZE: usize = 20;
+        const ALIGN: usize = 4;
+        unsafe fn load(p: usize) -> Self {
+            FileChange {
+                path: rt::Canon::load(p),
+                kind: rt::Canon::load(p + 8),
+                binary: rt::Canon::load(p + 9),
+                patch: rt::Canon::load(p + 12),
+            }
+        }
+        unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
+            rt::Canon::store(&self.path, p, keep);
+            rt::Canon::store(&self.kind, p + 8, keep);
+            rt::Canon::store(&self.binary, p + 9, keep);
+            rt::Canon::store(&self.patch, p + 12, keep);
+        }
+        unsafe fn lift(f: &[u64]) -> Self {
+            FileChange {
+                path: rt::Canon::lift(&f[0..]),
+                kind: rt::Canon::lift(&f[2..]),
+                binary: rt::Canon::lift(&f[3..]),
+                patch: rt::Canon::lift(&f[4..]),
+            }
+        }
+        unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
+            rt::Canon::lower(&self.path, &mut f[0..], keep);
+            rt::Canon::lower(&self.kind, &mut f[2..], keep);
+            rt::Canon::lower(&self.binary, &mut f[3..], keep);
+            rt::Canon::lower(&self.patch, &mut f[4..], keep);
+        }
+    }
+
+    /// The snapshots of one turn of the session's selected branch.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct TurnSnapshots {
+        /// The turn's number on the branch, from 1.
+        pub turn: u32,
+        /// The conversation entry the turn started from.
+        pub entry: String,
+        /// The snapshot before the turn.
+        pub start: String,
+        /// The snapshot after it, if it changed something and ended.
+        pub end: Option<String>,
+        /// How many paths it changed, if known.
+        pub changed: Option<u32>,
+    }
+
+    impl rt::Canon for TurnSnapshots {
+        const SIZE: usize = 40;
+        const ALIGN: usize = 4;
+        unsafe fn load(p: usize) -> Self {
+            TurnSnapshots {
+                turn: rt::Canon::load(p),
+                entry: rt::Canon::load(p + 4),
+                start: rt::Canon::load(p + 12),
+                end: rt::Canon::load(p + 20),
+                changed: rt::Canon::load(p + 32),
+            }
+        }
+        unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
+            rt::Canon::store(&self.turn, p, keep);
+            rt::Canon::store(&self.entry, p + 4, keep);
+            rt::Canon::store(&self.start, p + 12, keep);
+            rt::Canon::store(&self.end, p + 20, keep);
+            rt::Canon::store(&self.changed, p + 32, keep);
+        }
+        unsafe fn lift(f: &[u64]) -> Self {
+            TurnSnapshots {
+                turn: rt::Canon::lift(&f[0..]),
+                entry: rt::Canon::lift(&f[1..]),
+                start: rt::Canon::lift(&f[3..]),
+                end: rt::Canon::lift(&f[5..]),
+                changed: rt::Canon::lift(&f[8..]),
+            }
+        }
+        unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
+            rt::Canon::lower(&self.turn, &mut f[0..], keep);
+            rt::Canon::lower(&self.entry, &mut f[1..], keep);
+            rt::Canon::lower(&self.start, &mut f[3..], keep);
+            rt::Canon::lower(&self.end, &mut f[5..], keep);
+            rt::Canon::lower(&self.changed, &mut f[8..], keep);
+        }
+    }
+
+    /// What `compare-files` compares. With `turn`, the files before and after that
+    /// turn; with `older` (and `newer`, else the live files), the files at
+    /// those entries (an entry id, a unique prefix of 4+ characters, or
+    /// `turn:N` for the start of turn N); with neither, the last turn's
+    /// start against the live files.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct DiffOptions {
+        /// The turn, from 1.
+        pub turn: Option<u32>,
+        /// The older side.
+        pub older: Option<String>,
+        /// The newer side.
+        pub newer: Option<String>,
+    }
+
+    impl rt::Canon for DiffOptions {
+        const SIZE: usize = 32;
+        const ALIGN: usize = 4;
+        unsafe fn load(p: usize) -> Self {
+            DiffOptions {
+                turn: rt::Canon::load(p),
+                older: rt::Canon::load(p + 8),
+                newer: rt::Canon::load(p + 20),
+            }
+        }
+        unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
+            rt::Canon::store(&self.turn, p, keep);
+            rt::Canon::store(&self.older, p + 8, keep);
+            rt::Canon::store(&self.newer, p + 20, keep);
+        }
+        unsafe fn lift(f: &[u64]) -> Self {
+            DiffOptions {
+                turn: rt::Canon::lift(&f[0..]),
+                older: rt::Canon::lift(&f[2..]),
+                newer: rt::Canon::lift(&f[5..]),
+            }
+        }
+        unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
+            rt::Canon::lower(&self.turn, &mut f[0..], keep);
+            rt::Canon::lower(&self.older, &mut f[2..], keep);
+            rt::Canon::lower(&self.newer, &mut f[5..], keep);
+        }
+    }
+
+    /// A comparison of two states of the files.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct DiffResult {
+        /// The older side, in words (`turn 3 start`).
+        pub older: String,
+        /// The newer side, in words (`turn 3 end`, `worktree`).
+        pub newer: String,
+        /// The changed paths, sorted.
+        pub files: Vec<FileChange>,
+    }
+
+    impl rt::Canon for DiffResult {
+        const SIZE: usize = 24;
+        const ALIGN: usize = 4;
+        unsafe fn load(p: usize) -> Self {
+            DiffResult {
+                older: rt::Canon::load(p),
+                newer: rt::Canon::load(p + 8),
+                files: rt::Canon::load(p + 16),
+            }
+        }
+        unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
+            rt::Canon::store(&self.older, p, keep);
+            rt::Canon::store(&self.newer, p + 8, keep);
+            rt::Canon::store(&self.files, p + 16, keep);
+        }
+        unsafe fn lift(f: &[u64]) -> Self {
+            DiffResult {
+                older: rt::Canon::lift(&f[0..]),
+                newer: rt::Canon::lift(&f[2..]),
+                files: rt::Canon::lift(&f[4..]),
+            }
+        }
+        unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
+            rt::Canon::lower(&self.older, &mut f[0..], keep);
+            rt::Canon::lower(&self.newer, &mut f[2..], keep);
+            rt::Canon::lower(&self.files, &mut f[4..], keep);
+        }
+    }
+
+    /// Options for `undo-turn`, `redo-turn` and `restore-files`.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct RestoreOptions {
+        /// Overwrite files changed since the session's last snapshot instead
+        /// of refusing with `conflict`.
+        pub force: bool,
+        /// Also move the conversation back to where the restored files
+        /// stood (undo, restore; redo never moves it).
+        pub rewind: bool,
+    }
+
+    impl rt::Canon for RestoreOptions {
+        const SIZE: usize = 2;
+        const ALIGN: usize = 1;
+        unsafe fn load(p: usize) -> Self {
+            RestoreOptions {
+                force: rt::Canon::load(p),
+                rewind: rt::Canon::load(p + 1),
+            }
+        }
+        unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
+            rt::Canon::store(&self.force, p, keep);
+            rt::Canon::store(&self.rewind, p + 1, keep);
+        }
+        unsafe fn lift(f: &[u64]) -> Self {
+            RestoreOptions {
+                force: rt::Canon::lift(&f[0..]),
+                rewind: rt::Canon::lift(&f[1..]),
+            }
+        }
+        unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
+            rt::Canon::lower(&self.force, &mut f[0..], keep);
+            rt::Canon::lower(&self.rewind, &mut f[1..], keep);
+        }
+    }
+
+    /// What an undo, a redo or a restore did.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct Operation {
+        /// The snapshot the files were at.
+        pub before: String,
+        /// The snapshot they are at now.
+        pub after: String,
+        /// The paths written or deleted, in the order applied.
+        pub changed: Vec<FileChange>,
+        /// The entry the conversation continues from, if it was moved.
+        pub rewound: Option<String>,
+        /// The id of the durable effect that recorded it.
+        pub effect: String,
+    }
+
+    impl rt::Canon for Operation {
+        const SIZE: usize = 44;
+        const ALIGN: usize = 4;
+        unsafe fn load(p: usize) -> Self {
+            Operation {
+                before: rt::Canon::load(p),
+                after: rt::Canon::load(p + 8),
+                changed: rt::Canon::load(p + 16),
+                rewound: rt::Canon::load(p + 24),
+                effect: rt::Canon::load(p + 36),
+            }
+        }
+        unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
+            rt::Canon::store(&self.before, p, keep);
+            rt::Canon::store(&self.after, p + 8, keep);
+            rt::Canon::store(&self.changed, p + 16, keep);
+            rt::Canon::store(&self.rewound, p + 24, keep);
+            rt::Canon::store(&self.effect, p + 36, keep);
+        }
+        unsafe fn lift(f: &[u64]) -> Self {
+            Operation {
+                before: rt::Canon::lift(&f[0..]),
+                after: rt::Canon::lift(&f[2..]),
+                changed: rt::Canon::lift(&f[4..]),
+                rewound: rt::Canon::lift(&f[6..]),
+                effect: rt::Canon::lift(&f[9..]),
+            }
+        }
+        unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
+            rt::Canon::lower(&self.before, &mut f[0..], keep);
+            rt::Canon::lower(&self.after, &mut f[2..], keep);
+            rt::Canon::lower(&self.changed, &mut f[4..], keep);
+            rt::Canon::lower(&self.rewound, &mut f[6..], keep);
+            rt::Canon::lower(&self.effect, &mut f[9..], keep);
+        }
+    }
+
+    /// Why a vcs call failed.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum VcsFault {
+        /// The call cannot run now (a run is active, or it changes files and
+        /// was not made from a command); says why.
+        Busy(String),
+        /// These files changed since the session's last snapshot; pass
+        /// `force` to overwrite them.
+        Conflict(Vec<String>),
+        /// There is nothing to do (no snapshots, nothing to undo or redo);
+        /// says what.
+        Nothing(String),
+        /// The target is not one this session knows; says which and why.
+        InvalidTarget(String),
+        /// Any other failure, described.
+        Unknown(String),
+    }
+
+    impl rt::Canon for VcsFault {
+        const SIZE: usize = 12;
+        const ALIGN: usize = 4;
+        unsafe fn load(p: usize) -> Self {
+            match rt::ld::<u8>(p) {
+                0 => VcsFault::Busy(rt::Canon::load(p + 4)),
+                1 => VcsFault::Conflict(rt::Canon::load(p + 4)),
+                2 => VcsFault::Nothing(rt::Canon::load(p + 4)),
+                3 => VcsFault::InvalidTarget(rt::Canon::load(p + 4)),
+                4 => VcsFault::Unknown(rt::Canon::load(p + 4)),
+                d => rt::bad("vcs.vcs-fault", d as u32, 5),
+            }
+        }
+        unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
+            match self {
+                VcsFault::Busy(v) => {
+                    rt::st::<u8>(p, 0);
+                    rt::Canon::store(v, p + 4, keep);
+                }
+                VcsFault::Conflict(v) => {
+                    rt::st::<u8>(p, 1);
+                    rt::Canon::store(v, p + 4, keep);
+                }
+                VcsFault::Nothing(v) => {
+                    rt::st::<u8>(p, 2);
+                    rt::Canon::store(v, p + 4, keep);
+                }
+                VcsFault::InvalidTarget(v) => {
+                    rt::st::<u8>(p, 3);
+                    rt::Canon::store(v, p + 4, keep);
+                }
+                VcsFault::Unknown(v) => {
+                    rt::st::<u8>(p, 4);
+                    rt::Canon::store(v, p + 4, keep);
+                }
+            }
+        }
+        unsafe fn lift(f: &[u64]) -> Self {
+            match f[0] as u32 {
+                0 => VcsFault::Busy(rt::Canon::lift(&f[1..])),
+                1 => VcsFault::Conflict(rt::Canon::lift(&f[1..])),
+                2 => VcsFault::Nothing(rt::Canon::lift(&f[1..])),
+                3 => VcsFault::InvalidTarget(rt::Canon::lift(&f[1..])),
+                4 => VcsFault::Unknown(rt::Canon::lift(&f[1..])),
+                d => rt::bad("vcs.vcs-fault", d as u32, 5),
+            }
+        }
+        unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
+            match self {
+                VcsFault::Busy(v) => rt::Canon::lower(v, &mut f[1..], keep),
+                VcsFault::Conflict(v) => {
+                    f[0] = 1;
+                    rt::Canon::lower(v, &mut f[1..], keep);
+                }
+                VcsFault::Nothing(v) => {
+                    f[0] = 2;
+                    rt::Canon::lower(v, &mut f[1..], keep);
+                }
+                VcsFault::InvalidTarget(v) => {
+                    f[0] = 3;
+                    rt::Canon::lower(v, &mut f[1..], keep);
+                }
+                VcsFault::Unknown(v) => {
+                    f[0] = 4;
+                    rt::Canon::lower(v, &mut f[1..], keep);
+                }
+            }
+        }
+    }
+
+    /// Lists the snapshots of the selected branch's turns, oldest first.
+    pub fn list_turns() -> Result<Vec<TurnSnapshots>, VcsFault> {
+        #[cfg(target_arch = "wasm32")]
+        #[link(wasm_import_module = "smith:plugin/vcs@0.0.0")]
+        extern "C" {
+            #[link_name = "list-turns"]
+            fn import(p0: i32);
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        unsafe fn import(_: i32) {
+            unreachable!("smith_plugin: smith:plugin/vcs@0.0.0 list-turns is a host import, callable only in wasm32")
+        }
+        unsafe {
+            rt::lifting("vcs.list-turns");
+            let mut ret = [0u64; 2];
+            let p = ret.as_mut_ptr() as usize;
+            import(p as i32);
+            rt::Canon::load(p)
+        }
+    }
+
+    /// Compares two states of the files.
+    pub fn compare_files(options: &DiffOptions) -> Result<DiffResult, VcsFault> {
+        #[cfg(target_arch = "wasm32")]
+        #[link(wasm_import_module = "smith:plugin/vcs@0.0.0")]
+        extern "C" {
+            #[link_name = "compare-files"]
+            fn import(p0: i32, p1: i32, p2: i32, p3: i32, p4: i32, p5: i32, p6: i32, p7: i32, p8: i32);
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        unsafe fn import(_: i32, _: i32, _: i32, _: i32, _: i32, _: i32, _: i32, _: i32, _: i32) {
+            unreachable!("smith_plugin: smith:plugin/vcs@0.0.0 compare-files is a host import, callable only in wasm32")
+        }
+        unsafe {
+            rt::lifting("vcs.compare-files");
+            let mut keep = rt::Keep::new();
+            let mut f = [0u64; 8];
+            rt::Canon::lower(options, &mut f[0..], &mut keep);
+            let mut ret = [0u64; 4];
+            let p = ret.as_mut_ptr() as usize;
+            import(f[0] as i32, f[1] as i32, f[2] as i32, f[3] as i32, f[4] as i32, f[5] as i32, f[6] as i32, f[7] as i32, p as i32);
+            rt::Canon::load(p)
+        }
+    }
+
+    /// Restores the files to before the last turn that changed them.
+    pub fn undo_turn(options: &RestoreOptions) -> Result<Operation, VcsFault> {
+        #[cfg(target_arch = "wasm32")]
+        #[link(wasm_import_module = "smith:plugin/vcs@0.0.0")]
+        extern "C" {
+            #[link_name = "undo-turn"]
+            fn import(p0: i32, p1: i32, p2: i32);
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        unsafe fn import(_: i32, _: i32, _: i32) {
+            unreachable!("smith_plugin: smith:plugin/vcs@0.0.0 undo-turn is a host import, callable only in wasm32")
+        }
+        unsafe {
+            rt::lifting("vcs.undo-turn");
+            let mut keep = rt::Keep::new();
+            let mut f = [0u64; 2];
+            rt::Canon::lower(options, &mut f[0..], &mut keep);
+            let mut ret = [0u64; 6];
+            let p = ret.as_mut_ptr() as usize;
+            import(f[0] as i32, f[1] as i32, p as i32);
+            rt::Canon::load(p)
+        }
+    }
+
+    /// Restores the files to after the turn the last undo went back over.
+    pub fn redo_turn(options: &RestoreOptions) -> Result<Operation, VcsFault> {
+        #[cfg(target_arch = "wasm32")]
+        #[link(wasm_import_module = "smith:plugin/vcs@0.0.0")]
+        extern "C" {
+            #[link_name = "redo-turn"]
+            fn import(p0: i32, p1: i32, p2: i32);
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        unsafe fn import(_: i32, _: i32, _: i32) {
+            unreachable!("smith_plugin: smith:plugin/vcs@0.0.0 redo-turn is a host import, callable only in wasm32")
+        }
+        unsafe {
+            rt::lifting("vcs.redo-turn");
+            let mut keep = rt::Keep::new();
+            let mut f = [0u64; 2];
+            rt::Canon::lower(options, &mut f[0..], &mut keep);
+            let mut ret = [0u64; 6];
+            let p = ret.as_mut_ptr() as usize;
+            import(f[0] as i32, f[1] as i32, p as i32);
+            rt::Canon::load(p)
+        }
+    }
+
+    /// Restores the files to how they were at an entry (an id, a unique
+    /// prefix of 4+ characters, or `turn:N`).
+    pub fn restore_files(at: &str, options: &RestoreOptions) -> Result<Operation, VcsFault> {
+        #[cfg(target_arch = "wasm32")]
+        #[link(wasm_import_module = "smith:plugin/vcs@0.0.0")]
+        extern "C" {
+            #[link_name = "restore-files"]
+            fn import(p0: i32, p1: i32, p2: i32, p3: i32, p4: i32);
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        unsafe fn import(_: i32, _: i32, _: i32, _: i32, _: i32) {
+            unreachable!("smith_plugin: smith:plugin/vcs@0.0.0 restore-files is a host import, callable only in wasm32")
+        }
+        unsafe {
+            rt::lifting("vcs.restore-files");
+            let mut keep = rt::Keep::new();
+            let mut f = [0u64; 4];
+            rt::lower_str(at, &mut f[0..]);
+            rt::Canon::lower(options, &mut f[2..], &mut keep);
+            let mut ret = [0u64; 6];
             let p = ret.as_mut_ptr() as usize;
             import(f[0] as i32, f[1] as i32, f[2] as i32, f[3] as i32, p as i32);
             rt::Canon::load(p)

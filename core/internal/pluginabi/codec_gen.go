@@ -116,11 +116,11 @@ func liftSearchOptions(c *wasmhost.Call, f []uint64, v *SearchOptions) error {
 	case 0:
 		v.Glob = nil
 	case 1:
-		t28 := new(string)
-		if err := canon.LiftString(c, f[1], f[2], t28); err != nil {
+		t32 := new(string)
+		if err := canon.LiftString(c, f[1], f[2], t32); err != nil {
 			return canon.Wrap("search-options.glob", err)
 		}
-		v.Glob = t28
+		v.Glob = t32
 	default:
 		return canon.BadCase("search-options.glob", uint32(f[0]), 2)
 	}
@@ -148,14 +148,14 @@ func liftRequest(c *wasmhost.Call, f []uint64, v *Request) error {
 	if err := canon.LiftString(c, f[2], f[3], &v.URL); err != nil {
 		return canon.Wrap("request.url", err)
 	}
-	t29, err := canon.LiftList(c, f[4], f[5], 16, 4)
+	t33, err := canon.LiftList(c, f[4], f[5], 16, 4)
 	if err != nil {
 		return canon.Wrap("request.headers", err)
 	}
-	v.Headers = make([]Header, len(t29)/16)
-	for t30 := range v.Headers {
-		t31 := t29[t30*16:]
-		if err := loadHeader(c, t31, &v.Headers[t30]); err != nil {
+	v.Headers = make([]Header, len(t33)/16)
+	for t34 := range v.Headers {
+		t35 := t33[t34*16:]
+		if err := loadHeader(c, t35, &v.Headers[t34]); err != nil {
 			return err
 		}
 	}
@@ -202,17 +202,17 @@ func storeHTTPFault(c *wasmhost.Call, b []byte, v *HTTPFault) error {
 
 func storeResponse(c *wasmhost.Call, b []byte, v *Response) error {
 	binary.LittleEndian.PutUint16(b[0:], uint16(v.Status))
-	t35, t32, err := canon.AllocList(c, b[4:], len(v.Headers), 16, 4)
+	t39, t36, err := canon.AllocList(c, b[4:], len(v.Headers), 16, 4)
 	if err != nil {
 		return canon.Wrap("response.headers", err)
 	}
-	for t33 := range v.Headers {
-		t34 := t32[t33*16:]
-		if err := storeHeader(c, t34, &v.Headers[t33]); err != nil {
+	for t37 := range v.Headers {
+		t38 := t36[t37*16:]
+		if err := storeHeader(c, t38, &v.Headers[t37]); err != nil {
 			return err
 		}
 	}
-	if err := c.WriteBytes(t35, t32); err != nil {
+	if err := c.WriteBytes(t39, t36); err != nil {
 		return canon.Wrap("response.headers", err)
 	}
 	if err := canon.StoreBytes(c, b[12:], v.Body); err != nil {
@@ -288,9 +288,9 @@ func liftStoreOptions(c *wasmhost.Call, f []uint64, v *StoreOptions) error {
 	case 0:
 		v.ExpiresAtMs = nil
 	case 1:
-		t36 := new(uint64)
-		(*t36) = f[1]
-		v.ExpiresAtMs = t36
+		t40 := new(uint64)
+		(*t40) = f[1]
+		v.ExpiresAtMs = t40
 	default:
 		return canon.BadCase("store-options.expires-at-ms", uint32(f[0]), 2)
 	}
@@ -350,6 +350,169 @@ func storeUIFault(c *wasmhost.Call, b []byte, v *UIFault) error {
 	return nil
 }
 
+func storeVCSFault(c *wasmhost.Call, b []byte, v *VCSFault) error {
+	switch v.Case {
+	case VCSFaultBusy:
+		b[0] = byte(0)
+		if err := canon.StoreString(c, b[4:], v.Busy); err != nil {
+			return canon.Wrap("vcs-fault.busy", err)
+		}
+	case VCSFaultConflict:
+		b[0] = byte(1)
+		t44, t41, err := canon.AllocList(c, b[4:], len(v.Conflict), 8, 4)
+		if err != nil {
+			return canon.Wrap("vcs-fault.conflict", err)
+		}
+		for t42 := range v.Conflict {
+			t43 := t41[t42*8:]
+			if err := canon.StoreString(c, t43, v.Conflict[t42]); err != nil {
+				return canon.Wrap("vcs-fault.conflict[]", err)
+			}
+		}
+		if err := c.WriteBytes(t44, t41); err != nil {
+			return canon.Wrap("vcs-fault.conflict", err)
+		}
+	case VCSFaultNothing:
+		b[0] = byte(2)
+		if err := canon.StoreString(c, b[4:], v.Nothing); err != nil {
+			return canon.Wrap("vcs-fault.nothing", err)
+		}
+	case VCSFaultInvalidTarget:
+		b[0] = byte(3)
+		if err := canon.StoreString(c, b[4:], v.InvalidTarget); err != nil {
+			return canon.Wrap("vcs-fault.invalid-target", err)
+		}
+	case VCSFaultUnknown:
+		b[0] = byte(4)
+		if err := canon.StoreString(c, b[4:], v.Unknown); err != nil {
+			return canon.Wrap("vcs-fault.unknown", err)
+		}
+	default:
+		return canon.BadCase("vcs-fault", uint32(v.Case), 5)
+	}
+	return nil
+}
+
+func storeTurnSnapshots(c *wasmhost.Call, b []byte, v *TurnSnapshots) error {
+	binary.LittleEndian.PutUint32(b[0:], uint32(v.Turn))
+	if err := canon.StoreString(c, b[4:], v.Entry); err != nil {
+		return canon.Wrap("turn-snapshots.entry", err)
+	}
+	if err := canon.StoreString(c, b[12:], v.Start); err != nil {
+		return canon.Wrap("turn-snapshots.start", err)
+	}
+	if v.End != nil {
+		b[20:][0] = 1
+		if err := canon.StoreString(c, b[20:][4:], (*v.End)); err != nil {
+			return canon.Wrap("turn-snapshots.end", err)
+		}
+	}
+	if v.Changed != nil {
+		b[32:][0] = 1
+		binary.LittleEndian.PutUint32(b[32:][4:], uint32((*v.Changed)))
+	}
+	return nil
+}
+
+func liftDiffOptions(c *wasmhost.Call, f []uint64, v *DiffOptions) error {
+	switch uint32(f[0]) {
+	case 0:
+		v.Turn = nil
+	case 1:
+		t45 := new(uint32)
+		(*t45) = uint32(f[1])
+		v.Turn = t45
+	default:
+		return canon.BadCase("diff-options.turn", uint32(f[0]), 2)
+	}
+	switch uint32(f[2]) {
+	case 0:
+		v.Older = nil
+	case 1:
+		t46 := new(string)
+		if err := canon.LiftString(c, f[3], f[4], t46); err != nil {
+			return canon.Wrap("diff-options.older", err)
+		}
+		v.Older = t46
+	default:
+		return canon.BadCase("diff-options.older", uint32(f[2]), 2)
+	}
+	switch uint32(f[5]) {
+	case 0:
+		v.Newer = nil
+	case 1:
+		t47 := new(string)
+		if err := canon.LiftString(c, f[6], f[7], t47); err != nil {
+			return canon.Wrap("diff-options.newer", err)
+		}
+		v.Newer = t47
+	default:
+		return canon.BadCase("diff-options.newer", uint32(f[5]), 2)
+	}
+	return nil
+}
+
+func storeDiffResult(c *wasmhost.Call, b []byte, v *DiffResult) error {
+	if err := canon.StoreString(c, b[0:], v.Older); err != nil {
+		return canon.Wrap("diff-result.older", err)
+	}
+	if err := canon.StoreString(c, b[8:], v.Newer); err != nil {
+		return canon.Wrap("diff-result.newer", err)
+	}
+	t51, t48, err := canon.AllocList(c, b[16:], len(v.Files), 20, 4)
+	if err != nil {
+		return canon.Wrap("diff-result.files", err)
+	}
+	for t49 := range v.Files {
+		t50 := t48[t49*20:]
+		if err := storeFileChange(c, t50, &v.Files[t49]); err != nil {
+			return err
+		}
+	}
+	if err := c.WriteBytes(t51, t48); err != nil {
+		return canon.Wrap("diff-result.files", err)
+	}
+	return nil
+}
+
+func liftRestoreOptions(c *wasmhost.Call, f []uint64, v *RestoreOptions) error {
+	v.Force = uint32(f[0]) != 0
+	v.Rewind = uint32(f[1]) != 0
+	return nil
+}
+
+func storeOperation(c *wasmhost.Call, b []byte, v *Operation) error {
+	if err := canon.StoreString(c, b[0:], v.Before); err != nil {
+		return canon.Wrap("operation.before", err)
+	}
+	if err := canon.StoreString(c, b[8:], v.After); err != nil {
+		return canon.Wrap("operation.after", err)
+	}
+	t55, t52, err := canon.AllocList(c, b[16:], len(v.Changed), 20, 4)
+	if err != nil {
+		return canon.Wrap("operation.changed", err)
+	}
+	for t53 := range v.Changed {
+		t54 := t52[t53*20:]
+		if err := storeFileChange(c, t54, &v.Changed[t53]); err != nil {
+			return err
+		}
+	}
+	if err := c.WriteBytes(t55, t52); err != nil {
+		return canon.Wrap("operation.changed", err)
+	}
+	if v.Rewound != nil {
+		b[24:][0] = 1
+		if err := canon.StoreString(c, b[24:][4:], (*v.Rewound)); err != nil {
+			return canon.Wrap("operation.rewound", err)
+		}
+	}
+	if err := canon.StoreString(c, b[36:], v.Effect); err != nil {
+		return canon.Wrap("operation.effect", err)
+	}
+	return nil
+}
+
 func lowerDeclareOptions(c *wasmhost.Call, f []uint64, v *DeclareOptions) error {
 	if err := canon.LowerString(c, v.WorldVersion, f[0:]); err != nil {
 		return canon.Wrap("declare-options.world-version", err)
@@ -361,102 +524,102 @@ func lowerDeclareOptions(c *wasmhost.Call, f []uint64, v *DeclareOptions) error 
 }
 
 func loadContributions(c *wasmhost.Call, b []byte, v *Contributions) error {
-	t37, err := canon.LoadList(c, b[0:], 24, 4)
+	t56, err := canon.LoadList(c, b[0:], 24, 4)
 	if err != nil {
 		return canon.Wrap("contributions.tools", err)
 	}
-	v.Tools = make([]ToolDefinition, len(t37)/24)
-	for t38 := range v.Tools {
-		t39 := t37[t38*24:]
-		if err := loadToolDefinition(c, t39, &v.Tools[t38]); err != nil {
+	v.Tools = make([]ToolDefinition, len(t56)/24)
+	for t57 := range v.Tools {
+		t58 := t56[t57*24:]
+		if err := loadToolDefinition(c, t58, &v.Tools[t57]); err != nil {
 			return err
 		}
 	}
-	t40, err := canon.LoadList(c, b[8:], 28, 4)
+	t59, err := canon.LoadList(c, b[8:], 28, 4)
 	if err != nil {
 		return canon.Wrap("contributions.commands", err)
 	}
-	v.Commands = make([]CommandDefinition, len(t40)/28)
-	for t41 := range v.Commands {
-		t42 := t40[t41*28:]
-		if err := loadCommandDefinition(c, t42, &v.Commands[t41]); err != nil {
+	v.Commands = make([]CommandDefinition, len(t59)/28)
+	for t60 := range v.Commands {
+		t61 := t59[t60*28:]
+		if err := loadCommandDefinition(c, t61, &v.Commands[t60]); err != nil {
 			return err
 		}
 	}
-	t43, err := canon.LoadList(c, b[16:], 32, 4)
+	t62, err := canon.LoadList(c, b[16:], 32, 4)
 	if err != nil {
 		return canon.Wrap("contributions.providers", err)
 	}
-	v.Providers = make([]ProviderDefinition, len(t43)/32)
-	for t44 := range v.Providers {
-		t45 := t43[t44*32:]
-		if err := loadProviderDefinition(c, t45, &v.Providers[t44]); err != nil {
+	v.Providers = make([]ProviderDefinition, len(t62)/32)
+	for t63 := range v.Providers {
+		t64 := t62[t63*32:]
+		if err := loadProviderDefinition(c, t64, &v.Providers[t63]); err != nil {
 			return err
 		}
 	}
-	t46, err := canon.LoadList(c, b[24:], 36, 4)
+	t65, err := canon.LoadList(c, b[24:], 36, 4)
 	if err != nil {
 		return canon.Wrap("contributions.models", err)
 	}
-	v.Models = make([]ModelDefinition, len(t46)/36)
-	for t47 := range v.Models {
-		t48 := t46[t47*36:]
-		if err := loadModelDefinition(c, t48, &v.Models[t47]); err != nil {
+	v.Models = make([]ModelDefinition, len(t65)/36)
+	for t66 := range v.Models {
+		t67 := t65[t66*36:]
+		if err := loadModelDefinition(c, t67, &v.Models[t66]); err != nil {
 			return err
 		}
 	}
-	t49, err := canon.LoadList(c, b[32:], 1, 1)
+	t68, err := canon.LoadList(c, b[32:], 1, 1)
 	if err != nil {
 		return canon.Wrap("contributions.subscriptions", err)
 	}
-	v.Subscriptions = make([]EventKind, len(t49)/1)
-	for t50 := range v.Subscriptions {
-		t51 := t49[t50*1:]
-		if err := loadEventKind(c, t51, &v.Subscriptions[t50]); err != nil {
+	v.Subscriptions = make([]EventKind, len(t68)/1)
+	for t69 := range v.Subscriptions {
+		t70 := t68[t69*1:]
+		if err := loadEventKind(c, t70, &v.Subscriptions[t69]); err != nil {
 			return err
 		}
 	}
-	t52, err := canon.LoadList(c, b[40:], 16, 4)
+	t71, err := canon.LoadList(c, b[40:], 16, 4)
 	if err != nil {
 		return canon.Wrap("contributions.prompts", err)
 	}
-	v.Prompts = make([]PromptDefinition, len(t52)/16)
-	for t53 := range v.Prompts {
-		t54 := t52[t53*16:]
-		if err := loadPromptDefinition(c, t54, &v.Prompts[t53]); err != nil {
+	v.Prompts = make([]PromptDefinition, len(t71)/16)
+	for t72 := range v.Prompts {
+		t73 := t71[t72*16:]
+		if err := loadPromptDefinition(c, t73, &v.Prompts[t72]); err != nil {
 			return err
 		}
 	}
-	t55, err := canon.LoadList(c, b[48:], 16, 4)
+	t74, err := canon.LoadList(c, b[48:], 16, 4)
 	if err != nil {
 		return canon.Wrap("contributions.context-transforms", err)
 	}
-	v.ContextTransforms = make([]ContextTransformDefinition, len(t55)/16)
-	for t56 := range v.ContextTransforms {
-		t57 := t55[t56*16:]
-		if err := loadContextTransformDefinition(c, t57, &v.ContextTransforms[t56]); err != nil {
+	v.ContextTransforms = make([]ContextTransformDefinition, len(t74)/16)
+	for t75 := range v.ContextTransforms {
+		t76 := t74[t75*16:]
+		if err := loadContextTransformDefinition(c, t76, &v.ContextTransforms[t75]); err != nil {
 			return err
 		}
 	}
-	t58, err := canon.LoadList(c, b[56:], 16, 4)
+	t77, err := canon.LoadList(c, b[56:], 16, 4)
 	if err != nil {
 		return canon.Wrap("contributions.key-bindings", err)
 	}
-	v.KeyBindings = make([]KeyBinding, len(t58)/16)
-	for t59 := range v.KeyBindings {
-		t60 := t58[t59*16:]
-		if err := loadKeyBinding(c, t60, &v.KeyBindings[t59]); err != nil {
+	v.KeyBindings = make([]KeyBinding, len(t77)/16)
+	for t78 := range v.KeyBindings {
+		t79 := t77[t78*16:]
+		if err := loadKeyBinding(c, t79, &v.KeyBindings[t78]); err != nil {
 			return err
 		}
 	}
-	t61, err := canon.LoadList(c, b[64:], 16, 4)
+	t80, err := canon.LoadList(c, b[64:], 16, 4)
 	if err != nil {
 		return canon.Wrap("contributions.theme", err)
 	}
-	v.Theme = make([]ThemeStyle, len(t61)/16)
-	for t62 := range v.Theme {
-		t63 := t61[t62*16:]
-		if err := loadThemeStyle(c, t63, &v.Theme[t62]); err != nil {
+	v.Theme = make([]ThemeStyle, len(t80)/16)
+	for t81 := range v.Theme {
+		t82 := t80[t81*16:]
+		if err := loadThemeStyle(c, t82, &v.Theme[t81]); err != nil {
 			return err
 		}
 	}
@@ -464,11 +627,11 @@ func loadContributions(c *wasmhost.Call, b []byte, v *Contributions) error {
 	case 0:
 		v.Layout = nil
 	case 1:
-		t64 := new(ScreenLayout)
-		if err := loadScreenLayout(c, b[72:][4:], t64); err != nil {
+		t83 := new(ScreenLayout)
+		if err := loadScreenLayout(c, b[72:][4:], t83); err != nil {
 			return err
 		}
-		v.Layout = t64
+		v.Layout = t83
 	default:
 		return canon.BadCase("contributions.layout", uint32(b[72:][0]), 2)
 	}
@@ -609,17 +772,17 @@ func storeRuntimeFacts(c *wasmhost.Call, b []byte, v *RuntimeFacts) error {
 	if err := storeModelIdentity(c, b[64:], &v.Model); err != nil {
 		return err
 	}
-	t68, t65, err := canon.AllocList(c, b[88:], len(v.Tools), 8, 4)
+	t87, t84, err := canon.AllocList(c, b[88:], len(v.Tools), 8, 4)
 	if err != nil {
 		return canon.Wrap("runtime-facts.tools", err)
 	}
-	for t66 := range v.Tools {
-		t67 := t65[t66*8:]
-		if err := canon.StoreString(c, t67, v.Tools[t66]); err != nil {
+	for t85 := range v.Tools {
+		t86 := t84[t85*8:]
+		if err := canon.StoreString(c, t86, v.Tools[t85]); err != nil {
 			return canon.Wrap("runtime-facts.tools[]", err)
 		}
 	}
-	if err := c.WriteBytes(t68, t65); err != nil {
+	if err := c.WriteBytes(t87, t84); err != nil {
 		return canon.Wrap("runtime-facts.tools", err)
 	}
 	if v.ConfigurationDirectory != nil {
@@ -704,25 +867,25 @@ func loadRequestTemplate(c *wasmhost.Call, b []byte, v *RequestTemplate) error {
 	if err := loadHTTPMethod(c, b[0:], &v.Method); err != nil {
 		return err
 	}
-	t69, err := canon.LoadList(c, b[4:], 12, 4)
+	t88, err := canon.LoadList(c, b[4:], 12, 4)
 	if err != nil {
 		return canon.Wrap("request-template.url", err)
 	}
-	v.URL = make([]TemplatePart, len(t69)/12)
-	for t70 := range v.URL {
-		t71 := t69[t70*12:]
-		if err := loadTemplatePart(c, t71, &v.URL[t70]); err != nil {
+	v.URL = make([]TemplatePart, len(t88)/12)
+	for t89 := range v.URL {
+		t90 := t88[t89*12:]
+		if err := loadTemplatePart(c, t90, &v.URL[t89]); err != nil {
 			return err
 		}
 	}
-	t72, err := canon.LoadList(c, b[12:], 16, 4)
+	t91, err := canon.LoadList(c, b[12:], 16, 4)
 	if err != nil {
 		return canon.Wrap("request-template.headers", err)
 	}
-	v.Headers = make([]HeaderTemplate, len(t72)/16)
-	for t73 := range v.Headers {
-		t74 := t72[t73*16:]
-		if err := loadHeaderTemplate(c, t74, &v.Headers[t73]); err != nil {
+	v.Headers = make([]HeaderTemplate, len(t91)/16)
+	for t92 := range v.Headers {
+		t93 := t91[t92*16:]
+		if err := loadHeaderTemplate(c, t93, &v.Headers[t92]); err != nil {
 			return err
 		}
 	}
@@ -765,22 +928,22 @@ func lowerClassifyOptions(c *wasmhost.Call, f []uint64, v *ClassifyOptions) erro
 		return canon.Wrap("classify-options.provider", err)
 	}
 	f[2] = uint64(v.Status)
-	var t75 [8]byte
-	t76, t77, err := canon.AllocList(c, t75[:], len(v.Headers), 16, 4)
+	var t94 [8]byte
+	t95, t96, err := canon.AllocList(c, t94[:], len(v.Headers), 16, 4)
 	if err != nil {
 		return canon.Wrap("classify-options.headers", err)
 	}
-	for t78 := range v.Headers {
-		t79 := t77[t78*16:]
-		if err := storeResponseHeader(c, t79, &v.Headers[t78]); err != nil {
+	for t97 := range v.Headers {
+		t98 := t96[t97*16:]
+		if err := storeResponseHeader(c, t98, &v.Headers[t97]); err != nil {
 			return err
 		}
 	}
-	if err := c.WriteBytes(t76, t77); err != nil {
+	if err := c.WriteBytes(t95, t96); err != nil {
 		return canon.Wrap("classify-options.headers", err)
 	}
-	f[3] = uint64(binary.LittleEndian.Uint32(t75[0:]))
-	f[4] = uint64(binary.LittleEndian.Uint32(t75[4:]))
+	f[3] = uint64(binary.LittleEndian.Uint32(t94[0:]))
+	f[4] = uint64(binary.LittleEndian.Uint32(t94[4:]))
 	return nil
 }
 
@@ -796,9 +959,9 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.RetryAfterMs = nil
 	case 1:
-		t80 := new(uint64)
-		(*t80) = binary.LittleEndian.Uint64(b[16:][8:])
-		v.RetryAfterMs = t80
+		t99 := new(uint64)
+		(*t99) = binary.LittleEndian.Uint64(b[16:][8:])
+		v.RetryAfterMs = t99
 	default:
 		return canon.BadCase("failure.retry-after-ms", uint32(b[16:][0]), 2)
 	}
@@ -806,9 +969,9 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.HTTPStatus = nil
 	case 1:
-		t81 := new(uint16)
-		(*t81) = binary.LittleEndian.Uint16(b[32:][2:])
-		v.HTTPStatus = t81
+		t100 := new(uint16)
+		(*t100) = binary.LittleEndian.Uint16(b[32:][2:])
+		v.HTTPStatus = t100
 	default:
 		return canon.BadCase("failure.http-status", uint32(b[32:][0]), 2)
 	}
@@ -816,11 +979,11 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.ProviderType = nil
 	case 1:
-		t82 := new(string)
-		if err := canon.LoadString(c, b[36:][4:], t82); err != nil {
+		t101 := new(string)
+		if err := canon.LoadString(c, b[36:][4:], t101); err != nil {
 			return canon.Wrap("failure.provider-type", err)
 		}
-		v.ProviderType = t82
+		v.ProviderType = t101
 	default:
 		return canon.BadCase("failure.provider-type", uint32(b[36:][0]), 2)
 	}
@@ -828,11 +991,11 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.VendorCode = nil
 	case 1:
-		t83 := new(string)
-		if err := canon.LoadString(c, b[48:][4:], t83); err != nil {
+		t102 := new(string)
+		if err := canon.LoadString(c, b[48:][4:], t102); err != nil {
 			return canon.Wrap("failure.vendor-code", err)
 		}
-		v.VendorCode = t83
+		v.VendorCode = t102
 	default:
 		return canon.BadCase("failure.vendor-code", uint32(b[48:][0]), 2)
 	}
@@ -840,11 +1003,11 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.RequestID = nil
 	case 1:
-		t84 := new(string)
-		if err := canon.LoadString(c, b[60:][4:], t84); err != nil {
+		t103 := new(string)
+		if err := canon.LoadString(c, b[60:][4:], t103); err != nil {
 			return canon.Wrap("failure.request-id", err)
 		}
-		v.RequestID = t84
+		v.RequestID = t103
 	default:
 		return canon.BadCase("failure.request-id", uint32(b[60:][0]), 2)
 	}
@@ -942,14 +1105,14 @@ func lowerInvokeOptions(c *wasmhost.Call, f []uint64, v *InvokeOptions) error {
 }
 
 func loadToolOutput(c *wasmhost.Call, b []byte, v *ToolOutput) error {
-	t85, err := canon.LoadList(c, b[0:], 20, 4)
+	t104, err := canon.LoadList(c, b[0:], 20, 4)
 	if err != nil {
 		return canon.Wrap("tool-output.content", err)
 	}
-	v.Content = make([]ContentBlock, len(t85)/20)
-	for t86 := range v.Content {
-		t87 := t85[t86*20:]
-		if err := loadContentBlock(c, t87, &v.Content[t86]); err != nil {
+	v.Content = make([]ContentBlock, len(t104)/20)
+	for t105 := range v.Content {
+		t106 := t104[t105*20:]
+		if err := loadContentBlock(c, t106, &v.Content[t105]); err != nil {
 			return err
 		}
 	}
@@ -957,11 +1120,11 @@ func loadToolOutput(c *wasmhost.Call, b []byte, v *ToolOutput) error {
 	case 0:
 		v.Details = nil
 	case 1:
-		t88 := new(string)
-		if err := canon.LoadString(c, b[8:][4:], t88); err != nil {
+		t107 := new(string)
+		if err := canon.LoadString(c, b[8:][4:], t107); err != nil {
 			return canon.Wrap("tool-output.details", err)
 		}
-		v.Details = t88
+		v.Details = t107
 	default:
 		return canon.BadCase("tool-output.details", uint32(b[8:][0]), 2)
 	}
@@ -1053,6 +1216,22 @@ func liftSeverity(c *wasmhost.Call, f []uint64, v *Severity) error {
 	return nil
 }
 
+func storeFileChange(c *wasmhost.Call, b []byte, v *FileChange) error {
+	if err := canon.StoreString(c, b[0:], v.Path); err != nil {
+		return canon.Wrap("file-change.path", err)
+	}
+	if err := storeChangeKind(c, b[8:], &v.Kind); err != nil {
+		return err
+	}
+	if v.Binary {
+		b[9:][0] = 1
+	}
+	if err := canon.StoreString(c, b[12:], v.Patch); err != nil {
+		return canon.Wrap("file-change.patch", err)
+	}
+	return nil
+}
+
 func loadToolDefinition(c *wasmhost.Call, b []byte, v *ToolDefinition) error {
 	if err := canon.LoadString(c, b[0:], &v.Name); err != nil {
 		return canon.Wrap("tool-definition.name", err)
@@ -1077,11 +1256,11 @@ func loadCommandDefinition(c *wasmhost.Call, b []byte, v *CommandDefinition) err
 	case 0:
 		v.ArgumentHint = nil
 	case 1:
-		t89 := new(string)
-		if err := canon.LoadString(c, b[16:][4:], t89); err != nil {
+		t108 := new(string)
+		if err := canon.LoadString(c, b[16:][4:], t108); err != nil {
 			return canon.Wrap("command-definition.argument-hint", err)
 		}
-		v.ArgumentHint = t89
+		v.ArgumentHint = t108
 	default:
 		return canon.BadCase("command-definition.argument-hint", uint32(b[16:][0]), 2)
 	}
@@ -1095,25 +1274,25 @@ func loadProviderDefinition(c *wasmhost.Call, b []byte, v *ProviderDefinition) e
 	if err := canon.LoadString(c, b[8:], &v.DisplayName); err != nil {
 		return canon.Wrap("provider-definition.display-name", err)
 	}
-	t90, err := canon.LoadList(c, b[16:], 8, 4)
+	t109, err := canon.LoadList(c, b[16:], 8, 4)
 	if err != nil {
 		return canon.Wrap("provider-definition.secret-names", err)
 	}
-	v.SecretNames = make([]string, len(t90)/8)
-	for t91 := range v.SecretNames {
-		t92 := t90[t91*8:]
-		if err := canon.LoadString(c, t92, &v.SecretNames[t91]); err != nil {
+	v.SecretNames = make([]string, len(t109)/8)
+	for t110 := range v.SecretNames {
+		t111 := t109[t110*8:]
+		if err := canon.LoadString(c, t111, &v.SecretNames[t110]); err != nil {
 			return canon.Wrap("provider-definition.secret-names[]", err)
 		}
 	}
-	t93, err := canon.LoadList(c, b[24:], 36, 4)
+	t112, err := canon.LoadList(c, b[24:], 36, 4)
 	if err != nil {
 		return canon.Wrap("provider-definition.options", err)
 	}
-	v.Options = make([]ProviderOption, len(t93)/36)
-	for t94 := range v.Options {
-		t95 := t93[t94*36:]
-		if err := loadProviderOption(c, t95, &v.Options[t94]); err != nil {
+	v.Options = make([]ProviderOption, len(t112)/36)
+	for t113 := range v.Options {
+		t114 := t112[t113*36:]
+		if err := loadProviderOption(c, t114, &v.Options[t113]); err != nil {
 			return err
 		}
 	}
@@ -1170,14 +1349,14 @@ func loadKeyBinding(c *wasmhost.Call, b []byte, v *KeyBinding) error {
 	if err := canon.LoadString(c, b[0:], &v.Action); err != nil {
 		return canon.Wrap("key-binding.action", err)
 	}
-	t96, err := canon.LoadList(c, b[8:], 8, 4)
+	t115, err := canon.LoadList(c, b[8:], 8, 4)
 	if err != nil {
 		return canon.Wrap("key-binding.keys", err)
 	}
-	v.Keys = make([]string, len(t96)/8)
-	for t97 := range v.Keys {
-		t98 := t96[t97*8:]
-		if err := canon.LoadString(c, t98, &v.Keys[t97]); err != nil {
+	v.Keys = make([]string, len(t115)/8)
+	for t116 := range v.Keys {
+		t117 := t115[t116*8:]
+		if err := canon.LoadString(c, t117, &v.Keys[t116]); err != nil {
 			return canon.Wrap("key-binding.keys[]", err)
 		}
 	}
@@ -1195,25 +1374,25 @@ func loadThemeStyle(c *wasmhost.Call, b []byte, v *ThemeStyle) error {
 }
 
 func loadScreenLayout(c *wasmhost.Call, b []byte, v *ScreenLayout) error {
-	t99, err := canon.LoadList(c, b[0:], 8, 4)
+	t118, err := canon.LoadList(c, b[0:], 8, 4)
 	if err != nil {
 		return canon.Wrap("screen-layout.status-left", err)
 	}
-	v.StatusLeft = make([]string, len(t99)/8)
-	for t100 := range v.StatusLeft {
-		t101 := t99[t100*8:]
-		if err := canon.LoadString(c, t101, &v.StatusLeft[t100]); err != nil {
+	v.StatusLeft = make([]string, len(t118)/8)
+	for t119 := range v.StatusLeft {
+		t120 := t118[t119*8:]
+		if err := canon.LoadString(c, t120, &v.StatusLeft[t119]); err != nil {
 			return canon.Wrap("screen-layout.status-left[]", err)
 		}
 	}
-	t102, err := canon.LoadList(c, b[8:], 8, 4)
+	t121, err := canon.LoadList(c, b[8:], 8, 4)
 	if err != nil {
 		return canon.Wrap("screen-layout.status-right", err)
 	}
-	v.StatusRight = make([]string, len(t102)/8)
-	for t103 := range v.StatusRight {
-		t104 := t102[t103*8:]
-		if err := canon.LoadString(c, t104, &v.StatusRight[t103]); err != nil {
+	v.StatusRight = make([]string, len(t121)/8)
+	for t122 := range v.StatusRight {
+		t123 := t121[t122*8:]
+		if err := canon.LoadString(c, t123, &v.StatusRight[t122]); err != nil {
 			return canon.Wrap("screen-layout.status-right[]", err)
 		}
 	}
@@ -1314,14 +1493,14 @@ func loadHeaderTemplate(c *wasmhost.Call, b []byte, v *HeaderTemplate) error {
 	if err := canon.LoadString(c, b[0:], &v.Name); err != nil {
 		return canon.Wrap("header-template.name", err)
 	}
-	t105, err := canon.LoadList(c, b[8:], 12, 4)
+	t124, err := canon.LoadList(c, b[8:], 12, 4)
 	if err != nil {
 		return canon.Wrap("header-template.value", err)
 	}
-	v.Value = make([]TemplatePart, len(t105)/12)
-	for t106 := range v.Value {
-		t107 := t105[t106*12:]
-		if err := loadTemplatePart(c, t107, &v.Value[t106]); err != nil {
+	v.Value = make([]TemplatePart, len(t124)/12)
+	for t125 := range v.Value {
+		t126 := t124[t125*12:]
+		if err := loadTemplatePart(c, t126, &v.Value[t125]); err != nil {
 			return err
 		}
 	}
@@ -1382,11 +1561,11 @@ func loadBlockEnd(c *wasmhost.Call, b []byte, v *BlockEnd) error {
 	case 0:
 		v.Signature = nil
 	case 1:
-		t108 := new(string)
-		if err := canon.LoadString(c, b[4:][4:], t108); err != nil {
+		t127 := new(string)
+		if err := canon.LoadString(c, b[4:][4:], t127); err != nil {
 			return canon.Wrap("block-end.signature", err)
 		}
-		v.Signature = t108
+		v.Signature = t127
 	default:
 		return canon.BadCase("block-end.signature", uint32(b[4:][0]), 2)
 	}
@@ -1394,11 +1573,11 @@ func loadBlockEnd(c *wasmhost.Call, b []byte, v *BlockEnd) error {
 	case 0:
 		v.Encrypted = nil
 	case 1:
-		t109 := new([]byte)
-		if err := canon.LoadBytes(c, b[16:][4:], t109); err != nil {
+		t128 := new([]byte)
+		if err := canon.LoadBytes(c, b[16:][4:], t128); err != nil {
 			return canon.Wrap("block-end.encrypted", err)
 		}
-		v.Encrypted = t109
+		v.Encrypted = t128
 	default:
 		return canon.BadCase("block-end.encrypted", uint32(b[16:][0]), 2)
 	}
@@ -1411,9 +1590,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.Input = nil
 	case 1:
-		t110 := new(uint64)
-		(*t110) = binary.LittleEndian.Uint64(b[0:][8:])
-		v.Input = t110
+		t129 := new(uint64)
+		(*t129) = binary.LittleEndian.Uint64(b[0:][8:])
+		v.Input = t129
 	default:
 		return canon.BadCase("usage.input", uint32(b[0:][0]), 2)
 	}
@@ -1421,9 +1600,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.Output = nil
 	case 1:
-		t111 := new(uint64)
-		(*t111) = binary.LittleEndian.Uint64(b[16:][8:])
-		v.Output = t111
+		t130 := new(uint64)
+		(*t130) = binary.LittleEndian.Uint64(b[16:][8:])
+		v.Output = t130
 	default:
 		return canon.BadCase("usage.output", uint32(b[16:][0]), 2)
 	}
@@ -1431,9 +1610,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.CacheRead = nil
 	case 1:
-		t112 := new(uint64)
-		(*t112) = binary.LittleEndian.Uint64(b[32:][8:])
-		v.CacheRead = t112
+		t131 := new(uint64)
+		(*t131) = binary.LittleEndian.Uint64(b[32:][8:])
+		v.CacheRead = t131
 	default:
 		return canon.BadCase("usage.cache-read", uint32(b[32:][0]), 2)
 	}
@@ -1441,9 +1620,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.CacheWrite = nil
 	case 1:
-		t113 := new(uint64)
-		(*t113) = binary.LittleEndian.Uint64(b[48:][8:])
-		v.CacheWrite = t113
+		t132 := new(uint64)
+		(*t132) = binary.LittleEndian.Uint64(b[48:][8:])
+		v.CacheWrite = t132
 	default:
 		return canon.BadCase("usage.cache-write", uint32(b[48:][0]), 2)
 	}
@@ -1451,9 +1630,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.Reasoning = nil
 	case 1:
-		t114 := new(uint64)
-		(*t114) = binary.LittleEndian.Uint64(b[64:][8:])
-		v.Reasoning = t114
+		t133 := new(uint64)
+		(*t133) = binary.LittleEndian.Uint64(b[64:][8:])
+		v.Reasoning = t133
 	default:
 		return canon.BadCase("usage.reasoning", uint32(b[64:][0]), 2)
 	}
@@ -1468,11 +1647,11 @@ func loadResponseEnd(c *wasmhost.Call, b []byte, v *ResponseEnd) error {
 	case 0:
 		v.RawStop = nil
 	case 1:
-		t115 := new(string)
-		if err := canon.LoadString(c, b[4:][4:], t115); err != nil {
+		t134 := new(string)
+		if err := canon.LoadString(c, b[4:][4:], t134); err != nil {
 			return canon.Wrap("response-end.raw-stop", err)
 		}
-		v.RawStop = t115
+		v.RawStop = t134
 	default:
 		return canon.BadCase("response-end.raw-stop", uint32(b[4:][0]), 2)
 	}
@@ -1480,11 +1659,11 @@ func loadResponseEnd(c *wasmhost.Call, b []byte, v *ResponseEnd) error {
 	case 0:
 		v.RawUsage = nil
 	case 1:
-		t116 := new(string)
-		if err := canon.LoadString(c, b[16:][4:], t116); err != nil {
+		t135 := new(string)
+		if err := canon.LoadString(c, b[16:][4:], t135); err != nil {
 			return canon.Wrap("response-end.raw-usage", err)
 		}
-		v.RawUsage = t116
+		v.RawUsage = t135
 	default:
 		return canon.BadCase("response-end.raw-usage", uint32(b[16:][0]), 2)
 	}
@@ -1499,11 +1678,11 @@ func loadResponseFailure(c *wasmhost.Call, b []byte, v *ResponseFailure) error {
 	case 0:
 		v.RawStop = nil
 	case 1:
-		t117 := new(string)
-		if err := canon.LoadString(c, b[72:][4:], t117); err != nil {
+		t136 := new(string)
+		if err := canon.LoadString(c, b[72:][4:], t136); err != nil {
 			return canon.Wrap("response-failure.raw-stop", err)
 		}
-		v.RawStop = t117
+		v.RawStop = t136
 	default:
 		return canon.BadCase("response-failure.raw-stop", uint32(b[72:][0]), 2)
 	}
@@ -1511,11 +1690,11 @@ func loadResponseFailure(c *wasmhost.Call, b []byte, v *ResponseFailure) error {
 	case 0:
 		v.RawUsage = nil
 	case 1:
-		t118 := new(string)
-		if err := canon.LoadString(c, b[84:][4:], t118); err != nil {
+		t137 := new(string)
+		if err := canon.LoadString(c, b[84:][4:], t137); err != nil {
 			return canon.Wrap("response-failure.raw-usage", err)
 		}
-		v.RawUsage = t118
+		v.RawUsage = t137
 	default:
 		return canon.BadCase("response-failure.raw-usage", uint32(b[84:][0]), 2)
 	}
@@ -1545,6 +1724,14 @@ func loadContentBlock(c *wasmhost.Call, b []byte, v *ContentBlock) error {
 	return nil
 }
 
+func storeChangeKind(c *wasmhost.Call, b []byte, v *ChangeKind) error {
+	if *v >= 5 {
+		return canon.BadCase("change-kind", uint32(*v), 5)
+	}
+	b[0] = byte(*v)
+	return nil
+}
+
 func loadProviderOption(c *wasmhost.Call, b []byte, v *ProviderOption) error {
 	if err := canon.LoadString(c, b[0:], &v.Name); err != nil {
 		return canon.Wrap("provider-option.name", err)
@@ -1552,14 +1739,14 @@ func loadProviderOption(c *wasmhost.Call, b []byte, v *ProviderOption) error {
 	if err := loadOptionKind(c, b[8:], &v.Kind); err != nil {
 		return err
 	}
-	t119, err := canon.LoadList(c, b[12:], 8, 4)
+	t138, err := canon.LoadList(c, b[12:], 8, 4)
 	if err != nil {
 		return canon.Wrap("provider-option.allowed", err)
 	}
-	v.Allowed = make([]string, len(t119)/8)
-	for t120 := range v.Allowed {
-		t121 := t119[t120*8:]
-		if err := canon.LoadString(c, t121, &v.Allowed[t120]); err != nil {
+	v.Allowed = make([]string, len(t138)/8)
+	for t139 := range v.Allowed {
+		t140 := t138[t139*8:]
+		if err := canon.LoadString(c, t140, &v.Allowed[t139]); err != nil {
 			return canon.Wrap("provider-option.allowed[]", err)
 		}
 	}

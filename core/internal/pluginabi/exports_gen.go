@@ -159,14 +159,14 @@ func (g *Guest) HandleEvent(ctx context.Context, event Event, options HandleOpti
 		}
 		switch ret[0] {
 		case 0:
-			t16, err := canon.LoadList(c, ret[4:], 20, 4)
+			t20, err := canon.LoadList(c, ret[4:], 20, 4)
 			if err != nil {
 				return canon.Wrap("handle-event", err)
 			}
-			v = make([]Action, len(t16)/20)
-			for t17 := range v {
-				t18 := t16[t17*20:]
-				if err := loadAction(c, t18, &v[t17]); err != nil {
+			v = make([]Action, len(t20)/20)
+			for t21 := range v {
+				t22 := t20[t21*20:]
+				if err := loadAction(c, t22, &v[t21]); err != nil {
 					return err
 				}
 			}
@@ -282,14 +282,14 @@ func (g *Guest) TransformContext(ctx context.Context, name string, facts Runtime
 		}
 		switch ret[0] {
 		case 0:
-			t19, err := canon.LoadList(c, ret[4:], 20, 4)
+			t23, err := canon.LoadList(c, ret[4:], 20, 4)
 			if err != nil {
 				return canon.Wrap("transform-context", err)
 			}
-			v = make([]ContextAddition, len(t19)/20)
-			for t20 := range v {
-				t21 := t19[t20*20:]
-				if err := loadContextAddition(c, t21, &v[t20]); err != nil {
+			v = make([]ContextAddition, len(t23)/20)
+			for t24 := range v {
+				t25 := t23[t24*20:]
+				if err := loadContextAddition(c, t25, &v[t24]); err != nil {
 					return err
 				}
 			}
@@ -438,14 +438,14 @@ func (r *Decoder) DecodeChunk(ctx context.Context, chunk []byte) ([]StreamEvent,
 		}
 		switch ret[0] {
 		case 0:
-			t22, err := canon.LoadList(c, ret[4:], 104, 8)
+			t26, err := canon.LoadList(c, ret[4:], 104, 8)
 			if err != nil {
 				return canon.Wrap("[method]decoder.decode-chunk", err)
 			}
-			v = make([]StreamEvent, len(t22)/104)
-			for t23 := range v {
-				t24 := t22[t23*104:]
-				if err := loadStreamEvent(c, t24, &v[t23]); err != nil {
+			v = make([]StreamEvent, len(t26)/104)
+			for t27 := range v {
+				t28 := t26[t27*104:]
+				if err := loadStreamEvent(c, t28, &v[t27]); err != nil {
 					return err
 				}
 			}
@@ -492,14 +492,14 @@ func (r *Decoder) Finish(ctx context.Context) ([]StreamEvent, error) {
 		}
 		switch ret[0] {
 		case 0:
-			t25, err := canon.LoadList(c, ret[4:], 104, 8)
+			t29, err := canon.LoadList(c, ret[4:], 104, 8)
 			if err != nil {
 				return canon.Wrap("[method]decoder.finish", err)
 			}
-			v = make([]StreamEvent, len(t25)/104)
-			for t26 := range v {
-				t27 := t25[t26*104:]
-				if err := loadStreamEvent(c, t27, &v[t26]); err != nil {
+			v = make([]StreamEvent, len(t29)/104)
+			for t30 := range v {
+				t31 := t29[t30*104:]
+				if err := loadStreamEvent(c, t31, &v[t30]); err != nil {
 					return err
 				}
 			}

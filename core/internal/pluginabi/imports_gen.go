@@ -591,6 +591,203 @@ func moduleUI(impl UIImports) wasmhost.HostModule {
 	}}
 }
 
+// VCSImports is what the host implements to serve smith:plugin/vcs@0.0.0 to guests. Guests may import it only when granted the capability "vcs". Returning the interface's fault type as the error hands it to the guest as the result's error; any other error aborts the guest, whose instance is destroyed.
+//
+// The session's snapshots of its worktree (capability `vcs`): the turns'
+// snapshots, diffs between any two of them or the live files, and undo,
+// redo and restore. Every call is a durable effect of the session,
+// attributed to the call that made it. Undo, redo and restore change the
+// user's files, so they run only from a command (the session is idle
+// then); a tool call or an event handler gets `busy`.
+type VCSImports interface {
+	// ListTurns lists the snapshots of the selected branch's turns, oldest first.
+	ListTurns(ctx context.Context) ([]TurnSnapshots, error)
+	// CompareFiles compares two states of the files.
+	CompareFiles(ctx context.Context, options DiffOptions) (DiffResult, error)
+	// UndoTurn restores the files to before the last turn that changed them.
+	UndoTurn(ctx context.Context, options RestoreOptions) (Operation, error)
+	// RedoTurn restores the files to after the turn the last undo went back over.
+	RedoTurn(ctx context.Context, options RestoreOptions) (Operation, error)
+	// RestoreFiles restores the files to how they were at an entry (an id, a unique
+	// prefix of 4+ characters, or `turn:N`).
+	RestoreFiles(ctx context.Context, at string, options RestoreOptions) (Operation, error)
+}
+
+func moduleVCS(impl VCSImports) wasmhost.HostModule {
+	return wasmhost.HostModule{Name: "smith:plugin/vcs@0.0.0", Funcs: []wasmhost.HostFuncDef{
+		{Name: "list-turns", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32}, Results: nil}, Fn: func(ctx context.Context, c *wasmhost.Call, stack []uint64) error {
+			st, err := stateOf(ctx)
+			if err != nil {
+				return err
+			}
+			_ = st
+			v, callErr := impl.ListTurns(ctx)
+			var fault VCSFault
+			isFault := false
+			if callErr != nil {
+				if !errors.As(callErr, &fault) {
+					return callErr
+				}
+				isFault = true
+			}
+			ret := make([]byte, 16)
+			if isFault {
+				ret[0] = 1
+				if err := storeVCSFault(c, ret[4:], &fault); err != nil {
+					return err
+				}
+			} else {
+				t19, t16, err := canon.AllocList(c, ret[4:], len(v), 40, 4)
+				if err != nil {
+					return canon.Wrap("list-turns", err)
+				}
+				for t17 := range v {
+					t18 := t16[t17*40:]
+					if err := storeTurnSnapshots(c, t18, &v[t17]); err != nil {
+						return err
+					}
+				}
+				if err := c.WriteBytes(t19, t16); err != nil {
+					return canon.Wrap("list-turns", err)
+				}
+			}
+			return canon.WriteRecord(c, uint32(stack[0]), 4, ret)
+		}},
+		{Name: "compare-files", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}, Fn: func(ctx context.Context, c *wasmhost.Call, stack []uint64) error {
+			st, err := stateOf(ctx)
+			if err != nil {
+				return err
+			}
+			_ = st
+			var a0 DiffOptions
+			if err := liftDiffOptions(c, stack[0:], &a0); err != nil {
+				return err
+			}
+			v, callErr := impl.CompareFiles(ctx, a0)
+			var fault VCSFault
+			isFault := false
+			if callErr != nil {
+				if !errors.As(callErr, &fault) {
+					return callErr
+				}
+				isFault = true
+			}
+			ret := make([]byte, 28)
+			if isFault {
+				ret[0] = 1
+				if err := storeVCSFault(c, ret[4:], &fault); err != nil {
+					return err
+				}
+			} else {
+				if err := storeDiffResult(c, ret[4:], &v); err != nil {
+					return err
+				}
+			}
+			return canon.WriteRecord(c, uint32(stack[8]), 4, ret)
+		}},
+		{Name: "undo-turn", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}, Fn: func(ctx context.Context, c *wasmhost.Call, stack []uint64) error {
+			st, err := stateOf(ctx)
+			if err != nil {
+				return err
+			}
+			_ = st
+			var a0 RestoreOptions
+			if err := liftRestoreOptions(c, stack[0:], &a0); err != nil {
+				return err
+			}
+			v, callErr := impl.UndoTurn(ctx, a0)
+			var fault VCSFault
+			isFault := false
+			if callErr != nil {
+				if !errors.As(callErr, &fault) {
+					return callErr
+				}
+				isFault = true
+			}
+			ret := make([]byte, 48)
+			if isFault {
+				ret[0] = 1
+				if err := storeVCSFault(c, ret[4:], &fault); err != nil {
+					return err
+				}
+			} else {
+				if err := storeOperation(c, ret[4:], &v); err != nil {
+					return err
+				}
+			}
+			return canon.WriteRecord(c, uint32(stack[2]), 4, ret)
+		}},
+		{Name: "redo-turn", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}, Fn: func(ctx context.Context, c *wasmhost.Call, stack []uint64) error {
+			st, err := stateOf(ctx)
+			if err != nil {
+				return err
+			}
+			_ = st
+			var a0 RestoreOptions
+			if err := liftRestoreOptions(c, stack[0:], &a0); err != nil {
+				return err
+			}
+			v, callErr := impl.RedoTurn(ctx, a0)
+			var fault VCSFault
+			isFault := false
+			if callErr != nil {
+				if !errors.As(callErr, &fault) {
+					return callErr
+				}
+				isFault = true
+			}
+			ret := make([]byte, 48)
+			if isFault {
+				ret[0] = 1
+				if err := storeVCSFault(c, ret[4:], &fault); err != nil {
+					return err
+				}
+			} else {
+				if err := storeOperation(c, ret[4:], &v); err != nil {
+					return err
+				}
+			}
+			return canon.WriteRecord(c, uint32(stack[2]), 4, ret)
+		}},
+		{Name: "restore-files", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}, Fn: func(ctx context.Context, c *wasmhost.Call, stack []uint64) error {
+			st, err := stateOf(ctx)
+			if err != nil {
+				return err
+			}
+			_ = st
+			var a0 string
+			var a1 RestoreOptions
+			if err := canon.LiftString(c, stack[0], stack[1], &a0); err != nil {
+				return canon.Wrap("restore-files.at", err)
+			}
+			if err := liftRestoreOptions(c, stack[2:], &a1); err != nil {
+				return err
+			}
+			v, callErr := impl.RestoreFiles(ctx, a0, a1)
+			var fault VCSFault
+			isFault := false
+			if callErr != nil {
+				if !errors.As(callErr, &fault) {
+					return callErr
+				}
+				isFault = true
+			}
+			ret := make([]byte, 48)
+			if isFault {
+				ret[0] = 1
+				if err := storeVCSFault(c, ret[4:], &fault); err != nil {
+					return err
+				}
+			} else {
+				if err := storeOperation(c, ret[4:], &v); err != nil {
+					return err
+				}
+			}
+			return canon.WriteRecord(c, uint32(stack[4]), 4, ret)
+		}},
+	}}
+}
+
 func moduleProviderResources() wasmhost.HostModule {
 	return wasmhost.HostModule{Name: "[export]smith:plugin/provider@0.0.0", Funcs: []wasmhost.HostFuncDef{
 		{Name: "[resource-new]decoder", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32}, Results: []wasmhost.ValueType{wasmhost.I32}}, Fn: func(ctx context.Context, c *wasmhost.Call, stack []uint64) error {
@@ -635,6 +832,8 @@ type Hosts struct {
 	Secrets SecretsImports
 	// UI serves smith:plugin/ui@0.0.0; nil means the interface is not served.
 	UI UIImports
+	// VCS serves smith:plugin/vcs@0.0.0; nil means the interface is not served.
+	VCS VCSImports
 }
 
 // HostModules returns the wasmhost modules serving h to guests. A
@@ -683,6 +882,12 @@ func HostModules(h Hosts, granted ...string) ([]wasmhost.HostModule, error) {
 			return nil, errors.New("pluginabi: Hosts.UI is set but the capability \"ui\" is not granted; grant it or leave the field nil")
 		}
 		mods = append(mods, moduleUI(h.UI))
+	}
+	if h.VCS != nil {
+		if !grantSet["vcs"] {
+			return nil, errors.New("pluginabi: Hosts.VCS is set but the capability \"vcs\" is not granted; grant it or leave the field nil")
+		}
+		mods = append(mods, moduleVCS(h.VCS))
 	}
 	mods = append(mods, moduleProviderResources())
 	return mods, nil

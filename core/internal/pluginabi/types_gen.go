@@ -887,6 +887,207 @@ func (v UIFault) Error() string {
 	return s
 }
 
+// ChangeKind is the WIT enum "change-kind" (smith:plugin/vcs@0.0.0).
+//
+// How a path differs.
+type ChangeKind uint8
+
+// The cases of ChangeKind.
+const (
+	// The path exists only on the newer side.
+	ChangeKindAdded ChangeKind = iota
+	// Its content or mode differs.
+	ChangeKindModified
+	// The path exists only on the older side.
+	ChangeKindDeleted
+	// It is a file on one side and a link or a directory on the other.
+	ChangeKindTypeChanged
+	// A kind newer than this world.
+	ChangeKindUnknown
+)
+
+// String returns the WIT name of the case.
+func (v ChangeKind) String() string {
+	switch v {
+	case ChangeKindAdded:
+		return "added"
+	case ChangeKindModified:
+		return "modified"
+	case ChangeKindDeleted:
+		return "deleted"
+	case ChangeKindTypeChanged:
+		return "type-changed"
+	case ChangeKindUnknown:
+		return "unknown"
+	}
+	return "change-kind#" + strconv.Itoa(int(v))
+}
+
+// FileChange is the WIT record "file-change" (smith:plugin/vcs@0.0.0).
+//
+// One path a diff or a restore found changed.
+type FileChange struct {
+	// The path, relative to the worktree, with `/` separators.
+	Path string
+	// How it changed.
+	Kind ChangeKind
+	// Whether the content is binary (then `patch` is empty).
+	Binary bool
+	// The unified diff of a text change; empty for a restore.
+	Patch string
+}
+
+// TurnSnapshots is the WIT record "turn-snapshots" (smith:plugin/vcs@0.0.0).
+//
+// The snapshots of one turn of the session's selected branch.
+type TurnSnapshots struct {
+	// The turn's number on the branch, from 1.
+	Turn uint32
+	// The conversation entry the turn started from.
+	Entry string
+	// The snapshot before the turn.
+	Start string
+	// The snapshot after it, if it changed something and ended.
+	End *string
+	// How many paths it changed, if known.
+	Changed *uint32
+}
+
+// DiffOptions is the WIT record "diff-options" (smith:plugin/vcs@0.0.0).
+//
+// What `compare-files` compares. With `turn`, the files before and after that
+// turn; with `older` (and `newer`, else the live files), the files at
+// those entries (an entry id, a unique prefix of 4+ characters, or
+// `turn:N` for the start of turn N); with neither, the last turn's
+// start against the live files.
+type DiffOptions struct {
+	// The turn, from 1.
+	Turn *uint32
+	// The older side.
+	Older *string
+	// The newer side.
+	Newer *string
+}
+
+// DiffResult is the WIT record "diff-result" (smith:plugin/vcs@0.0.0).
+//
+// A comparison of two states of the files.
+type DiffResult struct {
+	// The older side, in words (`turn 3 start`).
+	Older string
+	// The newer side, in words (`turn 3 end`, `worktree`).
+	Newer string
+	// The changed paths, sorted.
+	Files []FileChange
+}
+
+// RestoreOptions is the WIT record "restore-options" (smith:plugin/vcs@0.0.0).
+//
+// Options for `undo-turn`, `redo-turn` and `restore-files`.
+type RestoreOptions struct {
+	// Overwrite files changed since the session's last snapshot instead
+	// of refusing with `conflict`.
+	Force bool
+	// Also move the conversation back to where the restored files
+	// stood (undo, restore; redo never moves it).
+	Rewind bool
+}
+
+// Operation is the WIT record "operation" (smith:plugin/vcs@0.0.0).
+//
+// What an undo, a redo or a restore did.
+type Operation struct {
+	// The snapshot the files were at.
+	Before string
+	// The snapshot they are at now.
+	After string
+	// The paths written or deleted, in the order applied.
+	Changed []FileChange
+	// The entry the conversation continues from, if it was moved.
+	Rewound *string
+	// The id of the durable effect that recorded it.
+	Effect string
+}
+
+// VCSFault is the WIT variant "vcs-fault" (smith:plugin/vcs@0.0.0). Case says which case it holds; the field named after that case holds its payload.
+//
+// Why a vcs call failed.
+type VCSFault struct {
+	// Case is the case the value holds.
+	Case VCSFaultCase
+	// The call cannot run now (a run is active, or it changes files and
+	// was not made from a command); says why.
+	// Valid when Case is VCSFaultBusy.
+	Busy string
+	// These files changed since the session's last snapshot; pass
+	// `force` to overwrite them.
+	// Valid when Case is VCSFaultConflict.
+	Conflict []string
+	// There is nothing to do (no snapshots, nothing to undo or redo);
+	// says what.
+	// Valid when Case is VCSFaultNothing.
+	Nothing string
+	// The target is not one this session knows; says which and why.
+	// Valid when Case is VCSFaultInvalidTarget.
+	InvalidTarget string
+	// Any other failure, described.
+	// Valid when Case is VCSFaultUnknown.
+	Unknown string
+}
+
+// VCSFaultCase names the cases of VCSFault.
+type VCSFaultCase uint8
+
+// The cases of VCSFault.
+const (
+	// The call cannot run now (a run is active, or it changes files and
+	// was not made from a command); says why.
+	VCSFaultBusy VCSFaultCase = iota
+	// These files changed since the session's last snapshot; pass
+	// `force` to overwrite them.
+	VCSFaultConflict
+	// There is nothing to do (no snapshots, nothing to undo or redo);
+	// says what.
+	VCSFaultNothing
+	// The target is not one this session knows; says which and why.
+	VCSFaultInvalidTarget
+	// Any other failure, described.
+	VCSFaultUnknown
+)
+
+// String returns the WIT name of the case.
+func (v VCSFaultCase) String() string {
+	switch v {
+	case VCSFaultBusy:
+		return "busy"
+	case VCSFaultConflict:
+		return "conflict"
+	case VCSFaultNothing:
+		return "nothing"
+	case VCSFaultInvalidTarget:
+		return "invalid-target"
+	case VCSFaultUnknown:
+		return "unknown"
+	}
+	return "vcs-fault#" + strconv.Itoa(int(v))
+}
+
+// Error describes the fault as "vcs-fault <case>: <payload>".
+func (v VCSFault) Error() string {
+	s := "vcs-fault " + v.Case.String()
+	switch v.Case {
+	case VCSFaultBusy:
+		s += ": " + v.Busy
+	case VCSFaultNothing:
+		s += ": " + v.Nothing
+	case VCSFaultInvalidTarget:
+		s += ": " + v.InvalidTarget
+	case VCSFaultUnknown:
+		s += ": " + v.Unknown
+	}
+	return s
+}
+
 // ToolDefinition is the WIT record "tool-definition" (smith:plugin/contrib@0.0.0).
 //
 // A tool the model may call.

@@ -8,7 +8,7 @@ import (
 
 // Capabilities lists the grants that make capability interfaces importable,
 // each named after its interface.
-var Capabilities = []string{"fs", "http", "log", "process", "secrets", "ui"}
+var Capabilities = []string{"fs", "http", "log", "process", "secrets", "ui", "vcs"}
 
 // WorldSpec returns what the host expects of an artifact of the world
 // smith:plugin@0.0.0 (plugin): every import it may use and every export it may or
@@ -32,6 +32,11 @@ func WorldSpec() wasmhost.WorldSpec {
 			{Module: "smith:plugin/secrets@0.0.0", Name: "check-secret", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}},
 			{Module: "smith:plugin/ui@0.0.0", Name: "show-notification", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}},
 			{Module: "smith:plugin/ui@0.0.0", Name: "request-confirmation", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}},
+			{Module: "smith:plugin/vcs@0.0.0", Name: "list-turns", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32}, Results: nil}},
+			{Module: "smith:plugin/vcs@0.0.0", Name: "compare-files", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}},
+			{Module: "smith:plugin/vcs@0.0.0", Name: "undo-turn", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}},
+			{Module: "smith:plugin/vcs@0.0.0", Name: "redo-turn", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}},
+			{Module: "smith:plugin/vcs@0.0.0", Name: "restore-files", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}},
 			{Module: "[export]smith:plugin/provider@0.0.0", Name: "[resource-new]decoder", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32}, Results: []wasmhost.ValueType{wasmhost.I32}}},
 			{Module: "[export]smith:plugin/provider@0.0.0", Name: "[resource-rep]decoder", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32}, Results: []wasmhost.ValueType{wasmhost.I32}}},
 			{Module: "[export]smith:plugin/provider@0.0.0", Name: "[resource-drop]decoder", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32}, Results: nil}},

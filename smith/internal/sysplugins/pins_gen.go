@@ -33,11 +33,11 @@ var toolsWasm []byte
 // the toolchains that built them (a rebuild is byte-identical only with
 // the same one).
 var pins = []pin{
-	{name: "permissions", file: "permissions.wasm", size: 95114, sha256: "0899433e03f40bd86c52e84f92166d40e3d1c3ca649b3557e7694137cf72353f", toolchain: "rustc 1.63.0", data: permissionsWasm},
-	{name: "product", file: "product.wasm", size: 107673, sha256: "046c218e4b58f58c0ab6499780370cb1ccfe72940375a9bdcdd0da192d4fb28f", toolchain: "rustc 1.63.0", data: productWasm},
-	{name: "providers-anthropic", file: "providers-anthropic.wasm", size: 302260, sha256: "1b1a597c13b4f4ba4136a693c5444bdce510f10a278ead56d6604e445756cce1", toolchain: "rustc 1.63.0", data: providersanthropicWasm},
-	{name: "providers-openai-responses", file: "providers-openai-responses.wasm", size: 308969, sha256: "ec588da8fff8469e5cae6ab5b4a5f40e63b7747f788fa32a859c27856dc6a823", toolchain: "rustc 1.63.0", data: providersopenairesponsesWasm},
-	{name: "providers-openai-chat", file: "providers-openai-chat.wasm", size: 313272, sha256: "b01b88f28e8ab46a5bf6a3a007823a1acf27b926df087aa42f7c70c22757b132", toolchain: "rustc 1.63.0", data: providersopenaichatWasm},
-	{name: "providers-gemini", file: "providers-gemini.wasm", size: 362010, sha256: "40ce0067db32920429c96ea51245f749e67006abe37ae4a8b875b1b41e841e17", toolchain: "rustc 1.63.0", data: providersgeminiWasm},
-	{name: "tools", file: "tools.wasm", size: 112612, sha256: "606a7165631f72e8de25efb59036cfaa6056c8f7a1889cae33d6c53ed3837f5d", toolchain: "rustc 1.63.0", data: toolsWasm},
+	{name: "permissions", file: "permissions.wasm", size: 95114, sha256: "b05004c3f761fed3093280f62622e994aa6ecd98365d64289364a99b8b741f88", toolchain: "rustc 1.63.0", data: permissionsWasm},
+	{name: "product", file: "product.wasm", size: 107673, sha256: "7961e19863d0863234eb4294162266baf4a353ff0eb74e59152ff2de3455936c", toolchain: "rustc 1.63.0", data: productWasm},
+	{name: "providers-anthropic", file: "providers-anthropic.wasm", size: 302260, sha256: "c6c1869c5d5b4c30bc5f0bd8f23dab9d678606d284f08b034abc48659283184a", toolchain: "rustc 1.63.0", data: providersanthropicWasm},
+	{name: "providers-openai-responses", file: "providers-openai-responses.wasm", size: 308969, sha256: "70afbb51ba96bfb935b74fc25a0c509beee55966924b1b2d2fbe155d79e0e5ad", toolchain: "rustc 1.63.0", data: providersopenairesponsesWasm},
+	{name: "providers-openai-chat", file: "providers-openai-chat.wasm", size: 313272, sha256: "8e3cebe80d108db074654119cd947229c3f7b0c18ebed4c0d299ef8168e4fc5d", toolchain: "rustc 1.63.0", data: providersopenaichatWasm},
+	{name: "providers-gemini", file: "providers-gemini.wasm", size: 362010, sha256: "331b7fcbc1002683f7f9a9bae743ed8cfc0da89a8c683ce1902c00caa6db2f70", toolchain: "rustc 1.63.0", data: providersgeminiWasm},
+	{name: "tools", file: "tools.wasm", size: 112612, sha256: "d6f41e80ccf32f9b3abc47e477e3b4b5ccd328d77f0857e95ac57ae9a8926cb1", toolchain: "rustc 1.63.0", data: toolsWasm},
 }
