@@ -8,8 +8,11 @@ import (
 	"github.com/tetratelabs/wazero"
 )
 
+// PageSize is the size of a WebAssembly linear memory page: 64 KiB.
+const PageSize = 64 << 10
+
 // DefaultMemoryLimitPages is the engine-wide linear memory ceiling when
-// Config.MemoryLimitPages is zero: 4096 pages of 64 KiB, 256 MiB.
+// Config.MemoryLimitPages is zero: 4096 pages of PageSize, 256 MiB.
 const DefaultMemoryLimitPages = 4096
 
 // Config configures an Engine. The zero value is usable and means the

@@ -139,7 +139,7 @@ func (inv *invocation) tooDeep() {
 // grow is the guest's memory.grow: it enforces Budgets.MemoryPages.
 func (inv *invocation) grow(mod api.Module, delta uint32) uint32 {
 	mem := mod.Memory()
-	cur := mem.Size() / 65536
+	cur := mem.Size() / PageSize
 	limit := inv.in.plugin.budgets.MemoryPages
 	if uint64(cur)+uint64(delta) > uint64(limit) {
 		inv.fail(BudgetMemory, fmt.Errorf("growing linear memory from %d by %d pages would pass its memory budget of %d pages (64 KiB each); use less memory or raise the budget",

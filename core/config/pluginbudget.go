@@ -44,8 +44,7 @@ const (
 	DefaultPluginFuel    = wasmhost.DefaultFuel
 	MinPluginFuel        = 1 << 20
 	MaxPluginFuel        = 1 << 40
-	pluginPage           = 64 << 10
-	DefaultPluginMemory  = wasmhost.DefaultMemoryLimitPages * pluginPage
+	DefaultPluginMemory  = wasmhost.DefaultMemoryLimitPages * wasmhost.PageSize
 	MinPluginMemory      = 1 << 20
 )
 
@@ -138,7 +137,7 @@ func parseMemory(v kdl.Value) (int64, string) {
 		return 0, why
 	}
 	m, err := bytesize.Parse(v.String())
-	if err != nil || m < MinPluginMemory || m > DefaultPluginMemory || m%pluginPage != 0 {
+	if err != nil || m < MinPluginMemory || m > DefaultPluginMemory || m%wasmhost.PageSize != 0 {
 		return 0, why
 	}
 	return m, ""

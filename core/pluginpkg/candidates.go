@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/smith-agent/smith/core/plugin"
+	"github.com/smith-agent/smith/wasmhost"
 )
 
 // Tiers of the plugins this package loads (the embedded ones are
@@ -39,7 +40,7 @@ func artifactOf(p *Package) plugin.Artifact {
 	sum := sha256.Sum256(p.Wasm)
 	return plugin.Artifact{Name: p.Manifest.Name, Wasm: p.Wasm, SHA256: hex.EncodeToString(sum[:]),
 		Grants: slices.Clone(p.Manifest.Capabilities), Network: slices.Clone(p.Manifest.Network), Secrets: slices.Clone(p.Manifest.Secrets), Stores: slices.Clone(p.Manifest.Stores), Timeout: p.Manifest.Timeout,
-		MemoryPages: uint32(p.Manifest.Memory / wasmPage)}
+		MemoryPages: uint32(p.Manifest.Memory / wasmhost.PageSize)}
 }
 
 // DirCandidate reads the package at dir as a one-run candidate of tier.
@@ -138,7 +139,7 @@ func (s *Store) candidate(g Grant) (Candidate, error) {
 	reg, _ := readBounded(filepath.Join(root, RegistrationFile), MaxManifest*16, "registration")
 	return Candidate{Tier: TierUser, Source: root, Artifact: plugin.Artifact{Name: g.Name, Wasm: wasm, SHA256: g.SHA256,
 		Grants: slices.Clone(g.Capabilities), Network: slices.Clone(g.Network), Secrets: slices.Clone(g.Secrets), Stores: slices.Clone(g.Stores), Timeout: timeout,
-		MemoryPages: uint32(g.Memory / wasmPage), Registration: reg}}, nil
+		MemoryPages: uint32(g.Memory / wasmhost.PageSize), Registration: reg}}, nil
 }
 
 // changed reports whether the artifact at path (its bytes wasm) differs

@@ -217,23 +217,20 @@ func (p *parser) scalar(m *Manifest, n *kdl.Node, field string, v kdl.Value) {
 		}
 	case "memory":
 		b, err := bytesize.Parse(s)
-		max := int64(wasmhost.DefaultMemoryLimitPages) * wasmPage
+		max := int64(wasmhost.DefaultMemoryLimitPages) * wasmhost.PageSize
 		switch {
 		case err != nil:
 			p.fail(at, field, q, err.Error(), "such as "+examples[field])
 		case b > max:
 			p.fail(at, field, q, fmt.Sprintf("is more than the %s a plugin may use: a manifest hint may only tighten a budget", bytesize.Format(max)),
 				fmt.Sprintf("use at most %q, or remove memory", bytesize.Format(max)))
-		case b < 1<<20 || b%wasmPage != 0:
+		case b < 1<<20 || b%wasmhost.PageSize != 0:
 			p.fail(at, field, q, "is not a whole number of 64 KiB pages from 1 MiB", "such as "+examples[field])
 		default:
 			m.Memory = b
 		}
 	}
 }
-
-// wasmPage is the size of a WebAssembly memory page.
-const wasmPage = 64 << 10
 
 // capability reads `capability "NAME"`, with an allow list for http.
 func (p *parser) capability(m *Manifest, n *kdl.Node) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/smith-agent/smith/core/config"
 	"github.com/smith-agent/smith/core/plugin"
+	"github.com/smith-agent/smith/wasmhost"
 )
 
 // configured returns arts as the configuration shapes them: the
@@ -47,7 +48,7 @@ func withBudgets(arts []plugin.Artifact, conf *config.Config) ([]plugin.Artifact
 			out[i].Fuel = uint64(b.Fuel.Value)
 		}
 		if b.Memory.IsSet() {
-			out[i].MemoryPages = uint32(b.Memory.Value / (64 << 10))
+			out[i].MemoryPages = uint32(b.Memory.Value / wasmhost.PageSize)
 		}
 	}
 	return out, notes
