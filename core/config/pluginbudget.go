@@ -22,6 +22,8 @@ import (
 //	    timeout "2m"          // the wall time of one call (default 30s; 1s to 1h)
 //	    fuel 10000000000      // its instruction budget (default 4294967296)
 //	    memory "64MiB"        // its linear memory (default and most 256MiB)
+//	    output "256KiB"       // a tool call's or command's output (default 64KiB; 1KiB to 1MiB)
+//	    log "16KiB"           // the log bytes one call may write (default 64KiB; 1KiB to 1MiB)
 //	}
 //
 // A project's block may only tighten what is in force below it.
@@ -34,6 +36,9 @@ type PluginBudget struct {
 	Fuel    Setting[int64]
 	// Memory is in bytes, a multiple of 64 KiB.
 	Memory Setting[int64]
+	// Output and Log are in bytes.
+	Output Setting[int64]
+	Log    Setting[int64]
 }
 
 // The bounds of a plugin's budgets, and the defaults a user plugin gets
@@ -46,12 +51,17 @@ const (
 	MaxPluginFuel        = 1 << 40
 	DefaultPluginMemory  = wasmhost.DefaultMemoryLimitPages * wasmhost.PageSize
 	MinPluginMemory      = 1 << 20
+	// A call's output and its log records are bounded alike.
+	DefaultPluginOutput = 64 << 10
+	DefaultPluginLog    = 64 << 10
+	MinPluginBytes      = 1 << 10
+	MaxPluginBytes      = 1 << 20
 )
 
 // pluginBudgetNodes are the budgets a plugin block may set.
-var pluginBudgetNodes = []string{"timeout", "fuel", "memory"}
+var pluginBudgetNodes = []string{"timeout", "fuel", "memory", "output", "log"}
 
-const pluginBudgetExample = `plugin "shout" { timeout "2m"; fuel 10000000000; memory "64MiB"; }`
+const pluginBudgetExample = `plugin "shout" { timeout "2m"; fuel 10000000000; memory "64MiB"; output "256KiB"; log "16KiB"; }`
 
 // pluginBudget reads a plugin block.
 func (r *reader) pluginBudget(n *kdl.Node) {
@@ -110,6 +120,17 @@ func (r *reader) pluginBudget(n *kdl.Node) {
 					continue
 				}
 				b.Memory = Setting[int64]{Value: m, Source: src}
+			case "output", "log":
+				n, why := parseBytes(v)
+				if why != "" {
+					r.fail(v.Location(), kp, show(v), why, ex)
+					continue
+				}
+				if k.Name() == "output" {
+					b.Output = Setting[int64]{Value: n, Source: src}
+				} else {
+					b.Log = Setting[int64]{Value: n, Source: src}
+				}
 			}
 		}
 	}
@@ -125,8 +146,26 @@ func pluginBudgetNodeExample(name string) string {
 		return `timeout "2m"`
 	case "fuel":
 		return `fuel 10000000000`
+	case "output":
+		return `output "256KiB"`
+	case "log":
+		return `log "16KiB"`
 	}
 	return `memory "64MiB"`
+}
+
+// parseBytes reads a size written "256KiB" or "1MiB", from 1 KiB to
+// 1 MiB.
+func parseBytes(v kdl.Value) (int64, string) {
+	const why = `is not a size from 1KiB to 1MiB: write it as "256KiB" or "1MiB"`
+	if v.Kind() != kdl.String {
+		return 0, why
+	}
+	n, err := bytesize.Parse(v.String())
+	if err != nil || n < MinPluginBytes || n > MaxPluginBytes {
+		return 0, why
+	}
+	return n, ""
 }
 
 // parseMemory reads a size written "64MiB" or "512KiB": a multiple of
@@ -171,6 +210,12 @@ func mergePluginBudgets(cfg *Config, s Config) {
 		if p.Memory.IsSet() {
 			cur.Memory = p.Memory
 		}
+		if p.Output.IsSet() {
+			cur.Output = p.Output
+		}
+		if p.Log.IsSet() {
+			cur.Log = p.Log
+		}
 	}
 }
 
@@ -200,6 +245,14 @@ func confinePluginBudgets(d *layerData, below *Config) {
 			loosen("memory", m.Source, bytesize.Format(orDefault(in, DefaultPluginMemory)))
 			p.Memory = Setting[int64]{}
 		}
+		if o, in := p.Output, under.Output.Value; o.IsSet() && o.Value > orDefault(in, DefaultPluginOutput) {
+			loosen("output", o.Source, bytesize.Format(orDefault(in, DefaultPluginOutput)))
+			p.Output = Setting[int64]{}
+		}
+		if l, in := p.Log, under.Log.Value; l.IsSet() && l.Value > orDefault(in, DefaultPluginLog) {
+			loosen("log", l.Source, bytesize.Format(orDefault(in, DefaultPluginLog)))
+			p.Log = Setting[int64]{}
+		}
 	}
 }
 
@@ -223,6 +276,12 @@ func (c *Config) pluginBudgetEntries(add func(path, value string, s Source)) {
 		}
 		if p.Memory.IsSet() {
 			add("plugin."+name+".memory", bytesize.Format(p.Memory.Value), p.Memory.Source)
+		}
+		if p.Output.IsSet() {
+			add("plugin."+name+".output", bytesize.Format(p.Output.Value), p.Output.Source)
+		}
+		if p.Log.IsSet() {
+			add("plugin."+name+".log", bytesize.Format(p.Log.Value), p.Log.Source)
 		}
 	}
 }

@@ -84,7 +84,7 @@ func (b *Binding) RunCommand(ctx context.Context, name, args string) (CommandRes
 	st := &callState{ops: b.ops, ui: b.ui, vcs: b.vcs, command: true, callID: parent}
 	ictx := context.WithValue(hostops.WithInvocation(ctx, hostops.Invocation{Cwd: b.cwd, CallID: parent, Generation: b.gen.id}), callKey{}, st)
 	out, err := pluginabi.Bind(in).InvokeTool(ictx, pluginabi.ToolCall{ID: parent, Name: name, Arguments: string(arguments)},
-		pluginabi.InvokeOptions{OutputLimit: b.limit, WorkingDirectory: b.cwd})
+		pluginabi.InvokeOptions{OutputLimit: b.outputLimit(l), WorkingDirectory: b.cwd})
 	var fault pluginabi.ToolFault
 	switch {
 	case errors.As(err, &fault):
@@ -93,7 +93,7 @@ func (b *Binding) RunCommand(ctx context.Context, name, args string) (CommandRes
 		return CommandResult{}, fmt.Errorf("plugin: %q command %q: %w", l.art.Name, name, budgetFix(l.art.Name, err))
 	}
 	var res CommandResult
-	for _, c := range out.Content {
+	for _, c := range boundOutput(out.Content, b.outputLimit(l), l.art.Name) {
 		if c.Case == pluginabi.ContentBlockText {
 			res.Text += c.Text
 		}

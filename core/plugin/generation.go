@@ -229,9 +229,9 @@ func (h *Host) hostsFor(a Artifact) ([]wasmhost.HostModule, error) {
 		case "process":
 			hs.Process = &h.dispatch
 		case "log":
-			hs.Log = newLogHost(h, a.Name)
+			hs.Log = newLogHost(h, a)
 		case "ui":
-			hs.UI = &uiHost{name: a.Name, h: h, log: newLogHost(h, a.Name)}
+			hs.UI = &uiHost{name: a.Name, h: h, log: newLogHost(h, a)}
 		case "vcs":
 			hs.VCS = &vcsHost{name: a.Name}
 		case "secrets":

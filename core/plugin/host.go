@@ -79,6 +79,14 @@ type Artifact struct {
 	// MemoryPages caps the plugin's linear memory in 64 KiB pages; zero
 	// means the engine's ceiling (256 MiB), which is also the most.
 	MemoryPages uint32
+	// OutputBytes bounds the text one tool call or command of the plugin
+	// returns; zero means the binding's (Effects.OutputLimit, by default
+	// DefaultOutputLimit). The guest is told it, and the host cuts text
+	// past it with a note.
+	OutputBytes int
+	// LogBytes bounds the log bytes one call writes; zero means
+	// LogBytesPerCall.
+	LogBytes int
 	// Instrumented is the wasmhost.InstrumentationVersion Wasm was
 	// instrumented with ahead of time (wasmhost.Instrument, as
 	// tools/pluginbuild does for the system plugins), or "" when the host

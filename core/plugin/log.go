@@ -27,6 +27,9 @@ const (
 type logHost struct {
 	name string // sanitized
 	h    *Host
+	// maxBytes is the bytes one call may write (Artifact.LogBytes, else
+	// LogBytesPerCall).
+	maxBytes int
 	// ambient is the budget of the records written outside a call that
 	// carries its own (registration, provider codecs): shared by all of
 	// them for the life of the compiled plugin.
@@ -35,9 +38,13 @@ type logHost struct {
 
 var _ pluginabi.LogImports = (*logHost)(nil)
 
-func newLogHost(h *Host, name string) *logHost {
-	n, _ := sanitize(name, 128)
-	return &logHost{name: n, h: h}
+func newLogHost(h *Host, a Artifact) *logHost {
+	n, _ := sanitize(a.Name, 128)
+	max := a.LogBytes
+	if max <= 0 {
+		max = LogBytesPerCall
+	}
+	return &logHost{name: n, h: h, maxBytes: max}
 }
 
 // logBudget counts one call's log records; the zero value is a full
@@ -52,13 +59,13 @@ type logBudget struct {
 // take reserves n bytes for one record: ok says the record may be
 // written; notice says it may not and that the exhaustion record is due
 // now (once per budget).
-func (b *logBudget) take(n int) (ok, notice bool) {
+func (b *logBudget) take(n, maxBytes int) (ok, notice bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.exhausted {
 		return false, false
 	}
-	if b.records+1 > LogRecordsPerCall || b.bytes+n > LogBytesPerCall {
+	if b.records+1 > LogRecordsPerCall || b.bytes+n > maxBytes {
 		b.exhausted = true
 		return false, true
 	}
@@ -84,13 +91,13 @@ func (l *logHost) WriteLog(ctx context.Context, message string, o pluginabi.LogO
 		text += fmt.Sprintf(" [%d more bytes cut]", cut)
 	}
 	line := "plugin " + l.name + ": " + levelName(o.Level) + ": " + text + "\n"
-	ok, notice := budget.take(len(line))
+	ok, notice := budget.take(len(line), l.maxBytes)
 	switch {
 	case ok:
 		_, _ = l.h.log.Write([]byte(line))
 	case notice:
-		_, _ = fmt.Fprintf(l.h.log, "plugin %s: warning: log budget exhausted (at most %d records and %d bytes per call); later records of this call are dropped\n",
-			l.name, LogRecordsPerCall, LogBytesPerCall)
+		_, _ = fmt.Fprintf(l.h.log, "plugin %s: warning: log budget exhausted (at most %d records and %d bytes per call; smith.kdl: plugin %q { log \"256KiB\"; }); later records of this call are dropped\n",
+			l.name, LogRecordsPerCall, l.maxBytes, l.name)
 	}
 	return nil
 }

@@ -166,7 +166,7 @@ func (p *pluginTool) Execute(ctx context.Context, call *agent.Call) (agent.Resul
 	// tool_execution_update events, MCP's progress.
 	ictx = hostops.WithOutput(ictx, outputText(call.Update))
 	out, err := pluginabi.Bind(in).InvokeTool(ictx, pluginabi.ToolCall{ID: call.ID, Name: p.t.def.Name, Arguments: string(call.Arguments)},
-		pluginabi.InvokeOptions{OutputLimit: p.b.limit, WorkingDirectory: cwd})
+		pluginabi.InvokeOptions{OutputLimit: p.b.outputLimit(l), WorkingDirectory: cwd})
 	var fault pluginabi.ToolFault
 	switch {
 	case errors.As(err, &fault):
@@ -175,7 +175,7 @@ func (p *pluginTool) Execute(ctx context.Context, call *agent.Call) (agent.Resul
 		return agent.Result{IsError: true, Mutation: st.mutation(false)}, fmt.Errorf("plugin: %q tool %q: %w", l.art.Name, p.t.def.Name, budgetFix(l.art.Name, err))
 	}
 	res := agent.Result{Mutation: st.mutation(true)}
-	for _, c := range out.Content {
+	for _, c := range boundOutput(out.Content, p.b.outputLimit(l), l.art.Name) {
 		switch c.Case {
 		case pluginabi.ContentBlockText:
 			res.Content = append(res.Content, model.Text{Text: p.b.redact(c.Text)})

@@ -50,6 +50,12 @@ func withBudgets(arts []plugin.Artifact, conf *config.Config) ([]plugin.Artifact
 		if b.Memory.IsSet() {
 			out[i].MemoryPages = uint32(b.Memory.Value / wasmhost.PageSize)
 		}
+		if b.Output.IsSet() {
+			out[i].OutputBytes = int(b.Output.Value)
+		}
+		if b.Log.IsSet() {
+			out[i].LogBytes = int(b.Log.Value)
+		}
 	}
 	return out, notes
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/smith-agent/smith/core/config"
+	"github.com/smith-agent/smith/core/model"
 	"github.com/smith-agent/smith/core/plugin"
 	"github.com/smith-agent/smith/core/protocol"
 )
@@ -19,15 +20,16 @@ func TestWithBudgets(t *testing.T) {
 	conf := &config.Config{PluginBudgets: map[string]*config.PluginBudget{
 		"shout": {Name: "shout", Source: at, Timeout: config.Setting[time.Duration]{Value: 2 * time.Minute, Source: at},
 			Memory: config.Setting[int64]{Value: 64 << 20, Source: at}},
-		"tools": {Name: "tools", Source: at, Fuel: config.Setting[int64]{Value: 1 << 34, Source: at}},
+		"tools": {Name: "tools", Source: at, Fuel: config.Setting[int64]{Value: 1 << 34, Source: at},
+			Output: config.Setting[int64]{Value: 2 << 10, Source: at}, Log: config.Setting[int64]{Value: 4 << 10, Source: at}},
 		"shuot": {Name: "shuot", Source: at},
 	}}
 	arts := []plugin.Artifact{{Name: "tools", Timeout: time.Hour}, {Name: "shout", Timeout: 10 * time.Second, MemoryPages: 16}}
 	got, notes := withBudgets(arts, conf)
-	if got[0].Timeout != time.Hour || got[0].Fuel != 1<<34 || got[0].MemoryPages != 0 {
+	if got[0].Timeout != time.Hour || got[0].Fuel != 1<<34 || got[0].MemoryPages != 0 || got[0].OutputBytes != 2<<10 || got[0].LogBytes != 4<<10 {
 		t.Errorf("tools %+v", got[0])
 	}
-	if got[1].Timeout != 2*time.Minute || got[1].MemoryPages != 1024 || got[1].Fuel != 0 {
+	if got[1].Timeout != 2*time.Minute || got[1].MemoryPages != 1024 || got[1].Fuel != 0 || got[1].OutputBytes != 0 || got[1].LogBytes != 0 {
 		t.Errorf("shout %+v", got[1])
 	}
 	if arts[1].Timeout != 10*time.Second {
@@ -71,4 +73,29 @@ func TestPluginBudgetApplies(t *testing.T) {
 	if got := strings.Join(notes, "\n"); !strings.Contains(got, "plugin guard") || !strings.Contains(got, `raise its budget in smith.kdl: plugin "guard" { memory "256MiB" }`) {
 		t.Fatalf("notices:\n%s", got)
 	}
+}
+
+// TestPluginOutputBudget: a plugin block's output budget is the limit the
+// plugin's tool calls are given: the read tool cuts a large file at it.
+func TestPluginOutputBudget(t *testing.T) {
+	w := newWorld(t)
+	w.write("big.txt", strings.Repeat("line of text\n", 2000))
+	w.write("o.mock.json", mockScript(`{"tool_calls":[{"id":"r1","name":"read","arguments":{"path":"big.txt"}}]}`, mockText("done", 10, 1, 1)))
+	w.config("plugin \"tools\" {\n    output \"2KiB\"\n}\n")
+	rt := w.open(map[string]string{"model": "mock/o.mock.json"}, nil)
+	s, err := rt.NewSession(context.Background(), NewSessionOptions{Name: "o"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := runPrompt(t, s, "read it")
+	for _, ev := range evs {
+		if e, ok := ev.(protocol.ToolExecutionEnd); ok {
+			text := model.TextOf(e.Result.Content)
+			if len(text) > 2<<10 || !strings.Contains(text, "2048-byte tool output limit") {
+				t.Fatalf("read returned %d bytes:\n%s", len(text), text)
+			}
+			return
+		}
+	}
+	t.Fatal("no tool ran")
 }
