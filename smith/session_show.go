@@ -1,10 +1,12 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/smith-agent/smith/core/effect"
 	"github.com/smith-agent/smith/core/model"
 	"github.com/smith-agent/smith/core/session"
 	"github.com/smith-agent/smith/sessionfmt"
@@ -15,8 +17,9 @@ import (
 // model changes, file snapshots and restores, labels, compactions and
 // branch summaries as one-line notes. Each turn (a user input through
 // its final answer) ends with its total: its responses and the
-// compactions its run made. Effect records are counted in the header,
-// not listed.
+// compactions its run made. Effect records are counted in the header;
+// each applied write and edit is named with its effect id, which
+// `smith session diff --effect` shows alone.
 func showBranch(out io.Writer, s *sessionfmt.Session) error {
 	if s.Selected() < 0 {
 		return nil
@@ -24,9 +27,27 @@ func showBranch(out io.Writer, s *sessionfmt.Session) error {
 	w := textout.SafeWriter{W: out}
 	models := 0
 	var turn turnTotal
+	edits := map[string]string{} // effect id → "write a.txt", of the file effects begun
 	for _, i := range s.History(s.Selected(), nil) {
 		e := s.Entry(i)
 		switch e.Kind {
+		case sessionfmt.KindEffectIntent, sessionfmt.KindEffectCompletion:
+			r, err := session.EntryEffect(e)
+			if err != nil {
+				return fmt.Errorf("entry %s: %w", e.ID, err)
+			}
+			switch r := r.(type) {
+			case effect.Intent:
+				if verb, ok := strings.CutPrefix(r.Kind, "fs."); ok && (verb == "write" || verb == "edit") {
+					var in struct{ Path string }
+					_ = json.Unmarshal(r.Input, &in)
+					edits[r.ID] = verb + " " + in.Path
+				}
+			case effect.Completion:
+				if what, ok := edits[r.ID]; ok && r.Mutation == model.MutationApplied {
+					fmt.Fprintf(w, "\n[%s: effect %s]\n", what, r.ID)
+				}
+			}
 		case sessionfmt.KindMessage:
 			m, err := session.EntryMessage(e.Content)
 			if err != nil {

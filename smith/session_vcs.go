@@ -26,6 +26,7 @@ func vcsCommands(ref string) []*cli.Command {
 				&cli.IntFlag{Name: "turn", Usage: "show what turn `N` changed (1 is the first; --list shows them)"},
 				&cli.StringFlag{Name: "from", Usage: "compare the files at `ENTRY` (an entry id, a unique prefix, or turn:N) ..."},
 				&cli.StringFlag{Name: "to", Usage: "... with the files at `ENTRY` (default: the files now)"},
+				&cli.StringFlag{Name: "effect", Usage: "show what the one effect `ID` changed (a write, an edit or a restore; an id or a unique prefix)"},
 				&cli.BoolFlag{Name: "list", Usage: "list the turns with how many files each changed"},
 				&cli.BoolFlag{Name: "stat", Usage: "only the changed paths, no patches"},
 			},
@@ -58,7 +59,7 @@ func sessionDiff(ctx context.Context, cmd *cli.Command) error {
 		}
 		return printTurns(w, turns)
 	}
-	d, err := s.Diff(ctx, protocol.DiffParams{Turn: int(cmd.Int("turn")), From: cmd.String("from"), To: cmd.String("to")})
+	d, err := s.Diff(ctx, protocol.DiffParams{Turn: int(cmd.Int("turn")), From: cmd.String("from"), To: cmd.String("to"), Effect: cmd.String("effect")})
 	if err != nil {
 		return cmdError(cmd, err)
 	}

@@ -59,6 +59,13 @@ type Effects struct {
 	// "vcs"; nil means there are none (a replay): their calls fail with
 	// the fault nothing.
 	VCS VCS
+	// Contents keeps what each applied write and edit replaced and left
+	// (their effects name the ids), so that one effect can be shown as
+	// what it changed; nil keeps none. Keep must be safe for concurrent
+	// use.
+	Contents interface {
+		Keep(b []byte) (string, error)
+	}
 }
 
 // Binding is a generation's tools attached to one set of [Effects]. It
@@ -105,7 +112,7 @@ func (g *Generation) Bind(e Effects) (*Binding, error) {
 	if limit <= 0 {
 		limit = DefaultOutputLimit
 	}
-	ops := &hostops.Ops{FS: fs, Journal: e.Journal, Env: e.Env, Sandbox: e.Sandbox, Secrets: e.Secrets, SecretAllowed: e.SecretAllowed}
+	ops := &hostops.Ops{FS: fs, Journal: e.Journal, Env: e.Env, Sandbox: e.Sandbox, Secrets: e.Secrets, SecretAllowed: e.SecretAllowed, Contents: e.Contents}
 	if err := ops.Recall(context.Background()); err != nil {
 		fs.Close()
 		return nil, fmt.Errorf("plugin: %w; without them an edit of a file changed since it was read would not be refused, so the tools are not bound: reopen the session, or start a new one", err)

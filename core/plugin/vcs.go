@@ -158,6 +158,9 @@ func (v *vcsHost) CompareFiles(ctx context.Context, o pluginabi.DiffOptions) (pl
 		return pluginabi.DiffResult{}, err
 	}
 	var p protocol.DiffParams
+	if o.Effect != nil {
+		p.Effect = *o.Effect
+	}
 	if o.Turn != nil {
 		if *o.Turn == 0 {
 			return pluginabi.DiffResult{}, pluginabi.VCSFault{Case: pluginabi.VCSFaultInvalidTarget, InvalidTarget: "turn 0: turns are numbered from 1"}

@@ -60,11 +60,15 @@ type VCSResult struct {
 	Effect string `json:"effect"`
 }
 
-// DiffParams chooses what to compare. With Turn set, the files before
-// and after that turn; with From (and optionally To) entries, the files at
-// those entries (To "" is the live worktree); with nothing set, the
-// last turn (its start against the live worktree).
+// DiffParams chooses what to compare. With Effect set, what that one
+// effect changed (a write or an edit, from the contents it kept; a
+// restore); with Turn set, the files before and after that turn; with
+// From (and optionally To) entries, the files at those entries (To "" is
+// the live worktree); with nothing set, the last turn (its start against
+// the live worktree).
 type DiffParams struct {
+	// Effect is an effect id (or a unique prefix of 4+ characters).
+	Effect string `json:"effect,omitempty"`
 	// Turn is the 1-based turn of the selected branch; 0 means unset.
 	Turn int `json:"turn,omitempty"`
 	// From and To are entries (ids or unique prefixes) or "turn:N".

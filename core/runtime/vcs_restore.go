@@ -272,6 +272,12 @@ func (s *Session) diff(ctx context.Context, p protocol.DiffParams) (protocol.Dif
 	if err != nil {
 		return protocol.DiffResult{}, err
 	}
+	if p.Effect != "" {
+		if p.Turn > 0 || p.From != "" || p.To != "" {
+			return protocol.DiffResult{}, usagef("runtime: diff an effect alone: give the effect, or a turn, or entries, not both")
+		}
+		return s.diffEffect(p.Effect, v, st)
+	}
 	var from, to vcs.ID
 	var res protocol.DiffResult
 	live := false

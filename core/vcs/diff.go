@@ -8,6 +8,7 @@ import (
 	udiff "github.com/aymanbagabas/go-udiff"
 
 	"github.com/smith-agent/smith/core/vcs/internal/index"
+	"github.com/smith-agent/smith/core/vcs/internal/object"
 )
 
 // ChangeKind says how a path differs between two trees.
@@ -166,4 +167,32 @@ func (s *Store) withPatches(cs []Change) ([]Change, error) {
 		}
 	}
 	return cs, nil
+}
+
+// PutBlob stores b as a blob (unless it is there already) and returns its
+// id. It is not synced at once: the next snapshot syncs it with its own
+// objects. Safe for concurrent use, also with a snapshot.
+func (s *Store) PutBlob(b []byte) (ID, error) {
+	id, _, err := s.objs.Write(object.TypeBlob, b)
+	if err != nil {
+		return ID{}, fmt.Errorf("vcs: store a blob: %w", err)
+	}
+	return ID(id), nil
+}
+
+// BlobChange describes how path went from blob before to blob after (a
+// zero id: no file on that side), with its patch, as [Store.Diff] does
+// for a path of two snapshots. Both blobs must be stored.
+func (s *Store) BlobChange(path string, before, after ID) (Change, error) {
+	c := Change{Path: path, Kind: Modified, OldID: before, NewID: after, OldMode: ModeFile, NewMode: ModeFile}
+	switch {
+	case before.IsZero():
+		c.Kind, c.OldMode = Added, 0
+	case after.IsZero():
+		c.Kind, c.NewMode = Deleted, 0
+	}
+	if err := s.patch(&c); err != nil {
+		return Change{}, err
+	}
+	return c, nil
 }

@@ -2165,13 +2165,16 @@ pub mod vcs {
         }
     }
 
-    /// What `compare-files` compares. With `turn`, the files before and after that
+    /// What `compare-files` compares. With `effect`, what that one effect
+    /// changed (a write, an edit or a restore); with `turn`, the files before and after that
     /// turn; with `older` (and `newer`, else the live files), the files at
     /// those entries (an entry id, a unique prefix of 4+ characters, or
     /// `turn:N` for the start of turn N); with neither, the last turn's
     /// start against the live files.
     #[derive(Debug, Clone, PartialEq, Default)]
     pub struct DiffOptions {
+        /// An effect id, or a unique prefix of 4+ characters.
+        pub effect: Option<String>,
         /// The turn, from 1.
         pub turn: Option<u32>,
         /// The older side.
@@ -2181,31 +2184,35 @@ pub mod vcs {
     }
 
     impl rt::Canon for DiffOptions {
-        const SIZE: usize = 32;
+        const SIZE: usize = 44;
         const ALIGN: usize = 4;
         unsafe fn load(p: usize) -> Self {
             DiffOptions {
-                turn: rt::Canon::load(p),
-                older: rt::Canon::load(p + 8),
-                newer: rt::Canon::load(p + 20),
+                effect: rt::Canon::load(p),
+                turn: rt::Canon::load(p + 12),
+                older: rt::Canon::load(p + 20),
+                newer: rt::Canon::load(p + 32),
             }
         }
         unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
-            rt::Canon::store(&self.turn, p, keep);
-            rt::Canon::store(&self.older, p + 8, keep);
-            rt::Canon::store(&self.newer, p + 20, keep);
+            rt::Canon::store(&self.effect, p, keep);
+            rt::Canon::store(&self.turn, p + 12, keep);
+            rt::Canon::store(&self.older, p + 20, keep);
+            rt::Canon::store(&self.newer, p + 32, keep);
         }
         unsafe fn lift(f: &[u64]) -> Self {
             DiffOptions {
-                turn: rt::Canon::lift(&f[0..]),
-                older: rt::Canon::lift(&f[2..]),
-                newer: rt::Canon::lift(&f[5..]),
+                effect: rt::Canon::lift(&f[0..]),
+                turn: rt::Canon::lift(&f[3..]),
+                older: rt::Canon::lift(&f[5..]),
+                newer: rt::Canon::lift(&f[8..]),
             }
         }
         unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
-            rt::Canon::lower(&self.turn, &mut f[0..], keep);
-            rt::Canon::lower(&self.older, &mut f[2..], keep);
-            rt::Canon::lower(&self.newer, &mut f[5..], keep);
+            rt::Canon::lower(&self.effect, &mut f[0..], keep);
+            rt::Canon::lower(&self.turn, &mut f[3..], keep);
+            rt::Canon::lower(&self.older, &mut f[5..], keep);
+            rt::Canon::lower(&self.newer, &mut f[8..], keep);
         }
     }
 
@@ -2452,20 +2459,20 @@ pub mod vcs {
         #[link(wasm_import_module = "smith:plugin/vcs@0.0.0")]
         extern "C" {
             #[link_name = "compare-files"]
-            fn import(p0: i32, p1: i32, p2: i32, p3: i32, p4: i32, p5: i32, p6: i32, p7: i32, p8: i32);
+            fn import(p0: i32, p1: i32, p2: i32, p3: i32, p4: i32, p5: i32, p6: i32, p7: i32, p8: i32, p9: i32, p10: i32, p11: i32);
         }
         #[cfg(not(target_arch = "wasm32"))]
-        unsafe fn import(_: i32, _: i32, _: i32, _: i32, _: i32, _: i32, _: i32, _: i32, _: i32) {
+        unsafe fn import(_: i32, _: i32, _: i32, _: i32, _: i32, _: i32, _: i32, _: i32, _: i32, _: i32, _: i32, _: i32) {
             unreachable!("smith_plugin: smith:plugin/vcs@0.0.0 compare-files is a host import, callable only in wasm32")
         }
         unsafe {
             rt::lifting("vcs.compare-files");
             let mut keep = rt::Keep::new();
-            let mut f = [0u64; 8];
+            let mut f = [0u64; 11];
             rt::Canon::lower(options, &mut f[0..], &mut keep);
             let mut ret = [0u64; 4];
             let p = ret.as_mut_ptr() as usize;
-            import(f[0] as i32, f[1] as i32, f[2] as i32, f[3] as i32, f[4] as i32, f[5] as i32, f[6] as i32, f[7] as i32, p as i32);
+            import(f[0] as i32, f[1] as i32, f[2] as i32, f[3] as i32, f[4] as i32, f[5] as i32, f[6] as i32, f[7] as i32, f[8] as i32, f[9] as i32, f[10] as i32, p as i32);
             rt::Canon::load(p)
         }
     }

@@ -40,16 +40,16 @@ func ListTurns() ([]TurnSnapshots, error) {
 }
 
 //go:wasmimport smith:plugin/vcs@0.0.0 compare-files
-func wasmimportCompareFiles(p0 uint32, p1 uint32, p2 uint32, p3 uint32, p4 uint32, p5 uint32, p6 uint32, p7 uint32, p8 uint32)
+func wasmimportCompareFiles(p0 uint32, p1 uint32, p2 uint32, p3 uint32, p4 uint32, p5 uint32, p6 uint32, p7 uint32, p8 uint32, p9 uint32, p10 uint32, p11 uint32)
 
 // CompareFiles compares two states of the files.
 func CompareFiles(options DiffOptions) (DiffResult, error) {
 	mark := cabi.Mark()
 	defer cabi.Release(mark)
-	var f [8]uint64
+	var f [11]uint64
 	lowerDiffOptions(f[0:], &options)
 	ret := cabi.Alloc(28, 4)
-	wasmimportCompareFiles(uint32(f[0]), uint32(f[1]), uint32(f[2]), uint32(f[3]), uint32(f[4]), uint32(f[5]), uint32(f[6]), uint32(f[7]), cabi.Addr(ret))
+	wasmimportCompareFiles(uint32(f[0]), uint32(f[1]), uint32(f[2]), uint32(f[3]), uint32(f[4]), uint32(f[5]), uint32(f[6]), uint32(f[7]), uint32(f[8]), uint32(f[9]), uint32(f[10]), cabi.Addr(ret))
 	var v DiffResult
 	var fault VCSFault
 	switch ret[0] {
@@ -203,17 +203,21 @@ func loadVCSFault(b []byte, v *VCSFault) {
 }
 
 func lowerDiffOptions(f []uint64, v *DiffOptions) {
-	if v.Turn != nil {
+	if v.Effect != nil {
 		f[0] = 1
-		f[1] = uint64((*v.Turn))
+		cabi.LowerString((*v.Effect), f[1:])
+	}
+	if v.Turn != nil {
+		f[3] = 1
+		f[4] = uint64((*v.Turn))
 	}
 	if v.Older != nil {
-		f[2] = 1
-		cabi.LowerString((*v.Older), f[3:])
+		f[5] = 1
+		cabi.LowerString((*v.Older), f[6:])
 	}
 	if v.Newer != nil {
-		f[5] = 1
-		cabi.LowerString((*v.Newer), f[6:])
+		f[8] = 1
+		cabi.LowerString((*v.Newer), f[9:])
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -46,6 +47,9 @@ type Ops struct {
 	// plaintext there (the intent keeps the reference; the completion
 	// names the secrets restored). nil allows none.
 	SecretAllowed func(name string) bool
+	// Contents, when set, keeps what each applied write and edit replaced
+	// and left (keep.go), named in its completion output. nil keeps none.
+	Contents ContentStore
 }
 
 // run records the intent, runs fn unless that failed, and records the
@@ -163,14 +167,21 @@ func (o *Ops) Write(ctx context.Context, inv Invocation, path, content string) (
 // WriteFile is Write with the choice of creating parent directories.
 func (o *Ops) WriteFile(ctx context.Context, inv Invocation, path, content string, createParents bool) (hostfs.WriteResult, effect.Completion, error) {
 	var res hostfs.WriteResult
-	c, err := o.run(ctx, inv, "fs.write", textInput{Path: path, AbsPath: absPath(inv, path), SHA256: digest(content), Bytes: len(content)},
+	abs := absPath(inv, path)
+	c, err := o.run(ctx, inv, "fs.write", textInput{Path: path, AbsPath: abs, SHA256: digest(content), Bytes: len(content)},
 		func(ctx context.Context) (any, model.Mutation, error) {
+			prior := o.prior(abs)
 			var err error
 			res, err = o.FS.WriteFile(ctx, inv.Cwd, path, []byte(content), createParents)
+			var kept *KeptContent
+			if err == nil {
+				kept = o.keep(prior, []byte(content))
+			}
 			return struct {
 				fileOutput
+				Kept *KeptContent `json:"kept,omitempty"`
 				hostfs.WriteResult
-			}{fileOutputOf(res.File), res}, mutationOf(err, model.MutationApplied), err
+			}{fileOutputOf(res.File), kept, res}, mutationOf(err, model.MutationApplied), err
 		})
 	return res, c, err
 }
@@ -199,16 +210,24 @@ func (o *Ops) EditAll(ctx context.Context, inv Invocation, path string, edits []
 		input.Edits[i] = editDigest{digest(e.Old), digest(e.New)}
 	}
 	c, err := o.run(ctx, inv, "fs.edit", input, func(ctx context.Context) (any, model.Mutation, error) {
+		prior := o.prior(input.AbsPath)
 		var err error
 		res, err = o.FS.EditAll(ctx, inv.Cwd, path, edits, maxBytes)
 		if err != nil {
 			return nil, mutationOf(err, model.MutationApplied), err
 		}
+		var kept *KeptContent
+		if prior.ok && prior.existed && res.File.Path != "" {
+			if after, rerr := os.ReadFile(res.File.Path); rerr == nil {
+				kept = o.keep(prior, after)
+			}
+		}
 		return struct {
 			fileOutput
-			Line  int `json:"line"`
-			Bytes int `json:"bytes"`
-		}{fileOutputOf(res.File), res.Line, res.Bytes}, model.MutationApplied, nil
+			Kept  *KeptContent `json:"kept,omitempty"`
+			Line  int          `json:"line"`
+			Bytes int          `json:"bytes"`
+		}{fileOutputOf(res.File), kept, res.Line, res.Bytes}, model.MutationApplied, nil
 	})
 	return res, c, err
 }

@@ -417,37 +417,49 @@ func storeTurnSnapshots(c *wasmhost.Call, b []byte, v *TurnSnapshots) error {
 func liftDiffOptions(c *wasmhost.Call, f []uint64, v *DiffOptions) error {
 	switch uint32(f[0]) {
 	case 0:
+		v.Effect = nil
+	case 1:
+		t45 := new(string)
+		if err := canon.LiftString(c, f[1], f[2], t45); err != nil {
+			return canon.Wrap("diff-options.effect", err)
+		}
+		v.Effect = t45
+	default:
+		return canon.BadCase("diff-options.effect", uint32(f[0]), 2)
+	}
+	switch uint32(f[3]) {
+	case 0:
 		v.Turn = nil
 	case 1:
-		t45 := new(uint32)
-		(*t45) = uint32(f[1])
-		v.Turn = t45
+		t46 := new(uint32)
+		(*t46) = uint32(f[4])
+		v.Turn = t46
 	default:
-		return canon.BadCase("diff-options.turn", uint32(f[0]), 2)
-	}
-	switch uint32(f[2]) {
-	case 0:
-		v.Older = nil
-	case 1:
-		t46 := new(string)
-		if err := canon.LiftString(c, f[3], f[4], t46); err != nil {
-			return canon.Wrap("diff-options.older", err)
-		}
-		v.Older = t46
-	default:
-		return canon.BadCase("diff-options.older", uint32(f[2]), 2)
+		return canon.BadCase("diff-options.turn", uint32(f[3]), 2)
 	}
 	switch uint32(f[5]) {
 	case 0:
-		v.Newer = nil
+		v.Older = nil
 	case 1:
 		t47 := new(string)
 		if err := canon.LiftString(c, f[6], f[7], t47); err != nil {
+			return canon.Wrap("diff-options.older", err)
+		}
+		v.Older = t47
+	default:
+		return canon.BadCase("diff-options.older", uint32(f[5]), 2)
+	}
+	switch uint32(f[8]) {
+	case 0:
+		v.Newer = nil
+	case 1:
+		t48 := new(string)
+		if err := canon.LiftString(c, f[9], f[10], t48); err != nil {
 			return canon.Wrap("diff-options.newer", err)
 		}
-		v.Newer = t47
+		v.Newer = t48
 	default:
-		return canon.BadCase("diff-options.newer", uint32(f[5]), 2)
+		return canon.BadCase("diff-options.newer", uint32(f[8]), 2)
 	}
 	return nil
 }
@@ -459,17 +471,17 @@ func storeDiffResult(c *wasmhost.Call, b []byte, v *DiffResult) error {
 	if err := canon.StoreString(c, b[8:], v.Newer); err != nil {
 		return canon.Wrap("diff-result.newer", err)
 	}
-	t51, t48, err := canon.AllocList(c, b[16:], len(v.Files), 20, 4)
+	t52, t49, err := canon.AllocList(c, b[16:], len(v.Files), 20, 4)
 	if err != nil {
 		return canon.Wrap("diff-result.files", err)
 	}
-	for t49 := range v.Files {
-		t50 := t48[t49*20:]
-		if err := storeFileChange(c, t50, &v.Files[t49]); err != nil {
+	for t50 := range v.Files {
+		t51 := t49[t50*20:]
+		if err := storeFileChange(c, t51, &v.Files[t50]); err != nil {
 			return err
 		}
 	}
-	if err := c.WriteBytes(t51, t48); err != nil {
+	if err := c.WriteBytes(t52, t49); err != nil {
 		return canon.Wrap("diff-result.files", err)
 	}
 	return nil
@@ -488,17 +500,17 @@ func storeOperation(c *wasmhost.Call, b []byte, v *Operation) error {
 	if err := canon.StoreString(c, b[8:], v.After); err != nil {
 		return canon.Wrap("operation.after", err)
 	}
-	t55, t52, err := canon.AllocList(c, b[16:], len(v.Changed), 20, 4)
+	t56, t53, err := canon.AllocList(c, b[16:], len(v.Changed), 20, 4)
 	if err != nil {
 		return canon.Wrap("operation.changed", err)
 	}
-	for t53 := range v.Changed {
-		t54 := t52[t53*20:]
-		if err := storeFileChange(c, t54, &v.Changed[t53]); err != nil {
+	for t54 := range v.Changed {
+		t55 := t53[t54*20:]
+		if err := storeFileChange(c, t55, &v.Changed[t54]); err != nil {
 			return err
 		}
 	}
-	if err := c.WriteBytes(t55, t52); err != nil {
+	if err := c.WriteBytes(t56, t53); err != nil {
 		return canon.Wrap("operation.changed", err)
 	}
 	if v.Rewound != nil {
@@ -524,102 +536,102 @@ func lowerDeclareOptions(c *wasmhost.Call, f []uint64, v *DeclareOptions) error 
 }
 
 func loadContributions(c *wasmhost.Call, b []byte, v *Contributions) error {
-	t56, err := canon.LoadList(c, b[0:], 24, 4)
+	t57, err := canon.LoadList(c, b[0:], 24, 4)
 	if err != nil {
 		return canon.Wrap("contributions.tools", err)
 	}
-	v.Tools = make([]ToolDefinition, len(t56)/24)
-	for t57 := range v.Tools {
-		t58 := t56[t57*24:]
-		if err := loadToolDefinition(c, t58, &v.Tools[t57]); err != nil {
+	v.Tools = make([]ToolDefinition, len(t57)/24)
+	for t58 := range v.Tools {
+		t59 := t57[t58*24:]
+		if err := loadToolDefinition(c, t59, &v.Tools[t58]); err != nil {
 			return err
 		}
 	}
-	t59, err := canon.LoadList(c, b[8:], 28, 4)
+	t60, err := canon.LoadList(c, b[8:], 28, 4)
 	if err != nil {
 		return canon.Wrap("contributions.commands", err)
 	}
-	v.Commands = make([]CommandDefinition, len(t59)/28)
-	for t60 := range v.Commands {
-		t61 := t59[t60*28:]
-		if err := loadCommandDefinition(c, t61, &v.Commands[t60]); err != nil {
+	v.Commands = make([]CommandDefinition, len(t60)/28)
+	for t61 := range v.Commands {
+		t62 := t60[t61*28:]
+		if err := loadCommandDefinition(c, t62, &v.Commands[t61]); err != nil {
 			return err
 		}
 	}
-	t62, err := canon.LoadList(c, b[16:], 32, 4)
+	t63, err := canon.LoadList(c, b[16:], 32, 4)
 	if err != nil {
 		return canon.Wrap("contributions.providers", err)
 	}
-	v.Providers = make([]ProviderDefinition, len(t62)/32)
-	for t63 := range v.Providers {
-		t64 := t62[t63*32:]
-		if err := loadProviderDefinition(c, t64, &v.Providers[t63]); err != nil {
+	v.Providers = make([]ProviderDefinition, len(t63)/32)
+	for t64 := range v.Providers {
+		t65 := t63[t64*32:]
+		if err := loadProviderDefinition(c, t65, &v.Providers[t64]); err != nil {
 			return err
 		}
 	}
-	t65, err := canon.LoadList(c, b[24:], 36, 4)
+	t66, err := canon.LoadList(c, b[24:], 36, 4)
 	if err != nil {
 		return canon.Wrap("contributions.models", err)
 	}
-	v.Models = make([]ModelDefinition, len(t65)/36)
-	for t66 := range v.Models {
-		t67 := t65[t66*36:]
-		if err := loadModelDefinition(c, t67, &v.Models[t66]); err != nil {
+	v.Models = make([]ModelDefinition, len(t66)/36)
+	for t67 := range v.Models {
+		t68 := t66[t67*36:]
+		if err := loadModelDefinition(c, t68, &v.Models[t67]); err != nil {
 			return err
 		}
 	}
-	t68, err := canon.LoadList(c, b[32:], 1, 1)
+	t69, err := canon.LoadList(c, b[32:], 1, 1)
 	if err != nil {
 		return canon.Wrap("contributions.subscriptions", err)
 	}
-	v.Subscriptions = make([]EventKind, len(t68)/1)
-	for t69 := range v.Subscriptions {
-		t70 := t68[t69*1:]
-		if err := loadEventKind(c, t70, &v.Subscriptions[t69]); err != nil {
+	v.Subscriptions = make([]EventKind, len(t69)/1)
+	for t70 := range v.Subscriptions {
+		t71 := t69[t70*1:]
+		if err := loadEventKind(c, t71, &v.Subscriptions[t70]); err != nil {
 			return err
 		}
 	}
-	t71, err := canon.LoadList(c, b[40:], 16, 4)
+	t72, err := canon.LoadList(c, b[40:], 16, 4)
 	if err != nil {
 		return canon.Wrap("contributions.prompts", err)
 	}
-	v.Prompts = make([]PromptDefinition, len(t71)/16)
-	for t72 := range v.Prompts {
-		t73 := t71[t72*16:]
-		if err := loadPromptDefinition(c, t73, &v.Prompts[t72]); err != nil {
+	v.Prompts = make([]PromptDefinition, len(t72)/16)
+	for t73 := range v.Prompts {
+		t74 := t72[t73*16:]
+		if err := loadPromptDefinition(c, t74, &v.Prompts[t73]); err != nil {
 			return err
 		}
 	}
-	t74, err := canon.LoadList(c, b[48:], 16, 4)
+	t75, err := canon.LoadList(c, b[48:], 16, 4)
 	if err != nil {
 		return canon.Wrap("contributions.context-transforms", err)
 	}
-	v.ContextTransforms = make([]ContextTransformDefinition, len(t74)/16)
-	for t75 := range v.ContextTransforms {
-		t76 := t74[t75*16:]
-		if err := loadContextTransformDefinition(c, t76, &v.ContextTransforms[t75]); err != nil {
+	v.ContextTransforms = make([]ContextTransformDefinition, len(t75)/16)
+	for t76 := range v.ContextTransforms {
+		t77 := t75[t76*16:]
+		if err := loadContextTransformDefinition(c, t77, &v.ContextTransforms[t76]); err != nil {
 			return err
 		}
 	}
-	t77, err := canon.LoadList(c, b[56:], 16, 4)
+	t78, err := canon.LoadList(c, b[56:], 16, 4)
 	if err != nil {
 		return canon.Wrap("contributions.key-bindings", err)
 	}
-	v.KeyBindings = make([]KeyBinding, len(t77)/16)
-	for t78 := range v.KeyBindings {
-		t79 := t77[t78*16:]
-		if err := loadKeyBinding(c, t79, &v.KeyBindings[t78]); err != nil {
+	v.KeyBindings = make([]KeyBinding, len(t78)/16)
+	for t79 := range v.KeyBindings {
+		t80 := t78[t79*16:]
+		if err := loadKeyBinding(c, t80, &v.KeyBindings[t79]); err != nil {
 			return err
 		}
 	}
-	t80, err := canon.LoadList(c, b[64:], 16, 4)
+	t81, err := canon.LoadList(c, b[64:], 16, 4)
 	if err != nil {
 		return canon.Wrap("contributions.theme", err)
 	}
-	v.Theme = make([]ThemeStyle, len(t80)/16)
-	for t81 := range v.Theme {
-		t82 := t80[t81*16:]
-		if err := loadThemeStyle(c, t82, &v.Theme[t81]); err != nil {
+	v.Theme = make([]ThemeStyle, len(t81)/16)
+	for t82 := range v.Theme {
+		t83 := t81[t82*16:]
+		if err := loadThemeStyle(c, t83, &v.Theme[t82]); err != nil {
 			return err
 		}
 	}
@@ -627,11 +639,11 @@ func loadContributions(c *wasmhost.Call, b []byte, v *Contributions) error {
 	case 0:
 		v.Layout = nil
 	case 1:
-		t83 := new(ScreenLayout)
-		if err := loadScreenLayout(c, b[72:][4:], t83); err != nil {
+		t84 := new(ScreenLayout)
+		if err := loadScreenLayout(c, b[72:][4:], t84); err != nil {
 			return err
 		}
-		v.Layout = t83
+		v.Layout = t84
 	default:
 		return canon.BadCase("contributions.layout", uint32(b[72:][0]), 2)
 	}
@@ -772,17 +784,17 @@ func storeRuntimeFacts(c *wasmhost.Call, b []byte, v *RuntimeFacts) error {
 	if err := storeModelIdentity(c, b[64:], &v.Model); err != nil {
 		return err
 	}
-	t87, t84, err := canon.AllocList(c, b[88:], len(v.Tools), 8, 4)
+	t88, t85, err := canon.AllocList(c, b[88:], len(v.Tools), 8, 4)
 	if err != nil {
 		return canon.Wrap("runtime-facts.tools", err)
 	}
-	for t85 := range v.Tools {
-		t86 := t84[t85*8:]
-		if err := canon.StoreString(c, t86, v.Tools[t85]); err != nil {
+	for t86 := range v.Tools {
+		t87 := t85[t86*8:]
+		if err := canon.StoreString(c, t87, v.Tools[t86]); err != nil {
 			return canon.Wrap("runtime-facts.tools[]", err)
 		}
 	}
-	if err := c.WriteBytes(t87, t84); err != nil {
+	if err := c.WriteBytes(t88, t85); err != nil {
 		return canon.Wrap("runtime-facts.tools", err)
 	}
 	if v.ConfigurationDirectory != nil {
@@ -867,25 +879,25 @@ func loadRequestTemplate(c *wasmhost.Call, b []byte, v *RequestTemplate) error {
 	if err := loadHTTPMethod(c, b[0:], &v.Method); err != nil {
 		return err
 	}
-	t88, err := canon.LoadList(c, b[4:], 12, 4)
+	t89, err := canon.LoadList(c, b[4:], 12, 4)
 	if err != nil {
 		return canon.Wrap("request-template.url", err)
 	}
-	v.URL = make([]TemplatePart, len(t88)/12)
-	for t89 := range v.URL {
-		t90 := t88[t89*12:]
-		if err := loadTemplatePart(c, t90, &v.URL[t89]); err != nil {
+	v.URL = make([]TemplatePart, len(t89)/12)
+	for t90 := range v.URL {
+		t91 := t89[t90*12:]
+		if err := loadTemplatePart(c, t91, &v.URL[t90]); err != nil {
 			return err
 		}
 	}
-	t91, err := canon.LoadList(c, b[12:], 16, 4)
+	t92, err := canon.LoadList(c, b[12:], 16, 4)
 	if err != nil {
 		return canon.Wrap("request-template.headers", err)
 	}
-	v.Headers = make([]HeaderTemplate, len(t91)/16)
-	for t92 := range v.Headers {
-		t93 := t91[t92*16:]
-		if err := loadHeaderTemplate(c, t93, &v.Headers[t92]); err != nil {
+	v.Headers = make([]HeaderTemplate, len(t92)/16)
+	for t93 := range v.Headers {
+		t94 := t92[t93*16:]
+		if err := loadHeaderTemplate(c, t94, &v.Headers[t93]); err != nil {
 			return err
 		}
 	}
@@ -928,22 +940,22 @@ func lowerClassifyOptions(c *wasmhost.Call, f []uint64, v *ClassifyOptions) erro
 		return canon.Wrap("classify-options.provider", err)
 	}
 	f[2] = uint64(v.Status)
-	var t94 [8]byte
-	t95, t96, err := canon.AllocList(c, t94[:], len(v.Headers), 16, 4)
+	var t95 [8]byte
+	t96, t97, err := canon.AllocList(c, t95[:], len(v.Headers), 16, 4)
 	if err != nil {
 		return canon.Wrap("classify-options.headers", err)
 	}
-	for t97 := range v.Headers {
-		t98 := t96[t97*16:]
-		if err := storeResponseHeader(c, t98, &v.Headers[t97]); err != nil {
+	for t98 := range v.Headers {
+		t99 := t97[t98*16:]
+		if err := storeResponseHeader(c, t99, &v.Headers[t98]); err != nil {
 			return err
 		}
 	}
-	if err := c.WriteBytes(t95, t96); err != nil {
+	if err := c.WriteBytes(t96, t97); err != nil {
 		return canon.Wrap("classify-options.headers", err)
 	}
-	f[3] = uint64(binary.LittleEndian.Uint32(t94[0:]))
-	f[4] = uint64(binary.LittleEndian.Uint32(t94[4:]))
+	f[3] = uint64(binary.LittleEndian.Uint32(t95[0:]))
+	f[4] = uint64(binary.LittleEndian.Uint32(t95[4:]))
 	return nil
 }
 
@@ -959,9 +971,9 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.RetryAfterMs = nil
 	case 1:
-		t99 := new(uint64)
-		(*t99) = binary.LittleEndian.Uint64(b[16:][8:])
-		v.RetryAfterMs = t99
+		t100 := new(uint64)
+		(*t100) = binary.LittleEndian.Uint64(b[16:][8:])
+		v.RetryAfterMs = t100
 	default:
 		return canon.BadCase("failure.retry-after-ms", uint32(b[16:][0]), 2)
 	}
@@ -969,9 +981,9 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.HTTPStatus = nil
 	case 1:
-		t100 := new(uint16)
-		(*t100) = binary.LittleEndian.Uint16(b[32:][2:])
-		v.HTTPStatus = t100
+		t101 := new(uint16)
+		(*t101) = binary.LittleEndian.Uint16(b[32:][2:])
+		v.HTTPStatus = t101
 	default:
 		return canon.BadCase("failure.http-status", uint32(b[32:][0]), 2)
 	}
@@ -979,11 +991,11 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.ProviderType = nil
 	case 1:
-		t101 := new(string)
-		if err := canon.LoadString(c, b[36:][4:], t101); err != nil {
+		t102 := new(string)
+		if err := canon.LoadString(c, b[36:][4:], t102); err != nil {
 			return canon.Wrap("failure.provider-type", err)
 		}
-		v.ProviderType = t101
+		v.ProviderType = t102
 	default:
 		return canon.BadCase("failure.provider-type", uint32(b[36:][0]), 2)
 	}
@@ -991,11 +1003,11 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.VendorCode = nil
 	case 1:
-		t102 := new(string)
-		if err := canon.LoadString(c, b[48:][4:], t102); err != nil {
+		t103 := new(string)
+		if err := canon.LoadString(c, b[48:][4:], t103); err != nil {
 			return canon.Wrap("failure.vendor-code", err)
 		}
-		v.VendorCode = t102
+		v.VendorCode = t103
 	default:
 		return canon.BadCase("failure.vendor-code", uint32(b[48:][0]), 2)
 	}
@@ -1003,11 +1015,11 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.RequestID = nil
 	case 1:
-		t103 := new(string)
-		if err := canon.LoadString(c, b[60:][4:], t103); err != nil {
+		t104 := new(string)
+		if err := canon.LoadString(c, b[60:][4:], t104); err != nil {
 			return canon.Wrap("failure.request-id", err)
 		}
-		v.RequestID = t103
+		v.RequestID = t104
 	default:
 		return canon.BadCase("failure.request-id", uint32(b[60:][0]), 2)
 	}
@@ -1105,14 +1117,14 @@ func lowerInvokeOptions(c *wasmhost.Call, f []uint64, v *InvokeOptions) error {
 }
 
 func loadToolOutput(c *wasmhost.Call, b []byte, v *ToolOutput) error {
-	t104, err := canon.LoadList(c, b[0:], 20, 4)
+	t105, err := canon.LoadList(c, b[0:], 20, 4)
 	if err != nil {
 		return canon.Wrap("tool-output.content", err)
 	}
-	v.Content = make([]ContentBlock, len(t104)/20)
-	for t105 := range v.Content {
-		t106 := t104[t105*20:]
-		if err := loadContentBlock(c, t106, &v.Content[t105]); err != nil {
+	v.Content = make([]ContentBlock, len(t105)/20)
+	for t106 := range v.Content {
+		t107 := t105[t106*20:]
+		if err := loadContentBlock(c, t107, &v.Content[t106]); err != nil {
 			return err
 		}
 	}
@@ -1120,11 +1132,11 @@ func loadToolOutput(c *wasmhost.Call, b []byte, v *ToolOutput) error {
 	case 0:
 		v.Details = nil
 	case 1:
-		t107 := new(string)
-		if err := canon.LoadString(c, b[8:][4:], t107); err != nil {
+		t108 := new(string)
+		if err := canon.LoadString(c, b[8:][4:], t108); err != nil {
 			return canon.Wrap("tool-output.details", err)
 		}
-		v.Details = t107
+		v.Details = t108
 	default:
 		return canon.BadCase("tool-output.details", uint32(b[8:][0]), 2)
 	}
@@ -1256,11 +1268,11 @@ func loadCommandDefinition(c *wasmhost.Call, b []byte, v *CommandDefinition) err
 	case 0:
 		v.ArgumentHint = nil
 	case 1:
-		t108 := new(string)
-		if err := canon.LoadString(c, b[16:][4:], t108); err != nil {
+		t109 := new(string)
+		if err := canon.LoadString(c, b[16:][4:], t109); err != nil {
 			return canon.Wrap("command-definition.argument-hint", err)
 		}
-		v.ArgumentHint = t108
+		v.ArgumentHint = t109
 	default:
 		return canon.BadCase("command-definition.argument-hint", uint32(b[16:][0]), 2)
 	}
@@ -1274,25 +1286,25 @@ func loadProviderDefinition(c *wasmhost.Call, b []byte, v *ProviderDefinition) e
 	if err := canon.LoadString(c, b[8:], &v.DisplayName); err != nil {
 		return canon.Wrap("provider-definition.display-name", err)
 	}
-	t109, err := canon.LoadList(c, b[16:], 8, 4)
+	t110, err := canon.LoadList(c, b[16:], 8, 4)
 	if err != nil {
 		return canon.Wrap("provider-definition.secret-names", err)
 	}
-	v.SecretNames = make([]string, len(t109)/8)
-	for t110 := range v.SecretNames {
-		t111 := t109[t110*8:]
-		if err := canon.LoadString(c, t111, &v.SecretNames[t110]); err != nil {
+	v.SecretNames = make([]string, len(t110)/8)
+	for t111 := range v.SecretNames {
+		t112 := t110[t111*8:]
+		if err := canon.LoadString(c, t112, &v.SecretNames[t111]); err != nil {
 			return canon.Wrap("provider-definition.secret-names[]", err)
 		}
 	}
-	t112, err := canon.LoadList(c, b[24:], 36, 4)
+	t113, err := canon.LoadList(c, b[24:], 36, 4)
 	if err != nil {
 		return canon.Wrap("provider-definition.options", err)
 	}
-	v.Options = make([]ProviderOption, len(t112)/36)
-	for t113 := range v.Options {
-		t114 := t112[t113*36:]
-		if err := loadProviderOption(c, t114, &v.Options[t113]); err != nil {
+	v.Options = make([]ProviderOption, len(t113)/36)
+	for t114 := range v.Options {
+		t115 := t113[t114*36:]
+		if err := loadProviderOption(c, t115, &v.Options[t114]); err != nil {
 			return err
 		}
 	}
@@ -1349,14 +1361,14 @@ func loadKeyBinding(c *wasmhost.Call, b []byte, v *KeyBinding) error {
 	if err := canon.LoadString(c, b[0:], &v.Action); err != nil {
 		return canon.Wrap("key-binding.action", err)
 	}
-	t115, err := canon.LoadList(c, b[8:], 8, 4)
+	t116, err := canon.LoadList(c, b[8:], 8, 4)
 	if err != nil {
 		return canon.Wrap("key-binding.keys", err)
 	}
-	v.Keys = make([]string, len(t115)/8)
-	for t116 := range v.Keys {
-		t117 := t115[t116*8:]
-		if err := canon.LoadString(c, t117, &v.Keys[t116]); err != nil {
+	v.Keys = make([]string, len(t116)/8)
+	for t117 := range v.Keys {
+		t118 := t116[t117*8:]
+		if err := canon.LoadString(c, t118, &v.Keys[t117]); err != nil {
 			return canon.Wrap("key-binding.keys[]", err)
 		}
 	}
@@ -1374,25 +1386,25 @@ func loadThemeStyle(c *wasmhost.Call, b []byte, v *ThemeStyle) error {
 }
 
 func loadScreenLayout(c *wasmhost.Call, b []byte, v *ScreenLayout) error {
-	t118, err := canon.LoadList(c, b[0:], 8, 4)
+	t119, err := canon.LoadList(c, b[0:], 8, 4)
 	if err != nil {
 		return canon.Wrap("screen-layout.status-left", err)
 	}
-	v.StatusLeft = make([]string, len(t118)/8)
-	for t119 := range v.StatusLeft {
-		t120 := t118[t119*8:]
-		if err := canon.LoadString(c, t120, &v.StatusLeft[t119]); err != nil {
+	v.StatusLeft = make([]string, len(t119)/8)
+	for t120 := range v.StatusLeft {
+		t121 := t119[t120*8:]
+		if err := canon.LoadString(c, t121, &v.StatusLeft[t120]); err != nil {
 			return canon.Wrap("screen-layout.status-left[]", err)
 		}
 	}
-	t121, err := canon.LoadList(c, b[8:], 8, 4)
+	t122, err := canon.LoadList(c, b[8:], 8, 4)
 	if err != nil {
 		return canon.Wrap("screen-layout.status-right", err)
 	}
-	v.StatusRight = make([]string, len(t121)/8)
-	for t122 := range v.StatusRight {
-		t123 := t121[t122*8:]
-		if err := canon.LoadString(c, t123, &v.StatusRight[t122]); err != nil {
+	v.StatusRight = make([]string, len(t122)/8)
+	for t123 := range v.StatusRight {
+		t124 := t122[t123*8:]
+		if err := canon.LoadString(c, t124, &v.StatusRight[t123]); err != nil {
 			return canon.Wrap("screen-layout.status-right[]", err)
 		}
 	}
@@ -1493,14 +1505,14 @@ func loadHeaderTemplate(c *wasmhost.Call, b []byte, v *HeaderTemplate) error {
 	if err := canon.LoadString(c, b[0:], &v.Name); err != nil {
 		return canon.Wrap("header-template.name", err)
 	}
-	t124, err := canon.LoadList(c, b[8:], 12, 4)
+	t125, err := canon.LoadList(c, b[8:], 12, 4)
 	if err != nil {
 		return canon.Wrap("header-template.value", err)
 	}
-	v.Value = make([]TemplatePart, len(t124)/12)
-	for t125 := range v.Value {
-		t126 := t124[t125*12:]
-		if err := loadTemplatePart(c, t126, &v.Value[t125]); err != nil {
+	v.Value = make([]TemplatePart, len(t125)/12)
+	for t126 := range v.Value {
+		t127 := t125[t126*12:]
+		if err := loadTemplatePart(c, t127, &v.Value[t126]); err != nil {
 			return err
 		}
 	}
@@ -1561,11 +1573,11 @@ func loadBlockEnd(c *wasmhost.Call, b []byte, v *BlockEnd) error {
 	case 0:
 		v.Signature = nil
 	case 1:
-		t127 := new(string)
-		if err := canon.LoadString(c, b[4:][4:], t127); err != nil {
+		t128 := new(string)
+		if err := canon.LoadString(c, b[4:][4:], t128); err != nil {
 			return canon.Wrap("block-end.signature", err)
 		}
-		v.Signature = t127
+		v.Signature = t128
 	default:
 		return canon.BadCase("block-end.signature", uint32(b[4:][0]), 2)
 	}
@@ -1573,11 +1585,11 @@ func loadBlockEnd(c *wasmhost.Call, b []byte, v *BlockEnd) error {
 	case 0:
 		v.Encrypted = nil
 	case 1:
-		t128 := new([]byte)
-		if err := canon.LoadBytes(c, b[16:][4:], t128); err != nil {
+		t129 := new([]byte)
+		if err := canon.LoadBytes(c, b[16:][4:], t129); err != nil {
 			return canon.Wrap("block-end.encrypted", err)
 		}
-		v.Encrypted = t128
+		v.Encrypted = t129
 	default:
 		return canon.BadCase("block-end.encrypted", uint32(b[16:][0]), 2)
 	}
@@ -1590,9 +1602,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.Input = nil
 	case 1:
-		t129 := new(uint64)
-		(*t129) = binary.LittleEndian.Uint64(b[0:][8:])
-		v.Input = t129
+		t130 := new(uint64)
+		(*t130) = binary.LittleEndian.Uint64(b[0:][8:])
+		v.Input = t130
 	default:
 		return canon.BadCase("usage.input", uint32(b[0:][0]), 2)
 	}
@@ -1600,9 +1612,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.Output = nil
 	case 1:
-		t130 := new(uint64)
-		(*t130) = binary.LittleEndian.Uint64(b[16:][8:])
-		v.Output = t130
+		t131 := new(uint64)
+		(*t131) = binary.LittleEndian.Uint64(b[16:][8:])
+		v.Output = t131
 	default:
 		return canon.BadCase("usage.output", uint32(b[16:][0]), 2)
 	}
@@ -1610,9 +1622,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.CacheRead = nil
 	case 1:
-		t131 := new(uint64)
-		(*t131) = binary.LittleEndian.Uint64(b[32:][8:])
-		v.CacheRead = t131
+		t132 := new(uint64)
+		(*t132) = binary.LittleEndian.Uint64(b[32:][8:])
+		v.CacheRead = t132
 	default:
 		return canon.BadCase("usage.cache-read", uint32(b[32:][0]), 2)
 	}
@@ -1620,9 +1632,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.CacheWrite = nil
 	case 1:
-		t132 := new(uint64)
-		(*t132) = binary.LittleEndian.Uint64(b[48:][8:])
-		v.CacheWrite = t132
+		t133 := new(uint64)
+		(*t133) = binary.LittleEndian.Uint64(b[48:][8:])
+		v.CacheWrite = t133
 	default:
 		return canon.BadCase("usage.cache-write", uint32(b[48:][0]), 2)
 	}
@@ -1630,9 +1642,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.Reasoning = nil
 	case 1:
-		t133 := new(uint64)
-		(*t133) = binary.LittleEndian.Uint64(b[64:][8:])
-		v.Reasoning = t133
+		t134 := new(uint64)
+		(*t134) = binary.LittleEndian.Uint64(b[64:][8:])
+		v.Reasoning = t134
 	default:
 		return canon.BadCase("usage.reasoning", uint32(b[64:][0]), 2)
 	}
@@ -1647,11 +1659,11 @@ func loadResponseEnd(c *wasmhost.Call, b []byte, v *ResponseEnd) error {
 	case 0:
 		v.RawStop = nil
 	case 1:
-		t134 := new(string)
-		if err := canon.LoadString(c, b[4:][4:], t134); err != nil {
+		t135 := new(string)
+		if err := canon.LoadString(c, b[4:][4:], t135); err != nil {
 			return canon.Wrap("response-end.raw-stop", err)
 		}
-		v.RawStop = t134
+		v.RawStop = t135
 	default:
 		return canon.BadCase("response-end.raw-stop", uint32(b[4:][0]), 2)
 	}
@@ -1659,11 +1671,11 @@ func loadResponseEnd(c *wasmhost.Call, b []byte, v *ResponseEnd) error {
 	case 0:
 		v.RawUsage = nil
 	case 1:
-		t135 := new(string)
-		if err := canon.LoadString(c, b[16:][4:], t135); err != nil {
+		t136 := new(string)
+		if err := canon.LoadString(c, b[16:][4:], t136); err != nil {
 			return canon.Wrap("response-end.raw-usage", err)
 		}
-		v.RawUsage = t135
+		v.RawUsage = t136
 	default:
 		return canon.BadCase("response-end.raw-usage", uint32(b[16:][0]), 2)
 	}
@@ -1678,11 +1690,11 @@ func loadResponseFailure(c *wasmhost.Call, b []byte, v *ResponseFailure) error {
 	case 0:
 		v.RawStop = nil
 	case 1:
-		t136 := new(string)
-		if err := canon.LoadString(c, b[72:][4:], t136); err != nil {
+		t137 := new(string)
+		if err := canon.LoadString(c, b[72:][4:], t137); err != nil {
 			return canon.Wrap("response-failure.raw-stop", err)
 		}
-		v.RawStop = t136
+		v.RawStop = t137
 	default:
 		return canon.BadCase("response-failure.raw-stop", uint32(b[72:][0]), 2)
 	}
@@ -1690,11 +1702,11 @@ func loadResponseFailure(c *wasmhost.Call, b []byte, v *ResponseFailure) error {
 	case 0:
 		v.RawUsage = nil
 	case 1:
-		t137 := new(string)
-		if err := canon.LoadString(c, b[84:][4:], t137); err != nil {
+		t138 := new(string)
+		if err := canon.LoadString(c, b[84:][4:], t138); err != nil {
 			return canon.Wrap("response-failure.raw-usage", err)
 		}
-		v.RawUsage = t137
+		v.RawUsage = t138
 	default:
 		return canon.BadCase("response-failure.raw-usage", uint32(b[84:][0]), 2)
 	}
@@ -1739,14 +1751,14 @@ func loadProviderOption(c *wasmhost.Call, b []byte, v *ProviderOption) error {
 	if err := loadOptionKind(c, b[8:], &v.Kind); err != nil {
 		return err
 	}
-	t138, err := canon.LoadList(c, b[12:], 8, 4)
+	t139, err := canon.LoadList(c, b[12:], 8, 4)
 	if err != nil {
 		return canon.Wrap("provider-option.allowed", err)
 	}
-	v.Allowed = make([]string, len(t138)/8)
-	for t139 := range v.Allowed {
-		t140 := t138[t139*8:]
-		if err := canon.LoadString(c, t140, &v.Allowed[t139]); err != nil {
+	v.Allowed = make([]string, len(t139)/8)
+	for t140 := range v.Allowed {
+		t141 := t139[t140*8:]
+		if err := canon.LoadString(c, t141, &v.Allowed[t140]); err != nil {
 			return canon.Wrap("provider-option.allowed[]", err)
 		}
 	}

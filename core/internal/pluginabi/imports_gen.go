@@ -653,7 +653,7 @@ func moduleVCS(impl VCSImports) wasmhost.HostModule {
 			}
 			return canon.WriteRecord(c, uint32(stack[0]), 4, ret)
 		}},
-		{Name: "compare-files", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}, Fn: func(ctx context.Context, c *wasmhost.Call, stack []uint64) error {
+		{Name: "compare-files", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}, Fn: func(ctx context.Context, c *wasmhost.Call, stack []uint64) error {
 			st, err := stateOf(ctx)
 			if err != nil {
 				return err
@@ -683,7 +683,7 @@ func moduleVCS(impl VCSImports) wasmhost.HostModule {
 					return err
 				}
 			}
-			return canon.WriteRecord(c, uint32(stack[8]), 4, ret)
+			return canon.WriteRecord(c, uint32(stack[11]), 4, ret)
 		}},
 		{Name: "undo-turn", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}, Fn: func(ctx context.Context, c *wasmhost.Call, stack []uint64) error {
 			st, err := stateOf(ctx)

@@ -955,12 +955,15 @@ type TurnSnapshots struct {
 
 // DiffOptions is the WIT record "diff-options" (smith:plugin/vcs@0.0.0).
 //
-// What `compare-files` compares. With `turn`, the files before and after that
+// What `compare-files` compares. With `effect`, what that one effect
+// changed (a write, an edit or a restore); with `turn`, the files before and after that
 // turn; with `older` (and `newer`, else the live files), the files at
 // those entries (an entry id, a unique prefix of 4+ characters, or
 // `turn:N` for the start of turn N); with neither, the last turn's
 // start against the live files.
 type DiffOptions struct {
+	// An effect id, or a unique prefix of 4+ characters.
+	Effect *string
 	// The turn, from 1.
 	Turn *uint32
 	// The older side.

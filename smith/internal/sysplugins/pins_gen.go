@@ -33,11 +33,11 @@ var toolsWasm []byte
 // the toolchains that built them (a rebuild is byte-identical only with
 // the same one).
 var pins = []pin{
-	{name: "permissions", file: "permissions.wasm", size: 95114, sha256: "b05004c3f761fed3093280f62622e994aa6ecd98365d64289364a99b8b741f88", toolchain: "rustc 1.63.0", data: permissionsWasm},
-	{name: "product", file: "product.wasm", size: 107673, sha256: "7961e19863d0863234eb4294162266baf4a353ff0eb74e59152ff2de3455936c", toolchain: "rustc 1.63.0", data: productWasm},
-	{name: "providers-anthropic", file: "providers-anthropic.wasm", size: 302260, sha256: "c6c1869c5d5b4c30bc5f0bd8f23dab9d678606d284f08b034abc48659283184a", toolchain: "rustc 1.63.0", data: providersanthropicWasm},
-	{name: "providers-openai-responses", file: "providers-openai-responses.wasm", size: 308969, sha256: "70afbb51ba96bfb935b74fc25a0c509beee55966924b1b2d2fbe155d79e0e5ad", toolchain: "rustc 1.63.0", data: providersopenairesponsesWasm},
-	{name: "providers-openai-chat", file: "providers-openai-chat.wasm", size: 313272, sha256: "8e3cebe80d108db074654119cd947229c3f7b0c18ebed4c0d299ef8168e4fc5d", toolchain: "rustc 1.63.0", data: providersopenaichatWasm},
-	{name: "providers-gemini", file: "providers-gemini.wasm", size: 362010, sha256: "331b7fcbc1002683f7f9a9bae743ed8cfc0da89a8c683ce1902c00caa6db2f70", toolchain: "rustc 1.63.0", data: providersgeminiWasm},
-	{name: "tools", file: "tools.wasm", size: 112612, sha256: "d6f41e80ccf32f9b3abc47e477e3b4b5ccd328d77f0857e95ac57ae9a8926cb1", toolchain: "rustc 1.63.0", data: toolsWasm},
+	{name: "permissions", file: "permissions.wasm", size: 95114, sha256: "e5048ce2a39c9e767ab86667c471168c9fe19702d5fea187e88e1b56afc9b00a", toolchain: "rustc 1.63.0", data: permissionsWasm},
+	{name: "product", file: "product.wasm", size: 107673, sha256: "68e1c507eb52f248d8f94d416807350601d11df136a04045809c00473bc97afe", toolchain: "rustc 1.63.0", data: productWasm},
+	{name: "providers-anthropic", file: "providers-anthropic.wasm", size: 302260, sha256: "e3d7b1793c48e173f162bcf28bb477fc76d6877ceed3c0b05414dcb800bb65c7", toolchain: "rustc 1.63.0", data: providersanthropicWasm},
+	{name: "providers-openai-responses", file: "providers-openai-responses.wasm", size: 308969, sha256: "d689e4b7d958e6489f38adcb14282fe130e9032fd9555ee7bcab322468acfdc3", toolchain: "rustc 1.63.0", data: providersopenairesponsesWasm},
+	{name: "providers-openai-chat", file: "providers-openai-chat.wasm", size: 313272, sha256: "4c5b85c09c54faa7cef934b153bb2f2d34d19a431b3893228442f1b7f99ed1b3", toolchain: "rustc 1.63.0", data: providersopenaichatWasm},
+	{name: "providers-gemini", file: "providers-gemini.wasm", size: 362010, sha256: "6a17498cccc1009b4e623c1575e8dcc649faf2f02f37d5df80e20398646b3809", toolchain: "rustc 1.63.0", data: providersgeminiWasm},
+	{name: "tools", file: "tools.wasm", size: 112612, sha256: "f15458b67767cfcfb4a483e5408c1dc814ab004bab67387ef6fdd38cbe219559", toolchain: "rustc 1.63.0", data: toolsWasm},
 }

@@ -1,0 +1,178 @@
+package runtime
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/smith-agent/smith/core/effect"
+	"github.com/smith-agent/smith/core/model"
+	"github.com/smith-agent/smith/core/plugin"
+	"github.com/smith-agent/smith/core/protocol"
+	"github.com/smith-agent/smith/core/session"
+	"github.com/smith-agent/smith/core/vcs"
+	"github.com/smith-agent/smith/sessionfmt"
+)
+
+// sessionContents keeps what the session's writes and edits replace and
+// leave as blobs of its worktree's shadow repository (plugin.Effects
+// Contents), so that `smith session diff --effect` shows one effect
+// exactly. It keeps nothing where the session takes no snapshots.
+type sessionContents struct{ s *Session }
+
+// Keep implements the file tools' content store.
+func (c sessionContents) Keep(b []byte) (string, error) {
+	s := c.s
+	if s.rt.cfg.Ephemeral || s.vcs.off.Load() {
+		return "", fmt.Errorf("runtime: session %s keeps no snapshots", display(s.info))
+	}
+	st, err := s.rt.vcsStore(s.rt.cfg.Cwd)
+	if err != nil {
+		return "", err
+	}
+	id, err := st.PutBlob(b)
+	if err != nil {
+		return "", err
+	}
+	return id.String(), nil
+}
+
+// recordedEffect is an effect of the session with where its intent is.
+type recordedEffect struct {
+	intent     effect.Intent
+	completion *effect.Completion
+	index      int // the intent's entry
+}
+
+// effectNamed finds the effect ref names (an id, or a unique prefix of 4+
+// characters) among the session's.
+func (s *Session) effectNamed(ref string) (recordedEffect, error) {
+	up := strings.ToUpper(strings.TrimSpace(ref))
+	var hits []recordedEffect
+	var err error
+	s.store.View(func(sess *sessionfmt.Session) {
+		at := map[string]int{}
+		for i := range sess.Len() {
+			k := sess.Kind(i)
+			if k != sessionfmt.KindEffectIntent && k != sessionfmt.KindEffectCompletion {
+				continue
+			}
+			r, derr := session.EntryEffect(sess.Entry(i))
+			if derr != nil {
+				err = derr
+				return
+			}
+			switch r := r.(type) {
+			case effect.Intent:
+				if r.ID == up || (len(up) >= 4 && strings.HasPrefix(r.ID, up)) {
+					at[r.ID] = len(hits)
+					hits = append(hits, recordedEffect{intent: r, index: i})
+				}
+			case effect.Completion:
+				if j, ok := at[r.ID]; ok {
+					hits[j].completion = &r
+				}
+			}
+		}
+	})
+	switch {
+	case err != nil:
+		return recordedEffect{}, fmt.Errorf("runtime: read the effects of session %s: %w", display(s.info), err)
+	case len(hits) == 1:
+		return hits[0], nil
+	case len(hits) == 0:
+		return recordedEffect{}, &plugin.VCSRefusal{Reason: plugin.VCSTarget,
+			Err: usagef("runtime: session %s has no effect %q; 'smith session show %s' names the effect of each write and edit", display(s.info), ref, s.info.ID)}
+	}
+	return recordedEffect{}, &plugin.VCSRefusal{Reason: plugin.VCSTarget,
+		Err: usagef("runtime: %q names %d effects of session %s; give more of the id", ref, len(hits), display(s.info))}
+}
+
+// diffEffect is what one effect changed in the files: a write or an edit
+// from the contents it kept, a restore from its two snapshots. Any other
+// effect is refused with the turn to diff instead: the files are
+// snapshotted around turns, not around each command.
+func (s *Session) diffEffect(ref string, v vcsView, st *vcs.Store) (protocol.DiffResult, error) {
+	e, err := s.effectNamed(ref)
+	if err != nil {
+		return protocol.DiffResult{}, err
+	}
+	res := protocol.DiffResult{From: "before effect " + e.intent.ID, To: "after effect " + e.intent.ID, Files: []protocol.FileChange{}}
+	if e.completion == nil {
+		return res, &plugin.VCSRefusal{Reason: plugin.VCSTarget,
+			Err: usagef("runtime: effect %s (%s) has no completion: its outcome is unknown ('smith session reconcile %s' shows what Smith can compare)", e.intent.ID, e.intent.Kind, s.info.ID)}
+	}
+	switch e.intent.Kind {
+	case "fs.write", "fs.edit":
+		var out struct {
+			RealPath string `json:"real_path"`
+			Kept     *struct {
+				Before string `json:"before"`
+				After  string `json:"after"`
+			} `json:"kept"`
+		}
+		_ = json.Unmarshal(e.completion.Output, &out)
+		if e.completion.Mutation != model.MutationApplied {
+			return res, nil // it changed nothing
+		}
+		if out.Kept == nil {
+			return res, &plugin.VCSRefusal{Reason: plugin.VCSNothing, Err: usagef(
+				"runtime: effect %s (%s of %s) kept no contents to compare (the file is over 16 MiB, the session took no snapshots, or it was recorded before Smith kept them); diff its turn instead (%s)",
+				e.intent.ID, e.intent.Kind, out.RealPath, s.turnHint(e.index, v))}
+		}
+		var before, after vcs.ID
+		if out.Kept.Before != "" {
+			if before, err = vcs.ParseID(out.Kept.Before); err != nil {
+				return res, fmt.Errorf("runtime: effect %s: %w", e.intent.ID, err)
+			}
+		}
+		if after, err = vcs.ParseID(out.Kept.After); err != nil {
+			return res, fmt.Errorf("runtime: effect %s: %w", e.intent.ID, err)
+		}
+		path := out.RealPath
+		if rel, rerr := filepath.Rel(st.Worktree(), path); rerr == nil && !strings.HasPrefix(rel, "..") {
+			path = filepath.ToSlash(rel)
+		}
+		c, err := st.BlobChange(path, before, after)
+		if err != nil {
+			return res, fmt.Errorf("runtime: the contents effect %s kept are not in the shadow repository of %s: %w", e.intent.ID, st.Worktree(), err)
+		}
+		if c.OldID != c.NewID {
+			res.Files = append(res.Files, protocol.FileChange{Path: c.Path, Kind: string(c.Kind), Binary: c.Binary, Patch: c.Patch})
+		}
+		return res, nil
+	case "vcs." + session.VCSUndo, "vcs." + session.VCSRedo, "vcs." + session.VCSRestore:
+		var op vcs.Op
+		if err := json.Unmarshal(e.intent.Input, &op); err != nil {
+			return res, fmt.Errorf("runtime: effect %s: its recorded operation: %w", e.intent.ID, err)
+		}
+		cs, err := st.Diff(op.From, op.To)
+		if err != nil {
+			return res, fmt.Errorf("runtime: diff effect %s: %w", e.intent.ID, err)
+		}
+		for _, c := range cs {
+			res.Files = append(res.Files, protocol.FileChange{Path: c.Path, Kind: string(c.Kind), Binary: c.Binary, Patch: c.Patch})
+		}
+		return res, nil
+	}
+	return res, &plugin.VCSRefusal{Reason: plugin.VCSTarget, Err: usagef(
+		"runtime: effect %s is a %s; Smith snapshots the files around each turn, not around each command, so only a write, an edit or a restore can be shown alone: diff its turn (%s)",
+		e.intent.ID, e.intent.Kind, s.turnHint(e.index, v))}
+}
+
+// turnHint names the turn holding the entry at index, as a diff command.
+func (s *Session) turnHint(index int, v vcsView) string {
+	n := 0
+	for _, t := range v.turns {
+		i, err := s.entry(t.entry)
+		if err != nil || i > index {
+			break
+		}
+		n = t.n
+	}
+	if n == 0 {
+		return "'smith session diff " + s.info.ID + " --list' lists the turns"
+	}
+	return fmt.Sprintf("smith session diff %s --turn %d", s.info.ID, n)
+}
