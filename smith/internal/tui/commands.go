@@ -35,7 +35,7 @@ func init() {
 		{"undo", "[--force]", "put the files back as they were before the last turn that changed them", (*App).cmdUndo},
 		{"redo", "[--force]", "bring back what /undo took back", (*App).cmdRedo},
 		{"rewind", "[N] [--force]", "put the files and the conversation back to before turn N (default: the last turn)", (*App).cmdRewind},
-		{"diff", "[N]", "what turn N changed in the files (default: the last turn, against the files now)", (*App).cmdDiff},
+		{"diff", "[N|EFFECT]", "what turn N, or one write or edit (its effect id), changed in the files (default: the last turn, against the files now)", (*App).cmdDiff},
 		{"copy", "", "copy the last answer to the clipboard", func(a *App, _ string) { a.copyLast() }},
 		{"session", "", "this session's name, id, file and working directory", (*App).cmdSession},
 		{"quit", "", "quit Smith (the session is kept)", func(a *App, _ string) { a.quit = true }},

@@ -105,12 +105,15 @@ func (a *App) cmdDiff(args string) {
 	}
 	p := protocol.DiffParams{}
 	if f := strings.TrimSpace(args); f != "" {
-		n, err := strconv.Atoi(f)
-		if err != nil || n < 1 {
-			a.tr.add(&item{kind: kindError, text: fmt.Sprintf("/diff: %q is not a turn number; turns count from 1", f)})
+		switch n, err := strconv.Atoi(f); {
+		case err == nil && n >= 1:
+			p.Turn = n
+		case err == nil || len(f) < 4:
+			a.tr.add(&item{kind: kindError, text: fmt.Sprintf("/diff: %q is neither a turn number (from 1) nor an effect id (4+ characters)", f)})
 			return
+		default:
+			p.Effect = f
 		}
-		p.Turn = n
 	}
 	s := a.sess
 	a.do(func() func() {
