@@ -59,12 +59,13 @@ type Effects struct {
 	// "vcs"; nil means there are none (a replay): their calls fail with
 	// the fault nothing.
 	VCS VCS
-	// Contents keeps what each applied write and edit replaced and left
-	// (their effects name the ids), so that one effect can be shown as
-	// what it changed; nil keeps none. Keep must be safe for concurrent
-	// use.
+	// Contents keeps what each applied write and edit replaced and left,
+	// and the worktree around each command (their effects name the ids),
+	// so that one effect can be shown as what it changed; nil keeps none.
+	// Its methods must be safe for concurrent use.
 	Contents interface {
 		Keep(b []byte) (string, error)
+		Tree(ctx context.Context) (string, error)
 	}
 }
 

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -32,6 +33,30 @@ func (c sessionContents) Keep(b []byte) (string, error) {
 		return "", err
 	}
 	id, err := st.PutBlob(b)
+	if err != nil {
+		return "", err
+	}
+	return id.String(), nil
+}
+
+// CommandTreeFiles bounds the worktrees whose state is recorded around
+// each command (bash), so that `smith session diff --effect` shows one
+// command's changes: up to 5,000 tracked files, two incremental scans
+// cost little (a stat per file); above it, a command's changes are shown
+// only as part of its turn's.
+const CommandTreeFiles = 5000
+
+// Tree implements the file tools' content store.
+func (c sessionContents) Tree(ctx context.Context) (string, error) {
+	s := c.s
+	if s.rt.cfg.Ephemeral || s.vcs.off.Load() {
+		return "", fmt.Errorf("runtime: session %s keeps no snapshots", display(s.info))
+	}
+	st, err := s.rt.vcsStore(s.rt.cfg.Cwd)
+	if err != nil {
+		return "", err
+	}
+	id, err := st.Tree(ctx, CommandTreeFiles)
 	if err != nil {
 		return "", err
 	}
@@ -90,9 +115,9 @@ func (s *Session) effectNamed(ref string) (recordedEffect, error) {
 }
 
 // diffEffect is what one effect changed in the files: a write or an edit
-// from the contents it kept, a restore from its two snapshots. Any other
-// effect is refused with the turn to diff instead: the files are
-// snapshotted around turns, not around each command.
+// from the contents it kept, a command from the worktree recorded around
+// it, a restore from its two snapshots. Any other effect (a read, a
+// search) is refused with its turn to diff instead.
 func (s *Session) diffEffect(ref string, v vcsView, st *vcs.Store) (protocol.DiffResult, error) {
 	e, err := s.effectNamed(ref)
 	if err != nil {
@@ -142,6 +167,35 @@ func (s *Session) diffEffect(ref string, v vcsView, st *vcs.Store) (protocol.Dif
 			res.Files = append(res.Files, protocol.FileChange{Path: c.Path, Kind: string(c.Kind), Binary: c.Binary, Patch: c.Patch})
 		}
 		return res, nil
+	case "process.run":
+		var out struct {
+			Kept *struct {
+				Before string `json:"before"`
+				After  string `json:"after"`
+			} `json:"kept"`
+		}
+		_ = json.Unmarshal(e.completion.Output, &out)
+		if out.Kept == nil {
+			if e.completion.Mutation == model.MutationNotApplied {
+				return res, nil // it never ran
+			}
+			return res, &plugin.VCSRefusal{Reason: plugin.VCSNothing, Err: usagef(
+				"runtime: effect %s (a command) has no record of the files around it: Smith records them only in worktrees of at most %d files, and only while the session takes snapshots; diff its turn instead (%s)",
+				e.intent.ID, CommandTreeFiles, s.turnHint(e.index, v))}
+		}
+		before, berr := vcs.ParseID(out.Kept.Before)
+		after, aerr := vcs.ParseID(out.Kept.After)
+		if berr != nil || aerr != nil {
+			return res, fmt.Errorf("runtime: effect %s: its recorded trees %q and %q are not ids", e.intent.ID, out.Kept.Before, out.Kept.After)
+		}
+		cs, err := st.DiffTrees(before, after)
+		if err != nil {
+			return res, fmt.Errorf("runtime: the files around effect %s are not in the shadow repository of %s: %w", e.intent.ID, st.Worktree(), err)
+		}
+		for _, c := range cs {
+			res.Files = append(res.Files, protocol.FileChange{Path: c.Path, Kind: string(c.Kind), Binary: c.Binary, Patch: c.Patch})
+		}
+		return res, nil
 	case "vcs." + session.VCSUndo, "vcs." + session.VCSRedo, "vcs." + session.VCSRestore:
 		var op vcs.Op
 		if err := json.Unmarshal(e.intent.Input, &op); err != nil {
@@ -157,7 +211,7 @@ func (s *Session) diffEffect(ref string, v vcsView, st *vcs.Store) (protocol.Dif
 		return res, nil
 	}
 	return res, &plugin.VCSRefusal{Reason: plugin.VCSTarget, Err: usagef(
-		"runtime: effect %s is a %s; Smith snapshots the files around each turn, not around each command, so only a write, an edit or a restore can be shown alone: diff its turn (%s)",
+		"runtime: effect %s is a %s, which changes no file: only a write, an edit, a command or a restore can be shown as what it changed; diff its turn (%s)",
 		e.intent.ID, e.intent.Kind, s.turnHint(e.index, v))}
 }
 

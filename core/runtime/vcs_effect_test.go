@@ -10,9 +10,9 @@ import (
 )
 
 // TestDiffEffect: one effect is shown as exactly what it changed — a
-// write that created a file, an edit of it in the same turn, a restore —
-// while a command (bash) is refused with the turn to diff instead, and an
-// unknown effect id is named.
+// write that created a file, an edit of it in the same turn, a command
+// (bash) in that turn, a restore — while a read is refused with the turn
+// to diff, and an unknown effect id is named.
 func TestDiffEffect(t *testing.T) {
 	ctx := context.Background()
 	w := newWorld(t)
@@ -21,6 +21,7 @@ func TestDiffEffect(t *testing.T) {
 		`{"tool_calls":[{"id":"w1","name":"write","arguments":{"path":"a.txt","content":"one\ntwo\n"}}]}`,
 		`{"tool_calls":[{"id":"e1","name":"edit","arguments":{"path":"a.txt","old_text":"two","new_text":"TWO"}}]}`,
 		`{"tool_calls":[{"id":"b1","name":"bash","arguments":{"command":"echo more >> b.txt"}}]}`,
+		`{"tool_calls":[{"id":"r1","name":"read","arguments":{"path":"b.txt"}}]}`,
 		mockText("done", 10, 1, 1)))
 	rt := w.open(map[string]string{"model": "mock/e.mock.json"}, nil)
 	s, err := rt.NewSession(ctx, NewSessionOptions{Name: "e"})
@@ -30,13 +31,20 @@ func TestDiffEffect(t *testing.T) {
 	if e := agentEnd(runPrompt(t, s, "go")); e.Reason != protocol.EndCompleted {
 		t.Fatalf("agent_end %+v", e)
 	}
-	done, err := s.journal.Completed(ctx, "fs.write", "fs.edit", "process.run")
-	if err != nil || len(done) != 3 {
-		t.Fatalf("effects %+v, %v", done, err)
+	done, err := s.journal.Completed(ctx)
+	if err != nil {
+		t.Fatal(err)
 	}
+	// The effect of each tool call, by its kind.
 	ids := map[string]string{}
 	for _, d := range done {
-		ids[d.Intent.Kind] = d.Intent.ID
+		switch d.Intent.Parent {
+		case "w1", "e1", "b1", "r1":
+			ids[d.Intent.Kind] = d.Intent.ID
+		}
+	}
+	if len(ids) != 4 {
+		t.Fatalf("the tool calls' effects: %v", ids)
 	}
 	d, err := s.Diff(ctx, protocol.DiffParams{Effect: ids["fs.write"]})
 	if err != nil || len(d.Files) != 1 || d.Files[0].Kind != "added" || d.Files[0].Path != "a.txt" || !strings.Contains(d.Files[0].Patch, "+two") {
@@ -46,8 +54,12 @@ func TestDiffEffect(t *testing.T) {
 	if err != nil || len(d.Files) != 1 || d.Files[0].Kind != "modified" || !strings.Contains(d.Files[0].Patch, "-two\n+TWO") || strings.Contains(d.Files[0].Patch, "+one") {
 		t.Fatalf("diff of the edit: %+v, %v", d, err)
 	}
-	if _, err := s.Diff(ctx, protocol.DiffParams{Effect: ids["process.run"]}); !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "is a process.run") || !strings.Contains(err.Error(), "--turn 1") {
-		t.Fatalf("diff of the command: %v", err)
+	d, err = s.Diff(ctx, protocol.DiffParams{Effect: ids["process.run"]})
+	if err != nil || len(d.Files) != 1 || d.Files[0].Path != "b.txt" || !strings.Contains(d.Files[0].Patch, " b\n+more") {
+		t.Fatalf("diff of the command: %+v, %v", d, err)
+	}
+	if _, err := s.Diff(ctx, protocol.DiffParams{Effect: ids["fs.read"]}); !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "is a fs.read, which changes no file") || !strings.Contains(err.Error(), "--turn 1") {
+		t.Fatalf("diff of a read: %v", err)
 	}
 	if _, err := s.Diff(ctx, protocol.DiffParams{Effect: "01ZZZZZZ"}); !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), `no effect "01ZZZZZZ"`) {
 		t.Fatalf("diff of no effect: %v", err)

@@ -130,3 +130,22 @@ func BenchmarkUndoTenFiles(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCommandTree: recording a 10,000-file worktree around one
+// command that changed one file (Store.Tree, as each bash call does in
+// worktrees up to the runtime's bound), synced as in production.
+func BenchmarkCommandTree(b *testing.B) {
+	s, wt := warmStore(b)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		b.StopTimer()
+		if err := os.WriteFile(filepath.Join(wt, "dir00", "f0000.txt"), []byte(fmt.Sprint("changed ", i)), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if _, err := s.Tree(ctx, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

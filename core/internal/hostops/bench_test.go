@@ -30,6 +30,11 @@ func BenchmarkJournaledRead(b *testing.B) {
 // vcsContents keeps contents in a shadow repository, as the runtime does.
 type vcsContents struct{ st *vcs.Store }
 
+func (c vcsContents) Tree(ctx context.Context) (string, error) {
+	id, err := c.st.Tree(ctx, 0)
+	return id.String(), err
+}
+
 func (c vcsContents) Keep(b []byte) (string, error) {
 	id, err := c.st.PutBlob(b)
 	return id.String(), err

@@ -1,29 +1,60 @@
 package hostops
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"os"
 )
 
-// ContentStore keeps file contents so that a write or an edit can be
-// shown later as exactly what it changed (`smith session diff --effect`):
-// the session's shadow repository. Keep stores b and returns its id. It
-// must be safe for concurrent use.
+// ContentStore keeps file contents so that one effect can be shown later
+// as exactly what it changed (`smith session diff --effect`): the
+// session's shadow repository. Keep stores b and returns its id; Tree
+// records the whole worktree and returns its id, or fails when that would
+// cost too much (a large tree). It must be safe for concurrent use.
 type ContentStore interface {
 	Keep(b []byte) (string, error)
+	Tree(ctx context.Context) (string, error)
 }
 
-// KeptContent names the contents a write or an edit replaced and left,
-// as ids of its [Ops.Contents]. It is part of the effect's completion
-// output ("kept"); absent when the contents were not kept (no store, a
-// file over KeepMaxBytes, a store failure).
+// KeptContent names the contents an effect replaced and left, as ids of
+// its [Ops.Contents]: a write's or an edit's file, a command's whole
+// worktree. It is part of the effect's completion output ("kept"); absent
+// when they were not kept (no store, a file over KeepMaxBytes, a tree too
+// large, a store failure).
 type KeptContent struct {
 	// Before is the content the effect replaced; "" when there was no
 	// file.
 	Before string `json:"before,omitempty"`
 	// After is the content it left.
 	After string `json:"after"`
+}
+
+// treeBefore records the worktree before a command, when the ops keep
+// contents; "" when they do not, or it failed.
+func (o *Ops) treeBefore(ctx context.Context) string {
+	if o.Contents == nil {
+		return ""
+	}
+	id, err := o.Contents.Tree(ctx)
+	if err != nil {
+		return ""
+	}
+	return id
+}
+
+// treeAfter records the worktree after a command that started, whose
+// tree before is before; nil when either is unknown. It runs even when
+// the command was cancelled: what it changed so far is recorded.
+func (o *Ops) treeAfter(ctx context.Context, before string) *KeptContent {
+	if before == "" {
+		return nil
+	}
+	id, err := o.Contents.Tree(context.WithoutCancel(ctx))
+	if err != nil {
+		return nil
+	}
+	return &KeptContent{Before: before, After: id}
 }
 
 // KeepMaxBytes is the largest file whose contents a write or an edit

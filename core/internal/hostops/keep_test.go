@@ -17,6 +17,13 @@ type memContents struct {
 	fail bool
 }
 
+func (m *memContents) Tree(ctx context.Context) (string, error) {
+	if m.fail {
+		return "", errors.New("store full")
+	}
+	return m.Keep([]byte("tree"))
+}
+
 func (m *memContents) Keep(b []byte) (string, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

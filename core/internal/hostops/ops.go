@@ -320,6 +320,7 @@ func (o *Ops) Bash(ctx context.Context, inv Invocation, a BashArgs) (hostproc.Re
 			policy.Roots = o.FS.Roots()
 		}
 		p := o.process(ctx, a.Command)
+		before := o.treeBefore(ctx)
 		var err error
 		res, err = hostproc.Run(ctx, p.command, hostproc.Options{Dir: dir, Env: p.env,
 			Timeout: time.Duration(a.TimeoutMs) * time.Millisecond, MaxOutput: a.OutputLimit, Output: p.output,
@@ -328,18 +329,20 @@ func (o *Ops) Bash(ctx context.Context, inv Invocation, a BashArgs) (hostproc.Re
 		if err != nil {
 			return nil, model.MutationNotApplied, err
 		}
-		// The sandbox comes before the output, so that it survives an
-		// output cut at the journal's bound.
+		kept := o.treeAfter(ctx, before)
+		// The sandbox and the trees come before the output, so that they
+		// survive an output cut at the journal's bound.
 		return struct {
-			ExitCode  int      `json:"exit_code"`
-			Signal    string   `json:"signal,omitempty"`
-			Sandbox   string   `json:"sandbox,omitempty"`
-			Secrets   []string `json:"secrets,omitempty"`
-			Output    string   `json:"output"`
-			Truncated bool     `json:"truncated,omitempty"`
-			TimedOut  bool     `json:"timed_out,omitempty"`
-			Cancelled bool     `json:"cancelled,omitempty"`
-		}{res.ExitCode, res.Signal, res.Sandbox, p.restored, string(res.Output), res.Truncated, res.TimedOut, res.Cancelled}, res.Mutation, nil
+			ExitCode  int          `json:"exit_code"`
+			Signal    string       `json:"signal,omitempty"`
+			Sandbox   string       `json:"sandbox,omitempty"`
+			Secrets   []string     `json:"secrets,omitempty"`
+			Kept      *KeptContent `json:"kept,omitempty"`
+			Output    string       `json:"output"`
+			Truncated bool         `json:"truncated,omitempty"`
+			TimedOut  bool         `json:"timed_out,omitempty"`
+			Cancelled bool         `json:"cancelled,omitempty"`
+		}{res.ExitCode, res.Signal, res.Sandbox, p.restored, kept, string(res.Output), res.Truncated, res.TimedOut, res.Cancelled}, res.Mutation, nil
 	})
 	return res, c, err
 }
