@@ -30,12 +30,42 @@ type unknownEffect struct {
 // unknownEffects finds the effects recorded unknown and not reconciled.
 // Called with s.mu held.
 func (s *Session) unknownEffects() ([]unknownEffect, error) {
+	intents := map[string]unknownEffect{}
+	decided := map[string]bool{}
+	var order []string
+	err := s.eachEffect(func(sess *sessionfmt.Session, i int, r effect.Record) {
+		switch r := r.(type) {
+		case effect.Intent:
+			intents[r.ID] = unknownEffect{UnknownEffect: protocol.UnknownEffect{Effect: r.ID, Entry: sess.ID(i).String(), Kind: r.Kind, Input: r.Input}, index: i}
+			if r.Kind == kindReconcile {
+				var in struct{ Effect string }
+				if json.Unmarshal(r.Input, &in) == nil {
+					decided[in.Effect] = true
+				}
+			}
+		case effect.Completion:
+			if u, ok := intents[r.ID]; ok && r.Mutation == model.MutationUnknown {
+				u.Error = r.Error
+				intents[r.ID] = u
+				order = append(order, r.ID)
+			}
+		}
+	})
 	var out []unknownEffect
+	for _, id := range order {
+		if !decided[id] {
+			out = append(out, intents[id])
+		}
+	}
+	return out, err
+}
+
+// eachEffect calls fn with each effect record of the session (intents and
+// completions, in entry order) and its entry's index, inside the store's
+// view.
+func (s *Session) eachEffect(fn func(sess *sessionfmt.Session, i int, r effect.Record)) error {
 	var err error
 	s.store.View(func(sess *sessionfmt.Session) {
-		intents := map[string]unknownEffect{}
-		decided := map[string]bool{}
-		var order []string
 		for i := range sess.Len() {
 			k := sess.Kind(i)
 			if k != sessionfmt.KindEffectIntent && k != sessionfmt.KindEffectCompletion {
@@ -46,30 +76,10 @@ func (s *Session) unknownEffects() ([]unknownEffect, error) {
 				err = derr
 				return
 			}
-			switch r := r.(type) {
-			case effect.Intent:
-				intents[r.ID] = unknownEffect{UnknownEffect: protocol.UnknownEffect{Effect: r.ID, Entry: sess.ID(i).String(), Kind: r.Kind, Input: r.Input}, index: i}
-				if r.Kind == kindReconcile {
-					var in struct{ Effect string }
-					if json.Unmarshal(r.Input, &in) == nil {
-						decided[in.Effect] = true
-					}
-				}
-			case effect.Completion:
-				if u, ok := intents[r.ID]; ok && r.Mutation == model.MutationUnknown {
-					u.Error = r.Error
-					intents[r.ID] = u
-					order = append(order, r.ID)
-				}
-			}
-		}
-		for _, id := range order {
-			if !decided[id] {
-				out = append(out, intents[id])
-			}
+			fn(sess, i, r)
 		}
 	})
-	return out, err
+	return err
 }
 
 // UnknownEffects lists the session's effects whose outcome is unknown and

@@ -75,29 +75,17 @@ type recordedEffect struct {
 func (s *Session) effectNamed(ref string) (recordedEffect, error) {
 	up := strings.ToUpper(strings.TrimSpace(ref))
 	var hits []recordedEffect
-	var err error
-	s.store.View(func(sess *sessionfmt.Session) {
-		at := map[string]int{}
-		for i := range sess.Len() {
-			k := sess.Kind(i)
-			if k != sessionfmt.KindEffectIntent && k != sessionfmt.KindEffectCompletion {
-				continue
+	at := map[string]int{}
+	err := s.eachEffect(func(_ *sessionfmt.Session, i int, r effect.Record) {
+		switch r := r.(type) {
+		case effect.Intent:
+			if r.ID == up || (len(up) >= 4 && strings.HasPrefix(r.ID, up)) {
+				at[r.ID] = len(hits)
+				hits = append(hits, recordedEffect{intent: r, index: i})
 			}
-			r, derr := session.EntryEffect(sess.Entry(i))
-			if derr != nil {
-				err = derr
-				return
-			}
-			switch r := r.(type) {
-			case effect.Intent:
-				if r.ID == up || (len(up) >= 4 && strings.HasPrefix(r.ID, up)) {
-					at[r.ID] = len(hits)
-					hits = append(hits, recordedEffect{intent: r, index: i})
-				}
-			case effect.Completion:
-				if j, ok := at[r.ID]; ok {
-					hits[j].completion = &r
-				}
+		case effect.Completion:
+			if j, ok := at[r.ID]; ok {
+				hits[j].completion = &r
 			}
 		}
 	})
