@@ -73,7 +73,7 @@ func showBranch(out io.Writer, s *sessionfmt.Session) error {
 			if op.Op == session.VCSSnapshot && op.Phase == session.PhaseStart {
 				continue // a turn's start is its prompt; its end says what changed
 			}
-			fmt.Fprintf(w, "\n[%s]\n", vcsText(op))
+			fmt.Fprintf(w, "\n[%s]\n", vcsText(e.ID.String(), op))
 		case sessionfmt.KindLabel:
 			fmt.Fprintf(w, "\n[label %q on entry %s]\n", e.Key, e.Pair)
 		case sessionfmt.KindCompaction:
@@ -144,10 +144,19 @@ func modelText(mc session.ModelChange) string {
 	return mc.Model
 }
 
-// vcsText describes a vcs_operation entry on one line.
-func vcsText(op session.VCSOperation) string {
-	switch op.Op {
-	case session.VCSSnapshot:
+// vcsText describes the vcs_operation entry entry on one line.
+func vcsText(entry string, op session.VCSOperation) string {
+	switch {
+	case op.Op == session.VCSSnapshot && op.Phase == session.PhaseManual:
+		s := fmt.Sprintf("snapshot taken on request after turn %d: snapshot %s, %d file(s)", op.Turn, short(op.Snapshot), op.Files)
+		if op.Note != "" {
+			s += fmt.Sprintf(", %q", op.Note)
+		}
+		if op.By != "" {
+			s += " (by " + op.By + ")"
+		}
+		return s + fmt.Sprintf(" (restore --at %s returns to it)", entry)
+	case op.Op == session.VCSSnapshot:
 		return fmt.Sprintf("files after turn %d: snapshot %s, %d file(s) (smith session diff --turn %d shows its changes)", op.Turn, short(op.Snapshot), op.Files, op.Turn)
 	}
 	n := len(op.Changed) + op.ChangedMore

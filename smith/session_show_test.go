@@ -107,7 +107,8 @@ func TestSessionShowTurnsAndBranchSummary(t *testing.T) {
 }
 
 // TestVCSText: session show describes each vcs operation on one line,
-// naming the plugin call that asked for a restore.
+// naming the plugin call that asked for a restore and the entry a
+// snapshot taken on request can be restored from.
 func TestVCSText(t *testing.T) {
 	tests := []struct {
 		name string
@@ -116,6 +117,8 @@ func TestVCSText(t *testing.T) {
 	}{
 		{name: "snapshot", op: session.VCSOperation{Op: session.VCSSnapshot, Snapshot: "0123456789abcdef", Turn: 2, Files: 7},
 			want: "files after turn 2: snapshot 0123456789ab, 7 file(s) (smith session diff --turn 2 shows its changes)"},
+		{name: "manual", op: session.VCSOperation{Op: session.VCSSnapshot, Phase: session.PhaseManual, Snapshot: "0123456789abcdef", Turn: 1, Files: 3, Note: "my edits"},
+			want: `snapshot taken on request after turn 1: snapshot 0123456789ab, 3 file(s), "my edits" (restore --at 01JENTRY returns to it)`},
 		{name: "undo", op: session.VCSOperation{Op: session.VCSUndo, Snapshot: "0123456789abcdef", Changed: []string{"a", "b"}, ChangedMore: 1},
 			want: "undo: 3 file(s) restored to snapshot 0123456789ab"},
 		{name: "forced-rewind", op: session.VCSOperation{Op: session.VCSRestore, Snapshot: "ab", Changed: []string{"a"}, Forced: true, Rewind: "01J"},
@@ -125,7 +128,7 @@ func TestVCSText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := vcsText(tt.op); got != tt.want {
+			if got := vcsText("01JENTRY", tt.op); got != tt.want {
 				t.Errorf("vcsText = %q\nwant       %q", got, tt.want)
 			}
 		})

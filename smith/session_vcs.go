@@ -26,11 +26,14 @@ func vcsCommands(ref string) []*cli.Command {
 				&cli.IntFlag{Name: "turn", Usage: "show what turn `N` changed (1 is the first; --list shows them)"},
 				&cli.StringFlag{Name: "from", Usage: "compare the files at `ENTRY` (an entry id, a unique prefix, or turn:N) ..."},
 				&cli.StringFlag{Name: "to", Usage: "... with the files at `ENTRY` (default: the files now)"},
-				&cli.StringFlag{Name: "effect", Usage: "show what the one effect `ID` changed (a write, an edit or a restore; an id or a unique prefix)"},
+				&cli.StringFlag{Name: "effect", Usage: "show what the one effect `ID` changed (a write, an edit, a command, a snapshot or a restore; an id or a unique prefix)"},
 				&cli.BoolFlag{Name: "list", Usage: "list the turns with how many files each changed"},
 				&cli.BoolFlag{Name: "stat", Usage: "only the changed paths, no patches"},
 			},
 			Action: sessionDiff},
+		{Name: "snapshot", Usage: "record the files as they are now, hand edits included, so undo, redo and restore can come back to them", ArgsUsage: ref,
+			Flags:  []cli.Flag{&cli.StringFlag{Name: "note", Aliases: []string{"m"}, Usage: "say why, in one line (shown by 'smith session show')"}},
+			Action: sessionSnapshot},
 		{Name: "undo", Usage: "restore the files to before the session's last turn that changed them", ArgsUsage: ref,
 			Flags: []cli.Flag{force, rewind}, Action: sessionUndo},
 		{Name: "redo", Usage: "restore the files the last undo took back", ArgsUsage: ref,
@@ -111,6 +114,44 @@ func printDiff(out io.Writer, d protocol.DiffResult, stat bool) error {
 		}
 	}
 	return nil
+}
+
+func sessionSnapshot(ctx context.Context, cmd *cli.Command) error {
+	s, rt, err := openSessionArg(ctx, cmd)
+	if err != nil {
+		return err
+	}
+	defer rt.Close(ctx)
+	res, err := s.Snapshot(ctx, protocol.SnapshotParams{Note: cmd.String("note")})
+	if err != nil {
+		return cmdError(cmd, err)
+	}
+	ref := cmd.Args().First()
+	if ref == "" || strings.ContainsAny(ref, " '\"") {
+		ref = s.Info().ID
+	}
+	if err := printSnapshot(cmd.Root().Writer, ref, res); err != nil {
+		return err
+	}
+	return s.Close(ctx)
+}
+
+// printSnapshot says what a snapshot taken on request recorded.
+func printSnapshot(out io.Writer, ref string, res protocol.SnapshotResult) error {
+	w := textout.SafeWriter{W: out}
+	if res.Reused {
+		fmt.Fprintf(w, "snapshot %s: nothing changed since the session's last snapshot (%d file(s)); recorded again as entry %s\n", short(res.Snapshot), res.Files, res.Entry)
+	} else {
+		fmt.Fprintf(w, "snapshot %s: %d file(s) changed since the session's last snapshot, %d file(s) in all\n", short(res.Snapshot), len(res.Changed), res.Files)
+	}
+	for _, c := range res.Changed {
+		fmt.Fprintf(w, "  %-12s %s\n", c.Kind, c.Path)
+	}
+	for _, sk := range res.Skipped {
+		fmt.Fprintf(w, "  left out     %s\n", sk)
+	}
+	_, err := fmt.Fprintf(w, "(recorded as effect %s; 'smith session restore %s --at %s' returns to these files)\n", res.Effect, ref, res.Entry)
+	return err
 }
 
 func sessionUndo(ctx context.Context, cmd *cli.Command) error {

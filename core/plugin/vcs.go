@@ -27,6 +27,9 @@ type VCS interface {
 	// session operation, attributed to by. It is called only from a
 	// command, with ctx the command's.
 	Restore(ctx context.Context, by VCSCaller, op string, p protocol.RestoreParams) (protocol.VCSResult, error)
+	// Snapshot records the files as they are now for a command, by a
+	// plugin, attributed to by; as Restore, only from a command.
+	Snapshot(ctx context.Context, by VCSCaller, p protocol.SnapshotParams) (protocol.SnapshotResult, error)
 }
 
 // VCSCaller is the plugin call a vcs operation was made from.
@@ -208,14 +211,38 @@ func (v *vcsHost) RestoreFiles(ctx context.Context, at string, o pluginabi.Resto
 	return v.restore(ctx, "restore", protocol.RestoreParams{At: at, Force: o.Force, Rewind: o.Rewind})
 }
 
-func (v *vcsHost) restore(ctx context.Context, op string, p protocol.RestoreParams) (pluginabi.Operation, error) {
+// TakeSnapshot serves vcs take-snapshot.
+func (v *vcsHost) TakeSnapshot(ctx context.Context, note string) (pluginabi.SnapshotTaken, error) {
+	st, err := v.commandCall(ctx, "take-snapshot records the session's file history")
+	if err != nil {
+		return pluginabi.SnapshotTaken{}, err
+	}
+	res, err := st.vcs.Snapshot(ctx, VCSCaller{Plugin: v.name, CallID: st.callID}, protocol.SnapshotParams{Note: note})
+	if err != nil {
+		return pluginabi.SnapshotTaken{}, vcsFault(err)
+	}
+	return pluginabi.SnapshotTaken{Snapshot: res.Snapshot, Entry: res.Entry, Files: uint32(res.Files),
+		Changed: fileChanges(res.Changed, 0), Effect: res.Effect}, nil
+}
+
+// commandCall is call for the functions that change the session's file
+// history: what refuses them outside a command says what they do.
+func (v *vcsHost) commandCall(ctx context.Context, what string) (*callState, error) {
 	st, err := v.call(ctx)
 	if err != nil {
-		return pluginabi.Operation{}, err
+		return nil, err
 	}
 	if !st.command {
-		return pluginabi.Operation{}, pluginabi.VCSFault{Case: pluginabi.VCSFaultBusy, Busy: fmt.Sprintf(
-			"vcs: %s changes the person's files, so it runs only from a command; call %s is part of a turn or an event, whose files the session snapshots around it", op, st.callID)}
+		return nil, pluginabi.VCSFault{Case: pluginabi.VCSFaultBusy, Busy: fmt.Sprintf(
+			"vcs: %s, so it runs only from a command; call %s is part of a turn or an event, whose files the session snapshots around it", what, st.callID)}
+	}
+	return st, nil
+}
+
+func (v *vcsHost) restore(ctx context.Context, op string, p protocol.RestoreParams) (pluginabi.Operation, error) {
+	st, err := v.commandCall(ctx, op+" changes the person's files")
+	if err != nil {
+		return pluginabi.Operation{}, err
 	}
 	res, err := st.vcs.Restore(ctx, VCSCaller{Plugin: v.name, CallID: st.callID}, op, p)
 	if err != nil {

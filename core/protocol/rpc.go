@@ -38,6 +38,7 @@ const (
 	MethodSessionTree     = "session.tree"
 	MethodSessionTurns    = "session.turns"
 	MethodSessionDiff     = "session.diff"
+	MethodSessionSnapshot = "session.snapshot"
 	MethodSessionUndo     = "session.undo"
 	MethodSessionRedo     = "session.redo"
 	MethodSessionRestore  = "session.restore"
@@ -58,7 +59,7 @@ var RPCMethods = []string{
 	MethodAbort, MethodConfirm, MethodWait,
 	MethodSessionList, MethodSessionOpen, MethodSessionNew, MethodSessionContinue, MethodSessionFork,
 	MethodSessionSelect, MethodSessionLabel, MethodSessionTree,
-	MethodSessionTurns, MethodSessionDiff, MethodSessionUndo, MethodSessionRedo, MethodSessionRestore,
+	MethodSessionTurns, MethodSessionDiff, MethodSessionSnapshot, MethodSessionUndo, MethodSessionRedo, MethodSessionRestore,
 	MethodSessionCompact,
 	MethodModelGet, MethodModelSet, MethodModelList,
 	MethodCommandsList, MethodCommandsRun,

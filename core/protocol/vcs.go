@@ -33,6 +33,36 @@ type RestoreParams struct {
 	Rewind bool `json:"rewind,omitempty"`
 }
 
+// SnapshotParams asks for a snapshot of the files as they are now,
+// between turns: hand edits made since the last snapshot are recorded, so
+// that undo, redo and restore can come back to them instead of refusing
+// to overwrite them.
+type SnapshotParams struct {
+	// Note says why, for the session's history; optional, one line.
+	Note string `json:"note,omitempty"`
+}
+
+// SnapshotResult is a snapshot taken on request.
+type SnapshotResult struct {
+	// Snapshot is its id; Entry the vcs_operation entry recording it (a
+	// restore target: restore --at ENTRY).
+	Snapshot string `json:"snapshot"`
+	Entry    string `json:"entry"`
+	// Files counts the files it holds.
+	Files int `json:"files"`
+	// Changed are the paths that differ from the session's previous
+	// snapshot (no patches; diff --effect shows them); empty when the
+	// files were as that snapshot has them (Reused).
+	Changed []FileChange `json:"changed"`
+	// Reused reports that nothing changed since the previous snapshot,
+	// which the entry then names again.
+	Reused bool `json:"reused,omitempty"`
+	// Skipped lists the files it left out ("path: reason").
+	Skipped []string `json:"skipped,omitempty"`
+	// Effect is the id of the vcs.snapshot effect that recorded it.
+	Effect string `json:"effect"`
+}
+
 // FileChange is one path a restore or a diff changed.
 type FileChange struct {
 	Path string `json:"path"`

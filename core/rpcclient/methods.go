@@ -127,6 +127,12 @@ func (c *Client) Diff(ctx context.Context, p protocol.DiffParams) (protocol.Diff
 	return r, c.Call(ctx, protocol.MethodSessionDiff, p, &r)
 }
 
+// Snapshot records the current session's files as they are now.
+func (c *Client) Snapshot(ctx context.Context, p protocol.SnapshotParams) (protocol.SnapshotResult, error) {
+	var r protocol.SnapshotResult
+	return r, c.Call(ctx, protocol.MethodSessionSnapshot, p, &r)
+}
+
 // Undo restores the files to before the current session's last change.
 func (c *Client) Undo(ctx context.Context, p protocol.UndoParams) (protocol.VCSResult, error) {
 	var r protocol.VCSResult

@@ -175,12 +175,7 @@ func (s *Session) endSnapshot() {
 // its vcs_operation entry. A failure turns snapshots off for the session,
 // with a notice.
 func (s *Session) complete(ts *turnSnap, e *effect.Effect, phase string, sn vcs.Snapshot, serr error) error {
-	o := effect.Outcome{Mutation: model.MutationNotApplied, Err: serr}
-	if serr == nil {
-		out, _ := json.Marshal(map[string]any{"snapshot": sn.ID, "seq": sn.Seq, "files": sn.Files, "hashed": sn.Hashed, "reused": sn.Reused})
-		o = effect.Outcome{Mutation: model.MutationApplied, Output: out}
-	}
-	c, err := e.Complete(o)
+	c, err := e.Complete(snapshotOutcome(sn, serr))
 	if serr != nil || err != nil {
 		if serr == nil {
 			serr = err
@@ -188,12 +183,7 @@ func (s *Session) complete(ts *turnSnap, e *effect.Effect, phase string, sn vcs.
 		s.snapshotsOff(serr)
 		return serr
 	}
-	op := session.VCSOperation{Op: session.VCSSnapshot, Snapshot: sn.ID.String(), Worktree: ts.store.Worktree(), Cause: ts.parent,
-		Phase: phase, Turn: ts.turn, Seq: sn.Seq, Files: sn.Files}
-	for _, sk := range sn.Skipped {
-		op.Skipped = append(op.Skipped, sk.Path+": "+sk.Reason)
-	}
-	if err := s.store.RecordVCS(c.ID, op); err != nil {
+	if err := s.store.RecordVCS(c.ID, snapshotOp(ts, phase, sn)); err != nil {
 		s.snapshotsOff(err)
 		return err
 	}
@@ -201,6 +191,31 @@ func (s *Session) complete(ts *turnSnap, e *effect.Effect, phase string, sn vcs.
 		s.later(fmt.Sprintf("snapshots leave out %d file(s) (%s: %s); undo cannot restore them", len(sn.Skipped), sn.Skipped[0].Path, sn.Skipped[0].Reason))
 	}
 	return nil
+}
+
+// snapshotOutcome is how a snapshot effect ended: applied, with the
+// snapshot, the one before it (so diff --effect can compare them) and the
+// scan's counts; or not applied, with serr.
+func snapshotOutcome(sn vcs.Snapshot, serr error) effect.Outcome {
+	if serr != nil {
+		return effect.Outcome{Mutation: model.MutationNotApplied, Err: serr}
+	}
+	out := map[string]any{"snapshot": sn.ID, "seq": sn.Seq, "files": sn.Files, "hashed": sn.Hashed, "reused": sn.Reused}
+	if !sn.Parent.IsZero() && !sn.Reused {
+		out["parent"] = sn.Parent
+	}
+	b, _ := json.Marshal(out)
+	return effect.Outcome{Mutation: model.MutationApplied, Output: b}
+}
+
+// snapshotOp is the vcs_operation entry of snapshot sn taken for ts.
+func snapshotOp(ts *turnSnap, phase string, sn vcs.Snapshot) session.VCSOperation {
+	op := session.VCSOperation{Op: session.VCSSnapshot, Snapshot: sn.ID.String(), Worktree: ts.store.Worktree(), Cause: ts.parent,
+		Phase: phase, Turn: ts.turn, Seq: sn.Seq, Files: sn.Files}
+	for _, sk := range sn.Skipped {
+		op.Skipped = append(op.Skipped, sk.Path+": "+sk.Reason)
+	}
+	return op
 }
 
 // snapshotsOff turns snapshots off for the session after err, with a

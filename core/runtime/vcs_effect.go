@@ -184,6 +184,32 @@ func (s *Session) diffEffect(ref string, v vcsView, st *vcs.Store) (protocol.Dif
 			res.Files = append(res.Files, protocol.FileChange{Path: c.Path, Kind: string(c.Kind), Binary: c.Binary, Patch: c.Patch})
 		}
 		return res, nil
+	case kindSnapshot:
+		var out struct {
+			Snapshot *vcs.ID `json:"snapshot"`
+			Parent   *vcs.ID `json:"parent"`
+			Reused   bool    `json:"reused"`
+		}
+		if err := json.Unmarshal(e.completion.Output, &out); err != nil && e.completion.Mutation == model.MutationApplied {
+			return res, fmt.Errorf("runtime: effect %s: its recorded snapshot: %w", e.intent.ID, err)
+		}
+		if e.completion.Mutation != model.MutationApplied || out.Reused {
+			return res, nil // no snapshot was made, or the files had not changed
+		}
+		if out.Parent == nil || out.Snapshot == nil {
+			return res, &plugin.VCSRefusal{Reason: plugin.VCSNothing, Err: usagef(
+				"runtime: effect %s is a snapshot with none recorded before it (the session's first, or one recorded before Smith kept that), so there is nothing to compare it with; diff its turn instead (%s)",
+				e.intent.ID, s.turnHint(e.index, v))}
+		}
+		res.From, res.To = "snapshot before effect "+e.intent.ID, "snapshot of effect "+e.intent.ID
+		cs, err := st.Diff(*out.Parent, *out.Snapshot)
+		if err != nil {
+			return res, fmt.Errorf("runtime: diff effect %s: %w", e.intent.ID, err)
+		}
+		for _, c := range cs {
+			res.Files = append(res.Files, protocol.FileChange{Path: c.Path, Kind: string(c.Kind), Binary: c.Binary, Patch: c.Patch})
+		}
+		return res, nil
 	case "vcs." + session.VCSUndo, "vcs." + session.VCSRedo, "vcs." + session.VCSRestore:
 		var op vcs.Op
 		if err := json.Unmarshal(e.intent.Input, &op); err != nil {
@@ -199,7 +225,7 @@ func (s *Session) diffEffect(ref string, v vcsView, st *vcs.Store) (protocol.Dif
 		return res, nil
 	}
 	return res, &plugin.VCSRefusal{Reason: plugin.VCSTarget, Err: usagef(
-		"runtime: effect %s is a %s, which changes no file: only a write, an edit, a command or a restore can be shown as what it changed; diff its turn (%s)",
+		"runtime: effect %s is a %s, which changes no file: only a write, an edit, a command, a snapshot or a restore can be shown as what it changed; diff its turn (%s)",
 		e.intent.ID, e.intent.Kind, s.turnHint(e.index, v))}
 }
 

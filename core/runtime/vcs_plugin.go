@@ -35,11 +35,28 @@ func (p pluginVCS) Diff(ctx context.Context, d protocol.DiffParams) (protocol.Di
 	return p.s.diff(ctx, d)
 }
 
+// held refuses op unless ctx is a command's of this session (which holds
+// s.mu).
+func (p pluginVCS) held(ctx context.Context, by plugin.VCSCaller, op string) error {
+	if held, _ := ctx.Value(heldKey{}).(*Session); held != p.s {
+		return &plugin.VCSRefusal{Reason: plugin.VCSBusy,
+			Err: usagef("runtime: %s from plugin %s: only a command of this session may change its file history", op, by.Plugin)}
+	}
+	return nil
+}
+
+// Snapshot implements plugin.VCS.
+func (p pluginVCS) Snapshot(ctx context.Context, by plugin.VCSCaller, r protocol.SnapshotParams) (protocol.SnapshotResult, error) {
+	if err := p.held(ctx, by, "snapshot"); err != nil {
+		return protocol.SnapshotResult{}, err
+	}
+	return p.s.snapshotLocked(ctx, r, &by)
+}
+
 // Restore implements plugin.VCS.
 func (p pluginVCS) Restore(ctx context.Context, by plugin.VCSCaller, op string, r protocol.RestoreParams) (protocol.VCSResult, error) {
-	if held, _ := ctx.Value(heldKey{}).(*Session); held != p.s {
-		return protocol.VCSResult{}, &plugin.VCSRefusal{Reason: plugin.VCSBusy,
-			Err: usagef("runtime: %s from plugin %s: only a command of this session may change its files", op, by.Plugin)}
+	if err := p.held(ctx, by, op); err != nil {
+		return protocol.VCSResult{}, err
 	}
 	switch op {
 	case session.VCSUndo, session.VCSRedo, session.VCSRestore:

@@ -23,7 +23,8 @@ type vcsOutcome struct {
 }
 
 // TestPluginVCS: a plugin granted vcs reads the session's snapshots from
-// a tool call during a turn (diff) and is refused an undo there (busy);
+// a tool call during a turn (diff) and is refused an undo and a snapshot
+// there (busy);
 // from a command it lists the turns, undoes, is refused a redo over a
 // hand edit (conflict, naming the file) until forced, and is told an
 // unknown target apart; each read is a journaled effect of its call, each
@@ -34,7 +35,7 @@ func TestPluginVCS(t *testing.T) {
 	w.write("a.txt", "original\n")
 	w.write("p.mock.json", mockScript(
 		`{"tool_calls":[{"id":"w1","name":"write","arguments":{"path":"a.txt","content":"changed\n"}}]}`,
-		`{"tool_calls":[{"id":"d1","name":"vcs","arguments":{"arguments":"diff"}},{"id":"u1","name":"vcs","arguments":{"arguments":"undo"}}]}`,
+		`{"tool_calls":[{"id":"d1","name":"vcs","arguments":{"arguments":"diff"}},{"id":"u1","name":"vcs","arguments":{"arguments":"undo"}},{"id":"s1","name":"vcs","arguments":{"arguments":"snapshot mid-turn"}}]}`,
 		mockText("done", 10, 1, 1)))
 	guest := testGuest(t, "vcsguest", "vcsguest")
 	guest.Grants = []string{"vcs"}
@@ -62,6 +63,9 @@ func TestPluginVCS(t *testing.T) {
 	}
 	if u := got["u1"]; u.Case != "busy" || !strings.Contains(u.Fault, "only from a command") {
 		t.Errorf("undo from a tool call: %+v", u)
+	}
+	if u := got["s1"]; u.Case != "busy" || !strings.Contains(u.Fault, "only from a command") {
+		t.Errorf("snapshot from a tool call: %+v", u)
 	}
 
 	command := func(args string) vcsOutcome {
@@ -102,6 +106,10 @@ func TestPluginVCS(t *testing.T) {
 	if o := command("redo rewind"); o.Case != "invalid-target" {
 		t.Fatalf("redo with rewind: %+v", o)
 	}
+	w.write("a.txt", "by hand again\n")
+	if o := command("snapshot before the release"); o.Fault != "" || !strings.Contains(string(o.Result), `"Path":"a.txt"`) || !strings.Contains(string(o.Result), `"Entry":"`) {
+		t.Fatalf("snapshot from a command: %+v (%s)", o, o.Result)
+	}
 
 	done, err := s.journal.Completed(ctx, "vcs.diff", "vcs.turns")
 	if err != nil {
@@ -121,12 +129,12 @@ func TestPluginVCS(t *testing.T) {
 				continue
 			}
 			var op session.VCSOperation
-			if sessionfmt.DecodeContent(sess.Entry(i).Content, &op) == nil && op.Op != session.VCSSnapshot {
+			if sessionfmt.DecodeContent(sess.Entry(i).Content, &op) == nil && (op.Op != session.VCSSnapshot || op.Phase == session.PhaseManual) {
 				causes = append(causes, op.Op+" by "+op.By)
 			}
 		}
 	})
-	if strings.Join(causes, "; ") != "undo by plugin vcsguest, command:vcs-op; redo by plugin vcsguest, command:vcs-op" {
+	if strings.Join(causes, "; ") != "undo by plugin vcsguest, command:vcs-op; redo by plugin vcsguest, command:vcs-op; snapshot by plugin vcsguest, command:vcs-op" {
 		t.Errorf("vcs operations recorded: %v", causes)
 	}
 }

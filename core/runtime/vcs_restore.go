@@ -109,8 +109,8 @@ func (s *Session) restoreLocked(ctx context.Context, kind string, force, rewind 
 	switch {
 	case errors.As(aerr, &conflict):
 		return protocol.VCSResult{}, &plugin.VCSRefusal{Reason: plugin.VCSConflict, Paths: conflict.Paths,
-			Err: usagef("runtime: %s refused: these files changed since the session's last snapshot: %s; commit or copy them, or pass --force (/%s --force in the TUI) to overwrite them",
-				kind, listPaths(conflict.Paths), kind)}
+			Err: usagef("runtime: %s refused: these files changed since the session's last snapshot: %s; take a snapshot first so the restore can be undone ('smith session snapshot %s', /snapshot in the TUI), or pass --force (/%s --force) to overwrite them",
+				kind, listPaths(conflict.Paths), s.info.ID, kind)}
 	case aerr != nil:
 		return protocol.VCSResult{}, fmt.Errorf("runtime: %s to snapshot %s: %w (effect %s records what is known)", kind, op.To, aerr, c.ID)
 	case jerr != nil:

@@ -18,6 +18,10 @@ const (
 const (
 	PhaseStart = "start" // taken before the turn's tools ran
 	PhaseEnd   = "end"   // taken after the turn settled
+	// PhaseManual is a snapshot taken on request between turns (smith
+	// session snapshot, /snapshot): it records the files as they are,
+	// hand edits included, so undo and restore can come back to them.
+	PhaseManual = "manual"
 )
 
 // VCSOperation is a vcs_operation entry: a snapshot of the worktree or a
@@ -37,7 +41,8 @@ type VCSOperation struct {
 	// snapshot, the entry the turn started from.
 	Cause string `cbor:"cause,omitempty"`
 	// Phase and Turn place a snapshot in the conversation: PhaseStart or
-	// PhaseEnd of the Turn-th turn (1-based) of the branch.
+	// PhaseEnd of the Turn-th turn (1-based) of the branch, or PhaseManual
+	// after Turn turns.
 	Phase string `cbor:"phase,omitempty"`
 	Turn  int    `cbor:"turn,omitempty"`
 	// Seq is the snapshot's number among the session's snapshots.
@@ -59,6 +64,8 @@ type VCSOperation struct {
 	// By names the plugin call that asked for a restore ("plugin NAME,
 	// command:NAME"); "" when the person did, through a frontend.
 	By string `cbor:"by,omitempty"`
+	// Note is what the person wrote about a manual snapshot, if anything.
+	Note string `cbor:"note,omitempty"`
 }
 
 // MaxVCSPaths bounds the paths a vcs_operation entry lists: 200.

@@ -2010,9 +2010,10 @@ pub mod ui {
 /// The session's snapshots of its worktree (capability `vcs`): the turns'
 /// snapshots, diffs between any two of them or the live files, and undo,
 /// redo and restore. Every call is a durable effect of the session,
-/// attributed to the call that made it. Undo, redo and restore change the
-/// user's files, so they run only from a command (the session is idle
-/// then); a tool call or an event handler gets `busy`.
+/// attributed to the call that made it. Snapshots taken on request,
+/// undo, redo and restore change the session's file history, so they run
+/// only from a command (the session is idle then); a tool call or an
+/// event handler gets `busy`.
 ///
 /// Importing it requires the capability `vcs`.
 ///
@@ -2344,6 +2345,59 @@ pub mod vcs {
         }
     }
 
+    /// A snapshot `take-snapshot` recorded.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct SnapshotTaken {
+        /// The snapshot's id.
+        pub snapshot: String,
+        /// The session entry recording it: a target for `restore-files`.
+        pub entry: String,
+        /// How many files it holds.
+        pub files: u32,
+        /// The paths that differ from the session's previous snapshot
+        /// (no patches); empty when nothing changed since.
+        pub changed: Vec<FileChange>,
+        /// The id of the durable effect that recorded it.
+        pub effect: String,
+    }
+
+    impl rt::Canon for SnapshotTaken {
+        const SIZE: usize = 36;
+        const ALIGN: usize = 4;
+        unsafe fn load(p: usize) -> Self {
+            SnapshotTaken {
+                snapshot: rt::Canon::load(p),
+                entry: rt::Canon::load(p + 8),
+                files: rt::Canon::load(p + 16),
+                changed: rt::Canon::load(p + 20),
+                effect: rt::Canon::load(p + 28),
+            }
+        }
+        unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
+            rt::Canon::store(&self.snapshot, p, keep);
+            rt::Canon::store(&self.entry, p + 8, keep);
+            rt::Canon::store(&self.files, p + 16, keep);
+            rt::Canon::store(&self.changed, p + 20, keep);
+            rt::Canon::store(&self.effect, p + 28, keep);
+        }
+        unsafe fn lift(f: &[u64]) -> Self {
+            SnapshotTaken {
+                snapshot: rt::Canon::lift(&f[0..]),
+                entry: rt::Canon::lift(&f[2..]),
+                files: rt::Canon::lift(&f[4..]),
+                changed: rt::Canon::lift(&f[5..]),
+                effect: rt::Canon::lift(&f[7..]),
+            }
+        }
+        unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
+            rt::Canon::lower(&self.snapshot, &mut f[0..], keep);
+            rt::Canon::lower(&self.entry, &mut f[2..], keep);
+            rt::Canon::lower(&self.files, &mut f[4..], keep);
+            rt::Canon::lower(&self.changed, &mut f[5..], keep);
+            rt::Canon::lower(&self.effect, &mut f[7..], keep);
+        }
+    }
+
     /// Why a vcs call failed.
     #[derive(Debug, Clone, PartialEq)]
     pub enum VcsFault {
@@ -2473,6 +2527,31 @@ pub mod vcs {
             let mut ret = [0u64; 4];
             let p = ret.as_mut_ptr() as usize;
             import(f[0] as i32, f[1] as i32, f[2] as i32, f[3] as i32, f[4] as i32, f[5] as i32, f[6] as i32, f[7] as i32, f[8] as i32, f[9] as i32, f[10] as i32, p as i32);
+            rt::Canon::load(p)
+        }
+    }
+
+    /// Records the files as they are now, hand edits included, so undo,
+    /// redo and restore can come back to them; `note` (one line, may be
+    /// empty) says why. Only from a command, as the restores.
+    pub fn take_snapshot(note: &str) -> Result<SnapshotTaken, VcsFault> {
+        #[cfg(target_arch = "wasm32")]
+        #[link(wasm_import_module = "smith:plugin/vcs@0.0.0")]
+        extern "C" {
+            #[link_name = "take-snapshot"]
+            fn import(p0: i32, p1: i32, p2: i32);
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        unsafe fn import(_: i32, _: i32, _: i32) {
+            unreachable!("smith_plugin: smith:plugin/vcs@0.0.0 take-snapshot is a host import, callable only in wasm32")
+        }
+        unsafe {
+            rt::lifting("vcs.take-snapshot");
+            let mut f = [0u64; 2];
+            rt::lower_str(note, &mut f[0..]);
+            let mut ret = [0u64; 5];
+            let p = ret.as_mut_ptr() as usize;
+            import(f[0] as i32, f[1] as i32, p as i32);
             rt::Canon::load(p)
         }
     }

@@ -6,9 +6,10 @@
 // The session's snapshots of its worktree (capability `vcs`): the turns'
 // snapshots, diffs between any two of them or the live files, and undo,
 // redo and restore. Every call is a durable effect of the session,
-// attributed to the call that made it. Undo, redo and restore change the
-// user's files, so they run only from a command (the session is idle
-// then); a tool call or an event handler gets `busy`.
+// attributed to the call that made it. Snapshots taken on request,
+// undo, redo and restore change the session's file history, so they run
+// only from a command (the session is idle then); a tool call or an
+// event handler gets `busy`.
 //
 // Importing it requires the capability "vcs".
 package vcs
@@ -138,6 +139,23 @@ type Operation struct {
 	Changed []FileChange
 	// The entry the conversation continues from, if it was moved.
 	Rewound *string
+	// The id of the durable effect that recorded it.
+	Effect string
+}
+
+// SnapshotTaken is the WIT record "snapshot-taken" (smith:plugin/vcs@0.0.0).
+//
+// A snapshot `take-snapshot` recorded.
+type SnapshotTaken struct {
+	// The snapshot's id.
+	Snapshot string
+	// The session entry recording it: a target for `restore-files`.
+	Entry string
+	// How many files it holds.
+	Files uint32
+	// The paths that differ from the session's previous snapshot
+	// (no patches); empty when nothing changed since.
+	Changed []FileChange
 	// The id of the durable effect that recorded it.
 	Effect string
 }

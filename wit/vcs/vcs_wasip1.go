@@ -66,6 +66,35 @@ func CompareFiles(options DiffOptions) (DiffResult, error) {
 	panic("unreachable")
 }
 
+//go:wasmimport smith:plugin/vcs@0.0.0 take-snapshot
+func wasmimportTakeSnapshot(p0 uint32, p1 uint32, p2 uint32)
+
+// TakeSnapshot records the files as they are now, hand edits included, so undo,
+// redo and restore can come back to them; `note` (one line, may be
+// empty) says why. Only from a command, as the restores.
+func TakeSnapshot(note string) (SnapshotTaken, error) {
+	mark := cabi.Mark()
+	defer cabi.Release(mark)
+	var f [2]uint64
+	cabi.LowerString(note, f[0:])
+	ret := cabi.Alloc(40, 4)
+	wasmimportTakeSnapshot(uint32(f[0]), uint32(f[1]), cabi.Addr(ret))
+	var v SnapshotTaken
+	var fault VCSFault
+	switch ret[0] {
+	case 0:
+		loadSnapshotTaken(ret[4:], &v)
+		cabi.Unpin()
+		return v, nil
+	case 1:
+		loadVCSFault(ret[4:], &fault)
+		cabi.Unpin()
+		return v, fault
+	}
+	cabi.BadCase("take-snapshot", uint32(ret[0]), 2)
+	panic("unreachable")
+}
+
 //go:wasmimport smith:plugin/vcs@0.0.0 undo-turn
 func wasmimportUndoTurn(p0 uint32, p1 uint32, p2 uint32)
 
@@ -232,6 +261,19 @@ func loadDiffResult(b []byte, v *DiffResult) {
 	}
 }
 
+func loadSnapshotTaken(b []byte, v *SnapshotTaken) {
+	cabi.LoadString(b[0:], &v.Snapshot)
+	cabi.LoadString(b[8:], &v.Entry)
+	v.Files = binary.LittleEndian.Uint32(b[16:])
+	t12 := cabi.LoadList(b[20:], 20)
+	v.Changed = make([]FileChange, len(t12)/20)
+	for t13 := range v.Changed {
+		t14 := t12[t13*20:]
+		loadFileChange(t14, &v.Changed[t13])
+	}
+	cabi.LoadString(b[28:], &v.Effect)
+}
+
 func lowerRestoreOptions(f []uint64, v *RestoreOptions) {
 	if v.Force {
 		f[0] = 1
@@ -244,19 +286,19 @@ func lowerRestoreOptions(f []uint64, v *RestoreOptions) {
 func loadOperation(b []byte, v *Operation) {
 	cabi.LoadString(b[0:], &v.Before)
 	cabi.LoadString(b[8:], &v.After)
-	t12 := cabi.LoadList(b[16:], 20)
-	v.Changed = make([]FileChange, len(t12)/20)
-	for t13 := range v.Changed {
-		t14 := t12[t13*20:]
-		loadFileChange(t14, &v.Changed[t13])
+	t15 := cabi.LoadList(b[16:], 20)
+	v.Changed = make([]FileChange, len(t15)/20)
+	for t16 := range v.Changed {
+		t17 := t15[t16*20:]
+		loadFileChange(t17, &v.Changed[t16])
 	}
 	switch b[24:][0] {
 	case 0:
 		v.Rewound = nil
 	case 1:
-		t15 := new(string)
-		cabi.LoadString(b[24:][4:], t15)
-		v.Rewound = t15
+		t18 := new(string)
+		cabi.LoadString(b[24:][4:], t18)
+		v.Rewound = t18
 	default:
 		cabi.BadCase("operation.rewound", uint32(b[24:][0]), 2)
 	}

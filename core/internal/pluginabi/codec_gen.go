@@ -487,6 +487,33 @@ func storeDiffResult(c *wasmhost.Call, b []byte, v *DiffResult) error {
 	return nil
 }
 
+func storeSnapshotTaken(c *wasmhost.Call, b []byte, v *SnapshotTaken) error {
+	if err := canon.StoreString(c, b[0:], v.Snapshot); err != nil {
+		return canon.Wrap("snapshot-taken.snapshot", err)
+	}
+	if err := canon.StoreString(c, b[8:], v.Entry); err != nil {
+		return canon.Wrap("snapshot-taken.entry", err)
+	}
+	binary.LittleEndian.PutUint32(b[16:], uint32(v.Files))
+	t56, t53, err := canon.AllocList(c, b[20:], len(v.Changed), 20, 4)
+	if err != nil {
+		return canon.Wrap("snapshot-taken.changed", err)
+	}
+	for t54 := range v.Changed {
+		t55 := t53[t54*20:]
+		if err := storeFileChange(c, t55, &v.Changed[t54]); err != nil {
+			return err
+		}
+	}
+	if err := c.WriteBytes(t56, t53); err != nil {
+		return canon.Wrap("snapshot-taken.changed", err)
+	}
+	if err := canon.StoreString(c, b[28:], v.Effect); err != nil {
+		return canon.Wrap("snapshot-taken.effect", err)
+	}
+	return nil
+}
+
 func liftRestoreOptions(c *wasmhost.Call, f []uint64, v *RestoreOptions) error {
 	v.Force = uint32(f[0]) != 0
 	v.Rewind = uint32(f[1]) != 0
@@ -500,17 +527,17 @@ func storeOperation(c *wasmhost.Call, b []byte, v *Operation) error {
 	if err := canon.StoreString(c, b[8:], v.After); err != nil {
 		return canon.Wrap("operation.after", err)
 	}
-	t56, t53, err := canon.AllocList(c, b[16:], len(v.Changed), 20, 4)
+	t60, t57, err := canon.AllocList(c, b[16:], len(v.Changed), 20, 4)
 	if err != nil {
 		return canon.Wrap("operation.changed", err)
 	}
-	for t54 := range v.Changed {
-		t55 := t53[t54*20:]
-		if err := storeFileChange(c, t55, &v.Changed[t54]); err != nil {
+	for t58 := range v.Changed {
+		t59 := t57[t58*20:]
+		if err := storeFileChange(c, t59, &v.Changed[t58]); err != nil {
 			return err
 		}
 	}
-	if err := c.WriteBytes(t56, t53); err != nil {
+	if err := c.WriteBytes(t60, t57); err != nil {
 		return canon.Wrap("operation.changed", err)
 	}
 	if v.Rewound != nil {
@@ -536,102 +563,102 @@ func lowerDeclareOptions(c *wasmhost.Call, f []uint64, v *DeclareOptions) error 
 }
 
 func loadContributions(c *wasmhost.Call, b []byte, v *Contributions) error {
-	t57, err := canon.LoadList(c, b[0:], 24, 4)
+	t61, err := canon.LoadList(c, b[0:], 24, 4)
 	if err != nil {
 		return canon.Wrap("contributions.tools", err)
 	}
-	v.Tools = make([]ToolDefinition, len(t57)/24)
-	for t58 := range v.Tools {
-		t59 := t57[t58*24:]
-		if err := loadToolDefinition(c, t59, &v.Tools[t58]); err != nil {
+	v.Tools = make([]ToolDefinition, len(t61)/24)
+	for t62 := range v.Tools {
+		t63 := t61[t62*24:]
+		if err := loadToolDefinition(c, t63, &v.Tools[t62]); err != nil {
 			return err
 		}
 	}
-	t60, err := canon.LoadList(c, b[8:], 28, 4)
+	t64, err := canon.LoadList(c, b[8:], 28, 4)
 	if err != nil {
 		return canon.Wrap("contributions.commands", err)
 	}
-	v.Commands = make([]CommandDefinition, len(t60)/28)
-	for t61 := range v.Commands {
-		t62 := t60[t61*28:]
-		if err := loadCommandDefinition(c, t62, &v.Commands[t61]); err != nil {
+	v.Commands = make([]CommandDefinition, len(t64)/28)
+	for t65 := range v.Commands {
+		t66 := t64[t65*28:]
+		if err := loadCommandDefinition(c, t66, &v.Commands[t65]); err != nil {
 			return err
 		}
 	}
-	t63, err := canon.LoadList(c, b[16:], 32, 4)
+	t67, err := canon.LoadList(c, b[16:], 32, 4)
 	if err != nil {
 		return canon.Wrap("contributions.providers", err)
 	}
-	v.Providers = make([]ProviderDefinition, len(t63)/32)
-	for t64 := range v.Providers {
-		t65 := t63[t64*32:]
-		if err := loadProviderDefinition(c, t65, &v.Providers[t64]); err != nil {
+	v.Providers = make([]ProviderDefinition, len(t67)/32)
+	for t68 := range v.Providers {
+		t69 := t67[t68*32:]
+		if err := loadProviderDefinition(c, t69, &v.Providers[t68]); err != nil {
 			return err
 		}
 	}
-	t66, err := canon.LoadList(c, b[24:], 36, 4)
+	t70, err := canon.LoadList(c, b[24:], 36, 4)
 	if err != nil {
 		return canon.Wrap("contributions.models", err)
 	}
-	v.Models = make([]ModelDefinition, len(t66)/36)
-	for t67 := range v.Models {
-		t68 := t66[t67*36:]
-		if err := loadModelDefinition(c, t68, &v.Models[t67]); err != nil {
+	v.Models = make([]ModelDefinition, len(t70)/36)
+	for t71 := range v.Models {
+		t72 := t70[t71*36:]
+		if err := loadModelDefinition(c, t72, &v.Models[t71]); err != nil {
 			return err
 		}
 	}
-	t69, err := canon.LoadList(c, b[32:], 1, 1)
+	t73, err := canon.LoadList(c, b[32:], 1, 1)
 	if err != nil {
 		return canon.Wrap("contributions.subscriptions", err)
 	}
-	v.Subscriptions = make([]EventKind, len(t69)/1)
-	for t70 := range v.Subscriptions {
-		t71 := t69[t70*1:]
-		if err := loadEventKind(c, t71, &v.Subscriptions[t70]); err != nil {
+	v.Subscriptions = make([]EventKind, len(t73)/1)
+	for t74 := range v.Subscriptions {
+		t75 := t73[t74*1:]
+		if err := loadEventKind(c, t75, &v.Subscriptions[t74]); err != nil {
 			return err
 		}
 	}
-	t72, err := canon.LoadList(c, b[40:], 16, 4)
+	t76, err := canon.LoadList(c, b[40:], 16, 4)
 	if err != nil {
 		return canon.Wrap("contributions.prompts", err)
 	}
-	v.Prompts = make([]PromptDefinition, len(t72)/16)
-	for t73 := range v.Prompts {
-		t74 := t72[t73*16:]
-		if err := loadPromptDefinition(c, t74, &v.Prompts[t73]); err != nil {
+	v.Prompts = make([]PromptDefinition, len(t76)/16)
+	for t77 := range v.Prompts {
+		t78 := t76[t77*16:]
+		if err := loadPromptDefinition(c, t78, &v.Prompts[t77]); err != nil {
 			return err
 		}
 	}
-	t75, err := canon.LoadList(c, b[48:], 16, 4)
+	t79, err := canon.LoadList(c, b[48:], 16, 4)
 	if err != nil {
 		return canon.Wrap("contributions.context-transforms", err)
 	}
-	v.ContextTransforms = make([]ContextTransformDefinition, len(t75)/16)
-	for t76 := range v.ContextTransforms {
-		t77 := t75[t76*16:]
-		if err := loadContextTransformDefinition(c, t77, &v.ContextTransforms[t76]); err != nil {
+	v.ContextTransforms = make([]ContextTransformDefinition, len(t79)/16)
+	for t80 := range v.ContextTransforms {
+		t81 := t79[t80*16:]
+		if err := loadContextTransformDefinition(c, t81, &v.ContextTransforms[t80]); err != nil {
 			return err
 		}
 	}
-	t78, err := canon.LoadList(c, b[56:], 16, 4)
+	t82, err := canon.LoadList(c, b[56:], 16, 4)
 	if err != nil {
 		return canon.Wrap("contributions.key-bindings", err)
 	}
-	v.KeyBindings = make([]KeyBinding, len(t78)/16)
-	for t79 := range v.KeyBindings {
-		t80 := t78[t79*16:]
-		if err := loadKeyBinding(c, t80, &v.KeyBindings[t79]); err != nil {
+	v.KeyBindings = make([]KeyBinding, len(t82)/16)
+	for t83 := range v.KeyBindings {
+		t84 := t82[t83*16:]
+		if err := loadKeyBinding(c, t84, &v.KeyBindings[t83]); err != nil {
 			return err
 		}
 	}
-	t81, err := canon.LoadList(c, b[64:], 16, 4)
+	t85, err := canon.LoadList(c, b[64:], 16, 4)
 	if err != nil {
 		return canon.Wrap("contributions.theme", err)
 	}
-	v.Theme = make([]ThemeStyle, len(t81)/16)
-	for t82 := range v.Theme {
-		t83 := t81[t82*16:]
-		if err := loadThemeStyle(c, t83, &v.Theme[t82]); err != nil {
+	v.Theme = make([]ThemeStyle, len(t85)/16)
+	for t86 := range v.Theme {
+		t87 := t85[t86*16:]
+		if err := loadThemeStyle(c, t87, &v.Theme[t86]); err != nil {
 			return err
 		}
 	}
@@ -639,11 +666,11 @@ func loadContributions(c *wasmhost.Call, b []byte, v *Contributions) error {
 	case 0:
 		v.Layout = nil
 	case 1:
-		t84 := new(ScreenLayout)
-		if err := loadScreenLayout(c, b[72:][4:], t84); err != nil {
+		t88 := new(ScreenLayout)
+		if err := loadScreenLayout(c, b[72:][4:], t88); err != nil {
 			return err
 		}
-		v.Layout = t84
+		v.Layout = t88
 	default:
 		return canon.BadCase("contributions.layout", uint32(b[72:][0]), 2)
 	}
@@ -784,17 +811,17 @@ func storeRuntimeFacts(c *wasmhost.Call, b []byte, v *RuntimeFacts) error {
 	if err := storeModelIdentity(c, b[64:], &v.Model); err != nil {
 		return err
 	}
-	t88, t85, err := canon.AllocList(c, b[88:], len(v.Tools), 8, 4)
+	t92, t89, err := canon.AllocList(c, b[88:], len(v.Tools), 8, 4)
 	if err != nil {
 		return canon.Wrap("runtime-facts.tools", err)
 	}
-	for t86 := range v.Tools {
-		t87 := t85[t86*8:]
-		if err := canon.StoreString(c, t87, v.Tools[t86]); err != nil {
+	for t90 := range v.Tools {
+		t91 := t89[t90*8:]
+		if err := canon.StoreString(c, t91, v.Tools[t90]); err != nil {
 			return canon.Wrap("runtime-facts.tools[]", err)
 		}
 	}
-	if err := c.WriteBytes(t88, t85); err != nil {
+	if err := c.WriteBytes(t92, t89); err != nil {
 		return canon.Wrap("runtime-facts.tools", err)
 	}
 	if v.ConfigurationDirectory != nil {
@@ -879,25 +906,25 @@ func loadRequestTemplate(c *wasmhost.Call, b []byte, v *RequestTemplate) error {
 	if err := loadHTTPMethod(c, b[0:], &v.Method); err != nil {
 		return err
 	}
-	t89, err := canon.LoadList(c, b[4:], 12, 4)
+	t93, err := canon.LoadList(c, b[4:], 12, 4)
 	if err != nil {
 		return canon.Wrap("request-template.url", err)
 	}
-	v.URL = make([]TemplatePart, len(t89)/12)
-	for t90 := range v.URL {
-		t91 := t89[t90*12:]
-		if err := loadTemplatePart(c, t91, &v.URL[t90]); err != nil {
+	v.URL = make([]TemplatePart, len(t93)/12)
+	for t94 := range v.URL {
+		t95 := t93[t94*12:]
+		if err := loadTemplatePart(c, t95, &v.URL[t94]); err != nil {
 			return err
 		}
 	}
-	t92, err := canon.LoadList(c, b[12:], 16, 4)
+	t96, err := canon.LoadList(c, b[12:], 16, 4)
 	if err != nil {
 		return canon.Wrap("request-template.headers", err)
 	}
-	v.Headers = make([]HeaderTemplate, len(t92)/16)
-	for t93 := range v.Headers {
-		t94 := t92[t93*16:]
-		if err := loadHeaderTemplate(c, t94, &v.Headers[t93]); err != nil {
+	v.Headers = make([]HeaderTemplate, len(t96)/16)
+	for t97 := range v.Headers {
+		t98 := t96[t97*16:]
+		if err := loadHeaderTemplate(c, t98, &v.Headers[t97]); err != nil {
 			return err
 		}
 	}
@@ -940,22 +967,22 @@ func lowerClassifyOptions(c *wasmhost.Call, f []uint64, v *ClassifyOptions) erro
 		return canon.Wrap("classify-options.provider", err)
 	}
 	f[2] = uint64(v.Status)
-	var t95 [8]byte
-	t96, t97, err := canon.AllocList(c, t95[:], len(v.Headers), 16, 4)
+	var t99 [8]byte
+	t100, t101, err := canon.AllocList(c, t99[:], len(v.Headers), 16, 4)
 	if err != nil {
 		return canon.Wrap("classify-options.headers", err)
 	}
-	for t98 := range v.Headers {
-		t99 := t97[t98*16:]
-		if err := storeResponseHeader(c, t99, &v.Headers[t98]); err != nil {
+	for t102 := range v.Headers {
+		t103 := t101[t102*16:]
+		if err := storeResponseHeader(c, t103, &v.Headers[t102]); err != nil {
 			return err
 		}
 	}
-	if err := c.WriteBytes(t96, t97); err != nil {
+	if err := c.WriteBytes(t100, t101); err != nil {
 		return canon.Wrap("classify-options.headers", err)
 	}
-	f[3] = uint64(binary.LittleEndian.Uint32(t95[0:]))
-	f[4] = uint64(binary.LittleEndian.Uint32(t95[4:]))
+	f[3] = uint64(binary.LittleEndian.Uint32(t99[0:]))
+	f[4] = uint64(binary.LittleEndian.Uint32(t99[4:]))
 	return nil
 }
 
@@ -971,9 +998,9 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.RetryAfterMs = nil
 	case 1:
-		t100 := new(uint64)
-		(*t100) = binary.LittleEndian.Uint64(b[16:][8:])
-		v.RetryAfterMs = t100
+		t104 := new(uint64)
+		(*t104) = binary.LittleEndian.Uint64(b[16:][8:])
+		v.RetryAfterMs = t104
 	default:
 		return canon.BadCase("failure.retry-after-ms", uint32(b[16:][0]), 2)
 	}
@@ -981,9 +1008,9 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.HTTPStatus = nil
 	case 1:
-		t101 := new(uint16)
-		(*t101) = binary.LittleEndian.Uint16(b[32:][2:])
-		v.HTTPStatus = t101
+		t105 := new(uint16)
+		(*t105) = binary.LittleEndian.Uint16(b[32:][2:])
+		v.HTTPStatus = t105
 	default:
 		return canon.BadCase("failure.http-status", uint32(b[32:][0]), 2)
 	}
@@ -991,11 +1018,11 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.ProviderType = nil
 	case 1:
-		t102 := new(string)
-		if err := canon.LoadString(c, b[36:][4:], t102); err != nil {
+		t106 := new(string)
+		if err := canon.LoadString(c, b[36:][4:], t106); err != nil {
 			return canon.Wrap("failure.provider-type", err)
 		}
-		v.ProviderType = t102
+		v.ProviderType = t106
 	default:
 		return canon.BadCase("failure.provider-type", uint32(b[36:][0]), 2)
 	}
@@ -1003,11 +1030,11 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.VendorCode = nil
 	case 1:
-		t103 := new(string)
-		if err := canon.LoadString(c, b[48:][4:], t103); err != nil {
+		t107 := new(string)
+		if err := canon.LoadString(c, b[48:][4:], t107); err != nil {
 			return canon.Wrap("failure.vendor-code", err)
 		}
-		v.VendorCode = t103
+		v.VendorCode = t107
 	default:
 		return canon.BadCase("failure.vendor-code", uint32(b[48:][0]), 2)
 	}
@@ -1015,11 +1042,11 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.RequestID = nil
 	case 1:
-		t104 := new(string)
-		if err := canon.LoadString(c, b[60:][4:], t104); err != nil {
+		t108 := new(string)
+		if err := canon.LoadString(c, b[60:][4:], t108); err != nil {
 			return canon.Wrap("failure.request-id", err)
 		}
-		v.RequestID = t104
+		v.RequestID = t108
 	default:
 		return canon.BadCase("failure.request-id", uint32(b[60:][0]), 2)
 	}
@@ -1117,14 +1144,14 @@ func lowerInvokeOptions(c *wasmhost.Call, f []uint64, v *InvokeOptions) error {
 }
 
 func loadToolOutput(c *wasmhost.Call, b []byte, v *ToolOutput) error {
-	t105, err := canon.LoadList(c, b[0:], 20, 4)
+	t109, err := canon.LoadList(c, b[0:], 20, 4)
 	if err != nil {
 		return canon.Wrap("tool-output.content", err)
 	}
-	v.Content = make([]ContentBlock, len(t105)/20)
-	for t106 := range v.Content {
-		t107 := t105[t106*20:]
-		if err := loadContentBlock(c, t107, &v.Content[t106]); err != nil {
+	v.Content = make([]ContentBlock, len(t109)/20)
+	for t110 := range v.Content {
+		t111 := t109[t110*20:]
+		if err := loadContentBlock(c, t111, &v.Content[t110]); err != nil {
 			return err
 		}
 	}
@@ -1132,11 +1159,11 @@ func loadToolOutput(c *wasmhost.Call, b []byte, v *ToolOutput) error {
 	case 0:
 		v.Details = nil
 	case 1:
-		t108 := new(string)
-		if err := canon.LoadString(c, b[8:][4:], t108); err != nil {
+		t112 := new(string)
+		if err := canon.LoadString(c, b[8:][4:], t112); err != nil {
 			return canon.Wrap("tool-output.details", err)
 		}
-		v.Details = t108
+		v.Details = t112
 	default:
 		return canon.BadCase("tool-output.details", uint32(b[8:][0]), 2)
 	}
@@ -1268,11 +1295,11 @@ func loadCommandDefinition(c *wasmhost.Call, b []byte, v *CommandDefinition) err
 	case 0:
 		v.ArgumentHint = nil
 	case 1:
-		t109 := new(string)
-		if err := canon.LoadString(c, b[16:][4:], t109); err != nil {
+		t113 := new(string)
+		if err := canon.LoadString(c, b[16:][4:], t113); err != nil {
 			return canon.Wrap("command-definition.argument-hint", err)
 		}
-		v.ArgumentHint = t109
+		v.ArgumentHint = t113
 	default:
 		return canon.BadCase("command-definition.argument-hint", uint32(b[16:][0]), 2)
 	}
@@ -1286,25 +1313,25 @@ func loadProviderDefinition(c *wasmhost.Call, b []byte, v *ProviderDefinition) e
 	if err := canon.LoadString(c, b[8:], &v.DisplayName); err != nil {
 		return canon.Wrap("provider-definition.display-name", err)
 	}
-	t110, err := canon.LoadList(c, b[16:], 8, 4)
+	t114, err := canon.LoadList(c, b[16:], 8, 4)
 	if err != nil {
 		return canon.Wrap("provider-definition.secret-names", err)
 	}
-	v.SecretNames = make([]string, len(t110)/8)
-	for t111 := range v.SecretNames {
-		t112 := t110[t111*8:]
-		if err := canon.LoadString(c, t112, &v.SecretNames[t111]); err != nil {
+	v.SecretNames = make([]string, len(t114)/8)
+	for t115 := range v.SecretNames {
+		t116 := t114[t115*8:]
+		if err := canon.LoadString(c, t116, &v.SecretNames[t115]); err != nil {
 			return canon.Wrap("provider-definition.secret-names[]", err)
 		}
 	}
-	t113, err := canon.LoadList(c, b[24:], 36, 4)
+	t117, err := canon.LoadList(c, b[24:], 36, 4)
 	if err != nil {
 		return canon.Wrap("provider-definition.options", err)
 	}
-	v.Options = make([]ProviderOption, len(t113)/36)
-	for t114 := range v.Options {
-		t115 := t113[t114*36:]
-		if err := loadProviderOption(c, t115, &v.Options[t114]); err != nil {
+	v.Options = make([]ProviderOption, len(t117)/36)
+	for t118 := range v.Options {
+		t119 := t117[t118*36:]
+		if err := loadProviderOption(c, t119, &v.Options[t118]); err != nil {
 			return err
 		}
 	}
@@ -1361,14 +1388,14 @@ func loadKeyBinding(c *wasmhost.Call, b []byte, v *KeyBinding) error {
 	if err := canon.LoadString(c, b[0:], &v.Action); err != nil {
 		return canon.Wrap("key-binding.action", err)
 	}
-	t116, err := canon.LoadList(c, b[8:], 8, 4)
+	t120, err := canon.LoadList(c, b[8:], 8, 4)
 	if err != nil {
 		return canon.Wrap("key-binding.keys", err)
 	}
-	v.Keys = make([]string, len(t116)/8)
-	for t117 := range v.Keys {
-		t118 := t116[t117*8:]
-		if err := canon.LoadString(c, t118, &v.Keys[t117]); err != nil {
+	v.Keys = make([]string, len(t120)/8)
+	for t121 := range v.Keys {
+		t122 := t120[t121*8:]
+		if err := canon.LoadString(c, t122, &v.Keys[t121]); err != nil {
 			return canon.Wrap("key-binding.keys[]", err)
 		}
 	}
@@ -1386,25 +1413,25 @@ func loadThemeStyle(c *wasmhost.Call, b []byte, v *ThemeStyle) error {
 }
 
 func loadScreenLayout(c *wasmhost.Call, b []byte, v *ScreenLayout) error {
-	t119, err := canon.LoadList(c, b[0:], 8, 4)
+	t123, err := canon.LoadList(c, b[0:], 8, 4)
 	if err != nil {
 		return canon.Wrap("screen-layout.status-left", err)
 	}
-	v.StatusLeft = make([]string, len(t119)/8)
-	for t120 := range v.StatusLeft {
-		t121 := t119[t120*8:]
-		if err := canon.LoadString(c, t121, &v.StatusLeft[t120]); err != nil {
+	v.StatusLeft = make([]string, len(t123)/8)
+	for t124 := range v.StatusLeft {
+		t125 := t123[t124*8:]
+		if err := canon.LoadString(c, t125, &v.StatusLeft[t124]); err != nil {
 			return canon.Wrap("screen-layout.status-left[]", err)
 		}
 	}
-	t122, err := canon.LoadList(c, b[8:], 8, 4)
+	t126, err := canon.LoadList(c, b[8:], 8, 4)
 	if err != nil {
 		return canon.Wrap("screen-layout.status-right", err)
 	}
-	v.StatusRight = make([]string, len(t122)/8)
-	for t123 := range v.StatusRight {
-		t124 := t122[t123*8:]
-		if err := canon.LoadString(c, t124, &v.StatusRight[t123]); err != nil {
+	v.StatusRight = make([]string, len(t126)/8)
+	for t127 := range v.StatusRight {
+		t128 := t126[t127*8:]
+		if err := canon.LoadString(c, t128, &v.StatusRight[t127]); err != nil {
 			return canon.Wrap("screen-layout.status-right[]", err)
 		}
 	}
@@ -1505,14 +1532,14 @@ func loadHeaderTemplate(c *wasmhost.Call, b []byte, v *HeaderTemplate) error {
 	if err := canon.LoadString(c, b[0:], &v.Name); err != nil {
 		return canon.Wrap("header-template.name", err)
 	}
-	t125, err := canon.LoadList(c, b[8:], 12, 4)
+	t129, err := canon.LoadList(c, b[8:], 12, 4)
 	if err != nil {
 		return canon.Wrap("header-template.value", err)
 	}
-	v.Value = make([]TemplatePart, len(t125)/12)
-	for t126 := range v.Value {
-		t127 := t125[t126*12:]
-		if err := loadTemplatePart(c, t127, &v.Value[t126]); err != nil {
+	v.Value = make([]TemplatePart, len(t129)/12)
+	for t130 := range v.Value {
+		t131 := t129[t130*12:]
+		if err := loadTemplatePart(c, t131, &v.Value[t130]); err != nil {
 			return err
 		}
 	}
@@ -1573,11 +1600,11 @@ func loadBlockEnd(c *wasmhost.Call, b []byte, v *BlockEnd) error {
 	case 0:
 		v.Signature = nil
 	case 1:
-		t128 := new(string)
-		if err := canon.LoadString(c, b[4:][4:], t128); err != nil {
+		t132 := new(string)
+		if err := canon.LoadString(c, b[4:][4:], t132); err != nil {
 			return canon.Wrap("block-end.signature", err)
 		}
-		v.Signature = t128
+		v.Signature = t132
 	default:
 		return canon.BadCase("block-end.signature", uint32(b[4:][0]), 2)
 	}
@@ -1585,11 +1612,11 @@ func loadBlockEnd(c *wasmhost.Call, b []byte, v *BlockEnd) error {
 	case 0:
 		v.Encrypted = nil
 	case 1:
-		t129 := new([]byte)
-		if err := canon.LoadBytes(c, b[16:][4:], t129); err != nil {
+		t133 := new([]byte)
+		if err := canon.LoadBytes(c, b[16:][4:], t133); err != nil {
 			return canon.Wrap("block-end.encrypted", err)
 		}
-		v.Encrypted = t129
+		v.Encrypted = t133
 	default:
 		return canon.BadCase("block-end.encrypted", uint32(b[16:][0]), 2)
 	}
@@ -1602,9 +1629,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.Input = nil
 	case 1:
-		t130 := new(uint64)
-		(*t130) = binary.LittleEndian.Uint64(b[0:][8:])
-		v.Input = t130
+		t134 := new(uint64)
+		(*t134) = binary.LittleEndian.Uint64(b[0:][8:])
+		v.Input = t134
 	default:
 		return canon.BadCase("usage.input", uint32(b[0:][0]), 2)
 	}
@@ -1612,9 +1639,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.Output = nil
 	case 1:
-		t131 := new(uint64)
-		(*t131) = binary.LittleEndian.Uint64(b[16:][8:])
-		v.Output = t131
+		t135 := new(uint64)
+		(*t135) = binary.LittleEndian.Uint64(b[16:][8:])
+		v.Output = t135
 	default:
 		return canon.BadCase("usage.output", uint32(b[16:][0]), 2)
 	}
@@ -1622,9 +1649,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.CacheRead = nil
 	case 1:
-		t132 := new(uint64)
-		(*t132) = binary.LittleEndian.Uint64(b[32:][8:])
-		v.CacheRead = t132
+		t136 := new(uint64)
+		(*t136) = binary.LittleEndian.Uint64(b[32:][8:])
+		v.CacheRead = t136
 	default:
 		return canon.BadCase("usage.cache-read", uint32(b[32:][0]), 2)
 	}
@@ -1632,9 +1659,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.CacheWrite = nil
 	case 1:
-		t133 := new(uint64)
-		(*t133) = binary.LittleEndian.Uint64(b[48:][8:])
-		v.CacheWrite = t133
+		t137 := new(uint64)
+		(*t137) = binary.LittleEndian.Uint64(b[48:][8:])
+		v.CacheWrite = t137
 	default:
 		return canon.BadCase("usage.cache-write", uint32(b[48:][0]), 2)
 	}
@@ -1642,9 +1669,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.Reasoning = nil
 	case 1:
-		t134 := new(uint64)
-		(*t134) = binary.LittleEndian.Uint64(b[64:][8:])
-		v.Reasoning = t134
+		t138 := new(uint64)
+		(*t138) = binary.LittleEndian.Uint64(b[64:][8:])
+		v.Reasoning = t138
 	default:
 		return canon.BadCase("usage.reasoning", uint32(b[64:][0]), 2)
 	}
@@ -1659,11 +1686,11 @@ func loadResponseEnd(c *wasmhost.Call, b []byte, v *ResponseEnd) error {
 	case 0:
 		v.RawStop = nil
 	case 1:
-		t135 := new(string)
-		if err := canon.LoadString(c, b[4:][4:], t135); err != nil {
+		t139 := new(string)
+		if err := canon.LoadString(c, b[4:][4:], t139); err != nil {
 			return canon.Wrap("response-end.raw-stop", err)
 		}
-		v.RawStop = t135
+		v.RawStop = t139
 	default:
 		return canon.BadCase("response-end.raw-stop", uint32(b[4:][0]), 2)
 	}
@@ -1671,11 +1698,11 @@ func loadResponseEnd(c *wasmhost.Call, b []byte, v *ResponseEnd) error {
 	case 0:
 		v.RawUsage = nil
 	case 1:
-		t136 := new(string)
-		if err := canon.LoadString(c, b[16:][4:], t136); err != nil {
+		t140 := new(string)
+		if err := canon.LoadString(c, b[16:][4:], t140); err != nil {
 			return canon.Wrap("response-end.raw-usage", err)
 		}
-		v.RawUsage = t136
+		v.RawUsage = t140
 	default:
 		return canon.BadCase("response-end.raw-usage", uint32(b[16:][0]), 2)
 	}
@@ -1690,11 +1717,11 @@ func loadResponseFailure(c *wasmhost.Call, b []byte, v *ResponseFailure) error {
 	case 0:
 		v.RawStop = nil
 	case 1:
-		t137 := new(string)
-		if err := canon.LoadString(c, b[72:][4:], t137); err != nil {
+		t141 := new(string)
+		if err := canon.LoadString(c, b[72:][4:], t141); err != nil {
 			return canon.Wrap("response-failure.raw-stop", err)
 		}
-		v.RawStop = t137
+		v.RawStop = t141
 	default:
 		return canon.BadCase("response-failure.raw-stop", uint32(b[72:][0]), 2)
 	}
@@ -1702,11 +1729,11 @@ func loadResponseFailure(c *wasmhost.Call, b []byte, v *ResponseFailure) error {
 	case 0:
 		v.RawUsage = nil
 	case 1:
-		t138 := new(string)
-		if err := canon.LoadString(c, b[84:][4:], t138); err != nil {
+		t142 := new(string)
+		if err := canon.LoadString(c, b[84:][4:], t142); err != nil {
 			return canon.Wrap("response-failure.raw-usage", err)
 		}
-		v.RawUsage = t138
+		v.RawUsage = t142
 	default:
 		return canon.BadCase("response-failure.raw-usage", uint32(b[84:][0]), 2)
 	}
@@ -1751,14 +1778,14 @@ func loadProviderOption(c *wasmhost.Call, b []byte, v *ProviderOption) error {
 	if err := loadOptionKind(c, b[8:], &v.Kind); err != nil {
 		return err
 	}
-	t139, err := canon.LoadList(c, b[12:], 8, 4)
+	t143, err := canon.LoadList(c, b[12:], 8, 4)
 	if err != nil {
 		return canon.Wrap("provider-option.allowed", err)
 	}
-	v.Allowed = make([]string, len(t139)/8)
-	for t140 := range v.Allowed {
-		t141 := t139[t140*8:]
-		if err := canon.LoadString(c, t141, &v.Allowed[t140]); err != nil {
+	v.Allowed = make([]string, len(t143)/8)
+	for t144 := range v.Allowed {
+		t145 := t143[t144*8:]
+		if err := canon.LoadString(c, t145, &v.Allowed[t144]); err != nil {
 			return canon.Wrap("provider-option.allowed[]", err)
 		}
 	}

@@ -596,14 +596,19 @@ func moduleUI(impl UIImports) wasmhost.HostModule {
 // The session's snapshots of its worktree (capability `vcs`): the turns'
 // snapshots, diffs between any two of them or the live files, and undo,
 // redo and restore. Every call is a durable effect of the session,
-// attributed to the call that made it. Undo, redo and restore change the
-// user's files, so they run only from a command (the session is idle
-// then); a tool call or an event handler gets `busy`.
+// attributed to the call that made it. Snapshots taken on request,
+// undo, redo and restore change the session's file history, so they run
+// only from a command (the session is idle then); a tool call or an
+// event handler gets `busy`.
 type VCSImports interface {
 	// ListTurns lists the snapshots of the selected branch's turns, oldest first.
 	ListTurns(ctx context.Context) ([]TurnSnapshots, error)
 	// CompareFiles compares two states of the files.
 	CompareFiles(ctx context.Context, options DiffOptions) (DiffResult, error)
+	// TakeSnapshot records the files as they are now, hand edits included, so undo,
+	// redo and restore can come back to them; `note` (one line, may be
+	// empty) says why. Only from a command, as the restores.
+	TakeSnapshot(ctx context.Context, note string) (SnapshotTaken, error)
 	// UndoTurn restores the files to before the last turn that changed them.
 	UndoTurn(ctx context.Context, options RestoreOptions) (Operation, error)
 	// RedoTurn restores the files to after the turn the last undo went back over.
@@ -684,6 +689,38 @@ func moduleVCS(impl VCSImports) wasmhost.HostModule {
 				}
 			}
 			return canon.WriteRecord(c, uint32(stack[11]), 4, ret)
+		}},
+		{Name: "take-snapshot", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}, Fn: func(ctx context.Context, c *wasmhost.Call, stack []uint64) error {
+			st, err := stateOf(ctx)
+			if err != nil {
+				return err
+			}
+			_ = st
+			var a0 string
+			if err := canon.LiftString(c, stack[0], stack[1], &a0); err != nil {
+				return canon.Wrap("take-snapshot.note", err)
+			}
+			v, callErr := impl.TakeSnapshot(ctx, a0)
+			var fault VCSFault
+			isFault := false
+			if callErr != nil {
+				if !errors.As(callErr, &fault) {
+					return callErr
+				}
+				isFault = true
+			}
+			ret := make([]byte, 40)
+			if isFault {
+				ret[0] = 1
+				if err := storeVCSFault(c, ret[4:], &fault); err != nil {
+					return err
+				}
+			} else {
+				if err := storeSnapshotTaken(c, ret[4:], &v); err != nil {
+					return err
+				}
+			}
+			return canon.WriteRecord(c, uint32(stack[2]), 4, ret)
 		}},
 		{Name: "undo-turn", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}, Fn: func(ctx context.Context, c *wasmhost.Call, stack []uint64) error {
 			st, err := stateOf(ctx)

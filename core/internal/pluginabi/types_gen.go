@@ -1012,6 +1012,23 @@ type Operation struct {
 	Effect string
 }
 
+// SnapshotTaken is the WIT record "snapshot-taken" (smith:plugin/vcs@0.0.0).
+//
+// A snapshot `take-snapshot` recorded.
+type SnapshotTaken struct {
+	// The snapshot's id.
+	Snapshot string
+	// The session entry recording it: a target for `restore-files`.
+	Entry string
+	// How many files it holds.
+	Files uint32
+	// The paths that differ from the session's previous snapshot
+	// (no patches); empty when nothing changed since.
+	Changed []FileChange
+	// The id of the durable effect that recorded it.
+	Effect string
+}
+
 // VCSFault is the WIT variant "vcs-fault" (smith:plugin/vcs@0.0.0). Case says which case it holds; the field named after that case holds its payload.
 //
 // Why a vcs call failed.

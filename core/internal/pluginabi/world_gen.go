@@ -34,6 +34,7 @@ func WorldSpec() wasmhost.WorldSpec {
 			{Module: "smith:plugin/ui@0.0.0", Name: "request-confirmation", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}},
 			{Module: "smith:plugin/vcs@0.0.0", Name: "list-turns", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32}, Results: nil}},
 			{Module: "smith:plugin/vcs@0.0.0", Name: "compare-files", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}},
+			{Module: "smith:plugin/vcs@0.0.0", Name: "take-snapshot", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}},
 			{Module: "smith:plugin/vcs@0.0.0", Name: "undo-turn", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}},
 			{Module: "smith:plugin/vcs@0.0.0", Name: "redo-turn", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}},
 			{Module: "smith:plugin/vcs@0.0.0", Name: "restore-files", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}},

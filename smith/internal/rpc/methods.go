@@ -58,6 +58,9 @@ func methodTable() map[string]*method {
 		{name: protocol.MethodSessionDiff, run: withParams(func(ctx context.Context, sess *runtime.Session, p protocol.DiffParams) (any, error) {
 			return sess.Diff(ctx, p)
 		})},
+		{name: protocol.MethodSessionSnapshot, run: withParams(func(ctx context.Context, sess *runtime.Session, p protocol.SnapshotParams) (any, error) {
+			return sess.Snapshot(ctx, p)
+		})},
 		{name: protocol.MethodSessionUndo, run: withParams(func(ctx context.Context, sess *runtime.Session, p protocol.UndoParams) (any, error) {
 			return sess.Undo(ctx, p)
 		})},

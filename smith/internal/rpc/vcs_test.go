@@ -11,7 +11,8 @@ import (
 // TestUndoOverRPC: a turn's bash change is listed by session.turns, shown
 // by session.diff, taken back by session.undo (with the conversation
 // rewound) and brought back by session.redo; a restore without "at" is an
-// invalid-params error.
+// invalid-params error; a hand edit recorded by session.snapshot is
+// undone before the turn is.
 func TestUndoOverRPC(t *testing.T) {
 	w := newWorld(t)
 	file := filepath.Join(w.Project, "notes.txt")
@@ -54,8 +55,23 @@ func TestUndoOverRPC(t *testing.T) {
 	if _, err := c.Restore(ctx, protocol.RestoreParams{}); code(err) != protocol.CodeInvalidParams {
 		t.Fatalf("session.restore without at: %v", err)
 	}
-	if _, err := c.Undo(ctx, protocol.UndoParams{}); err != nil {
+	if err := os.WriteFile(file, []byte("by hand\n"), 0o644); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := c.Snapshot(ctx, protocol.SnapshotParams{Note: "two\nlines"}); code(err) != protocol.CodeUsage {
+		t.Fatalf("session.snapshot with a two-line note: %v", err)
+	}
+	sn, err := c.Snapshot(ctx, protocol.SnapshotParams{Note: "hand edit"})
+	if err != nil || sn.Entry == "" || len(sn.Changed) != 1 || sn.Changed[0].Path != "notes.txt" {
+		t.Fatalf("session.snapshot = %+v, %v", sn, err)
+	}
+	for _, want := range []string{"after\n", "before\n"} {
+		if _, err := c.Undo(ctx, protocol.UndoParams{}); err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(file); string(b) != want {
+			t.Fatalf("after undo notes.txt = %q, want %q", b, want)
+		}
 	}
 	if _, err := c.Undo(ctx, protocol.UndoParams{}); code(err) != protocol.CodeUsage {
 		t.Fatalf("a second undo: %v, want a usage error (nothing to undo)", err)

@@ -33,11 +33,11 @@ var toolsWasm []byte
 // the toolchains that built them (a rebuild is byte-identical only with
 // the same one).
 var pins = []pin{
-	{name: "permissions", file: "permissions.wasm", size: 95114, sha256: "e5048ce2a39c9e767ab86667c471168c9fe19702d5fea187e88e1b56afc9b00a", toolchain: "rustc 1.63.0", data: permissionsWasm},
-	{name: "product", file: "product.wasm", size: 107673, sha256: "68e1c507eb52f248d8f94d416807350601d11df136a04045809c00473bc97afe", toolchain: "rustc 1.63.0", data: productWasm},
-	{name: "providers-anthropic", file: "providers-anthropic.wasm", size: 302260, sha256: "e3d7b1793c48e173f162bcf28bb477fc76d6877ceed3c0b05414dcb800bb65c7", toolchain: "rustc 1.63.0", data: providersanthropicWasm},
-	{name: "providers-openai-responses", file: "providers-openai-responses.wasm", size: 308969, sha256: "d689e4b7d958e6489f38adcb14282fe130e9032fd9555ee7bcab322468acfdc3", toolchain: "rustc 1.63.0", data: providersopenairesponsesWasm},
-	{name: "providers-openai-chat", file: "providers-openai-chat.wasm", size: 313272, sha256: "4c5b85c09c54faa7cef934b153bb2f2d34d19a431b3893228442f1b7f99ed1b3", toolchain: "rustc 1.63.0", data: providersopenaichatWasm},
-	{name: "providers-gemini", file: "providers-gemini.wasm", size: 362010, sha256: "6a17498cccc1009b4e623c1575e8dcc649faf2f02f37d5df80e20398646b3809", toolchain: "rustc 1.63.0", data: providersgeminiWasm},
-	{name: "tools", file: "tools.wasm", size: 112612, sha256: "f15458b67767cfcfb4a483e5408c1dc814ab004bab67387ef6fdd38cbe219559", toolchain: "rustc 1.63.0", data: toolsWasm},
+	{name: "permissions", file: "permissions.wasm", size: 95114, sha256: "d72371d780929ebad9932c1e368f511ee1de659f3c6177476b3284128148757d", toolchain: "rustc 1.63.0", data: permissionsWasm},
+	{name: "product", file: "product.wasm", size: 107673, sha256: "ce179e22ada798647af43b02ff8b1d46cf6c919956c328e74947cd11e3c205b7", toolchain: "rustc 1.63.0", data: productWasm},
+	{name: "providers-anthropic", file: "providers-anthropic.wasm", size: 302260, sha256: "aad286e8d3a66c838de7df35b99276b5bdb7c0867fc1541541e17d367770c68d", toolchain: "rustc 1.63.0", data: providersanthropicWasm},
+	{name: "providers-openai-responses", file: "providers-openai-responses.wasm", size: 308969, sha256: "8b58be0f528244147e9d8509acfda3be018f57c86c7efd5ddcf5fbea26c8d2d0", toolchain: "rustc 1.63.0", data: providersopenairesponsesWasm},
+	{name: "providers-openai-chat", file: "providers-openai-chat.wasm", size: 313272, sha256: "6eda4bed0f7a2801bce76e0e02f080bb9fd0a1fca7d7770061f489872a4feeba", toolchain: "rustc 1.63.0", data: providersopenaichatWasm},
+	{name: "providers-gemini", file: "providers-gemini.wasm", size: 362010, sha256: "70ecba94393ae62702073498dd084cd8e5bb9a023acc216a02e1c2f4d341d244", toolchain: "rustc 1.63.0", data: providersgeminiWasm},
+	{name: "tools", file: "tools.wasm", size: 112612, sha256: "ccde8e0de0cf370bb539a681470c6e62ae6a80bd954bfd5d6c95e52c6a787e62", toolchain: "rustc 1.63.0", data: toolsWasm},
 }

@@ -137,7 +137,7 @@ func TestTinyTerminal(t *testing.T) {
 func TestSlashCommands(t *testing.T) {
 	w := newWorld(t)
 	rt := w.Open("mock", true)
-	s := start(t, rt, 100, 40, Options{})
+	s := start(t, rt, 100, 50, Options{}) // tall enough for the whole /help
 	s.term.typeText("/he")
 	s.term.waitFor(t, "/help")
 	s.term.press(t, "tab")

@@ -32,6 +32,7 @@ func init() {
 		{"fork", "[NAME]", "copy this session up to here into a new one and continue there", (*App).cmdFork},
 		{"label", "ENTRY TEXT", "label an entry of the session tree", (*App).cmdLabel},
 		{"compact", "[instructions]", "summarize the older conversation to free context (esc aborts)", (*App).cmdCompact},
+		{"snapshot", "[NOTE]", "record the files now, your edits included, so /undo and /redo cover them", (*App).cmdSnapshot},
 		{"undo", "[--force]", "put the files back as they were before the last turn that changed them", (*App).cmdUndo},
 		{"redo", "[--force]", "bring back what /undo took back", (*App).cmdRedo},
 		{"rewind", "[N] [--force]", "put the files and the conversation back to before turn N (default: the last turn)", (*App).cmdRewind},

@@ -80,6 +80,49 @@ func (a *App) vcsOp(what string, do func(*runtime.Session) (protocol.VCSResult, 
 	})
 }
 
+// cmdSnapshot records the files as they are now, hand edits included,
+// so /undo, /redo and restores can come back to them.
+func (a *App) cmdSnapshot(args string) {
+	if a.sess == nil {
+		a.setFlash("/snapshot: no session yet; Smith snapshots the files as each turn starts")
+		return
+	}
+	if !a.idle("/snapshot") {
+		return
+	}
+	s, note := a.sess, strings.TrimSpace(args)
+	a.do(func() func() {
+		res, err := s.Snapshot(a.ctx, protocol.SnapshotParams{Note: note})
+		return func() {
+			if err != nil {
+				a.tr.add(&item{kind: kindError, text: "/snapshot: " + trimRuntime(err.Error())})
+				a.view.Follow()
+				return
+			}
+			a.info(snapshotSummary(res))
+		}
+	})
+}
+
+// snapshotSummary says what a snapshot recorded, one line per path (at
+// most 20).
+func snapshotSummary(res protocol.SnapshotResult) string {
+	if res.Reused {
+		return "snapshot: nothing changed since the last snapshot"
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "snapshot: %d file(s) changed since the last snapshot", len(res.Changed))
+	for i, c := range res.Changed {
+		if i == 20 {
+			fmt.Fprintf(&sb, "\n  … and %d more", len(res.Changed)-20)
+			break
+		}
+		fmt.Fprintf(&sb, "\n  %-9s %s", c.Kind, c.Path)
+	}
+	sb.WriteString("\n/undo now goes back over them and /redo returns to them")
+	return sb.String()
+}
+
 // vcsSummary says what a restore changed, one line per path (at most 20).
 func vcsSummary(res protocol.VCSResult) string {
 	var sb strings.Builder

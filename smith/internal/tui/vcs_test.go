@@ -5,13 +5,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/smith-agent/smith/smith/internal/demoproject"
 )
 
 // TestUndoRedoRewind: after the demo turn fixes greet.sh, /diff shows the
-// change, /undo puts the file back, /redo brings the fix back, and
-// /rewind puts back the file and the conversation.
+// change, /undo puts the file back, /redo brings the fix back, a hand
+// edit is refused by /undo until /snapshot records it, and /rewind puts
+// back the file and the conversation.
 func TestUndoRedoRewind(t *testing.T) {
 	w := newWorld(t)
 	if err := demoproject.Write(w.Project); err != nil {
@@ -29,24 +31,42 @@ func TestUndoRedoRewind(t *testing.T) {
 	if string(fixed) == string(original) {
 		t.Fatal("the demo turn did not change greet.sh")
 	}
+	hand := []byte("echo by hand\n")
 	steps := []struct {
 		name, line string
+		edit       bool // write hand to greet.sh first
 		screen     []string
 		file       []byte
 	}{
-		{"diff", "/diff 1", []string{"turn 1 start → turn 1 end: 1 file(s) changed", "modified  greet.sh"}, fixed},
-		{"undo", "/undo", []string{"undo: 1 file(s) restored"}, original},
-		{"undo again", "/undo", []string{"/undo: nothing to undo"}, original},
-		{"redo", "/redo", []string{"redo: 1 file(s) restored"}, fixed},
-		{"rewind", "/rewind", []string{"the conversation is back to before that turn"}, original},
+		{"diff", "/diff 1", false, []string{"turn 1 start → turn 1 end: 1 file(s) changed", "modified  greet.sh"}, fixed},
+		{"undo", "/undo", false, []string{"undo: 1 file(s) restored"}, original},
+		{"undo again", "/undo", false, []string{"/undo: nothing to undo"}, original},
+		{"redo", "/redo", false, []string{"redo: 1 file(s) restored"}, fixed},
+		{"undo over a hand edit", "/undo", true, []string{"these files changed", "/snapshot"}, hand},
+		{"snapshot", "/snapshot my fix", false, []string{"snapshot: 1 file(s) changed since the last snapshot", "/undo now goes back"}, hand},
+		{"undo the hand edit", "/undo", false, []string{"undo: 1 file(s) restored"}, fixed},
+		{"rewind", "/rewind", false, []string{"the conversation is back to before that turn"}, original},
 	}
 	for _, st := range steps {
+		if st.edit {
+			if err := os.WriteFile(greet, hand, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
 		s.term.typeText(st.line)
 		s.term.press(t, "enter")
 		s.term.waitFor(t, st.screen...)
 		waitIdle(t, s)
-		if b, _ := os.ReadFile(greet); string(b) != string(st.file) {
-			t.Fatalf("%s: greet.sh is\n%s", st.name, b)
+		// The screen may already hold an earlier step's words: the file
+		// says when this step is done (bounded).
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			b, _ := os.ReadFile(greet)
+			if string(b) == string(st.file) {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: greet.sh is\n%s\nscreen:\n%s", st.name, b, s.term.screen())
+			}
 		}
 	}
 	scr := s.term.screen()

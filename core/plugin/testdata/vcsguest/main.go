@@ -3,8 +3,9 @@
 // Command vcsguest is a test plugin of the vcs capability
 // (core/runtime vcs_plugin_test.go): its tool "vcs" and its command
 // "vcs-op" run the operation their arguments name — "turns", "diff" (of a
-// turn, or of the last one), "undo", "redo" or "restore turn:N", with
-// "force" and "rewind" as further words — and return the outcome as JSON:
+// turn, or of the last one), "undo", "redo", "restore turn:N" or
+// "snapshot NOTE…", with "force" and "rewind" as further words of the
+// restores — and return the outcome as JSON:
 // the result, or the fault.
 package main
 
@@ -89,6 +90,8 @@ func (plugin) InvokeTool(call tool.ToolCall, _ tool.InvokeOptions) (tool.ToolOut
 		res, err = vcs.RedoTurn(o)
 	case "restore":
 		res, err = vcs.RestoreFiles(target, o)
+	case "snapshot":
+		res, err = vcs.TakeSnapshot(strings.Join(words[1:], " "))
 	default:
 		return tool.ToolOutput{}, tool.ToolFault{Case: tool.ToolFaultInvalidArguments, InvalidArguments: "no operation " + words[0]}
 	}
