@@ -131,6 +131,24 @@ func BenchmarkUndoTenFiles(b *testing.B) {
 	}
 }
 
+// BenchmarkScan: the stat scan alone of a 10,000-file worktree that
+// matches the stat cache — the floor of an incremental snapshot and of
+// an undo's check that the worktree is as the last snapshot left it.
+func BenchmarkScan(b *testing.B) {
+	s, _ := warmStore(b)
+	c, err := s.loadCache()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := s.scan(context.Background(), c, false)
+		if err != nil || len(res.entries) != 10000 || res.hashed != 0 {
+			b.Fatalf("scan: %v", err)
+		}
+	}
+}
+
 // BenchmarkCommandTree: recording a 10,000-file worktree around one
 // command that changed one file (Store.Tree, as each bash call does in
 // worktrees up to the runtime's bound), synced as in production.
