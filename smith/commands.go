@@ -22,6 +22,7 @@ func rootCommand() *cli.Command {
 			authCommand(),
 			configCommand(),
 			demoCommand(),
+			doctorCommand(),
 			evalCommand(),
 			mcpCommand(),
 			modelsCommand(),

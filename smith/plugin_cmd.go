@@ -18,6 +18,7 @@ import (
 	"github.com/smith-agent/smith/core/pluginpkg"
 	"github.com/smith-agent/smith/core/runtime"
 	"github.com/smith-agent/smith/smith/internal/sysplugins"
+	"github.com/smith-agent/smith/wasmhost"
 	"github.com/urfave/cli/v3"
 )
 
@@ -50,6 +51,7 @@ func pluginCommand() *cli.Command {
 			{Name: "enable", Usage: "load an installed plugin again", ArgsUsage: "NAME", Action: func(ctx context.Context, cmd *cli.Command) error { return pluginEnable(cmd, true) }},
 			{Name: "disable", Usage: "keep an installed plugin but stop loading it", ArgsUsage: "NAME", Action: func(ctx context.Context, cmd *cli.Command) error { return pluginEnable(cmd, false) }},
 			{Name: "remove", Usage: "uninstall a plugin and forget its grant", ArgsUsage: "NAME", Action: pluginRemove},
+			pluginCheckCommand(),
 			pluginNewCommand(),
 			pluginLogCommand(),
 		},
@@ -110,6 +112,9 @@ func pluginInstall(ctx context.Context, cmd *cli.Command) error {
 	if slices.Contains(sysplugins.Names(), pkg.Manifest.Name) {
 		return usageErrorf("plugin install: plugin name %q is the name of a plugin embedded in Smith; choose another name", pkg.Manifest.Name)
 	}
+	if err := worldFindings(cmd, pkg); err != nil {
+		return err
+	}
 	h, err := plugin.Open(ctx, plugin.Config{CacheDir: p.Cache})
 	if err != nil {
 		return err
@@ -145,6 +150,27 @@ func pluginInstall(ctx context.Context, cmd *cli.Command) error {
 	printGrants(w, "  ", g)
 	fmt.Fprintf(w, "  contributes  %s\n", contribText(c))
 	fmt.Fprintf(w, "Every smith run loads it from now on; `smith plugin disable %s` stops that, `smith plugin remove %s` uninstalls it.\n", g.Name, g.Name)
+	return nil
+}
+
+// worldFindings refuses a package that uses removed or unknown items of
+// the world, with the migration (smith plugin check's findings), and
+// warns of the deprecated items it uses.
+func worldFindings(cmd *cli.Command, pkg *pluginpkg.Package) error {
+	s, err := wasmhost.ReadSurface(pkg.Wasm)
+	if err != nil {
+		return usageErrorf("plugin install: %s: %v", pkg.ArtifactPath, strings.TrimPrefix(err.Error(), "wasmhost: "))
+	}
+	fs := pluginpkg.CheckSurface(s)
+	for _, f := range fs {
+		if f.Kind != pluginpkg.FindingDeprecated {
+			return usageErrorf("plugin install: %s was not installed: %s %s: %s; %s ('smith plugin check %s' lists every such item)", pkg.Dir, f.Kind, f.Item, f.Text, f.Fix, pkg.Dir)
+		}
+	}
+	for _, f := range fs {
+		fmt.Fprintf(cmd.Root().ErrWriter, "smith: warning: plugin %s uses %s, %s: %s; 'smith doctor deprecator %s' asks the agent to migrate it\n",
+			pkg.Manifest.Name, f.Item, f.Text, f.Fix, pkg.Dir)
+	}
 	return nil
 }
 

@@ -3,6 +3,7 @@ module github.com/smith-agent/smith/tools
 go 1.26.0
 
 require (
+	github.com/calico32/kdl-go v0.16.0
 	github.com/smith-agent/smith/wasmhost v0.0.0
 	go.bytecodealliance.org v0.7.0
 )

@@ -9,5 +9,5 @@ import "embed"
 // Rust bindings rust/smith_plugin.rs. It is read-only and safe for
 // concurrent use.
 //
-//go:embed go.mod doc.go *.wit docs/reference.md */*.go internal/cabi/*.go rust/smith_plugin.rs
+//go:embed go.mod doc.go *.wit deprecations.kdl docs/reference.md */*.go internal/cabi/*.go rust/smith_plugin.rs
 var Sources embed.FS

@@ -19,6 +19,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -131,6 +132,13 @@ func generate(c config) (output, error) {
 	if err != nil {
 		return nil, err
 	}
+	var deps []deprecation
+	hasDeps := false
+	if c.model == nil {
+		if deps, hasDeps, err = loadDeprecations(c.witDir, m); err != nil {
+			return nil, err
+		}
+	}
 	source := c.witDir
 	out := output{}
 	if c.guestDir != "" {
@@ -150,9 +158,14 @@ func generate(c config) (output, error) {
 		if err := genHost(m, cfg, errTypes, source, out); err != nil {
 			return nil, err
 		}
+		if hasDeps {
+			if err := out.add(filepath.Join(c.hostDir, "deprecations_gen.go"), genDeprecationTable(m, deps, c.hostPackage), source); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if c.docs != "" {
-		out[c.docs] = []byte(genDocs(m))
+		out[c.docs] = []byte(genDocs(m, deps, hasDeps))
 	}
 	if c.rust != "" {
 		src, err := genRust(m, source)
