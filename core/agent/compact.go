@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/smith-agent/smith/core/model"
 	"github.com/smith-agent/smith/core/protocol"
@@ -58,8 +59,22 @@ func (a *Agent) SetHistory(h []model.Message) error {
 func (r *Run) request() *model.Request {
 	r.a.mu.Lock()
 	defer r.a.mu.Unlock()
-	return &model.Request{Model: r.a.cfg.Model, System: r.a.cfg.System,
+	return &model.Request{Model: r.a.cfg.Model, System: r.system(), MaxOutputTokens: r.b.limit,
 		Messages: r.a.history[:len(r.a.history):len(r.a.history)], Tools: r.advertised()}
+}
+
+// system is the system prompt of the run's next request: the agent's, or
+// the one a handler put in its place, with the context handlers added.
+// Called by the run goroutine, which alone changes r.b.
+func (r *Run) system() string {
+	s := r.a.cfg.System
+	if r.b.prompt != nil {
+		s = *r.b.prompt
+	}
+	if len(r.b.notes) == 0 {
+		return s
+	}
+	return strings.Join(append([]string{s}, r.b.notes...), "\n\n")
 }
 
 // notify emits ev, an event of the compactor's, with the next sequence

@@ -64,6 +64,15 @@ const (
 	// ActionSetTool activates or deactivates the tool Tool for the rest
 	// of the run.
 	ActionSetTool ActionKind = "set-tool-activation"
+	// ActionAddContext adds Text to the model's context, after the system
+	// prompt, for the rest of the run; several are kept in order.
+	ActionAddContext ActionKind = "add-context"
+	// ActionReplacePrompt replaces the system prompt with Text for the
+	// rest of the run.
+	ActionReplacePrompt ActionKind = "replace-prompt"
+	// ActionLimitOutput bounds the output tokens of the rest of the run's
+	// requests to Limit (the model's own limit still applies).
+	ActionLimitOutput ActionKind = "limit-output"
 	// ActionDenyCall is the decision on a tool_execution_start that the
 	// call must not run; Text is the reason the model reads in the
 	// call's error result. Only valid on that event.
@@ -80,6 +89,7 @@ type Action struct {
 	Model    string
 	Tool     string
 	Active   bool
+	Limit    int
 }
 
 // Publisher applies the runtime's part of an action batch: reload and
@@ -112,6 +122,12 @@ type boundary struct {
 	// inactive are the tools deactivated for the rest of the run, with
 	// the plugin that did it.
 	inactive map[string]string
+	// prompt replaces the system prompt when set; notes are added after
+	// it; limit bounds the output tokens when above 0. All three hold for
+	// the rest of the run.
+	prompt *string
+	notes  []string
+	limit  int
 	// denied is the decision on the call being started ("" lets it run).
 	denied string
 	// failed says a required decision failed: the run ends, and nothing
@@ -216,6 +232,12 @@ func (r *Run) safePoint(settled bool) {
 			r.a.enqueue(q, model.UserText(a.Text))
 		case ActionContinue:
 			r.b.continued = true
+		case ActionAddContext:
+			r.b.notes = append(r.b.notes, strings.TrimSpace(a.Text))
+		case ActionReplacePrompt:
+			r.b.prompt = &a.Text
+		case ActionLimitOutput:
+			r.b.limit = a.Limit
 		case ActionSetTool:
 			if a.Active {
 				delete(r.b.inactive, a.Tool)
@@ -232,7 +254,7 @@ func (r *Run) safePoint(settled bool) {
 // validateBatch rejects a batch holding an action that is invalid where
 // it was returned, or two that conflict (no implicit winner is chosen).
 func validateBatch(batch []Action, settled bool) error {
-	var model *Action
+	var model, prompt, limit *Action
 	tools := make(map[string]*Action)
 	for i := range batch {
 		a := &batch[i]
@@ -265,6 +287,26 @@ func validateBatch(batch []Action, settled bool) error {
 				return fmt.Errorf("agent: plugins %s and %s both changed tool %s at one boundary, one activating and one deactivating it", p.Plugin, a.Plugin, a.Tool)
 			}
 			tools[a.Tool] = a
+		case ActionAddContext, ActionReplacePrompt, ActionLimitOutput:
+			if settled {
+				return fmt.Errorf("agent: plugin %s returned %s for a run that has ended; it changes only the rest of a run", a.Plugin, a.Kind)
+			}
+			switch {
+			case a.Kind != ActionLimitOutput && strings.TrimSpace(a.Text) == "":
+				return fmt.Errorf("agent: plugin %s returned %s with no text", a.Plugin, a.Kind)
+			case a.Kind == ActionLimitOutput && a.Limit <= 0:
+				return fmt.Errorf("agent: plugin %s limited the output to %d tokens; give a bound above 0", a.Plugin, a.Limit)
+			case a.Kind == ActionReplacePrompt:
+				if prompt != nil && prompt.Text != a.Text {
+					return fmt.Errorf("agent: plugins %s and %s replaced the system prompt with different texts at one boundary", prompt.Plugin, a.Plugin)
+				}
+				prompt = a
+			case a.Kind == ActionLimitOutput:
+				if limit != nil && limit.Limit != a.Limit {
+					return fmt.Errorf("agent: plugins %s and %s limited the output differently (%d, %d tokens) at one boundary", limit.Plugin, a.Plugin, limit.Limit, a.Limit)
+				}
+				limit = a
+			}
 		case ActionDenyCall:
 			return fmt.Errorf("agent: plugin %s returned deny-call outside a tool_execution_start decision", a.Plugin)
 		case ActionCancel:

@@ -425,10 +425,59 @@ func TestRunRequestedDuringSettledWaits(t *testing.T) {
 	}
 }
 
+// TestContextPromptAndOutputActions: a context addition, a prompt
+// replacement and an output bound returned at a boundary shape every
+// later request of the run, and only that run.
+func TestContextPromptAndOutputActions(t *testing.T) {
+	h := &fakeHandlers{on: map[string]func(protocol.Event, bool) (Outcome, error){
+		"turn_end": once(Action{Kind: ActionAddContext, Plugin: "p", Text: " The tests live in t/. "},
+			Action{Kind: ActionReplacePrompt, Plugin: "p", Text: "You are terse."},
+			Action{Kind: ActionAddContext, Plugin: "q", Text: "Answer in French."},
+			Action{Kind: ActionLimitOutput, Plugin: "q", Limit: 500}),
+	}}
+	p := script(t, toolThenText)
+	var ran atomic.Int32
+	rec := &memRecorder{}
+	a, err := New(Config{Provider: p, Model: "mock-model", System: "You are Smith.", Recorder: rec, Tools: []Tool{countingTool("read", &ran)}, Handlers: h})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, prompt := range []string{"go", "again"} {
+		run, _ := a.Start(context.Background(), model.UserText(prompt))
+		drain(t, run)
+		if e := run.Wait(); e.Reason != protocol.EndCompleted {
+			t.Fatalf("agent_end %+v", e)
+		}
+	}
+	reqs := p.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3", len(reqs))
+	}
+	if reqs[0].System != "You are Smith." || reqs[0].MaxOutputTokens != 0 {
+		t.Errorf("first request: system %q, limit %d", reqs[0].System, reqs[0].MaxOutputTokens)
+	}
+	if want := "You are terse.\n\nThe tests live in t/.\n\nAnswer in French."; reqs[1].System != want || reqs[1].MaxOutputTokens != 500 {
+		t.Errorf("after the actions: system %q, limit %d; want %q, 500", reqs[1].System, reqs[1].MaxOutputTokens, want)
+	}
+	if reqs[2].System != "You are Smith." || reqs[2].MaxOutputTokens != 0 {
+		t.Errorf("the next run: system %q, limit %d; want the agent's own", reqs[2].System, reqs[2].MaxOutputTokens)
+	}
+	for _, m := range rec.messages() {
+		if u, ok := m.(model.UserMessage); ok && strings.Contains(model.TextOf(u.Content), "French") {
+			t.Error("a context addition was recorded as a message")
+		}
+	}
+	h.on["settled"] = once(Action{Kind: ActionAddContext, Plugin: "late", Text: "too late"})
+	run, _ := a.Start(context.Background(), model.UserText("third"))
+	if n := notices(drain(t, run)); len(n) != 1 || !strings.Contains(n[0], "plugin late returned add-context for a run that has ended") {
+		t.Fatalf("a context addition at settlement: notices %q", n)
+	}
+}
+
 // TestHandlerInvalidActions: an action invalid where it was returned
-// (deny-call outside a decision, empty input, an unknown kind, a tool
-// both activated and deactivated) rejects its batch with a warning
-// naming the plugin.
+// (deny-call outside a decision, empty input or context, a zero output
+// bound, an unknown kind, a tool both activated and deactivated, two
+// prompts or bounds) rejects its batch with a warning naming the plugin.
 func TestHandlerInvalidActions(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -441,6 +490,12 @@ func TestHandlerInvalidActions(t *testing.T) {
 		{name: "unknown kind", actions: []Action{{Kind: "teleport", Plugin: "p"}}, want: `plugin p returned action "teleport"`},
 		{name: "tool conflict", actions: []Action{{Kind: ActionSetTool, Plugin: "p", Tool: "read"}, {Kind: ActionSetTool, Plugin: "q", Tool: "read", Active: true}},
 			want: "plugins p and q both changed tool read"},
+		{name: "empty context", actions: []Action{{Kind: ActionAddContext, Plugin: "p", Text: "\n"}}, want: "plugin p returned add-context with no text"},
+		{name: "zero limit", actions: []Action{{Kind: ActionLimitOutput, Plugin: "p"}}, want: "plugin p limited the output to 0 tokens"},
+		{name: "prompt conflict", actions: []Action{{Kind: ActionReplacePrompt, Plugin: "p", Text: "a"}, {Kind: ActionReplacePrompt, Plugin: "q", Text: "b"}},
+			want: "plugins p and q replaced the system prompt with different texts"},
+		{name: "limit conflict", actions: []Action{{Kind: ActionLimitOutput, Plugin: "p", Limit: 10}, {Kind: ActionLimitOutput, Plugin: "q", Limit: 20}},
+			want: "plugins p and q limited the output differently (10, 20 tokens)"},
 		{name: "reload without a publisher", actions: []Action{{Kind: ActionReload, Plugin: "p"}}, want: "plugin p asked for reload-plugins, which this runtime does not apply"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

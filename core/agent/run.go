@@ -152,9 +152,16 @@ func (r *Run) loop() {
 	r.emit(protocol.AgentStart{Seq: r.seq(), Run: r.number})
 	r.end = r.turns()
 	// The stop overrides what the run's last boundary asked of the run
-	// itself (a continuation, a tool change); queued input and the
+	// itself (a continuation, a tool change, its prompt, context and
+	// output bound); queued input and the
 	// runtime's changes still apply, for the next run.
-	r.b.batch = slices.DeleteFunc(r.b.batch, func(a Action) bool { return a.Kind == ActionContinue || a.Kind == ActionSetTool })
+	r.b.batch = slices.DeleteFunc(r.b.batch, func(a Action) bool {
+		switch a.Kind {
+		case ActionContinue, ActionSetTool, ActionAddContext, ActionReplacePrompt, ActionLimitOutput:
+			return true
+		}
+		return false
+	})
 	r.end.Cost = r.a.cost()
 	r.end.Seq = r.seq()
 	r.emit(r.end)

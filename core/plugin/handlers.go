@@ -223,6 +223,12 @@ func action(plugin string, a pluginabi.Action) agent.Action {
 		out.Kind, out.Model = agent.ActionSelectModel, a.SelectModel.Provider+"/"+a.SelectModel.Model
 	case pluginabi.ActionSetToolActivation:
 		out.Kind, out.Tool, out.Active = agent.ActionSetTool, a.SetToolActivation.Name, a.SetToolActivation.Active
+	case pluginabi.ActionAddContext:
+		out.Kind, out.Text = agent.ActionAddContext, a.AddContext
+	case pluginabi.ActionReplacePrompt:
+		out.Kind, out.Text = agent.ActionReplacePrompt, a.ReplacePrompt
+	case pluginabi.ActionLimitOutput:
+		out.Kind, out.Limit = agent.ActionLimitOutput, int(min(a.LimitOutput, 1<<31-1))
 	case pluginabi.ActionDenyCall:
 		out.Kind, out.Text = agent.ActionDenyCall, a.DenyCall
 	default:

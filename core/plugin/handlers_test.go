@@ -276,6 +276,20 @@ func TestPluginHandlerSelectsModel(t *testing.T) {
 	}
 }
 
+// TestPluginHandlerShapesRequests: add-context, replace-prompt and
+// limit-output from a guest shape the run's next request.
+func TestPluginHandlerShapesRequests(t *testing.T) {
+	w, hs := handlerWorld(t)
+	evs, _, p := handlerRun(t, w, hs, nil, `{"mock_script":1,"responses":[{"text":"keep it brief"},{"text":"ok"}]}`, "hi")
+	if e := endOf(evs); e.Reason != protocol.EndCompleted {
+		t.Fatalf("agent_end %+v", e)
+	}
+	reqs := p.Requests()
+	if len(reqs) != 2 || reqs[1].System != "You are terse.\n\nhandlerguest: the user is in a hurry" || reqs[1].MaxOutputTokens != 64 {
+		t.Fatalf("%d requests; the second: system %q, limit %d", len(reqs), reqs[len(reqs)-1].System, reqs[len(reqs)-1].MaxOutputTokens)
+	}
+}
+
 // TestNoHandlers: a generation whose plugins subscribe to nothing has no
 // handlers, so the agent delivers nothing.
 func TestNoHandlers(t *testing.T) {

@@ -5,6 +5,7 @@
 package handler
 
 import (
+	"encoding/binary"
 	"errors"
 	"github.com/smith-agent/smith/wit/internal/cabi"
 	"github.com/smith-agent/smith/wit/types"
@@ -92,11 +93,20 @@ func storeAction(b []byte, v *Action) {
 	case ActionDenyCall:
 		b[0] = byte(7)
 		cabi.StoreString(b[4:], v.DenyCall)
-	case ActionUnknown:
+	case ActionAddContext:
 		b[0] = byte(8)
+		cabi.StoreString(b[4:], v.AddContext)
+	case ActionReplacePrompt:
+		b[0] = byte(9)
+		cabi.StoreString(b[4:], v.ReplacePrompt)
+	case ActionLimitOutput:
+		b[0] = byte(10)
+		binary.LittleEndian.PutUint32(b[4:], uint32(v.LimitOutput))
+	case ActionUnknown:
+		b[0] = byte(11)
 		cabi.StoreString(b[4:], v.Unknown)
 	default:
-		cabi.BadCase("action", uint32(v.Case), 9)
+		cabi.BadCase("action", uint32(v.Case), 12)
 	}
 }
 

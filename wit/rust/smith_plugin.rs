@@ -3495,6 +3495,15 @@ pub mod handler {
         /// not run; carries the reason the model reads in the call's error
         /// result. Only valid where a decision is required.
         DenyCall(String),
+        /// Add text to the model's context, after the system prompt, for the
+        /// rest of the run (a context edit: nothing is recorded as a message;
+        /// several are kept in order).
+        AddContext(String),
+        /// Replace the system prompt for the rest of the run.
+        ReplacePrompt(String),
+        /// Bound the output tokens of the rest of the run's requests (a
+        /// runtime-only configuration change, within the model's own limit).
+        LimitOutput(u32),
         /// An action kind newer than this world; the host refuses the batch.
         Unknown(String),
     }
@@ -3512,8 +3521,11 @@ pub mod handler {
                 5 => Action::SelectModel(rt::Canon::load(p + 4)),
                 6 => Action::SetToolActivation(rt::Canon::load(p + 4)),
                 7 => Action::DenyCall(rt::Canon::load(p + 4)),
-                8 => Action::Unknown(rt::Canon::load(p + 4)),
-                d => rt::bad("handler.action", d as u32, 9),
+                8 => Action::AddContext(rt::Canon::load(p + 4)),
+                9 => Action::ReplacePrompt(rt::Canon::load(p + 4)),
+                10 => Action::LimitOutput(rt::Canon::load(p + 4)),
+                11 => Action::Unknown(rt::Canon::load(p + 4)),
+                d => rt::bad("handler.action", d as u32, 12),
             }
         }
         unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
@@ -3544,8 +3556,20 @@ pub mod handler {
                     rt::st::<u8>(p, 7);
                     rt::Canon::store(v, p + 4, keep);
                 }
-                Action::Unknown(v) => {
+                Action::AddContext(v) => {
                     rt::st::<u8>(p, 8);
+                    rt::Canon::store(v, p + 4, keep);
+                }
+                Action::ReplacePrompt(v) => {
+                    rt::st::<u8>(p, 9);
+                    rt::Canon::store(v, p + 4, keep);
+                }
+                Action::LimitOutput(v) => {
+                    rt::st::<u8>(p, 10);
+                    rt::Canon::store(v, p + 4, keep);
+                }
+                Action::Unknown(v) => {
+                    rt::st::<u8>(p, 11);
                     rt::Canon::store(v, p + 4, keep);
                 }
             }
@@ -3560,8 +3584,11 @@ pub mod handler {
                 5 => Action::SelectModel(rt::Canon::lift(&f[1..])),
                 6 => Action::SetToolActivation(rt::Canon::lift(&f[1..])),
                 7 => Action::DenyCall(rt::Canon::lift(&f[1..])),
-                8 => Action::Unknown(rt::Canon::lift(&f[1..])),
-                d => rt::bad("handler.action", d as u32, 9),
+                8 => Action::AddContext(rt::Canon::lift(&f[1..])),
+                9 => Action::ReplacePrompt(rt::Canon::lift(&f[1..])),
+                10 => Action::LimitOutput(rt::Canon::lift(&f[1..])),
+                11 => Action::Unknown(rt::Canon::lift(&f[1..])),
+                d => rt::bad("handler.action", d as u32, 12),
             }
         }
         unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
@@ -3589,8 +3616,20 @@ pub mod handler {
                     f[0] = 7;
                     rt::Canon::lower(v, &mut f[1..], keep);
                 }
-                Action::Unknown(v) => {
+                Action::AddContext(v) => {
                     f[0] = 8;
+                    rt::Canon::lower(v, &mut f[1..], keep);
+                }
+                Action::ReplacePrompt(v) => {
+                    f[0] = 9;
+                    rt::Canon::lower(v, &mut f[1..], keep);
+                }
+                Action::LimitOutput(v) => {
+                    f[0] = 10;
+                    rt::Canon::lower(v, &mut f[1..], keep);
+                }
+                Action::Unknown(v) => {
+                    f[0] = 11;
                     rt::Canon::lower(v, &mut f[1..], keep);
                 }
             }

@@ -758,12 +758,25 @@ func loadAction(c *wasmhost.Call, b []byte, v *Action) error {
 			return canon.Wrap("action.deny-call", err)
 		}
 	case 8:
+		v.Case = ActionAddContext
+		if err := canon.LoadString(c, b[4:], &v.AddContext); err != nil {
+			return canon.Wrap("action.add-context", err)
+		}
+	case 9:
+		v.Case = ActionReplacePrompt
+		if err := canon.LoadString(c, b[4:], &v.ReplacePrompt); err != nil {
+			return canon.Wrap("action.replace-prompt", err)
+		}
+	case 10:
+		v.Case = ActionLimitOutput
+		v.LimitOutput = binary.LittleEndian.Uint32(b[4:])
+	case 11:
 		v.Case = ActionUnknown
 		if err := canon.LoadString(c, b[4:], &v.Unknown); err != nil {
 			return canon.Wrap("action.unknown", err)
 		}
 	default:
-		return canon.BadCase("action", uint32(d), 9)
+		return canon.BadCase("action", uint32(d), 12)
 	}
 	return nil
 }

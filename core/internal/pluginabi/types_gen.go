@@ -1460,6 +1460,18 @@ type Action struct {
 	// result. Only valid where a decision is required.
 	// Valid when Case is ActionDenyCall.
 	DenyCall string
+	// Add text to the model's context, after the system prompt, for the
+	// rest of the run (a context edit: nothing is recorded as a message;
+	// several are kept in order).
+	// Valid when Case is ActionAddContext.
+	AddContext string
+	// Replace the system prompt for the rest of the run.
+	// Valid when Case is ActionReplacePrompt.
+	ReplacePrompt string
+	// Bound the output tokens of the rest of the run's requests (a
+	// runtime-only configuration change, within the model's own limit).
+	// Valid when Case is ActionLimitOutput.
+	LimitOutput uint32
 	// An action kind newer than this world; the host refuses the batch.
 	// Valid when Case is ActionUnknown.
 	Unknown string
@@ -1491,6 +1503,15 @@ const (
 	// not run; carries the reason the model reads in the call's error
 	// result. Only valid where a decision is required.
 	ActionDenyCall
+	// Add text to the model's context, after the system prompt, for the
+	// rest of the run (a context edit: nothing is recorded as a message;
+	// several are kept in order).
+	ActionAddContext
+	// Replace the system prompt for the rest of the run.
+	ActionReplacePrompt
+	// Bound the output tokens of the rest of the run's requests (a
+	// runtime-only configuration change, within the model's own limit).
+	ActionLimitOutput
 	// An action kind newer than this world; the host refuses the batch.
 	ActionUnknown
 )
@@ -1514,6 +1535,12 @@ func (v ActionCase) String() string {
 		return "set-tool-activation"
 	case ActionDenyCall:
 		return "deny-call"
+	case ActionAddContext:
+		return "add-context"
+	case ActionReplacePrompt:
+		return "replace-prompt"
+	case ActionLimitOutput:
+		return "limit-output"
 	case ActionUnknown:
 		return "unknown"
 	}

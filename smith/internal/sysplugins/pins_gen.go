@@ -33,11 +33,11 @@ var toolsWasm []byte
 // the toolchains that built them (a rebuild is byte-identical only with
 // the same one).
 var pins = []pin{
-	{name: "permissions", file: "permissions.wasm", size: 95114, sha256: "d72371d780929ebad9932c1e368f511ee1de659f3c6177476b3284128148757d", toolchain: "rustc 1.63.0", data: permissionsWasm},
-	{name: "product", file: "product.wasm", size: 107673, sha256: "ce179e22ada798647af43b02ff8b1d46cf6c919956c328e74947cd11e3c205b7", toolchain: "rustc 1.63.0", data: productWasm},
-	{name: "providers-anthropic", file: "providers-anthropic.wasm", size: 302260, sha256: "aad286e8d3a66c838de7df35b99276b5bdb7c0867fc1541541e17d367770c68d", toolchain: "rustc 1.63.0", data: providersanthropicWasm},
-	{name: "providers-openai-responses", file: "providers-openai-responses.wasm", size: 308969, sha256: "8b58be0f528244147e9d8509acfda3be018f57c86c7efd5ddcf5fbea26c8d2d0", toolchain: "rustc 1.63.0", data: providersopenairesponsesWasm},
-	{name: "providers-openai-chat", file: "providers-openai-chat.wasm", size: 313272, sha256: "6eda4bed0f7a2801bce76e0e02f080bb9fd0a1fca7d7770061f489872a4feeba", toolchain: "rustc 1.63.0", data: providersopenaichatWasm},
-	{name: "providers-gemini", file: "providers-gemini.wasm", size: 362010, sha256: "70ecba94393ae62702073498dd084cd8e5bb9a023acc216a02e1c2f4d341d244", toolchain: "rustc 1.63.0", data: providersgeminiWasm},
-	{name: "tools", file: "tools.wasm", size: 112612, sha256: "ccde8e0de0cf370bb539a681470c6e62ae6a80bd954bfd5d6c95e52c6a787e62", toolchain: "rustc 1.63.0", data: toolsWasm},
+	{name: "permissions", file: "permissions.wasm", size: 95236, sha256: "6d3041c0777416e6aec179528988a95d87e51072dcc2ca135aee9d7e06aa871c", toolchain: "rustc 1.63.0", data: permissionsWasm},
+	{name: "product", file: "product.wasm", size: 107673, sha256: "4edc893fcdad9176a43b1dec819e7383d3927a78a6f9b49020d4f69b80113c5c", toolchain: "rustc 1.63.0", data: productWasm},
+	{name: "providers-anthropic", file: "providers-anthropic.wasm", size: 302260, sha256: "c61d5b62e6e531adf24b04eb2c19c4c076681af5433184d482ad073e9b68dac4", toolchain: "rustc 1.63.0", data: providersanthropicWasm},
+	{name: "providers-openai-responses", file: "providers-openai-responses.wasm", size: 308969, sha256: "53cf20ee47e921ef0a4f01ff682d5a96e1c56e263371c1c918ece5c181df0d49", toolchain: "rustc 1.63.0", data: providersopenairesponsesWasm},
+	{name: "providers-openai-chat", file: "providers-openai-chat.wasm", size: 313272, sha256: "d623c21266cf0f47a82f8484b51cf96594962f5fc270f188dc79f3406f054f62", toolchain: "rustc 1.63.0", data: providersopenaichatWasm},
+	{name: "providers-gemini", file: "providers-gemini.wasm", size: 362010, sha256: "cfce8f718a7de24f6d187f84947b670bfd872031ff266b406a98fc67c56683c4", toolchain: "rustc 1.63.0", data: providersgeminiWasm},
+	{name: "tools", file: "tools.wasm", size: 112612, sha256: "4f81c0814ada824099e79bdd226d62fb2746679dc85c85be74320ea496a55948", toolchain: "rustc 1.63.0", data: toolsWasm},
 }

@@ -4,7 +4,8 @@
 // dispatch (handlers_test.go): it subscribes to turn_end,
 // tool_execution_start, message_end and settled, and answers from the
 // event's payload: a turn whose answer asks "please continue" queues
-// input and continues; a call whose arguments name secret.txt is
+// input and continues; one saying "keep it brief" adds context, replaces
+// the prompt, bounds the output and continues; a call whose arguments name secret.txt is
 // cancelled, one naming private is denied; a message saying TRAP makes it trap; one saying "switch
 // model" selects another; a decision it is asked for says so in the
 // queued input; a user message saying "follow up please" queues a
@@ -75,6 +76,11 @@ func (plugin) HandleEvent(ev handler.Event, opts handler.HandleOptions) ([]handl
 			return []handler.Action{{Case: handler.ActionDenyCall, DenyCall: "handlerguest keeps private/ closed"}}, nil
 		}
 	case types.EventKindTurnEnd:
+		if strings.Contains(p, "keep it brief") {
+			return []handler.Action{{Case: handler.ActionAddContext, AddContext: "handlerguest: the user is in a hurry"},
+				{Case: handler.ActionReplacePrompt, ReplacePrompt: "You are terse."}, {Case: handler.ActionLimitOutput, LimitOutput: 64},
+				{Case: handler.ActionContinueRun}}, nil
+		}
 		if strings.Contains(p, "please continue") {
 			return []handler.Action{{Case: handler.ActionQueueInput, QueueInput: "go on, says handlerguest"}, {Case: handler.ActionContinueRun}}, nil
 		}
