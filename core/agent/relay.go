@@ -29,15 +29,16 @@ type relayed struct {
 // the run's next sequence number, in order with the run's own events,
 // and reports whether it did: ctx must be (derived from) the context of a
 // handler or tool call of an active run, and false means it is not (a
-// command run between runs, an MCP call). Relay returns once the event is
+// command run between runs, an MCP call, a handler given an event
+// between runs by [Agent.Observe]). Relay returns once the event is
 // emitted, or false once the call is abandoned. The runtime uses it for
 // the events plugins cause during a call (ui confirmations and
 // notifications).
 func Relay(ctx context.Context, mk func(protocol.Seq) protocol.Event) bool {
 	rl, _ := ctx.Value(relayKey{}).(*relay)
 	switch {
-	case rl == nil:
-		return false
+	case rl == nil, rl.run != nil && rl.run.idle != nil:
+		return false // no run: the caller publishes the event itself
 	case rl.run != nil:
 		rl.run.emit(mk(rl.run.seq()))
 		return true

@@ -36,6 +36,9 @@ type Run struct {
 	// target, when set, is where the rest of the run's requests go (a
 	// handler selected another model); nil sends them to the agent's.
 	target *Target
+	// idle, for the stand-in run of [Agent.Observe], collects the events
+	// emitted instead of sending them.
+	idle *[]protocol.Event
 }
 
 // errAborted is the cause of an abort requested through [Run.Abort].
@@ -66,7 +69,11 @@ func (r *Run) Done() <-chan struct{} { return r.done }
 // tool_execution_start (a decision, see execute) and settled (before it
 // is sent, see loop).
 func (r *Run) emit(ev protocol.Event) {
-	r.events <- ev
+	if r.idle != nil {
+		*r.idle = append(*r.idle, ev)
+	} else {
+		r.events <- ev
+	}
 	switch ev.(type) {
 	case protocol.ToolExecutionStart, protocol.Settled:
 	default:

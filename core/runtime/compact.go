@@ -74,7 +74,7 @@ func (s *Session) Compact(ctx context.Context, p protocol.CompactParams) (protoc
 	s.pumped, s.compaction.stop = done, cancel
 	s.mu.Unlock()
 
-	s.hub.publish(protocol.CompactionStart{Seq: protocol.Seq{N: s.hub.next()}, Reason: protocol.CompactManual})
+	s.publishIdle(protocol.CompactionStart{Seq: protocol.Seq{N: s.hub.next()}, Reason: protocol.CompactManual})
 	notify := func(ev protocol.Event) { s.hub.publish(protocol.Numbered(ev, s.hub.next())) }
 	next, res, err := s.compactNow(cctx, protocol.CompactManual, p.Instructions, nil, notify)
 	unlink()
@@ -83,7 +83,7 @@ func (s *Session) Compact(ctx context.Context, p protocol.CompactParams) (protoc
 	if err != nil {
 		end.Error = err.Error()
 	}
-	s.hub.publish(end)
+	s.publishIdle(end)
 
 	s.mu.Lock()
 	defer s.mu.Unlock()

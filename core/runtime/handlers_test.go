@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/smith-agent/smith/core/model"
 	"github.com/smith-agent/smith/core/plugin"
 	"github.com/smith-agent/smith/core/protocol"
 )
@@ -80,5 +82,45 @@ func TestSessionRunsPluginHandlers(t *testing.T) {
 	if len(notes) != 2 || !strings.Contains(notes[0], "plugin guard selected model mock/other, which cannot be used") ||
 		!strings.Contains(notes[1], "plugin guard asked to continue a run that has ended") {
 		t.Fatalf("notices %q", notes)
+	}
+}
+
+// TestHandlersSeeEventsBetweenRuns: a model change made between runs
+// reaches a plugin's handler, and the follow-up it queues waits for the
+// session's next run, announced to the frontends by a queue_update.
+func TestHandlersSeeEventsBetweenRuns(t *testing.T) {
+	w := newWorld(t)
+	w.write("h.mock.json", mockScript(mockText("one", 10, 1, 1)))
+	w.write("announce.mock.json", mockScript(mockText("two", 10, 1, 1), mockText("three", 10, 1, 1)))
+	guard := guardPlugin(t)
+	rt := w.open(map[string]string{"model": "mock/h.mock.json"}, func(c *Config) { c.Plugins = append(c.Plugins, guard) })
+	s, err := rt.NewSession(context.Background(), NewSessionOptions{Name: "between"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runPrompt(t, s, "hi")
+	sub := s.Subscribe()
+	defer sub.Close()
+	if err := s.SetModel(context.Background(), protocol.SetModelParams{Model: "mock/announce.mock.json"}); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if q := s.Queue(); len(q.FollowUp) == 1 && strings.Contains(model.TextOf(q.FollowUp[0].Content), "handlerguest saw the model change") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the handler's follow-up never queued: %+v", s.Queue())
+		}
+	}
+	// The frontends see the change, then the queue it caused.
+	var got []string
+	for ev := range sub.Events() {
+		got = append(got, protocol.EventType(ev))
+		if q, ok := ev.(protocol.QueueUpdate); ok && len(q.FollowUp) == 1 {
+			break
+		}
+	}
+	if strings.Join(got, " ") != "model_change queue_update" {
+		t.Fatalf("events after the model change: %v", got)
 	}
 }

@@ -67,7 +67,7 @@ func (s *Session) SetQueue(ctx context.Context, p protocol.SetQueueParams) (prot
 	}
 	q := s.queue()
 	if !s.running() && (p.Steer != nil || p.FollowUp != nil) {
-		s.hub.publish(protocol.QueueUpdate{Seq: protocol.Seq{N: s.hub.next()}, Steer: q.Steer, FollowUp: q.FollowUp})
+		s.publishIdle(protocol.QueueUpdate{Seq: protocol.Seq{N: s.hub.next()}, Steer: q.Steer, FollowUp: q.FollowUp})
 	}
 	return q, nil
 }

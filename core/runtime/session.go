@@ -51,8 +51,9 @@ type Session struct {
 	// secretsRecorded maps the secrets the session registered to the
 	// fingerprint recorded (secret_registration entries).
 	secretsRecorded map[string]string
-	system          string // the resolved system prompt; "" until the first run
-	prompted        bool   // system is resolved
+	system          string     // the resolved system prompt; "" until the first run
+	prompted        bool       // system is resolved
+	between         idleEvents // the events between runs, on their way to the handlers
 	run             *agent.Run
 	pumped          chan struct{} // closed when the active run's events are published
 	last            protocol.AgentEnd
@@ -261,7 +262,7 @@ func (s *Session) Subscribe() *Subscription { return s.hub.subscribe() }
 // notice publishes a notice; only while no run is active (a run's own
 // notices travel in its stream).
 func (s *Session) notice(level protocol.NoticeLevel, text string) {
-	s.hub.publish(protocol.Notice{Seq: protocol.Seq{N: s.hub.next()}, Level: level, Text: text})
+	s.publishIdle(protocol.Notice{Seq: protocol.Seq{N: s.hub.next()}, Level: level, Text: text})
 }
 
 // prepare makes the session ready for a run: the tools bound to its
@@ -487,7 +488,7 @@ func (s *Session) begin(ctx context.Context) error {
 			return fmt.Errorf("runtime: record the session's model: %w", err)
 		}
 		s.recorded = true
-		s.hub.publish(protocol.ModelChange{Seq: protocol.Seq{N: s.hub.next()}, Model: s.modelName, Thinking: string(s.thinking)})
+		s.publishIdle(protocol.ModelChange{Seq: protocol.Seq{N: s.hub.next()}, Model: s.modelName, Thinking: string(s.thinking)})
 	}
 	if !s.prompted {
 		system, err := s.resolvePrompt(ctx)

@@ -75,7 +75,7 @@ func (s *Session) SetModel(ctx context.Context, p protocol.SetModelParams) error
 			return err
 		}
 		s.recorded = true
-		s.hub.publish(protocol.ModelChange{Seq: protocol.Seq{N: s.hub.next()}, Model: name, Thinking: string(thinking)})
+		s.publishIdle(protocol.ModelChange{Seq: protocol.Seq{N: s.hub.next()}, Model: name, Thinking: string(thinking)})
 	} else {
 		s.recorded = false // recorded with the session's first input
 	}

@@ -9,7 +9,8 @@
 // cancelled, one naming private is denied; a message saying TRAP makes it trap; one saying "switch
 // model" selects another; a decision it is asked for says so in the
 // queued input; a user message saying "follow up please" queues a
-// follow-up (message_start). A call whose arguments say "confirm" is asked about
+// follow-up (message_start); a model change to a model named "announce"
+// queues a follow-up (model_change, also between runs). A call whose arguments say "confirm" is asked about
 // (ui request-confirmation, after a ui notification): it runs when the
 // person says yes and is denied, with the answer or the fault, otherwise.
 package main
@@ -34,7 +35,7 @@ type plugin struct{}
 
 func (plugin) DeclareContributions(contrib.DeclareOptions) (contrib.Contributions, error) {
 	return contrib.Contributions{Subscriptions: []types.EventKind{types.EventKindTurnEnd, types.EventKindToolExecutionStart,
-		types.EventKindMessageEnd, types.EventKindSettled, types.EventKindMessageStart}}, nil
+		types.EventKindMessageEnd, types.EventKindSettled, types.EventKindMessageStart, types.EventKindModelChange}}, nil
 }
 
 // settledRuns counts the settled events seen: guest-local state.
@@ -43,6 +44,10 @@ var settledRuns int
 func (plugin) HandleEvent(ev handler.Event, opts handler.HandleOptions) ([]handler.Action, error) {
 	p := ev.Payload
 	switch ev.Kind {
+	case types.EventKindModelChange:
+		if strings.Contains(p, "announce") {
+			return []handler.Action{{Case: handler.ActionQueueFollowUp, QueueFollowUp: "handlerguest saw the model change"}}, nil
+		}
 	case types.EventKindMessageStart:
 		if strings.Contains(p, "follow up please") && strings.Contains(p, `"role":"user"`) {
 			return []handler.Action{{Case: handler.ActionQueueFollowUp, QueueFollowUp: "a follow-up from handlerguest"}}, nil
