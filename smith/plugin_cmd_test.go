@@ -12,28 +12,32 @@ import (
 )
 
 var (
-	shoutOnce sync.Once
-	shoutPath string
-	shoutErr  error
+	guestsMu sync.Mutex
+	guests   = map[string]string{} // source directory → built .wasm
 )
 
-// shoutWasm builds the test plugin of core/pluginpkg (one tool, shout,
-// that answers its text in capitals) once with the standard toolchain.
-func shoutWasm(t *testing.T) string {
+// guestWasm builds the test plugin in the source directory dir (relative
+// to this package) once per test binary with the standard toolchain.
+func guestWasm(t *testing.T, dir string) string {
 	t.Helper()
-	shoutOnce.Do(func() {
-		shoutPath = filepath.Join(filepath.Dir(smithBin), "shout.wasm")
-		cmd := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w", "-o", shoutPath, "../core/pluginpkg/testdata/shout")
-		cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
-		if msg, err := cmd.CombinedOutput(); err != nil {
-			shoutErr = errors.New(err.Error() + "\n" + string(msg))
-		}
-	})
-	if shoutErr != nil {
-		t.Fatal(shoutErr)
+	guestsMu.Lock()
+	defer guestsMu.Unlock()
+	if p, ok := guests[dir]; ok {
+		return p
 	}
-	return shoutPath
+	out := filepath.Join(filepath.Dir(smithBin), filepath.Base(dir)+".wasm")
+	cmd := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w", "-o", out, dir)
+	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatal(errors.New(err.Error() + "\n" + string(msg)))
+	}
+	guests[dir] = out
+	return out
 }
+
+// shoutWasm builds the test plugin of core/pluginpkg (one tool, shout,
+// that answers its text in capitals).
+func shoutWasm(t *testing.T) string { return guestWasm(t, "../core/pluginpkg/testdata/shout") }
 
 // shoutPackage writes a package directory named dir (under a temp dir)
 // whose plugin is called name.
@@ -225,5 +229,39 @@ func TestProjectPluginsNeedTrust(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(e.home, "plugins", "grants.json")); err == nil {
 		t.Fatal("a project plugin was recorded")
+	}
+}
+
+// TestPluginStateAcrossRuns: a plugin granted state keeps a value from
+// one smith process to the next in the session, and session show says
+// what it committed.
+func TestPluginStateAcrossRuns(t *testing.T) {
+	e := newEnv(t)
+	dir := filepath.Join(t.TempDir(), "stateguest")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(guestWasm(t, "../core/plugin/testdata/stateguest"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "stateguest.wasm"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	manifest := "name \"stateguest\"\nversion \"0.1.0\"\nworld \"0.0.0\"\nartifact \"stateguest.wasm\"\ncapability \"state\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "plugin.kdl"), []byte(manifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	call := func(op string) string {
+		return e.script(strings.ReplaceAll(op, " ", "-")+".json", `{"mock_script":1,"responses":[
+			{"tool_calls":[{"id":"c1","name":"state","arguments":{"arguments":"`+op+`"}}]},{"text":"ok"}]}`)
+	}
+	e.mustRun("", "eval", "--plugin", dir, "--model", call("write todo [1]"), "--session", "st", "remember")
+	e.mustRun("", "eval", "--plugin", dir, "--model", call("read todo"), "--session", "st", "recall")
+	r := e.mustRun("", "session", "show", "st")
+	for _, want := range []string{`[plugin stateguest state: set "todo" to 3 byte(s), version 1]`, `{"result":{"Value":"[1]","Version":1}}`} {
+		if !strings.Contains(r.stdout, want) {
+			t.Fatalf("session show lacks %s:\n%s", want, r.stdout)
+		}
 	}
 }

@@ -74,6 +74,16 @@ func showBranch(out io.Writer, s *sessionfmt.Session) error {
 				continue // a turn's start is its prompt; its end says what changed
 			}
 			fmt.Fprintf(w, "\n[%s]\n", vcsText(e.ID.String(), op))
+		case sessionfmt.KindPluginStateCommit:
+			var c session.PluginStateCommit
+			if err := sessionfmt.DecodeContent(e.Content, &c); err != nil {
+				return fmt.Errorf("entry %s: %w", e.ID, err)
+			}
+			what := fmt.Sprintf("set %q to %d byte(s), version %d", c.Key, len(c.Value), c.Version)
+			if c.Removed {
+				what = fmt.Sprintf("removed %q, version %d", c.Key, c.Version)
+			}
+			fmt.Fprintf(w, "\n[plugin %s state: %s]\n", e.Key, what)
 		case sessionfmt.KindLabel:
 			fmt.Fprintf(w, "\n[label %q on entry %s]\n", e.Key, e.Pair)
 		case sessionfmt.KindCompaction:

@@ -42,6 +42,10 @@ type callState struct {
 	// undo, redo or restore.
 	vcs     VCS
 	command bool
+	// state keeps the plugins' durable state (state.go); nil when the
+	// call keeps none. stores are the handles this call opened.
+	state  State
+	stores []uint64
 	// callID names what runs: a tool call's id, "handler:EVENT",
 	// "command:NAME".
 	callID string

@@ -234,6 +234,8 @@ func (h *Host) hostsFor(a Artifact) ([]wasmhost.HostModule, error) {
 			hs.UI = &uiHost{name: a.Name, h: h, log: newLogHost(h, a)}
 		case "vcs":
 			hs.VCS = &vcsHost{name: a.Name}
+		case "state":
+			hs.State = &stateHost{name: a.Name}
 		case "secrets":
 			hs.Secrets = &secretsHost{plugin: a.Name, store: h.secrets, names: slices.Clone(a.Stores)}
 		case "http":

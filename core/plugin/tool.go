@@ -59,6 +59,9 @@ type Effects struct {
 	// "vcs"; nil means there are none (a replay): their calls fail with
 	// the fault nothing.
 	VCS VCS
+	// State keeps the durable state of the plugins granted "state"; nil
+	// means none is kept (a replay): their calls fail with unavailable.
+	State State
 	// Contents keeps what each applied write and edit replaced and left,
 	// and the worktree around each command (their effects name the ids),
 	// so that one effect can be shown as what it changed; nil keeps none.
@@ -79,6 +82,7 @@ type Binding struct {
 	ops   *hostops.Ops
 	ui    UI
 	vcs   VCS
+	state State
 	cwd   string
 	limit uint32
 	tools []agent.Tool
@@ -118,7 +122,7 @@ func (g *Generation) Bind(e Effects) (*Binding, error) {
 		fs.Close()
 		return nil, fmt.Errorf("plugin: %w; without them an edit of a file changed since it was read would not be refused, so the tools are not bound: reopen the session, or start a new one", err)
 	}
-	b := &Binding{gen: g, ops: ops, ui: e.UI, vcs: e.VCS, cwd: cwd, limit: uint32(limit)}
+	b := &Binding{gen: g, ops: ops, ui: e.UI, vcs: e.VCS, state: e.State, cwd: cwd, limit: uint32(limit)}
 	for _, t := range g.tools {
 		b.tools = append(b.tools, &pluginTool{b: b, t: t})
 	}
@@ -168,7 +172,7 @@ func (p *pluginTool) Execute(ctx context.Context, call *agent.Call) (agent.Resul
 	if cwd == "" {
 		cwd = p.b.cwd
 	}
-	st := &callState{ops: p.b.ops, ui: p.b.ui, vcs: p.b.vcs, callID: call.ID}
+	st := &callState{ops: p.b.ops, ui: p.b.ui, vcs: p.b.vcs, state: p.b.state, callID: call.ID}
 	ictx := context.WithValue(hostops.WithInvocation(ctx, hostops.Invocation{Cwd: cwd, CallID: call.ID, Generation: p.b.gen.id}), callKey{}, st)
 	// A command's output reaches the caller as it runs: the run's
 	// tool_execution_update events, MCP's progress.

@@ -328,7 +328,7 @@ func (s *Session) bindTools(ctx context.Context) error {
 	roots := s.rt.roots()
 	s.rt.registerKnown(gen)
 	b, err := gen.Bind(plugin.Effects{Journal: s.journal, Roots: roots, Cwd: s.rt.cfg.Cwd, Ignore: s.rt.conf.IgnorePatterns(),
-		Sandbox: s.rt.sandboxPolicy(roots), Secrets: &s.rt.secrets.set, SecretAllowed: s.rt.allowedInCommand, UI: &s.ui, VCS: pluginVCS{s}, Contents: sessionContents{s}})
+		Sandbox: s.rt.sandboxPolicy(roots), Secrets: &s.rt.secrets.set, SecretAllowed: s.rt.allowedInCommand, UI: &s.ui, VCS: pluginVCS{s}, State: pluginState{s}, Contents: sessionContents{s}})
 	if err != nil {
 		return err
 	}

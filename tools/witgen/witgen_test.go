@@ -115,7 +115,7 @@ func TestWorldLaws(t *testing.T) {
 	}
 	verbs := []string{"declare", "invoke", "build", "classify", "decode", "finish", "handle", "read", "write", "edit", "list",
 		"find", "search", "run", "send", "store", "check", "show", "request", "render", "transform",
-		"compare", "undo", "redo", "restore", "take"}
+		"compare", "undo", "redo", "restore", "take", "open"}
 	for _, in := range m.ifaces {
 		for _, td := range in.types {
 			var cases []string

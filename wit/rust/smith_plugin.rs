@@ -9,7 +9,7 @@
 //! The core world plus every capability interface. A capability interface is
 //! importable only when the plugin's manifest requests, and the trust decision
 //! grants, the capability of the same name (`fs`, `process`, `log`, `http`,
-//! `secrets`, `ui`, `vcs`); the host refuses an artifact that imports an ungranted
+//! `secrets`, `state`, `ui`, `vcs`); the host refuses an artifact that imports an ungranted
 //! capability before any of its code runs.
 
 #![allow(dead_code)]
@@ -1490,6 +1490,262 @@ pub mod secrets {
             let mut ret = [0u64; 2];
             let p = ret.as_mut_ptr() as usize;
             import(f[0] as i32, f[1] as i32, p as i32);
+            rt::Canon::load(p)
+        }
+    }
+
+}
+
+/// The plugin's durable state (capability `state`): named values a plugin
+/// keeps across its calls, instances and runs. State lives in the session,
+/// as committed entries, so it follows the conversation: a fork starts with
+/// the state its history holds, and moving to another branch shows that
+/// branch's state. Each plugin reaches only its own, through a handle that
+/// `open-state` gives for one call and that expires when the call returns:
+/// open it again in the next call rather than keeping it.
+///
+/// Importing it requires the capability `state`.
+///
+/// The WIT interface `smith:plugin/state@0.0.0`.
+pub mod state {
+    use super::rt;
+
+    /// A value of the plugin's state.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct StateValue {
+        /// The text the plugin wrote (JSON, typically).
+        pub value: String,
+        /// Its version: 1 after the first write of the key, one more after
+        /// each write since.
+        pub version: u64,
+    }
+
+    impl rt::Canon for StateValue {
+        const SIZE: usize = 16;
+        const ALIGN: usize = 8;
+        unsafe fn load(p: usize) -> Self {
+            StateValue {
+                value: rt::Canon::load(p),
+                version: rt::Canon::load(p + 8),
+            }
+        }
+        unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
+            rt::Canon::store(&self.value, p, keep);
+            rt::Canon::store(&self.version, p + 8, keep);
+        }
+        unsafe fn lift(f: &[u64]) -> Self {
+            StateValue {
+                value: rt::Canon::lift(&f[0..]),
+                version: rt::Canon::lift(&f[2..]),
+            }
+        }
+        unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
+            rt::Canon::lower(&self.value, &mut f[0..], keep);
+            rt::Canon::lower(&self.version, &mut f[2..], keep);
+        }
+    }
+
+    /// Why a state call failed.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum StateFault {
+        /// The write expected another version of the key: carries the current
+        /// one (0 for a key that holds nothing).
+        Conflict(u64),
+        /// The value, or the plugin's whole state, would be over its bound;
+        /// says which.
+        TooLarge(String),
+        /// The key is not a valid key; says why.
+        InvalidKey(String),
+        /// The owner is not the calling plugin, or the handle is not one this
+        /// call opened (another plugin's, or one whose call returned); says
+        /// which. Nothing was read or written.
+        Unauthorized(String),
+        /// This call keeps no state (a replay, a session that records
+        /// nothing); says why.
+        Unavailable(String),
+        /// Any other failure, described.
+        Unknown(String),
+    }
+
+    impl rt::Canon for StateFault {
+        const SIZE: usize = 16;
+        const ALIGN: usize = 8;
+        unsafe fn load(p: usize) -> Self {
+            match rt::ld::<u8>(p) {
+                0 => StateFault::Conflict(rt::Canon::load(p + 8)),
+                1 => StateFault::TooLarge(rt::Canon::load(p + 8)),
+                2 => StateFault::InvalidKey(rt::Canon::load(p + 8)),
+                3 => StateFault::Unauthorized(rt::Canon::load(p + 8)),
+                4 => StateFault::Unavailable(rt::Canon::load(p + 8)),
+                5 => StateFault::Unknown(rt::Canon::load(p + 8)),
+                d => rt::bad("state.state-fault", d as u32, 6),
+            }
+        }
+        unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
+            match self {
+                StateFault::Conflict(v) => {
+                    rt::st::<u8>(p, 0);
+                    rt::Canon::store(v, p + 8, keep);
+                }
+                StateFault::TooLarge(v) => {
+                    rt::st::<u8>(p, 1);
+                    rt::Canon::store(v, p + 8, keep);
+                }
+                StateFault::InvalidKey(v) => {
+                    rt::st::<u8>(p, 2);
+                    rt::Canon::store(v, p + 8, keep);
+                }
+                StateFault::Unauthorized(v) => {
+                    rt::st::<u8>(p, 3);
+                    rt::Canon::store(v, p + 8, keep);
+                }
+                StateFault::Unavailable(v) => {
+                    rt::st::<u8>(p, 4);
+                    rt::Canon::store(v, p + 8, keep);
+                }
+                StateFault::Unknown(v) => {
+                    rt::st::<u8>(p, 5);
+                    rt::Canon::store(v, p + 8, keep);
+                }
+            }
+        }
+        unsafe fn lift(f: &[u64]) -> Self {
+            match f[0] as u32 {
+                0 => StateFault::Conflict(rt::Canon::lift(&f[1..])),
+                1 => StateFault::TooLarge(rt::Canon::lift(&f[1..])),
+                2 => StateFault::InvalidKey(rt::Canon::lift(&f[1..])),
+                3 => StateFault::Unauthorized(rt::Canon::lift(&f[1..])),
+                4 => StateFault::Unavailable(rt::Canon::lift(&f[1..])),
+                5 => StateFault::Unknown(rt::Canon::lift(&f[1..])),
+                d => rt::bad("state.state-fault", d as u32, 6),
+            }
+        }
+        unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
+            match self {
+                StateFault::Conflict(v) => rt::Canon::lower(v, &mut f[1..], keep),
+                StateFault::TooLarge(v) => {
+                    f[0] = 1;
+                    rt::Canon::lower(v, &mut f[1..], keep);
+                }
+                StateFault::InvalidKey(v) => {
+                    f[0] = 2;
+                    rt::Canon::lower(v, &mut f[1..], keep);
+                }
+                StateFault::Unauthorized(v) => {
+                    f[0] = 3;
+                    rt::Canon::lower(v, &mut f[1..], keep);
+                }
+                StateFault::Unavailable(v) => {
+                    f[0] = 4;
+                    rt::Canon::lower(v, &mut f[1..], keep);
+                }
+                StateFault::Unknown(v) => {
+                    f[0] = 5;
+                    rt::Canon::lower(v, &mut f[1..], keep);
+                }
+            }
+        }
+    }
+
+    /// Opens the state of plugin `owner`, which must be the calling plugin's
+    /// own name, for the rest of this call, and returns its handle.
+    pub fn open_state(owner: &str) -> Result<u64, StateFault> {
+        #[cfg(target_arch = "wasm32")]
+        #[link(wasm_import_module = "smith:plugin/state@0.0.0")]
+        extern "C" {
+            #[link_name = "open-state"]
+            fn import(p0: i32, p1: i32, p2: i32);
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        unsafe fn import(_: i32, _: i32, _: i32) {
+            unreachable!("smith_plugin: smith:plugin/state@0.0.0 open-state is a host import, callable only in wasm32")
+        }
+        unsafe {
+            rt::lifting("state.open-state");
+            let mut f = [0u64; 2];
+            rt::lower_str(owner, &mut f[0..]);
+            let mut ret = [0u64; 3];
+            let p = ret.as_mut_ptr() as usize;
+            import(f[0] as i32, f[1] as i32, p as i32);
+            rt::Canon::load(p)
+        }
+    }
+
+    /// Returns the value of `key`, if it holds one.
+    pub fn read_value(handle: u64, key: &str) -> Result<Option<StateValue>, StateFault> {
+        #[cfg(target_arch = "wasm32")]
+        #[link(wasm_import_module = "smith:plugin/state@0.0.0")]
+        extern "C" {
+            #[link_name = "read-value"]
+            fn import(p0: i64, p1: i32, p2: i32, p3: i32);
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        unsafe fn import(_: i64, _: i32, _: i32, _: i32) {
+            unreachable!("smith_plugin: smith:plugin/state@0.0.0 read-value is a host import, callable only in wasm32")
+        }
+        unsafe {
+            rt::lifting("state.read-value");
+            let mut keep = rt::Keep::new();
+            let mut f = [0u64; 3];
+            rt::Canon::lower(&handle, &mut f[0..], &mut keep);
+            rt::lower_str(key, &mut f[1..]);
+            let mut ret = [0u64; 4];
+            let p = ret.as_mut_ptr() as usize;
+            import(f[0] as i64, f[1] as i32, f[2] as i32, p as i32);
+            rt::Canon::load(p)
+        }
+    }
+
+    /// Sets `key` to `value` (the empty text removes it) and returns its new
+    /// version. With `expected`, only if the key's version is that one (0: it
+    /// holds nothing), else `conflict`. The write is committed to the session
+    /// before the call returns.
+    pub fn write_value(handle: u64, key: &str, value: &str, expected: &Option<u64>) -> Result<u64, StateFault> {
+        #[cfg(target_arch = "wasm32")]
+        #[link(wasm_import_module = "smith:plugin/state@0.0.0")]
+        extern "C" {
+            #[link_name = "write-value"]
+            fn import(p0: i64, p1: i32, p2: i32, p3: i32, p4: i32, p5: i32, p6: i64, p7: i32);
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        unsafe fn import(_: i64, _: i32, _: i32, _: i32, _: i32, _: i32, _: i64, _: i32) {
+            unreachable!("smith_plugin: smith:plugin/state@0.0.0 write-value is a host import, callable only in wasm32")
+        }
+        unsafe {
+            rt::lifting("state.write-value");
+            let mut keep = rt::Keep::new();
+            let mut f = [0u64; 7];
+            rt::Canon::lower(&handle, &mut f[0..], &mut keep);
+            rt::lower_str(key, &mut f[1..]);
+            rt::lower_str(value, &mut f[3..]);
+            rt::Canon::lower(expected, &mut f[5..], &mut keep);
+            let mut ret = [0u64; 3];
+            let p = ret.as_mut_ptr() as usize;
+            import(f[0] as i64, f[1] as i32, f[2] as i32, f[3] as i32, f[4] as i32, f[5] as i32, f[6] as i64, p as i32);
+            rt::Canon::load(p)
+        }
+    }
+
+    /// Returns the keys that hold a value, sorted.
+    pub fn list_keys(handle: u64) -> Result<Vec<String>, StateFault> {
+        #[cfg(target_arch = "wasm32")]
+        #[link(wasm_import_module = "smith:plugin/state@0.0.0")]
+        extern "C" {
+            #[link_name = "list-keys"]
+            fn import(p0: i64, p1: i32);
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        unsafe fn import(_: i64, _: i32) {
+            unreachable!("smith_plugin: smith:plugin/state@0.0.0 list-keys is a host import, callable only in wasm32")
+        }
+        unsafe {
+            rt::lifting("state.list-keys");
+            let mut keep = rt::Keep::new();
+            let mut f = [0u64; 1];
+            rt::Canon::lower(&handle, &mut f[0..], &mut keep);
+            let mut ret = [0u64; 3];
+            let p = ret.as_mut_ptr() as usize;
+            import(f[0] as i64, p as i32);
             rt::Canon::load(p)
         }
     }

@@ -116,11 +116,11 @@ func liftSearchOptions(c *wasmhost.Call, f []uint64, v *SearchOptions) error {
 	case 0:
 		v.Glob = nil
 	case 1:
-		t32 := new(string)
-		if err := canon.LiftString(c, f[1], f[2], t32); err != nil {
+		t37 := new(string)
+		if err := canon.LiftString(c, f[1], f[2], t37); err != nil {
 			return canon.Wrap("search-options.glob", err)
 		}
-		v.Glob = t32
+		v.Glob = t37
 	default:
 		return canon.BadCase("search-options.glob", uint32(f[0]), 2)
 	}
@@ -148,14 +148,14 @@ func liftRequest(c *wasmhost.Call, f []uint64, v *Request) error {
 	if err := canon.LiftString(c, f[2], f[3], &v.URL); err != nil {
 		return canon.Wrap("request.url", err)
 	}
-	t33, err := canon.LiftList(c, f[4], f[5], 16, 4)
+	t38, err := canon.LiftList(c, f[4], f[5], 16, 4)
 	if err != nil {
 		return canon.Wrap("request.headers", err)
 	}
-	v.Headers = make([]Header, len(t33)/16)
-	for t34 := range v.Headers {
-		t35 := t33[t34*16:]
-		if err := loadHeader(c, t35, &v.Headers[t34]); err != nil {
+	v.Headers = make([]Header, len(t38)/16)
+	for t39 := range v.Headers {
+		t40 := t38[t39*16:]
+		if err := loadHeader(c, t40, &v.Headers[t39]); err != nil {
 			return err
 		}
 	}
@@ -202,17 +202,17 @@ func storeHTTPFault(c *wasmhost.Call, b []byte, v *HTTPFault) error {
 
 func storeResponse(c *wasmhost.Call, b []byte, v *Response) error {
 	binary.LittleEndian.PutUint16(b[0:], uint16(v.Status))
-	t39, t36, err := canon.AllocList(c, b[4:], len(v.Headers), 16, 4)
+	t44, t41, err := canon.AllocList(c, b[4:], len(v.Headers), 16, 4)
 	if err != nil {
 		return canon.Wrap("response.headers", err)
 	}
-	for t37 := range v.Headers {
-		t38 := t36[t37*16:]
-		if err := storeHeader(c, t38, &v.Headers[t37]); err != nil {
+	for t42 := range v.Headers {
+		t43 := t41[t42*16:]
+		if err := storeHeader(c, t43, &v.Headers[t42]); err != nil {
 			return err
 		}
 	}
-	if err := c.WriteBytes(t39, t36); err != nil {
+	if err := c.WriteBytes(t44, t41); err != nil {
 		return canon.Wrap("response.headers", err)
 	}
 	if err := canon.StoreBytes(c, b[12:], v.Body); err != nil {
@@ -288,9 +288,9 @@ func liftStoreOptions(c *wasmhost.Call, f []uint64, v *StoreOptions) error {
 	case 0:
 		v.ExpiresAtMs = nil
 	case 1:
-		t40 := new(uint64)
-		(*t40) = f[1]
-		v.ExpiresAtMs = t40
+		t45 := new(uint64)
+		(*t45) = f[1]
+		v.ExpiresAtMs = t45
 	default:
 		return canon.BadCase("store-options.expires-at-ms", uint32(f[0]), 2)
 	}
@@ -317,6 +317,50 @@ func storeSecretFault(c *wasmhost.Call, b []byte, v *SecretFault) error {
 	default:
 		return canon.BadCase("secret-fault", uint32(v.Case), 3)
 	}
+	return nil
+}
+
+func storeStateFault(c *wasmhost.Call, b []byte, v *StateFault) error {
+	switch v.Case {
+	case StateFaultConflict:
+		b[0] = byte(0)
+		binary.LittleEndian.PutUint64(b[8:], uint64(v.Conflict))
+	case StateFaultTooLarge:
+		b[0] = byte(1)
+		if err := canon.StoreString(c, b[8:], v.TooLarge); err != nil {
+			return canon.Wrap("state-fault.too-large", err)
+		}
+	case StateFaultInvalidKey:
+		b[0] = byte(2)
+		if err := canon.StoreString(c, b[8:], v.InvalidKey); err != nil {
+			return canon.Wrap("state-fault.invalid-key", err)
+		}
+	case StateFaultUnauthorized:
+		b[0] = byte(3)
+		if err := canon.StoreString(c, b[8:], v.Unauthorized); err != nil {
+			return canon.Wrap("state-fault.unauthorized", err)
+		}
+	case StateFaultUnavailable:
+		b[0] = byte(4)
+		if err := canon.StoreString(c, b[8:], v.Unavailable); err != nil {
+			return canon.Wrap("state-fault.unavailable", err)
+		}
+	case StateFaultUnknown:
+		b[0] = byte(5)
+		if err := canon.StoreString(c, b[8:], v.Unknown); err != nil {
+			return canon.Wrap("state-fault.unknown", err)
+		}
+	default:
+		return canon.BadCase("state-fault", uint32(v.Case), 6)
+	}
+	return nil
+}
+
+func storeStateValue(c *wasmhost.Call, b []byte, v *StateValue) error {
+	if err := canon.StoreString(c, b[0:], v.Value); err != nil {
+		return canon.Wrap("state-value.value", err)
+	}
+	binary.LittleEndian.PutUint64(b[8:], uint64(v.Version))
 	return nil
 }
 
@@ -359,17 +403,17 @@ func storeVCSFault(c *wasmhost.Call, b []byte, v *VCSFault) error {
 		}
 	case VCSFaultConflict:
 		b[0] = byte(1)
-		t44, t41, err := canon.AllocList(c, b[4:], len(v.Conflict), 8, 4)
+		t49, t46, err := canon.AllocList(c, b[4:], len(v.Conflict), 8, 4)
 		if err != nil {
 			return canon.Wrap("vcs-fault.conflict", err)
 		}
-		for t42 := range v.Conflict {
-			t43 := t41[t42*8:]
-			if err := canon.StoreString(c, t43, v.Conflict[t42]); err != nil {
+		for t47 := range v.Conflict {
+			t48 := t46[t47*8:]
+			if err := canon.StoreString(c, t48, v.Conflict[t47]); err != nil {
 				return canon.Wrap("vcs-fault.conflict[]", err)
 			}
 		}
-		if err := c.WriteBytes(t44, t41); err != nil {
+		if err := c.WriteBytes(t49, t46); err != nil {
 			return canon.Wrap("vcs-fault.conflict", err)
 		}
 	case VCSFaultNothing:
@@ -419,11 +463,11 @@ func liftDiffOptions(c *wasmhost.Call, f []uint64, v *DiffOptions) error {
 	case 0:
 		v.Effect = nil
 	case 1:
-		t45 := new(string)
-		if err := canon.LiftString(c, f[1], f[2], t45); err != nil {
+		t50 := new(string)
+		if err := canon.LiftString(c, f[1], f[2], t50); err != nil {
 			return canon.Wrap("diff-options.effect", err)
 		}
-		v.Effect = t45
+		v.Effect = t50
 	default:
 		return canon.BadCase("diff-options.effect", uint32(f[0]), 2)
 	}
@@ -431,9 +475,9 @@ func liftDiffOptions(c *wasmhost.Call, f []uint64, v *DiffOptions) error {
 	case 0:
 		v.Turn = nil
 	case 1:
-		t46 := new(uint32)
-		(*t46) = uint32(f[4])
-		v.Turn = t46
+		t51 := new(uint32)
+		(*t51) = uint32(f[4])
+		v.Turn = t51
 	default:
 		return canon.BadCase("diff-options.turn", uint32(f[3]), 2)
 	}
@@ -441,11 +485,11 @@ func liftDiffOptions(c *wasmhost.Call, f []uint64, v *DiffOptions) error {
 	case 0:
 		v.Older = nil
 	case 1:
-		t47 := new(string)
-		if err := canon.LiftString(c, f[6], f[7], t47); err != nil {
+		t52 := new(string)
+		if err := canon.LiftString(c, f[6], f[7], t52); err != nil {
 			return canon.Wrap("diff-options.older", err)
 		}
-		v.Older = t47
+		v.Older = t52
 	default:
 		return canon.BadCase("diff-options.older", uint32(f[5]), 2)
 	}
@@ -453,11 +497,11 @@ func liftDiffOptions(c *wasmhost.Call, f []uint64, v *DiffOptions) error {
 	case 0:
 		v.Newer = nil
 	case 1:
-		t48 := new(string)
-		if err := canon.LiftString(c, f[9], f[10], t48); err != nil {
+		t53 := new(string)
+		if err := canon.LiftString(c, f[9], f[10], t53); err != nil {
 			return canon.Wrap("diff-options.newer", err)
 		}
-		v.Newer = t48
+		v.Newer = t53
 	default:
 		return canon.BadCase("diff-options.newer", uint32(f[8]), 2)
 	}
@@ -471,17 +515,17 @@ func storeDiffResult(c *wasmhost.Call, b []byte, v *DiffResult) error {
 	if err := canon.StoreString(c, b[8:], v.Newer); err != nil {
 		return canon.Wrap("diff-result.newer", err)
 	}
-	t52, t49, err := canon.AllocList(c, b[16:], len(v.Files), 20, 4)
+	t57, t54, err := canon.AllocList(c, b[16:], len(v.Files), 20, 4)
 	if err != nil {
 		return canon.Wrap("diff-result.files", err)
 	}
-	for t50 := range v.Files {
-		t51 := t49[t50*20:]
-		if err := storeFileChange(c, t51, &v.Files[t50]); err != nil {
+	for t55 := range v.Files {
+		t56 := t54[t55*20:]
+		if err := storeFileChange(c, t56, &v.Files[t55]); err != nil {
 			return err
 		}
 	}
-	if err := c.WriteBytes(t52, t49); err != nil {
+	if err := c.WriteBytes(t57, t54); err != nil {
 		return canon.Wrap("diff-result.files", err)
 	}
 	return nil
@@ -495,17 +539,17 @@ func storeSnapshotTaken(c *wasmhost.Call, b []byte, v *SnapshotTaken) error {
 		return canon.Wrap("snapshot-taken.entry", err)
 	}
 	binary.LittleEndian.PutUint32(b[16:], uint32(v.Files))
-	t56, t53, err := canon.AllocList(c, b[20:], len(v.Changed), 20, 4)
+	t61, t58, err := canon.AllocList(c, b[20:], len(v.Changed), 20, 4)
 	if err != nil {
 		return canon.Wrap("snapshot-taken.changed", err)
 	}
-	for t54 := range v.Changed {
-		t55 := t53[t54*20:]
-		if err := storeFileChange(c, t55, &v.Changed[t54]); err != nil {
+	for t59 := range v.Changed {
+		t60 := t58[t59*20:]
+		if err := storeFileChange(c, t60, &v.Changed[t59]); err != nil {
 			return err
 		}
 	}
-	if err := c.WriteBytes(t56, t53); err != nil {
+	if err := c.WriteBytes(t61, t58); err != nil {
 		return canon.Wrap("snapshot-taken.changed", err)
 	}
 	if err := canon.StoreString(c, b[28:], v.Effect); err != nil {
@@ -527,17 +571,17 @@ func storeOperation(c *wasmhost.Call, b []byte, v *Operation) error {
 	if err := canon.StoreString(c, b[8:], v.After); err != nil {
 		return canon.Wrap("operation.after", err)
 	}
-	t60, t57, err := canon.AllocList(c, b[16:], len(v.Changed), 20, 4)
+	t65, t62, err := canon.AllocList(c, b[16:], len(v.Changed), 20, 4)
 	if err != nil {
 		return canon.Wrap("operation.changed", err)
 	}
-	for t58 := range v.Changed {
-		t59 := t57[t58*20:]
-		if err := storeFileChange(c, t59, &v.Changed[t58]); err != nil {
+	for t63 := range v.Changed {
+		t64 := t62[t63*20:]
+		if err := storeFileChange(c, t64, &v.Changed[t63]); err != nil {
 			return err
 		}
 	}
-	if err := c.WriteBytes(t60, t57); err != nil {
+	if err := c.WriteBytes(t65, t62); err != nil {
 		return canon.Wrap("operation.changed", err)
 	}
 	if v.Rewound != nil {
@@ -563,102 +607,102 @@ func lowerDeclareOptions(c *wasmhost.Call, f []uint64, v *DeclareOptions) error 
 }
 
 func loadContributions(c *wasmhost.Call, b []byte, v *Contributions) error {
-	t61, err := canon.LoadList(c, b[0:], 24, 4)
+	t66, err := canon.LoadList(c, b[0:], 24, 4)
 	if err != nil {
 		return canon.Wrap("contributions.tools", err)
 	}
-	v.Tools = make([]ToolDefinition, len(t61)/24)
-	for t62 := range v.Tools {
-		t63 := t61[t62*24:]
-		if err := loadToolDefinition(c, t63, &v.Tools[t62]); err != nil {
+	v.Tools = make([]ToolDefinition, len(t66)/24)
+	for t67 := range v.Tools {
+		t68 := t66[t67*24:]
+		if err := loadToolDefinition(c, t68, &v.Tools[t67]); err != nil {
 			return err
 		}
 	}
-	t64, err := canon.LoadList(c, b[8:], 28, 4)
+	t69, err := canon.LoadList(c, b[8:], 28, 4)
 	if err != nil {
 		return canon.Wrap("contributions.commands", err)
 	}
-	v.Commands = make([]CommandDefinition, len(t64)/28)
-	for t65 := range v.Commands {
-		t66 := t64[t65*28:]
-		if err := loadCommandDefinition(c, t66, &v.Commands[t65]); err != nil {
+	v.Commands = make([]CommandDefinition, len(t69)/28)
+	for t70 := range v.Commands {
+		t71 := t69[t70*28:]
+		if err := loadCommandDefinition(c, t71, &v.Commands[t70]); err != nil {
 			return err
 		}
 	}
-	t67, err := canon.LoadList(c, b[16:], 32, 4)
+	t72, err := canon.LoadList(c, b[16:], 32, 4)
 	if err != nil {
 		return canon.Wrap("contributions.providers", err)
 	}
-	v.Providers = make([]ProviderDefinition, len(t67)/32)
-	for t68 := range v.Providers {
-		t69 := t67[t68*32:]
-		if err := loadProviderDefinition(c, t69, &v.Providers[t68]); err != nil {
+	v.Providers = make([]ProviderDefinition, len(t72)/32)
+	for t73 := range v.Providers {
+		t74 := t72[t73*32:]
+		if err := loadProviderDefinition(c, t74, &v.Providers[t73]); err != nil {
 			return err
 		}
 	}
-	t70, err := canon.LoadList(c, b[24:], 36, 4)
+	t75, err := canon.LoadList(c, b[24:], 36, 4)
 	if err != nil {
 		return canon.Wrap("contributions.models", err)
 	}
-	v.Models = make([]ModelDefinition, len(t70)/36)
-	for t71 := range v.Models {
-		t72 := t70[t71*36:]
-		if err := loadModelDefinition(c, t72, &v.Models[t71]); err != nil {
+	v.Models = make([]ModelDefinition, len(t75)/36)
+	for t76 := range v.Models {
+		t77 := t75[t76*36:]
+		if err := loadModelDefinition(c, t77, &v.Models[t76]); err != nil {
 			return err
 		}
 	}
-	t73, err := canon.LoadList(c, b[32:], 1, 1)
+	t78, err := canon.LoadList(c, b[32:], 1, 1)
 	if err != nil {
 		return canon.Wrap("contributions.subscriptions", err)
 	}
-	v.Subscriptions = make([]EventKind, len(t73)/1)
-	for t74 := range v.Subscriptions {
-		t75 := t73[t74*1:]
-		if err := loadEventKind(c, t75, &v.Subscriptions[t74]); err != nil {
+	v.Subscriptions = make([]EventKind, len(t78)/1)
+	for t79 := range v.Subscriptions {
+		t80 := t78[t79*1:]
+		if err := loadEventKind(c, t80, &v.Subscriptions[t79]); err != nil {
 			return err
 		}
 	}
-	t76, err := canon.LoadList(c, b[40:], 16, 4)
+	t81, err := canon.LoadList(c, b[40:], 16, 4)
 	if err != nil {
 		return canon.Wrap("contributions.prompts", err)
 	}
-	v.Prompts = make([]PromptDefinition, len(t76)/16)
-	for t77 := range v.Prompts {
-		t78 := t76[t77*16:]
-		if err := loadPromptDefinition(c, t78, &v.Prompts[t77]); err != nil {
+	v.Prompts = make([]PromptDefinition, len(t81)/16)
+	for t82 := range v.Prompts {
+		t83 := t81[t82*16:]
+		if err := loadPromptDefinition(c, t83, &v.Prompts[t82]); err != nil {
 			return err
 		}
 	}
-	t79, err := canon.LoadList(c, b[48:], 16, 4)
+	t84, err := canon.LoadList(c, b[48:], 16, 4)
 	if err != nil {
 		return canon.Wrap("contributions.context-transforms", err)
 	}
-	v.ContextTransforms = make([]ContextTransformDefinition, len(t79)/16)
-	for t80 := range v.ContextTransforms {
-		t81 := t79[t80*16:]
-		if err := loadContextTransformDefinition(c, t81, &v.ContextTransforms[t80]); err != nil {
+	v.ContextTransforms = make([]ContextTransformDefinition, len(t84)/16)
+	for t85 := range v.ContextTransforms {
+		t86 := t84[t85*16:]
+		if err := loadContextTransformDefinition(c, t86, &v.ContextTransforms[t85]); err != nil {
 			return err
 		}
 	}
-	t82, err := canon.LoadList(c, b[56:], 16, 4)
+	t87, err := canon.LoadList(c, b[56:], 16, 4)
 	if err != nil {
 		return canon.Wrap("contributions.key-bindings", err)
 	}
-	v.KeyBindings = make([]KeyBinding, len(t82)/16)
-	for t83 := range v.KeyBindings {
-		t84 := t82[t83*16:]
-		if err := loadKeyBinding(c, t84, &v.KeyBindings[t83]); err != nil {
+	v.KeyBindings = make([]KeyBinding, len(t87)/16)
+	for t88 := range v.KeyBindings {
+		t89 := t87[t88*16:]
+		if err := loadKeyBinding(c, t89, &v.KeyBindings[t88]); err != nil {
 			return err
 		}
 	}
-	t85, err := canon.LoadList(c, b[64:], 16, 4)
+	t90, err := canon.LoadList(c, b[64:], 16, 4)
 	if err != nil {
 		return canon.Wrap("contributions.theme", err)
 	}
-	v.Theme = make([]ThemeStyle, len(t85)/16)
-	for t86 := range v.Theme {
-		t87 := t85[t86*16:]
-		if err := loadThemeStyle(c, t87, &v.Theme[t86]); err != nil {
+	v.Theme = make([]ThemeStyle, len(t90)/16)
+	for t91 := range v.Theme {
+		t92 := t90[t91*16:]
+		if err := loadThemeStyle(c, t92, &v.Theme[t91]); err != nil {
 			return err
 		}
 	}
@@ -666,11 +710,11 @@ func loadContributions(c *wasmhost.Call, b []byte, v *Contributions) error {
 	case 0:
 		v.Layout = nil
 	case 1:
-		t88 := new(ScreenLayout)
-		if err := loadScreenLayout(c, b[72:][4:], t88); err != nil {
+		t93 := new(ScreenLayout)
+		if err := loadScreenLayout(c, b[72:][4:], t93); err != nil {
 			return err
 		}
-		v.Layout = t88
+		v.Layout = t93
 	default:
 		return canon.BadCase("contributions.layout", uint32(b[72:][0]), 2)
 	}
@@ -824,17 +868,17 @@ func storeRuntimeFacts(c *wasmhost.Call, b []byte, v *RuntimeFacts) error {
 	if err := storeModelIdentity(c, b[64:], &v.Model); err != nil {
 		return err
 	}
-	t92, t89, err := canon.AllocList(c, b[88:], len(v.Tools), 8, 4)
+	t97, t94, err := canon.AllocList(c, b[88:], len(v.Tools), 8, 4)
 	if err != nil {
 		return canon.Wrap("runtime-facts.tools", err)
 	}
-	for t90 := range v.Tools {
-		t91 := t89[t90*8:]
-		if err := canon.StoreString(c, t91, v.Tools[t90]); err != nil {
+	for t95 := range v.Tools {
+		t96 := t94[t95*8:]
+		if err := canon.StoreString(c, t96, v.Tools[t95]); err != nil {
 			return canon.Wrap("runtime-facts.tools[]", err)
 		}
 	}
-	if err := c.WriteBytes(t92, t89); err != nil {
+	if err := c.WriteBytes(t97, t94); err != nil {
 		return canon.Wrap("runtime-facts.tools", err)
 	}
 	if v.ConfigurationDirectory != nil {
@@ -919,25 +963,25 @@ func loadRequestTemplate(c *wasmhost.Call, b []byte, v *RequestTemplate) error {
 	if err := loadHTTPMethod(c, b[0:], &v.Method); err != nil {
 		return err
 	}
-	t93, err := canon.LoadList(c, b[4:], 12, 4)
+	t98, err := canon.LoadList(c, b[4:], 12, 4)
 	if err != nil {
 		return canon.Wrap("request-template.url", err)
 	}
-	v.URL = make([]TemplatePart, len(t93)/12)
-	for t94 := range v.URL {
-		t95 := t93[t94*12:]
-		if err := loadTemplatePart(c, t95, &v.URL[t94]); err != nil {
+	v.URL = make([]TemplatePart, len(t98)/12)
+	for t99 := range v.URL {
+		t100 := t98[t99*12:]
+		if err := loadTemplatePart(c, t100, &v.URL[t99]); err != nil {
 			return err
 		}
 	}
-	t96, err := canon.LoadList(c, b[12:], 16, 4)
+	t101, err := canon.LoadList(c, b[12:], 16, 4)
 	if err != nil {
 		return canon.Wrap("request-template.headers", err)
 	}
-	v.Headers = make([]HeaderTemplate, len(t96)/16)
-	for t97 := range v.Headers {
-		t98 := t96[t97*16:]
-		if err := loadHeaderTemplate(c, t98, &v.Headers[t97]); err != nil {
+	v.Headers = make([]HeaderTemplate, len(t101)/16)
+	for t102 := range v.Headers {
+		t103 := t101[t102*16:]
+		if err := loadHeaderTemplate(c, t103, &v.Headers[t102]); err != nil {
 			return err
 		}
 	}
@@ -980,22 +1024,22 @@ func lowerClassifyOptions(c *wasmhost.Call, f []uint64, v *ClassifyOptions) erro
 		return canon.Wrap("classify-options.provider", err)
 	}
 	f[2] = uint64(v.Status)
-	var t99 [8]byte
-	t100, t101, err := canon.AllocList(c, t99[:], len(v.Headers), 16, 4)
+	var t104 [8]byte
+	t105, t106, err := canon.AllocList(c, t104[:], len(v.Headers), 16, 4)
 	if err != nil {
 		return canon.Wrap("classify-options.headers", err)
 	}
-	for t102 := range v.Headers {
-		t103 := t101[t102*16:]
-		if err := storeResponseHeader(c, t103, &v.Headers[t102]); err != nil {
+	for t107 := range v.Headers {
+		t108 := t106[t107*16:]
+		if err := storeResponseHeader(c, t108, &v.Headers[t107]); err != nil {
 			return err
 		}
 	}
-	if err := c.WriteBytes(t100, t101); err != nil {
+	if err := c.WriteBytes(t105, t106); err != nil {
 		return canon.Wrap("classify-options.headers", err)
 	}
-	f[3] = uint64(binary.LittleEndian.Uint32(t99[0:]))
-	f[4] = uint64(binary.LittleEndian.Uint32(t99[4:]))
+	f[3] = uint64(binary.LittleEndian.Uint32(t104[0:]))
+	f[4] = uint64(binary.LittleEndian.Uint32(t104[4:]))
 	return nil
 }
 
@@ -1011,9 +1055,9 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.RetryAfterMs = nil
 	case 1:
-		t104 := new(uint64)
-		(*t104) = binary.LittleEndian.Uint64(b[16:][8:])
-		v.RetryAfterMs = t104
+		t109 := new(uint64)
+		(*t109) = binary.LittleEndian.Uint64(b[16:][8:])
+		v.RetryAfterMs = t109
 	default:
 		return canon.BadCase("failure.retry-after-ms", uint32(b[16:][0]), 2)
 	}
@@ -1021,9 +1065,9 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.HTTPStatus = nil
 	case 1:
-		t105 := new(uint16)
-		(*t105) = binary.LittleEndian.Uint16(b[32:][2:])
-		v.HTTPStatus = t105
+		t110 := new(uint16)
+		(*t110) = binary.LittleEndian.Uint16(b[32:][2:])
+		v.HTTPStatus = t110
 	default:
 		return canon.BadCase("failure.http-status", uint32(b[32:][0]), 2)
 	}
@@ -1031,11 +1075,11 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.ProviderType = nil
 	case 1:
-		t106 := new(string)
-		if err := canon.LoadString(c, b[36:][4:], t106); err != nil {
+		t111 := new(string)
+		if err := canon.LoadString(c, b[36:][4:], t111); err != nil {
 			return canon.Wrap("failure.provider-type", err)
 		}
-		v.ProviderType = t106
+		v.ProviderType = t111
 	default:
 		return canon.BadCase("failure.provider-type", uint32(b[36:][0]), 2)
 	}
@@ -1043,11 +1087,11 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.VendorCode = nil
 	case 1:
-		t107 := new(string)
-		if err := canon.LoadString(c, b[48:][4:], t107); err != nil {
+		t112 := new(string)
+		if err := canon.LoadString(c, b[48:][4:], t112); err != nil {
 			return canon.Wrap("failure.vendor-code", err)
 		}
-		v.VendorCode = t107
+		v.VendorCode = t112
 	default:
 		return canon.BadCase("failure.vendor-code", uint32(b[48:][0]), 2)
 	}
@@ -1055,11 +1099,11 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.RequestID = nil
 	case 1:
-		t108 := new(string)
-		if err := canon.LoadString(c, b[60:][4:], t108); err != nil {
+		t113 := new(string)
+		if err := canon.LoadString(c, b[60:][4:], t113); err != nil {
 			return canon.Wrap("failure.request-id", err)
 		}
-		v.RequestID = t108
+		v.RequestID = t113
 	default:
 		return canon.BadCase("failure.request-id", uint32(b[60:][0]), 2)
 	}
@@ -1157,14 +1201,14 @@ func lowerInvokeOptions(c *wasmhost.Call, f []uint64, v *InvokeOptions) error {
 }
 
 func loadToolOutput(c *wasmhost.Call, b []byte, v *ToolOutput) error {
-	t109, err := canon.LoadList(c, b[0:], 20, 4)
+	t114, err := canon.LoadList(c, b[0:], 20, 4)
 	if err != nil {
 		return canon.Wrap("tool-output.content", err)
 	}
-	v.Content = make([]ContentBlock, len(t109)/20)
-	for t110 := range v.Content {
-		t111 := t109[t110*20:]
-		if err := loadContentBlock(c, t111, &v.Content[t110]); err != nil {
+	v.Content = make([]ContentBlock, len(t114)/20)
+	for t115 := range v.Content {
+		t116 := t114[t115*20:]
+		if err := loadContentBlock(c, t116, &v.Content[t115]); err != nil {
 			return err
 		}
 	}
@@ -1172,11 +1216,11 @@ func loadToolOutput(c *wasmhost.Call, b []byte, v *ToolOutput) error {
 	case 0:
 		v.Details = nil
 	case 1:
-		t112 := new(string)
-		if err := canon.LoadString(c, b[8:][4:], t112); err != nil {
+		t117 := new(string)
+		if err := canon.LoadString(c, b[8:][4:], t117); err != nil {
 			return canon.Wrap("tool-output.details", err)
 		}
-		v.Details = t112
+		v.Details = t117
 	default:
 		return canon.BadCase("tool-output.details", uint32(b[8:][0]), 2)
 	}
@@ -1308,11 +1352,11 @@ func loadCommandDefinition(c *wasmhost.Call, b []byte, v *CommandDefinition) err
 	case 0:
 		v.ArgumentHint = nil
 	case 1:
-		t113 := new(string)
-		if err := canon.LoadString(c, b[16:][4:], t113); err != nil {
+		t118 := new(string)
+		if err := canon.LoadString(c, b[16:][4:], t118); err != nil {
 			return canon.Wrap("command-definition.argument-hint", err)
 		}
-		v.ArgumentHint = t113
+		v.ArgumentHint = t118
 	default:
 		return canon.BadCase("command-definition.argument-hint", uint32(b[16:][0]), 2)
 	}
@@ -1326,25 +1370,25 @@ func loadProviderDefinition(c *wasmhost.Call, b []byte, v *ProviderDefinition) e
 	if err := canon.LoadString(c, b[8:], &v.DisplayName); err != nil {
 		return canon.Wrap("provider-definition.display-name", err)
 	}
-	t114, err := canon.LoadList(c, b[16:], 8, 4)
+	t119, err := canon.LoadList(c, b[16:], 8, 4)
 	if err != nil {
 		return canon.Wrap("provider-definition.secret-names", err)
 	}
-	v.SecretNames = make([]string, len(t114)/8)
-	for t115 := range v.SecretNames {
-		t116 := t114[t115*8:]
-		if err := canon.LoadString(c, t116, &v.SecretNames[t115]); err != nil {
+	v.SecretNames = make([]string, len(t119)/8)
+	for t120 := range v.SecretNames {
+		t121 := t119[t120*8:]
+		if err := canon.LoadString(c, t121, &v.SecretNames[t120]); err != nil {
 			return canon.Wrap("provider-definition.secret-names[]", err)
 		}
 	}
-	t117, err := canon.LoadList(c, b[24:], 36, 4)
+	t122, err := canon.LoadList(c, b[24:], 36, 4)
 	if err != nil {
 		return canon.Wrap("provider-definition.options", err)
 	}
-	v.Options = make([]ProviderOption, len(t117)/36)
-	for t118 := range v.Options {
-		t119 := t117[t118*36:]
-		if err := loadProviderOption(c, t119, &v.Options[t118]); err != nil {
+	v.Options = make([]ProviderOption, len(t122)/36)
+	for t123 := range v.Options {
+		t124 := t122[t123*36:]
+		if err := loadProviderOption(c, t124, &v.Options[t123]); err != nil {
 			return err
 		}
 	}
@@ -1401,14 +1445,14 @@ func loadKeyBinding(c *wasmhost.Call, b []byte, v *KeyBinding) error {
 	if err := canon.LoadString(c, b[0:], &v.Action); err != nil {
 		return canon.Wrap("key-binding.action", err)
 	}
-	t120, err := canon.LoadList(c, b[8:], 8, 4)
+	t125, err := canon.LoadList(c, b[8:], 8, 4)
 	if err != nil {
 		return canon.Wrap("key-binding.keys", err)
 	}
-	v.Keys = make([]string, len(t120)/8)
-	for t121 := range v.Keys {
-		t122 := t120[t121*8:]
-		if err := canon.LoadString(c, t122, &v.Keys[t121]); err != nil {
+	v.Keys = make([]string, len(t125)/8)
+	for t126 := range v.Keys {
+		t127 := t125[t126*8:]
+		if err := canon.LoadString(c, t127, &v.Keys[t126]); err != nil {
 			return canon.Wrap("key-binding.keys[]", err)
 		}
 	}
@@ -1426,25 +1470,25 @@ func loadThemeStyle(c *wasmhost.Call, b []byte, v *ThemeStyle) error {
 }
 
 func loadScreenLayout(c *wasmhost.Call, b []byte, v *ScreenLayout) error {
-	t123, err := canon.LoadList(c, b[0:], 8, 4)
+	t128, err := canon.LoadList(c, b[0:], 8, 4)
 	if err != nil {
 		return canon.Wrap("screen-layout.status-left", err)
 	}
-	v.StatusLeft = make([]string, len(t123)/8)
-	for t124 := range v.StatusLeft {
-		t125 := t123[t124*8:]
-		if err := canon.LoadString(c, t125, &v.StatusLeft[t124]); err != nil {
+	v.StatusLeft = make([]string, len(t128)/8)
+	for t129 := range v.StatusLeft {
+		t130 := t128[t129*8:]
+		if err := canon.LoadString(c, t130, &v.StatusLeft[t129]); err != nil {
 			return canon.Wrap("screen-layout.status-left[]", err)
 		}
 	}
-	t126, err := canon.LoadList(c, b[8:], 8, 4)
+	t131, err := canon.LoadList(c, b[8:], 8, 4)
 	if err != nil {
 		return canon.Wrap("screen-layout.status-right", err)
 	}
-	v.StatusRight = make([]string, len(t126)/8)
-	for t127 := range v.StatusRight {
-		t128 := t126[t127*8:]
-		if err := canon.LoadString(c, t128, &v.StatusRight[t127]); err != nil {
+	v.StatusRight = make([]string, len(t131)/8)
+	for t132 := range v.StatusRight {
+		t133 := t131[t132*8:]
+		if err := canon.LoadString(c, t133, &v.StatusRight[t132]); err != nil {
 			return canon.Wrap("screen-layout.status-right[]", err)
 		}
 	}
@@ -1545,14 +1589,14 @@ func loadHeaderTemplate(c *wasmhost.Call, b []byte, v *HeaderTemplate) error {
 	if err := canon.LoadString(c, b[0:], &v.Name); err != nil {
 		return canon.Wrap("header-template.name", err)
 	}
-	t129, err := canon.LoadList(c, b[8:], 12, 4)
+	t134, err := canon.LoadList(c, b[8:], 12, 4)
 	if err != nil {
 		return canon.Wrap("header-template.value", err)
 	}
-	v.Value = make([]TemplatePart, len(t129)/12)
-	for t130 := range v.Value {
-		t131 := t129[t130*12:]
-		if err := loadTemplatePart(c, t131, &v.Value[t130]); err != nil {
+	v.Value = make([]TemplatePart, len(t134)/12)
+	for t135 := range v.Value {
+		t136 := t134[t135*12:]
+		if err := loadTemplatePart(c, t136, &v.Value[t135]); err != nil {
 			return err
 		}
 	}
@@ -1613,11 +1657,11 @@ func loadBlockEnd(c *wasmhost.Call, b []byte, v *BlockEnd) error {
 	case 0:
 		v.Signature = nil
 	case 1:
-		t132 := new(string)
-		if err := canon.LoadString(c, b[4:][4:], t132); err != nil {
+		t137 := new(string)
+		if err := canon.LoadString(c, b[4:][4:], t137); err != nil {
 			return canon.Wrap("block-end.signature", err)
 		}
-		v.Signature = t132
+		v.Signature = t137
 	default:
 		return canon.BadCase("block-end.signature", uint32(b[4:][0]), 2)
 	}
@@ -1625,11 +1669,11 @@ func loadBlockEnd(c *wasmhost.Call, b []byte, v *BlockEnd) error {
 	case 0:
 		v.Encrypted = nil
 	case 1:
-		t133 := new([]byte)
-		if err := canon.LoadBytes(c, b[16:][4:], t133); err != nil {
+		t138 := new([]byte)
+		if err := canon.LoadBytes(c, b[16:][4:], t138); err != nil {
 			return canon.Wrap("block-end.encrypted", err)
 		}
-		v.Encrypted = t133
+		v.Encrypted = t138
 	default:
 		return canon.BadCase("block-end.encrypted", uint32(b[16:][0]), 2)
 	}
@@ -1642,9 +1686,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.Input = nil
 	case 1:
-		t134 := new(uint64)
-		(*t134) = binary.LittleEndian.Uint64(b[0:][8:])
-		v.Input = t134
+		t139 := new(uint64)
+		(*t139) = binary.LittleEndian.Uint64(b[0:][8:])
+		v.Input = t139
 	default:
 		return canon.BadCase("usage.input", uint32(b[0:][0]), 2)
 	}
@@ -1652,9 +1696,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.Output = nil
 	case 1:
-		t135 := new(uint64)
-		(*t135) = binary.LittleEndian.Uint64(b[16:][8:])
-		v.Output = t135
+		t140 := new(uint64)
+		(*t140) = binary.LittleEndian.Uint64(b[16:][8:])
+		v.Output = t140
 	default:
 		return canon.BadCase("usage.output", uint32(b[16:][0]), 2)
 	}
@@ -1662,9 +1706,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.CacheRead = nil
 	case 1:
-		t136 := new(uint64)
-		(*t136) = binary.LittleEndian.Uint64(b[32:][8:])
-		v.CacheRead = t136
+		t141 := new(uint64)
+		(*t141) = binary.LittleEndian.Uint64(b[32:][8:])
+		v.CacheRead = t141
 	default:
 		return canon.BadCase("usage.cache-read", uint32(b[32:][0]), 2)
 	}
@@ -1672,9 +1716,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.CacheWrite = nil
 	case 1:
-		t137 := new(uint64)
-		(*t137) = binary.LittleEndian.Uint64(b[48:][8:])
-		v.CacheWrite = t137
+		t142 := new(uint64)
+		(*t142) = binary.LittleEndian.Uint64(b[48:][8:])
+		v.CacheWrite = t142
 	default:
 		return canon.BadCase("usage.cache-write", uint32(b[48:][0]), 2)
 	}
@@ -1682,9 +1726,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.Reasoning = nil
 	case 1:
-		t138 := new(uint64)
-		(*t138) = binary.LittleEndian.Uint64(b[64:][8:])
-		v.Reasoning = t138
+		t143 := new(uint64)
+		(*t143) = binary.LittleEndian.Uint64(b[64:][8:])
+		v.Reasoning = t143
 	default:
 		return canon.BadCase("usage.reasoning", uint32(b[64:][0]), 2)
 	}
@@ -1699,11 +1743,11 @@ func loadResponseEnd(c *wasmhost.Call, b []byte, v *ResponseEnd) error {
 	case 0:
 		v.RawStop = nil
 	case 1:
-		t139 := new(string)
-		if err := canon.LoadString(c, b[4:][4:], t139); err != nil {
+		t144 := new(string)
+		if err := canon.LoadString(c, b[4:][4:], t144); err != nil {
 			return canon.Wrap("response-end.raw-stop", err)
 		}
-		v.RawStop = t139
+		v.RawStop = t144
 	default:
 		return canon.BadCase("response-end.raw-stop", uint32(b[4:][0]), 2)
 	}
@@ -1711,11 +1755,11 @@ func loadResponseEnd(c *wasmhost.Call, b []byte, v *ResponseEnd) error {
 	case 0:
 		v.RawUsage = nil
 	case 1:
-		t140 := new(string)
-		if err := canon.LoadString(c, b[16:][4:], t140); err != nil {
+		t145 := new(string)
+		if err := canon.LoadString(c, b[16:][4:], t145); err != nil {
 			return canon.Wrap("response-end.raw-usage", err)
 		}
-		v.RawUsage = t140
+		v.RawUsage = t145
 	default:
 		return canon.BadCase("response-end.raw-usage", uint32(b[16:][0]), 2)
 	}
@@ -1730,11 +1774,11 @@ func loadResponseFailure(c *wasmhost.Call, b []byte, v *ResponseFailure) error {
 	case 0:
 		v.RawStop = nil
 	case 1:
-		t141 := new(string)
-		if err := canon.LoadString(c, b[72:][4:], t141); err != nil {
+		t146 := new(string)
+		if err := canon.LoadString(c, b[72:][4:], t146); err != nil {
 			return canon.Wrap("response-failure.raw-stop", err)
 		}
-		v.RawStop = t141
+		v.RawStop = t146
 	default:
 		return canon.BadCase("response-failure.raw-stop", uint32(b[72:][0]), 2)
 	}
@@ -1742,11 +1786,11 @@ func loadResponseFailure(c *wasmhost.Call, b []byte, v *ResponseFailure) error {
 	case 0:
 		v.RawUsage = nil
 	case 1:
-		t142 := new(string)
-		if err := canon.LoadString(c, b[84:][4:], t142); err != nil {
+		t147 := new(string)
+		if err := canon.LoadString(c, b[84:][4:], t147); err != nil {
 			return canon.Wrap("response-failure.raw-usage", err)
 		}
-		v.RawUsage = t142
+		v.RawUsage = t147
 	default:
 		return canon.BadCase("response-failure.raw-usage", uint32(b[84:][0]), 2)
 	}
@@ -1791,14 +1835,14 @@ func loadProviderOption(c *wasmhost.Call, b []byte, v *ProviderOption) error {
 	if err := loadOptionKind(c, b[8:], &v.Kind); err != nil {
 		return err
 	}
-	t143, err := canon.LoadList(c, b[12:], 8, 4)
+	t148, err := canon.LoadList(c, b[12:], 8, 4)
 	if err != nil {
 		return canon.Wrap("provider-option.allowed", err)
 	}
-	v.Allowed = make([]string, len(t143)/8)
-	for t144 := range v.Allowed {
-		t145 := t143[t144*8:]
-		if err := canon.LoadString(c, t145, &v.Allowed[t144]); err != nil {
+	v.Allowed = make([]string, len(t148)/8)
+	for t149 := range v.Allowed {
+		t150 := t148[t149*8:]
+		if err := canon.LoadString(c, t150, &v.Allowed[t149]); err != nil {
 			return canon.Wrap("provider-option.allowed[]", err)
 		}
 	}

@@ -159,14 +159,14 @@ func (g *Guest) HandleEvent(ctx context.Context, event Event, options HandleOpti
 		}
 		switch ret[0] {
 		case 0:
-			t20, err := canon.LoadList(c, ret[4:], 20, 4)
+			t25, err := canon.LoadList(c, ret[4:], 20, 4)
 			if err != nil {
 				return canon.Wrap("handle-event", err)
 			}
-			v = make([]Action, len(t20)/20)
-			for t21 := range v {
-				t22 := t20[t21*20:]
-				if err := loadAction(c, t22, &v[t21]); err != nil {
+			v = make([]Action, len(t25)/20)
+			for t26 := range v {
+				t27 := t25[t26*20:]
+				if err := loadAction(c, t27, &v[t26]); err != nil {
 					return err
 				}
 			}
@@ -282,14 +282,14 @@ func (g *Guest) TransformContext(ctx context.Context, name string, facts Runtime
 		}
 		switch ret[0] {
 		case 0:
-			t23, err := canon.LoadList(c, ret[4:], 20, 4)
+			t28, err := canon.LoadList(c, ret[4:], 20, 4)
 			if err != nil {
 				return canon.Wrap("transform-context", err)
 			}
-			v = make([]ContextAddition, len(t23)/20)
-			for t24 := range v {
-				t25 := t23[t24*20:]
-				if err := loadContextAddition(c, t25, &v[t24]); err != nil {
+			v = make([]ContextAddition, len(t28)/20)
+			for t29 := range v {
+				t30 := t28[t29*20:]
+				if err := loadContextAddition(c, t30, &v[t29]); err != nil {
 					return err
 				}
 			}
@@ -438,14 +438,14 @@ func (r *Decoder) DecodeChunk(ctx context.Context, chunk []byte) ([]StreamEvent,
 		}
 		switch ret[0] {
 		case 0:
-			t26, err := canon.LoadList(c, ret[4:], 104, 8)
+			t31, err := canon.LoadList(c, ret[4:], 104, 8)
 			if err != nil {
 				return canon.Wrap("[method]decoder.decode-chunk", err)
 			}
-			v = make([]StreamEvent, len(t26)/104)
-			for t27 := range v {
-				t28 := t26[t27*104:]
-				if err := loadStreamEvent(c, t28, &v[t27]); err != nil {
+			v = make([]StreamEvent, len(t31)/104)
+			for t32 := range v {
+				t33 := t31[t32*104:]
+				if err := loadStreamEvent(c, t33, &v[t32]); err != nil {
 					return err
 				}
 			}
@@ -492,14 +492,14 @@ func (r *Decoder) Finish(ctx context.Context) ([]StreamEvent, error) {
 		}
 		switch ret[0] {
 		case 0:
-			t29, err := canon.LoadList(c, ret[4:], 104, 8)
+			t34, err := canon.LoadList(c, ret[4:], 104, 8)
 			if err != nil {
 				return canon.Wrap("[method]decoder.finish", err)
 			}
-			v = make([]StreamEvent, len(t29)/104)
-			for t30 := range v {
-				t31 := t29[t30*104:]
-				if err := loadStreamEvent(c, t31, &v[t30]); err != nil {
+			v = make([]StreamEvent, len(t34)/104)
+			for t35 := range v {
+				t36 := t34[t35*104:]
+				if err := loadStreamEvent(c, t36, &v[t35]); err != nil {
 					return err
 				}
 			}

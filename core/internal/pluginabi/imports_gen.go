@@ -523,6 +523,189 @@ func moduleSecrets(impl SecretsImports) wasmhost.HostModule {
 	}}
 }
 
+// StateImports is what the host implements to serve smith:plugin/state@0.0.0 to guests. Guests may import it only when granted the capability "state". Returning the interface's fault type as the error hands it to the guest as the result's error; any other error aborts the guest, whose instance is destroyed.
+//
+// The plugin's durable state (capability `state`): named values a plugin
+// keeps across its calls, instances and runs. State lives in the session,
+// as committed entries, so it follows the conversation: a fork starts with
+// the state its history holds, and moving to another branch shows that
+// branch's state. Each plugin reaches only its own, through a handle that
+// `open-state` gives for one call and that expires when the call returns:
+// open it again in the next call rather than keeping it.
+type StateImports interface {
+	// OpenState opens the state of plugin `owner`, which must be the calling plugin's
+	// own name, for the rest of this call, and returns its handle.
+	OpenState(ctx context.Context, owner string) (uint64, error)
+	// ReadValue returns the value of `key`, if it holds one.
+	ReadValue(ctx context.Context, handle uint64, key string) (*StateValue, error)
+	// WriteValue sets `key` to `value` (the empty text removes it) and returns its new
+	// version. With `expected`, only if the key's version is that one (0: it
+	// holds nothing), else `conflict`. The write is committed to the session
+	// before the call returns.
+	WriteValue(ctx context.Context, handle uint64, key string, value string, expected *uint64) (uint64, error)
+	// ListKeys returns the keys that hold a value, sorted.
+	ListKeys(ctx context.Context, handle uint64) ([]string, error)
+}
+
+func moduleState(impl StateImports) wasmhost.HostModule {
+	return wasmhost.HostModule{Name: "smith:plugin/state@0.0.0", Funcs: []wasmhost.HostFuncDef{
+		{Name: "open-state", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}, Fn: func(ctx context.Context, c *wasmhost.Call, stack []uint64) error {
+			st, err := stateOf(ctx)
+			if err != nil {
+				return err
+			}
+			_ = st
+			var a0 string
+			if err := canon.LiftString(c, stack[0], stack[1], &a0); err != nil {
+				return canon.Wrap("open-state.owner", err)
+			}
+			v, callErr := impl.OpenState(ctx, a0)
+			var fault StateFault
+			isFault := false
+			if callErr != nil {
+				if !errors.As(callErr, &fault) {
+					return callErr
+				}
+				isFault = true
+			}
+			ret := make([]byte, 24)
+			if isFault {
+				ret[0] = 1
+				if err := storeStateFault(c, ret[8:], &fault); err != nil {
+					return err
+				}
+			} else {
+				binary.LittleEndian.PutUint64(ret[8:], uint64(v))
+			}
+			return canon.WriteRecord(c, uint32(stack[2]), 8, ret)
+		}},
+		{Name: "read-value", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I64, wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}, Fn: func(ctx context.Context, c *wasmhost.Call, stack []uint64) error {
+			st, err := stateOf(ctx)
+			if err != nil {
+				return err
+			}
+			_ = st
+			var a0 uint64
+			var a1 string
+			a0 = stack[0]
+			if err := canon.LiftString(c, stack[1], stack[2], &a1); err != nil {
+				return canon.Wrap("read-value.key", err)
+			}
+			v, callErr := impl.ReadValue(ctx, a0, a1)
+			var fault StateFault
+			isFault := false
+			if callErr != nil {
+				if !errors.As(callErr, &fault) {
+					return callErr
+				}
+				isFault = true
+			}
+			ret := make([]byte, 32)
+			if isFault {
+				ret[0] = 1
+				if err := storeStateFault(c, ret[8:], &fault); err != nil {
+					return err
+				}
+			} else {
+				if v != nil {
+					ret[8:][0] = 1
+					if err := storeStateValue(c, ret[8:][8:], v); err != nil {
+						return err
+					}
+				}
+			}
+			return canon.WriteRecord(c, uint32(stack[3]), 8, ret)
+		}},
+		{Name: "write-value", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I64, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I64, wasmhost.I32}, Results: nil}, Fn: func(ctx context.Context, c *wasmhost.Call, stack []uint64) error {
+			st, err := stateOf(ctx)
+			if err != nil {
+				return err
+			}
+			_ = st
+			var a0 uint64
+			var a1 string
+			var a2 string
+			var a3 *uint64
+			a0 = stack[0]
+			if err := canon.LiftString(c, stack[1], stack[2], &a1); err != nil {
+				return canon.Wrap("write-value.key", err)
+			}
+			if err := canon.LiftString(c, stack[3], stack[4], &a2); err != nil {
+				return canon.Wrap("write-value.value", err)
+			}
+			switch uint32(stack[5]) {
+			case 0:
+				a3 = nil
+			case 1:
+				t16 := new(uint64)
+				(*t16) = stack[6]
+				a3 = t16
+			default:
+				return canon.BadCase("write-value.expected", uint32(stack[5]), 2)
+			}
+			v, callErr := impl.WriteValue(ctx, a0, a1, a2, a3)
+			var fault StateFault
+			isFault := false
+			if callErr != nil {
+				if !errors.As(callErr, &fault) {
+					return callErr
+				}
+				isFault = true
+			}
+			ret := make([]byte, 24)
+			if isFault {
+				ret[0] = 1
+				if err := storeStateFault(c, ret[8:], &fault); err != nil {
+					return err
+				}
+			} else {
+				binary.LittleEndian.PutUint64(ret[8:], uint64(v))
+			}
+			return canon.WriteRecord(c, uint32(stack[7]), 8, ret)
+		}},
+		{Name: "list-keys", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I64, wasmhost.I32}, Results: nil}, Fn: func(ctx context.Context, c *wasmhost.Call, stack []uint64) error {
+			st, err := stateOf(ctx)
+			if err != nil {
+				return err
+			}
+			_ = st
+			var a0 uint64
+			a0 = stack[0]
+			v, callErr := impl.ListKeys(ctx, a0)
+			var fault StateFault
+			isFault := false
+			if callErr != nil {
+				if !errors.As(callErr, &fault) {
+					return callErr
+				}
+				isFault = true
+			}
+			ret := make([]byte, 24)
+			if isFault {
+				ret[0] = 1
+				if err := storeStateFault(c, ret[8:], &fault); err != nil {
+					return err
+				}
+			} else {
+				t20, t17, err := canon.AllocList(c, ret[8:], len(v), 8, 4)
+				if err != nil {
+					return canon.Wrap("list-keys", err)
+				}
+				for t18 := range v {
+					t19 := t17[t18*8:]
+					if err := canon.StoreString(c, t19, v[t18]); err != nil {
+						return canon.Wrap("list-keys[]", err)
+					}
+				}
+				if err := c.WriteBytes(t20, t17); err != nil {
+					return canon.Wrap("list-keys", err)
+				}
+			}
+			return canon.WriteRecord(c, uint32(stack[1]), 8, ret)
+		}},
+	}}
+}
+
 // UIImports is what the host implements to serve smith:plugin/ui@0.0.0 to guests. Guests may import it only when granted the capability "ui". Returning the interface's fault type as the error hands it to the guest as the result's error; any other error aborts the guest, whose instance is destroyed.
 //
 // User interface intents (capability `ui`). Frontends render intents their
@@ -642,17 +825,17 @@ func moduleVCS(impl VCSImports) wasmhost.HostModule {
 					return err
 				}
 			} else {
-				t19, t16, err := canon.AllocList(c, ret[4:], len(v), 40, 4)
+				t24, t21, err := canon.AllocList(c, ret[4:], len(v), 40, 4)
 				if err != nil {
 					return canon.Wrap("list-turns", err)
 				}
-				for t17 := range v {
-					t18 := t16[t17*40:]
-					if err := storeTurnSnapshots(c, t18, &v[t17]); err != nil {
+				for t22 := range v {
+					t23 := t21[t22*40:]
+					if err := storeTurnSnapshots(c, t23, &v[t22]); err != nil {
 						return err
 					}
 				}
-				if err := c.WriteBytes(t19, t16); err != nil {
+				if err := c.WriteBytes(t24, t21); err != nil {
 					return canon.Wrap("list-turns", err)
 				}
 			}
@@ -867,6 +1050,8 @@ type Hosts struct {
 	Process ProcessImports
 	// Secrets serves smith:plugin/secrets@0.0.0; nil means the interface is not served.
 	Secrets SecretsImports
+	// State serves smith:plugin/state@0.0.0; nil means the interface is not served.
+	State StateImports
 	// UI serves smith:plugin/ui@0.0.0; nil means the interface is not served.
 	UI UIImports
 	// VCS serves smith:plugin/vcs@0.0.0; nil means the interface is not served.
@@ -913,6 +1098,12 @@ func HostModules(h Hosts, granted ...string) ([]wasmhost.HostModule, error) {
 			return nil, errors.New("pluginabi: Hosts.Secrets is set but the capability \"secrets\" is not granted; grant it or leave the field nil")
 		}
 		mods = append(mods, moduleSecrets(h.Secrets))
+	}
+	if h.State != nil {
+		if !grantSet["state"] {
+			return nil, errors.New("pluginabi: Hosts.State is set but the capability \"state\" is not granted; grant it or leave the field nil")
+		}
+		mods = append(mods, moduleState(h.State))
 	}
 	if h.UI != nil {
 		if !grantSet["ui"] {

@@ -573,6 +573,111 @@ type StoreOptions struct {
 	ExpiresAtMs *uint64
 }
 
+// StateValue is the WIT record "state-value" (smith:plugin/state@0.0.0).
+//
+// A value of the plugin's state.
+type StateValue struct {
+	// The text the plugin wrote (JSON, typically).
+	Value string
+	// Its version: 1 after the first write of the key, one more after
+	// each write since.
+	Version uint64
+}
+
+// StateFault is the WIT variant "state-fault" (smith:plugin/state@0.0.0). Case says which case it holds; the field named after that case holds its payload.
+//
+// Why a state call failed.
+type StateFault struct {
+	// Case is the case the value holds.
+	Case StateFaultCase
+	// The write expected another version of the key: carries the current
+	// one (0 for a key that holds nothing).
+	// Valid when Case is StateFaultConflict.
+	Conflict uint64
+	// The value, or the plugin's whole state, would be over its bound;
+	// says which.
+	// Valid when Case is StateFaultTooLarge.
+	TooLarge string
+	// The key is not a valid key; says why.
+	// Valid when Case is StateFaultInvalidKey.
+	InvalidKey string
+	// The owner is not the calling plugin, or the handle is not one this
+	// call opened (another plugin's, or one whose call returned); says
+	// which. Nothing was read or written.
+	// Valid when Case is StateFaultUnauthorized.
+	Unauthorized string
+	// This call keeps no state (a replay, a session that records
+	// nothing); says why.
+	// Valid when Case is StateFaultUnavailable.
+	Unavailable string
+	// Any other failure, described.
+	// Valid when Case is StateFaultUnknown.
+	Unknown string
+}
+
+// StateFaultCase names the cases of StateFault.
+type StateFaultCase uint8
+
+// The cases of StateFault.
+const (
+	// The write expected another version of the key: carries the current
+	// one (0 for a key that holds nothing).
+	StateFaultConflict StateFaultCase = iota
+	// The value, or the plugin's whole state, would be over its bound;
+	// says which.
+	StateFaultTooLarge
+	// The key is not a valid key; says why.
+	StateFaultInvalidKey
+	// The owner is not the calling plugin, or the handle is not one this
+	// call opened (another plugin's, or one whose call returned); says
+	// which. Nothing was read or written.
+	StateFaultUnauthorized
+	// This call keeps no state (a replay, a session that records
+	// nothing); says why.
+	StateFaultUnavailable
+	// Any other failure, described.
+	StateFaultUnknown
+)
+
+// String returns the WIT name of the case.
+func (v StateFaultCase) String() string {
+	switch v {
+	case StateFaultConflict:
+		return "conflict"
+	case StateFaultTooLarge:
+		return "too-large"
+	case StateFaultInvalidKey:
+		return "invalid-key"
+	case StateFaultUnauthorized:
+		return "unauthorized"
+	case StateFaultUnavailable:
+		return "unavailable"
+	case StateFaultUnknown:
+		return "unknown"
+	}
+	return "state-fault#" + strconv.Itoa(int(v))
+}
+
+// Error describes the fault as "state-fault <case>: <payload>".
+func (v StateFault) Error() string {
+	s := "state-fault " + v.Case.String()
+	switch v.Case {
+	case StateFaultConflict:
+		s += ": " + strconv.FormatUint(uint64(v.Conflict), 10)
+	case StateFaultTooLarge:
+		s += ": " + v.TooLarge
+	case StateFaultInvalidKey:
+		s += ": " + v.InvalidKey
+	case StateFaultUnauthorized:
+		s += ": " + v.Unauthorized
+	case StateFaultUnavailable:
+		s += ": " + v.Unavailable
+	case StateFaultUnknown:
+		s += ": " + v.Unknown
+	}
+	return s
+}
+
 // Image is the WIT record "image" (smith:plugin/types@0.0.0).
 //
 // Image bytes with their media type.

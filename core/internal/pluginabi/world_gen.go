@@ -8,7 +8,7 @@ import (
 
 // Capabilities lists the grants that make capability interfaces importable,
 // each named after its interface.
-var Capabilities = []string{"fs", "http", "log", "process", "secrets", "ui", "vcs"}
+var Capabilities = []string{"fs", "http", "log", "process", "secrets", "state", "ui", "vcs"}
 
 // WorldSpec returns what the host expects of an artifact of the world
 // smith:plugin@0.0.0 (plugin): every import it may use and every export it may or
@@ -30,6 +30,10 @@ func WorldSpec() wasmhost.WorldSpec {
 			{Module: "smith:plugin/process@0.0.0", Name: "run-process", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}},
 			{Module: "smith:plugin/secrets@0.0.0", Name: "store-secret", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I64, wasmhost.I32}, Results: nil}},
 			{Module: "smith:plugin/secrets@0.0.0", Name: "check-secret", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}},
+			{Module: "smith:plugin/state@0.0.0", Name: "open-state", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}},
+			{Module: "smith:plugin/state@0.0.0", Name: "read-value", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I64, wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}},
+			{Module: "smith:plugin/state@0.0.0", Name: "write-value", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I64, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I64, wasmhost.I32}, Results: nil}},
+			{Module: "smith:plugin/state@0.0.0", Name: "list-keys", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I64, wasmhost.I32}, Results: nil}},
 			{Module: "smith:plugin/ui@0.0.0", Name: "show-notification", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}},
 			{Module: "smith:plugin/ui@0.0.0", Name: "request-confirmation", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}},
 			{Module: "smith:plugin/vcs@0.0.0", Name: "list-turns", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32}, Results: nil}},

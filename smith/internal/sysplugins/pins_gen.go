@@ -33,11 +33,11 @@ var toolsWasm []byte
 // the toolchains that built them (a rebuild is byte-identical only with
 // the same one).
 var pins = []pin{
-	{name: "permissions", file: "permissions.wasm", size: 95236, sha256: "6d3041c0777416e6aec179528988a95d87e51072dcc2ca135aee9d7e06aa871c", toolchain: "rustc 1.63.0", data: permissionsWasm},
-	{name: "product", file: "product.wasm", size: 107673, sha256: "4edc893fcdad9176a43b1dec819e7383d3927a78a6f9b49020d4f69b80113c5c", toolchain: "rustc 1.63.0", data: productWasm},
-	{name: "providers-anthropic", file: "providers-anthropic.wasm", size: 302260, sha256: "c61d5b62e6e531adf24b04eb2c19c4c076681af5433184d482ad073e9b68dac4", toolchain: "rustc 1.63.0", data: providersanthropicWasm},
-	{name: "providers-openai-responses", file: "providers-openai-responses.wasm", size: 308969, sha256: "53cf20ee47e921ef0a4f01ff682d5a96e1c56e263371c1c918ece5c181df0d49", toolchain: "rustc 1.63.0", data: providersopenairesponsesWasm},
-	{name: "providers-openai-chat", file: "providers-openai-chat.wasm", size: 313272, sha256: "d623c21266cf0f47a82f8484b51cf96594962f5fc270f188dc79f3406f054f62", toolchain: "rustc 1.63.0", data: providersopenaichatWasm},
-	{name: "providers-gemini", file: "providers-gemini.wasm", size: 362010, sha256: "cfce8f718a7de24f6d187f84947b670bfd872031ff266b406a98fc67c56683c4", toolchain: "rustc 1.63.0", data: providersgeminiWasm},
-	{name: "tools", file: "tools.wasm", size: 112612, sha256: "4f81c0814ada824099e79bdd226d62fb2746679dc85c85be74320ea496a55948", toolchain: "rustc 1.63.0", data: toolsWasm},
+	{name: "permissions", file: "permissions.wasm", size: 95236, sha256: "a43c888bc6e468e047a276d9a407c8771913500d2cc42996330e28e8a71e7090", toolchain: "rustc 1.63.0", data: permissionsWasm},
+	{name: "product", file: "product.wasm", size: 107673, sha256: "6b53cd09506b936af67a7fc02ab765db154bf89a1b8a35ccc2846fb7bb1f70ba", toolchain: "rustc 1.63.0", data: productWasm},
+	{name: "providers-anthropic", file: "providers-anthropic.wasm", size: 302260, sha256: "9b1a3de541fd277c44cb84476fba6f14ff0313a827147fe7874d7d07e329498a", toolchain: "rustc 1.63.0", data: providersanthropicWasm},
+	{name: "providers-openai-responses", file: "providers-openai-responses.wasm", size: 308969, sha256: "a9128ef763ea9062f9af72333b2ed63c8e50a5fad5fa78112785e334cee14b02", toolchain: "rustc 1.63.0", data: providersopenairesponsesWasm},
+	{name: "providers-openai-chat", file: "providers-openai-chat.wasm", size: 313272, sha256: "a6ee4af1af8ff9ff42d37ae5f4cd89443f22aa85b4b7f2d6d7b94d6730d8a831", toolchain: "rustc 1.63.0", data: providersopenaichatWasm},
+	{name: "providers-gemini", file: "providers-gemini.wasm", size: 362010, sha256: "f5025c9d629b028eb809d088e7e17ddbf5deaf87eb41d0ec20eb351d30e456ea", toolchain: "rustc 1.63.0", data: providersgeminiWasm},
+	{name: "tools", file: "tools.wasm", size: 112612, sha256: "df21b85e08015d555d8720e96f9efe0b4d87f71e6b7ade8fcbbc5801385b879e", toolchain: "rustc 1.63.0", data: toolsWasm},
 }
