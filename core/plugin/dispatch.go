@@ -2,9 +2,12 @@ package plugin
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"sync"
 
+	"github.com/smith-agent/smith/core/effect"
 	"github.com/smith-agent/smith/core/internal/hostops"
 	"github.com/smith-agent/smith/core/internal/pluginabi"
 	"github.com/smith-agent/smith/core/model"
@@ -198,4 +201,30 @@ func (d *dispatcher) RunProcess(ctx context.Context, c pluginabi.Command, o plug
 	out, err := h.RunProcess(ctx, c, o)
 	st.note(err)
 	return out, err
+}
+
+// record runs fn as an effect of kind of st's call, with input in (never
+// a secret's value): applied with fn's result as its output, or not
+// applied with fn's error, which it returns as ferr; jerr is a failure to
+// record it.
+func (st *callState) record(ctx context.Context, kind string, in any, fn func() (any, error)) (ferr, jerr error) {
+	if st.ops == nil || st.ops.Journal == nil {
+		return nil, fmt.Errorf("plugin: %s: this call has no effect journal to record it in", kind)
+	}
+	input, err := json.Marshal(in)
+	if err != nil {
+		return nil, fmt.Errorf("plugin: encode the %s input: %w", kind, err)
+	}
+	inv, _ := hostops.InvocationFrom(ctx)
+	_, jerr = st.ops.Journal.Run(ctx, effect.Intent{Kind: kind, Parent: st.callID, Generation: inv.Generation, Input: input},
+		func(ctx context.Context) effect.Outcome {
+			out, err := fn()
+			ferr = err
+			if err != nil {
+				return effect.Outcome{Mutation: model.MutationNotApplied, Err: err}
+			}
+			b, _ := json.Marshal(out)
+			return effect.Outcome{Mutation: model.MutationApplied, Output: b}
+		})
+	return ferr, jerr
 }

@@ -36,10 +36,12 @@ type secretsHost struct {
 
 var _ pluginabi.SecretsImports = (*secretsHost)(nil)
 
-// allowed returns the fault for a name the plugin may not use, or nil.
-func (s *secretsHost) allowed(ctx context.Context, name string) error {
-	if _, ok := ctx.Value(callKey{}).(*callState); !ok {
-		return pluginabi.SecretFault{Case: pluginabi.SecretFaultUnknown,
+// allowed returns the call's state, or the fault for a name the plugin
+// may not use.
+func (s *secretsHost) allowed(ctx context.Context, name string) (*callState, error) {
+	st, ok := ctx.Value(callKey{}).(*callState)
+	if !ok {
+		return nil, pluginabi.SecretFault{Case: pluginabi.SecretFaultUnknown,
 			Unknown: "secrets: store-secret and check-secret are available only during a tool call, a command or an event handler"}
 	}
 	if !slices.Contains(s.names, name) {
@@ -47,18 +49,29 @@ func (s *secretsHost) allowed(ctx context.Context, name string) error {
 		if len(s.names) > 0 {
 			granted = strings.Join(s.names, ", ")
 		}
-		return pluginabi.SecretFault{Case: pluginabi.SecretFaultNameDenied,
+		return nil, pluginabi.SecretFault{Case: pluginabi.SecretFaultNameDenied,
 			NameDenied: fmt.Sprintf("%s (the plugin may store: %s; its manifest lists them as capability \"secrets\" { store \"NAME\"; })", name, granted)}
 	}
 	if s.store == nil {
-		return pluginabi.SecretFault{Case: pluginabi.SecretFaultStorageFailure, StorageFailure: "this host keeps no secrets"}
+		return nil, pluginabi.SecretFault{Case: pluginabi.SecretFaultStorageFailure, StorageFailure: "this host keeps no secrets"}
 	}
-	return nil
+	return st, nil
+}
+
+// journal runs fn as the effect kind of st's call: its input names the
+// secret (and the expiry), never the value.
+func (s *secretsHost) journal(ctx context.Context, st *callState, kind string, in any, fn func() (any, error)) error {
+	ferr, jerr := st.record(ctx, kind, in, fn)
+	if jerr != nil {
+		return pluginabi.SecretFault{Case: pluginabi.SecretFaultStorageFailure, StorageFailure: fmt.Sprintf("recording the %s effect failed: %v", kind, jerr)}
+	}
+	return ferr
 }
 
 // StoreSecret serves secrets store-secret.
 func (s *secretsHost) StoreSecret(ctx context.Context, name, value string, o pluginabi.StoreOptions) error {
-	if err := s.allowed(ctx, name); err != nil {
+	st, err := s.allowed(ctx, name)
+	if err != nil {
 		return err
 	}
 	if v := strings.TrimSpace(value); len(v) < secret.MinLen || v != value {
@@ -70,20 +83,31 @@ func (s *secretsHost) StoreSecret(ctx context.Context, name, value string, o plu
 	if o.ExpiresAtMs != nil {
 		expires = time.UnixMilli(int64(*o.ExpiresAtMs))
 	}
-	if err := s.store.StoreSecret(ctx, s.plugin, name, value, expires); err != nil {
-		return pluginabi.SecretFault{Case: pluginabi.SecretFaultStorageFailure, StorageFailure: err.Error()}
+	in := map[string]any{"name": name}
+	if !expires.IsZero() {
+		in["expires"] = expires.UTC().Format(time.RFC3339)
 	}
-	return nil
+	return s.journal(ctx, st, "secret.store", in, func() (any, error) {
+		if err := s.store.StoreSecret(ctx, s.plugin, name, value, expires); err != nil {
+			return nil, pluginabi.SecretFault{Case: pluginabi.SecretFaultStorageFailure, StorageFailure: err.Error()}
+		}
+		return map[string]string{"stored": "${secret:" + name + "}"}, nil
+	})
 }
 
 // CheckSecret serves secrets check-secret.
 func (s *secretsHost) CheckSecret(ctx context.Context, name string) (bool, error) {
-	if err := s.allowed(ctx, name); err != nil {
+	st, err := s.allowed(ctx, name)
+	if err != nil {
 		return false, err
 	}
-	ok, err := s.store.HasSecret(ctx, name)
-	if err != nil {
-		return false, pluginabi.SecretFault{Case: pluginabi.SecretFaultStorageFailure, StorageFailure: err.Error()}
-	}
-	return ok, nil
+	var ok bool
+	err = s.journal(ctx, st, "secret.check", map[string]string{"name": name}, func() (any, error) {
+		var err error
+		if ok, err = s.store.HasSecret(ctx, name); err != nil {
+			return nil, pluginabi.SecretFault{Case: pluginabi.SecretFaultStorageFailure, StorageFailure: err.Error()}
+		}
+		return map[string]bool{"stored": ok}, nil
+	})
+	return ok, err
 }

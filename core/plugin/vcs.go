@@ -2,14 +2,10 @@ package plugin
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 
-	"github.com/smith-agent/smith/core/effect"
-	"github.com/smith-agent/smith/core/internal/hostops"
 	"github.com/smith-agent/smith/core/internal/pluginabi"
-	"github.com/smith-agent/smith/core/model"
 	"github.com/smith-agent/smith/core/protocol"
 )
 
@@ -102,22 +98,7 @@ func (v *vcsHost) call(ctx context.Context) (*callState, error) {
 
 // journal runs fn as the read effect kind of st's call, with input in.
 func (v *vcsHost) journal(ctx context.Context, st *callState, kind string, in any, fn func() (any, error)) error {
-	input, err := json.Marshal(in)
-	if err != nil {
-		return fmt.Errorf("plugin: encode the %s input: %w", kind, err)
-	}
-	inv, _ := hostops.InvocationFrom(ctx)
-	var ferr error
-	_, jerr := st.ops.Journal.Run(ctx, effect.Intent{Kind: kind, Parent: st.callID, Generation: inv.Generation, Input: input},
-		func(ctx context.Context) effect.Outcome {
-			out, err := fn()
-			ferr = err
-			if err != nil {
-				return effect.Outcome{Mutation: model.MutationNotApplied, Err: err}
-			}
-			b, _ := json.Marshal(out)
-			return effect.Outcome{Mutation: model.MutationApplied, Output: b}
-		})
+	ferr, jerr := st.record(ctx, kind, in, fn)
 	if jerr != nil {
 		return pluginabi.VCSFault{Case: pluginabi.VCSFaultUnknown, Unknown: fmt.Sprintf("vcs: recording the %s effect failed: %v", kind, jerr)}
 	}

@@ -58,4 +58,16 @@ func TestPluginStoresSecret(t *testing.T) {
 	if !found {
 		t.Fatalf("registered: %+v", regs)
 	}
+	// The store and the check are effects of the call, naming the secret,
+	// never holding its value.
+	done, err := s.journal.Completed(context.Background(), "secret.store", "secret.check")
+	if err != nil || len(done) != 2 {
+		t.Fatalf("secret effects = %+v, %v", done, err)
+	}
+	for _, d := range done {
+		if d.Intent.Parent != "c1" || !strings.Contains(string(d.Intent.Input), `"name":"toy-token"`) ||
+			strings.Contains(string(d.Intent.Input)+string(d.Completion.Output), token) {
+			t.Errorf("effect %s: parent %s, input %s, output %s", d.Intent.Kind, d.Intent.Parent, d.Intent.Input, d.Completion.Output)
+		}
+	}
 }
