@@ -91,15 +91,24 @@ func (a *App) cmdSnapshot(args string) {
 		return
 	}
 	s, note := a.sess, strings.TrimSpace(args)
-	a.do(func() func() {
+	a.background("/snapshot", func() (string, error) {
 		res, err := s.Snapshot(a.ctx, protocol.SnapshotParams{Note: note})
+		return snapshotSummary(res), err
+	})
+}
+
+// background runs do off the UI goroutine, then shows the text it
+// returns, or its error as what's.
+func (a *App) background(what string, do func() (string, error)) {
+	a.do(func() func() {
+		text, err := do()
 		return func() {
 			if err != nil {
-				a.tr.add(&item{kind: kindError, text: "/snapshot: " + trimRuntime(err.Error())})
+				a.tr.add(&item{kind: kindError, text: what + ": " + trimRuntime(err.Error())})
 				a.view.Follow()
 				return
 			}
-			a.info(snapshotSummary(res))
+			a.info(text)
 		}
 	})
 }
@@ -159,16 +168,9 @@ func (a *App) cmdDiff(args string) {
 		}
 	}
 	s := a.sess
-	a.do(func() func() {
+	a.background("/diff", func() (string, error) {
 		d, err := s.Diff(a.ctx, p)
-		return func() {
-			if err != nil {
-				a.tr.add(&item{kind: kindError, text: "/diff: " + trimRuntime(err.Error())})
-				a.view.Follow()
-				return
-			}
-			a.info(diffText(d))
-		}
+		return diffText(d), err
 	})
 }
 
