@@ -81,7 +81,7 @@ func (b *Binding) RunCommand(ctx context.Context, name, args string) (CommandRes
 	}
 	defer in.Release()
 	parent := "command:" + name
-	st := &callState{ops: b.ops, ui: b.ui, vcs: b.vcs, state: b.state, command: true, callID: parent}
+	st := &callState{ops: b.ops, ui: b.ui, vcs: b.vcs, state: b.state, binding: b, command: true, callID: parent}
 	ictx := context.WithValue(hostops.WithInvocation(ctx, hostops.Invocation{Cwd: b.cwd, CallID: parent, Generation: b.gen.id}), callKey{}, st)
 	out, err := pluginabi.Bind(in).InvokeTool(ictx, pluginabi.ToolCall{ID: parent, Name: name, Arguments: string(arguments)},
 		pluginabi.InvokeOptions{OutputLimit: b.outputLimit(l), WorkingDirectory: b.cwd})

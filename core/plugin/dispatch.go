@@ -49,6 +49,15 @@ type callState struct {
 	// call keeps none. stores are the handles this call opened.
 	state  State
 	stores []uint64
+	// binding is the session's tools, for child calls (compose.go);
+	// depth is how deep a child this call is (0: made by the agent, a
+	// frontend or a handler), children how many it made, and allowed,
+	// for a child, the capabilities its effects may use (nil: its
+	// plugin's grants, which linking already enforces).
+	binding  *Binding
+	depth    int
+	children int
+	allowed  map[string]bool
 	// callID names what runs: a tool call's id, "handler:EVENT",
 	// "command:NAME".
 	callID string
@@ -116,17 +125,23 @@ func (st *callState) mutation(ok bool) model.Mutation {
 	return model.MutationNotApplied
 }
 
-func (d *dispatcher) ops(ctx context.Context) (hostops.PluginHost, *callState, error) {
+func (d *dispatcher) ops(ctx context.Context, cp string) (hostops.PluginHost, *callState, error) {
 	st, err := callOf(ctx)
 	if err != nil {
 		return hostops.PluginHost{}, nil, err
+	}
+	if why := st.permits(cp); why != "" {
+		if cp == "process" {
+			return hostops.PluginHost{}, nil, pluginabi.ProcessFault{Case: pluginabi.ProcessFaultSpawnFailure, SpawnFailure: why}
+		}
+		return hostops.PluginHost{}, nil, pluginabi.FileFault{Case: pluginabi.FileFaultUnknown, Unknown: why}
 	}
 	return hostops.PluginHost{Ops: st.ops}, st, nil
 }
 
 // ReadFile serves fs read-file.
 func (d *dispatcher) ReadFile(ctx context.Context, path string, o pluginabi.ReadOptions) (pluginabi.FileText, error) {
-	h, _, err := d.ops(ctx)
+	h, _, err := d.ops(ctx, "fs")
 	if err != nil {
 		return pluginabi.FileText{}, err
 	}
@@ -135,7 +150,7 @@ func (d *dispatcher) ReadFile(ctx context.Context, path string, o pluginabi.Read
 
 // WriteFile serves fs write-file.
 func (d *dispatcher) WriteFile(ctx context.Context, path, content string, o pluginabi.WriteOptions) (uint64, error) {
-	h, st, err := d.ops(ctx)
+	h, st, err := d.ops(ctx, "fs")
 	if err != nil {
 		return 0, err
 	}
@@ -149,7 +164,7 @@ func (d *dispatcher) WriteFile(ctx context.Context, path, content string, o plug
 
 // EditFile serves fs edit-file.
 func (d *dispatcher) EditFile(ctx context.Context, path string, edits []pluginabi.TextEdit, o pluginabi.EditOptions) (pluginabi.EditOutcome, error) {
-	h, st, err := d.ops(ctx)
+	h, st, err := d.ops(ctx, "fs")
 	if err != nil {
 		return pluginabi.EditOutcome{}, err
 	}
@@ -163,7 +178,7 @@ func (d *dispatcher) EditFile(ctx context.Context, path string, edits []pluginab
 
 // ListDirectory serves fs list-directory.
 func (d *dispatcher) ListDirectory(ctx context.Context, path string, o pluginabi.ListOptions) ([]pluginabi.DirectoryEntry, error) {
-	h, _, err := d.ops(ctx)
+	h, _, err := d.ops(ctx, "fs")
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +187,7 @@ func (d *dispatcher) ListDirectory(ctx context.Context, path string, o pluginabi
 
 // FindFiles serves fs find-files.
 func (d *dispatcher) FindFiles(ctx context.Context, pattern, directory string, o pluginabi.FindOptions) ([]string, error) {
-	h, _, err := d.ops(ctx)
+	h, _, err := d.ops(ctx, "fs")
 	if err != nil {
 		return nil, err
 	}
@@ -181,7 +196,7 @@ func (d *dispatcher) FindFiles(ctx context.Context, pattern, directory string, o
 
 // SearchText serves fs search-text.
 func (d *dispatcher) SearchText(ctx context.Context, pattern, directory string, o pluginabi.SearchOptions) ([]pluginabi.TextMatch, error) {
-	h, _, err := d.ops(ctx)
+	h, _, err := d.ops(ctx, "fs")
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +205,7 @@ func (d *dispatcher) SearchText(ctx context.Context, pattern, directory string, 
 
 // RunProcess serves process run-process.
 func (d *dispatcher) RunProcess(ctx context.Context, c pluginabi.Command, o pluginabi.RunOptions) (pluginabi.ProcessOutcome, error) {
-	h, st, err := d.ops(ctx)
+	h, st, err := d.ops(ctx, "process")
 	if err != nil {
 		return pluginabi.ProcessOutcome{}, err
 	}

@@ -236,6 +236,8 @@ func (h *Host) hostsFor(a Artifact) ([]wasmhost.HostModule, error) {
 			hs.VCS = &vcsHost{name: a.Name}
 		case "state":
 			hs.State = &stateHost{name: a.Name}
+		case "compose":
+			hs.Compose = &composeHost{name: a.Name, grants: slices.Clone(a.Grants)}
 		case "secrets":
 			hs.Secrets = &secretsHost{plugin: a.Name, store: h.secrets, names: slices.Clone(a.Stores)}
 		case "http":

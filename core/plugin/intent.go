@@ -90,7 +90,7 @@ var _ pluginabi.UIImports = (*uiHost)(nil)
 func (u *uiHost) ShowNotification(ctx context.Context, message string, o pluginabi.NotifyOptions) error {
 	st, _ := ctx.Value(callKey{}).(*callState)
 	level := severityName(o.Severity)
-	if st == nil || st.ui == nil {
+	if st == nil || st.ui == nil || st.permits("ui") != "" {
 		return u.log.WriteLog(ctx, "notification (no one to show it to): "+message, pluginabi.LogOptions{Level: logLevel(level)})
 	}
 	st.ui.Notify(ctx, Notification{Plugin: u.name, Level: level, Text: u.text(st, message)})
@@ -104,6 +104,9 @@ func (u *uiHost) RequestConfirmation(ctx context.Context, prompt string, o plugi
 	if st == nil {
 		return false, pluginabi.UIFault{Case: pluginabi.UIFaultUnknown,
 			Unknown: "ui: request-confirmation is available only during a tool call, a command or an event handler"}
+	}
+	if why := st.permits("ui"); why != "" {
+		return false, pluginabi.UIFault{Case: pluginabi.UIFaultUnknown, Unknown: why}
 	}
 	if st.ui == nil {
 		return false, pluginabi.UIFault{Case: pluginabi.UIFaultNoUser}

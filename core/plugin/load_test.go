@@ -35,7 +35,7 @@ func TestLoadRefuses(t *testing.T) {
 		{name: "ungranted-capability", arts: []Artifact{artifact(t, "tools", "fs")},
 			want: []string{`import "smith:plugin/process@0.0.0" "run-process"`, "not granted"}},
 		{name: "unserved-capability", arts: []Artifact{artifact(t, "tools", "fs", "process", "clipboard")},
-			want: []string{`capability "clipboard" granted to "tools" is not served by this host (served: fs, http, log, process, secrets, state, ui, vcs)`}},
+			want: []string{`capability "clipboard" granted to "tools" is not served by this host (served: compose, fs, http, log, process, secrets, state, ui, vcs)`}},
 		{name: "unnamed", arts: []Artifact{{Wasm: []byte{0}}}, want: []string{"an artifact has no Name"}},
 	}
 	for _, tt := range tests {

@@ -185,6 +185,9 @@ func (n *netHost) SendRequest(ctx context.Context, req pluginabi.Request, o plug
 	if err != nil {
 		return pluginabi.Response{}, err
 	}
+	if why := st.permits("http"); why != "" {
+		return pluginabi.Response{}, pluginabi.HTTPFault{Case: pluginabi.HTTPFaultScopeDenied, ScopeDenied: why}
+	}
 	if _, ok := n.admit(req.URL); !ok {
 		return pluginabi.Response{}, pluginabi.HTTPFault{Case: pluginabi.HTTPFaultScopeDenied, ScopeDenied: req.URL}
 	}

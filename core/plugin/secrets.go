@@ -44,6 +44,9 @@ func (s *secretsHost) allowed(ctx context.Context, name string) (*callState, err
 		return nil, pluginabi.SecretFault{Case: pluginabi.SecretFaultUnknown,
 			Unknown: "secrets: store-secret and check-secret are available only during a tool call, a command or an event handler"}
 	}
+	if why := st.permits("secrets"); why != "" {
+		return nil, pluginabi.SecretFault{Case: pluginabi.SecretFaultNameDenied, NameDenied: why}
+	}
 	if !slices.Contains(s.names, name) {
 		granted := "none"
 		if len(s.names) > 0 {

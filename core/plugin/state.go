@@ -168,6 +168,8 @@ func (h *stateHost) call(ctx context.Context) (*callState, error) {
 	case st == nil:
 		return nil, pluginabi.StateFault{Case: pluginabi.StateFaultUnavailable,
 			Unavailable: "state is available only during a tool call, a command or an event handler"}
+	case st.permits("state") != "":
+		return nil, pluginabi.StateFault{Case: pluginabi.StateFaultUnauthorized, Unauthorized: st.permits("state")}
 	case st.state == nil:
 		return nil, pluginabi.StateFault{Case: pluginabi.StateFaultUnavailable,
 			Unavailable: "this call keeps no state (a replay, or a session that records nothing)"}

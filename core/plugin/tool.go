@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sync"
 
 	"github.com/smith-agent/smith/core/agent"
 	"github.com/smith-agent/smith/core/effect"
@@ -84,8 +85,12 @@ type Binding struct {
 	vcs   VCS
 	state State
 	cwd   string
-	limit uint32
-	tools []agent.Tool
+	// hs are the generation's handlers, made at the first child call's
+	// decision (compose.go).
+	hsOnce sync.Once
+	hs     agent.Handlers
+	limit  uint32
+	tools  []agent.Tool
 }
 
 // Bind attaches the generation's tools to e. Close the Binding when the
@@ -163,8 +168,19 @@ func (p *pluginTool) Execute(ctx context.Context, call *agent.Call) (agent.Resul
 	if err != nil {
 		return agent.Result{Mutation: model.MutationNotApplied}, err
 	}
-	in, err := pool.Acquire(ctx, l.art.Name)
+	actx := ctx
+	if _, ok := ctx.Value(childKey{}).(child); ok {
+		// A child waits a bounded time: its own callers may hold every
+		// instance of the plugin.
+		var cancel context.CancelFunc
+		actx, cancel = context.WithTimeout(ctx, childAcquireWait)
+		defer cancel()
+	}
+	in, err := pool.Acquire(actx, l.art.Name)
 	if err != nil {
+		if actx != ctx && ctx.Err() == nil {
+			return errorResult(fmt.Sprintf("exhausted: every instance of plugin %s is busy (the calls up this chain of children may hold them); make fewer nested calls", l.art.Name), model.MutationNotApplied), nil
+		}
 		return agent.Result{Mutation: model.MutationNotApplied}, fmt.Errorf("plugin: %q: %w", l.art.Name, err)
 	}
 	defer in.Release()
@@ -172,7 +188,10 @@ func (p *pluginTool) Execute(ctx context.Context, call *agent.Call) (agent.Resul
 	if cwd == "" {
 		cwd = p.b.cwd
 	}
-	st := &callState{ops: p.b.ops, ui: p.b.ui, vcs: p.b.vcs, state: p.b.state, callID: call.ID}
+	st := &callState{ops: p.b.ops, ui: p.b.ui, vcs: p.b.vcs, state: p.b.state, callID: call.ID, binding: p.b}
+	if c, ok := ctx.Value(childKey{}).(child); ok {
+		st.depth, st.allowed = c.depth, c.allowed
+	}
 	ictx := context.WithValue(hostops.WithInvocation(ctx, hostops.Invocation{Cwd: cwd, CallID: call.ID, Generation: p.b.gen.id}), callKey{}, st)
 	// A command's output reaches the caller as it runs: the run's
 	// tool_execution_update events, MCP's progress.
@@ -223,4 +242,10 @@ func faultText(f pluginabi.ToolFault) string {
 		return f.Unknown
 	}
 	return f.Error()
+}
+
+// handlers returns the generation's handlers, made once.
+func (b *Binding) handlers() agent.Handlers {
+	b.hsOnce.Do(func() { b.hs = b.Handlers() })
+	return b.hs
 }

@@ -89,6 +89,9 @@ func (v *vcsHost) call(ctx context.Context) (*callState, error) {
 		return nil, pluginabi.VCSFault{Case: pluginabi.VCSFaultUnknown,
 			Unknown: "vcs: the vcs functions are available only during a tool call, a command or an event handler"}
 	}
+	if why := st.permits("vcs"); why != "" {
+		return nil, pluginabi.VCSFault{Case: pluginabi.VCSFaultBusy, Busy: why}
+	}
 	if st.vcs == nil {
 		return nil, pluginabi.VCSFault{Case: pluginabi.VCSFaultNothing,
 			Nothing: "this session keeps no file snapshots here (a replay, or a session that records nothing)"}

@@ -235,7 +235,7 @@ func (p *parser) scalar(m *Manifest, n *kdl.Node, field string, v kdl.Value) {
 // capability reads `capability "NAME"`, with an allow list for http.
 func (p *parser) capability(m *Manifest, n *kdl.Node) {
 	const field = "capability"
-	fix := `write one of capability "fs", "process", "log", "ui", "vcs", "state", "secrets" { store "toy-token"; } or "http" { allow "https://api.example.com/"; }`
+	fix := `write one of capability "fs", "process", "log", "ui", "vcs", "state", "compose", "secrets" { store "toy-token"; } or "http" { allow "https://api.example.com/"; }`
 	if !p.plain(n, field, fix) {
 		return
 	}

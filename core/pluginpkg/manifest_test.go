@@ -80,7 +80,7 @@ func TestParseManifestErrors(t *testing.T) {
 		{"artifact absolute", with("artifact", `artifact "/etc/passwd"`), []string{"is an absolute path", "inside the package directory"}},
 		{"artifact escape", with("artifact", `artifact "../x.wasm"`), []string{"leaves the package directory"}},
 		{"artifact empty", with("artifact", `artifact ""`), []string{"is empty"}},
-		{"capability unknown", with("", "", `capability "network"`), []string{`capability "network" is not a capability (fs, http, log, process, secrets, state, ui, vcs)`, `write one of capability "fs"`}},
+		{"capability unknown", with("", "", `capability "network"`), []string{`capability "network" is not a capability (compose, fs, http, log, process, secrets, state, ui, vcs)`, `write one of capability "fs"`}},
 		{"capability twice", with("", "", `capability "fs"`, `capability "fs"`), []string{"requested twice (first at line 5)"}},
 		{"capability no value", with("", "", `capability`), []string{"needs one string value"}},
 		{"capability block", with("", "", `capability "fs" { allow "https://x/" }`), []string{"takes no { } block (only http and secrets have one)"}},

@@ -102,6 +102,11 @@ type completionContent struct {
 	Recovered       bool   `cbor:"recovered,omitempty"`
 }
 
+// ChildCallKind is the effect kind of a plugin's child tool call
+// (capability compose): its effect id is the child's call id, which the
+// child's own effects name as their causal parent.
+const ChildCallKind = "tool.child"
+
 // Append appends an effect record (effect.Store): an intent durably
 // (fsynced), a completion written at once.
 func (s *Store) Append(ctx context.Context, r effect.Record) error {
@@ -121,7 +126,16 @@ func (s *Store) Append(ctx context.Context, r effect.Record) error {
 		if err != nil {
 			return err
 		}
-		return s.append(sessionfmt.Entry{Kind: sessionfmt.KindEffectIntent, Pair: id, Cause: cause, Content: content}, sessionfmt.Durable)
+		e := sessionfmt.Entry{ID: sessionfmt.NewID(), Kind: sessionfmt.KindEffectIntent, Pair: id, Cause: cause, Content: content}
+		if err := s.append(e, sessionfmt.Durable); err != nil {
+			return err
+		}
+		if r.Kind == ChildCallKind {
+			// A child call's id is its effect's: the child's own effects
+			// name it as their parent, as a tool call's name its id.
+			s.calls[r.EffectID()] = e.ID
+		}
+		return nil
 	case effect.Completion:
 		content, err := sessionfmt.EncodeContent(completionContent{Mutation: string(r.Mutation), Output: r.Output,
 			OutputTruncated: r.OutputTruncated, Error: r.Error, Recovered: r.Recovered})

@@ -9,11 +9,210 @@
 //! The core world plus every capability interface. A capability interface is
 //! importable only when the plugin's manifest requests, and the trust decision
 //! grants, the capability of the same name (`fs`, `process`, `log`, `http`,
-//! `secrets`, `state`, `ui`, `vcs`); the host refuses an artifact that imports an ungranted
+//! `secrets`, `state`, `ui`, `vcs`, `compose`); the host refuses an artifact that imports an ungranted
 //! capability before any of its code runs.
 
 #![allow(dead_code)]
 #![cfg_attr(rustfmt, rustfmt::skip)]
+
+/// Child tool calls (capability `compose`): a tool call, a command or a
+/// handler runs another tool of the session as its child. The host runs
+/// the child from the same plugin generation, under the caller's deadline
+/// and cancellation, one at a time, and it finishes before
+/// `invoke-child` returns: nothing is left running. The permission policy
+/// decides the child as it decides the model's calls. The child's effects
+/// are limited to the capabilities its caller holds as well as its own, so
+/// a plugin cannot reach, through another plugin's tool, what it was not
+/// granted; along a chain of children the authority only narrows. Each
+/// child is a durable effect of the call that made it.
+///
+/// Importing it requires the capability `compose`.
+///
+/// The WIT interface `smith:plugin/compose@0.0.0`.
+pub mod compose {
+    use super::rt;
+
+    /// A child call.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct ChildCall {
+        /// The tool's name, as the model sees it.
+        pub name: String,
+        /// The arguments, a JSON object the tool's schema must accept.
+        pub arguments: String,
+    }
+
+    impl rt::Canon for ChildCall {
+        const SIZE: usize = 16;
+        const ALIGN: usize = 4;
+        unsafe fn load(p: usize) -> Self {
+            ChildCall {
+                name: rt::Canon::load(p),
+                arguments: rt::Canon::load(p + 8),
+            }
+        }
+        unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
+            rt::Canon::store(&self.name, p, keep);
+            rt::Canon::store(&self.arguments, p + 8, keep);
+        }
+        unsafe fn lift(f: &[u64]) -> Self {
+            ChildCall {
+                name: rt::Canon::lift(&f[0..]),
+                arguments: rt::Canon::lift(&f[2..]),
+            }
+        }
+        unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
+            rt::Canon::lower(&self.name, &mut f[0..], keep);
+            rt::Canon::lower(&self.arguments, &mut f[2..], keep);
+        }
+    }
+
+    /// What a child returned.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct ChildResult {
+        /// The content the tool returned, in order.
+        pub content: Vec<super::types::ContentBlock>,
+        /// Whether it is an error result (the tool failed, or refused its
+        /// arguments); the content says why.
+        pub is_error: bool,
+    }
+
+    impl rt::Canon for ChildResult {
+        const SIZE: usize = 12;
+        const ALIGN: usize = 4;
+        unsafe fn load(p: usize) -> Self {
+            ChildResult {
+                content: rt::Canon::load(p),
+                is_error: rt::Canon::load(p + 8),
+            }
+        }
+        unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
+            rt::Canon::store(&self.content, p, keep);
+            rt::Canon::store(&self.is_error, p + 8, keep);
+        }
+        unsafe fn lift(f: &[u64]) -> Self {
+            ChildResult {
+                content: rt::Canon::lift(&f[0..]),
+                is_error: rt::Canon::lift(&f[2..]),
+            }
+        }
+        unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
+            rt::Canon::lower(&self.content, &mut f[0..], keep);
+            rt::Canon::lower(&self.is_error, &mut f[2..], keep);
+        }
+    }
+
+    /// Why a child did not run.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum ChildFault {
+        /// No active tool of that name in this generation; says which.
+        Unavailable(String),
+        /// The caller's authority does not cover the child: says which
+        /// capability it lacks.
+        Unauthorized(String),
+        /// The permission policy refused the call; carries its reason.
+        Denied(String),
+        /// The chain of children is deeper than the host allows, or the call
+        /// made more children than it allows; says which.
+        Exhausted(String),
+        /// Any other failure, described.
+        Unknown(String),
+    }
+
+    impl rt::Canon for ChildFault {
+        const SIZE: usize = 12;
+        const ALIGN: usize = 4;
+        unsafe fn load(p: usize) -> Self {
+            match rt::ld::<u8>(p) {
+                0 => ChildFault::Unavailable(rt::Canon::load(p + 4)),
+                1 => ChildFault::Unauthorized(rt::Canon::load(p + 4)),
+                2 => ChildFault::Denied(rt::Canon::load(p + 4)),
+                3 => ChildFault::Exhausted(rt::Canon::load(p + 4)),
+                4 => ChildFault::Unknown(rt::Canon::load(p + 4)),
+                d => rt::bad("compose.child-fault", d as u32, 5),
+            }
+        }
+        unsafe fn store(&self, p: usize, keep: &mut rt::Keep) {
+            match self {
+                ChildFault::Unavailable(v) => {
+                    rt::st::<u8>(p, 0);
+                    rt::Canon::store(v, p + 4, keep);
+                }
+                ChildFault::Unauthorized(v) => {
+                    rt::st::<u8>(p, 1);
+                    rt::Canon::store(v, p + 4, keep);
+                }
+                ChildFault::Denied(v) => {
+                    rt::st::<u8>(p, 2);
+                    rt::Canon::store(v, p + 4, keep);
+                }
+                ChildFault::Exhausted(v) => {
+                    rt::st::<u8>(p, 3);
+                    rt::Canon::store(v, p + 4, keep);
+                }
+                ChildFault::Unknown(v) => {
+                    rt::st::<u8>(p, 4);
+                    rt::Canon::store(v, p + 4, keep);
+                }
+            }
+        }
+        unsafe fn lift(f: &[u64]) -> Self {
+            match f[0] as u32 {
+                0 => ChildFault::Unavailable(rt::Canon::lift(&f[1..])),
+                1 => ChildFault::Unauthorized(rt::Canon::lift(&f[1..])),
+                2 => ChildFault::Denied(rt::Canon::lift(&f[1..])),
+                3 => ChildFault::Exhausted(rt::Canon::lift(&f[1..])),
+                4 => ChildFault::Unknown(rt::Canon::lift(&f[1..])),
+                d => rt::bad("compose.child-fault", d as u32, 5),
+            }
+        }
+        unsafe fn lower(&self, f: &mut [u64], keep: &mut rt::Keep) {
+            match self {
+                ChildFault::Unavailable(v) => rt::Canon::lower(v, &mut f[1..], keep),
+                ChildFault::Unauthorized(v) => {
+                    f[0] = 1;
+                    rt::Canon::lower(v, &mut f[1..], keep);
+                }
+                ChildFault::Denied(v) => {
+                    f[0] = 2;
+                    rt::Canon::lower(v, &mut f[1..], keep);
+                }
+                ChildFault::Exhausted(v) => {
+                    f[0] = 3;
+                    rt::Canon::lower(v, &mut f[1..], keep);
+                }
+                ChildFault::Unknown(v) => {
+                    f[0] = 4;
+                    rt::Canon::lower(v, &mut f[1..], keep);
+                }
+            }
+        }
+    }
+
+    /// Runs one child call and returns its result.
+    pub fn invoke_child(call: &ChildCall) -> Result<ChildResult, ChildFault> {
+        #[cfg(target_arch = "wasm32")]
+        #[link(wasm_import_module = "smith:plugin/compose@0.0.0")]
+        extern "C" {
+            #[link_name = "invoke-child"]
+            fn import(p0: i32, p1: i32, p2: i32, p3: i32, p4: i32);
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        unsafe fn import(_: i32, _: i32, _: i32, _: i32, _: i32) {
+            unreachable!("smith_plugin: smith:plugin/compose@0.0.0 invoke-child is a host import, callable only in wasm32")
+        }
+        unsafe {
+            rt::lifting("compose.invoke-child");
+            let mut keep = rt::Keep::new();
+            let mut f = [0u64; 4];
+            rt::Canon::lower(call, &mut f[0..], &mut keep);
+            let mut ret = [0u64; 2];
+            let p = ret.as_mut_ptr() as usize;
+            import(f[0] as i32, f[1] as i32, f[2] as i32, f[3] as i32, p as i32);
+            rt::Canon::load(p)
+        }
+    }
+
+}
 
 /// File effects (capability `fs`). Every call is a recorded effect, bounded
 /// by its options, and confined to the plugin's granted roots; paths are

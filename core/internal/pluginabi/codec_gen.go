@@ -8,6 +8,69 @@ import (
 	"github.com/smith-agent/smith/wasmhost"
 )
 
+func liftChildCall(c *wasmhost.Call, f []uint64, v *ChildCall) error {
+	if err := canon.LiftString(c, f[0], f[1], &v.Name); err != nil {
+		return canon.Wrap("child-call.name", err)
+	}
+	if err := canon.LiftString(c, f[2], f[3], &v.Arguments); err != nil {
+		return canon.Wrap("child-call.arguments", err)
+	}
+	return nil
+}
+
+func storeChildFault(c *wasmhost.Call, b []byte, v *ChildFault) error {
+	switch v.Case {
+	case ChildFaultUnavailable:
+		b[0] = byte(0)
+		if err := canon.StoreString(c, b[4:], v.Unavailable); err != nil {
+			return canon.Wrap("child-fault.unavailable", err)
+		}
+	case ChildFaultUnauthorized:
+		b[0] = byte(1)
+		if err := canon.StoreString(c, b[4:], v.Unauthorized); err != nil {
+			return canon.Wrap("child-fault.unauthorized", err)
+		}
+	case ChildFaultDenied:
+		b[0] = byte(2)
+		if err := canon.StoreString(c, b[4:], v.Denied); err != nil {
+			return canon.Wrap("child-fault.denied", err)
+		}
+	case ChildFaultExhausted:
+		b[0] = byte(3)
+		if err := canon.StoreString(c, b[4:], v.Exhausted); err != nil {
+			return canon.Wrap("child-fault.exhausted", err)
+		}
+	case ChildFaultUnknown:
+		b[0] = byte(4)
+		if err := canon.StoreString(c, b[4:], v.Unknown); err != nil {
+			return canon.Wrap("child-fault.unknown", err)
+		}
+	default:
+		return canon.BadCase("child-fault", uint32(v.Case), 5)
+	}
+	return nil
+}
+
+func storeChildResult(c *wasmhost.Call, b []byte, v *ChildResult) error {
+	t40, t37, err := canon.AllocList(c, b[0:], len(v.Content), 20, 4)
+	if err != nil {
+		return canon.Wrap("child-result.content", err)
+	}
+	for t38 := range v.Content {
+		t39 := t37[t38*20:]
+		if err := storeContentBlock(c, t39, &v.Content[t38]); err != nil {
+			return err
+		}
+	}
+	if err := c.WriteBytes(t40, t37); err != nil {
+		return canon.Wrap("child-result.content", err)
+	}
+	if v.IsError {
+		b[8:][0] = 1
+	}
+	return nil
+}
+
 func liftReadOptions(c *wasmhost.Call, f []uint64, v *ReadOptions) error {
 	v.Offset = uint32(f[0])
 	v.Limit = uint32(f[1])
@@ -116,11 +179,11 @@ func liftSearchOptions(c *wasmhost.Call, f []uint64, v *SearchOptions) error {
 	case 0:
 		v.Glob = nil
 	case 1:
-		t37 := new(string)
-		if err := canon.LiftString(c, f[1], f[2], t37); err != nil {
+		t41 := new(string)
+		if err := canon.LiftString(c, f[1], f[2], t41); err != nil {
 			return canon.Wrap("search-options.glob", err)
 		}
-		v.Glob = t37
+		v.Glob = t41
 	default:
 		return canon.BadCase("search-options.glob", uint32(f[0]), 2)
 	}
@@ -148,14 +211,14 @@ func liftRequest(c *wasmhost.Call, f []uint64, v *Request) error {
 	if err := canon.LiftString(c, f[2], f[3], &v.URL); err != nil {
 		return canon.Wrap("request.url", err)
 	}
-	t38, err := canon.LiftList(c, f[4], f[5], 16, 4)
+	t42, err := canon.LiftList(c, f[4], f[5], 16, 4)
 	if err != nil {
 		return canon.Wrap("request.headers", err)
 	}
-	v.Headers = make([]Header, len(t38)/16)
-	for t39 := range v.Headers {
-		t40 := t38[t39*16:]
-		if err := loadHeader(c, t40, &v.Headers[t39]); err != nil {
+	v.Headers = make([]Header, len(t42)/16)
+	for t43 := range v.Headers {
+		t44 := t42[t43*16:]
+		if err := loadHeader(c, t44, &v.Headers[t43]); err != nil {
 			return err
 		}
 	}
@@ -202,17 +265,17 @@ func storeHTTPFault(c *wasmhost.Call, b []byte, v *HTTPFault) error {
 
 func storeResponse(c *wasmhost.Call, b []byte, v *Response) error {
 	binary.LittleEndian.PutUint16(b[0:], uint16(v.Status))
-	t44, t41, err := canon.AllocList(c, b[4:], len(v.Headers), 16, 4)
+	t48, t45, err := canon.AllocList(c, b[4:], len(v.Headers), 16, 4)
 	if err != nil {
 		return canon.Wrap("response.headers", err)
 	}
-	for t42 := range v.Headers {
-		t43 := t41[t42*16:]
-		if err := storeHeader(c, t43, &v.Headers[t42]); err != nil {
+	for t46 := range v.Headers {
+		t47 := t45[t46*16:]
+		if err := storeHeader(c, t47, &v.Headers[t46]); err != nil {
 			return err
 		}
 	}
-	if err := c.WriteBytes(t44, t41); err != nil {
+	if err := c.WriteBytes(t48, t45); err != nil {
 		return canon.Wrap("response.headers", err)
 	}
 	if err := canon.StoreBytes(c, b[12:], v.Body); err != nil {
@@ -288,9 +351,9 @@ func liftStoreOptions(c *wasmhost.Call, f []uint64, v *StoreOptions) error {
 	case 0:
 		v.ExpiresAtMs = nil
 	case 1:
-		t45 := new(uint64)
-		(*t45) = f[1]
-		v.ExpiresAtMs = t45
+		t49 := new(uint64)
+		(*t49) = f[1]
+		v.ExpiresAtMs = t49
 	default:
 		return canon.BadCase("store-options.expires-at-ms", uint32(f[0]), 2)
 	}
@@ -403,17 +466,17 @@ func storeVCSFault(c *wasmhost.Call, b []byte, v *VCSFault) error {
 		}
 	case VCSFaultConflict:
 		b[0] = byte(1)
-		t49, t46, err := canon.AllocList(c, b[4:], len(v.Conflict), 8, 4)
+		t53, t50, err := canon.AllocList(c, b[4:], len(v.Conflict), 8, 4)
 		if err != nil {
 			return canon.Wrap("vcs-fault.conflict", err)
 		}
-		for t47 := range v.Conflict {
-			t48 := t46[t47*8:]
-			if err := canon.StoreString(c, t48, v.Conflict[t47]); err != nil {
+		for t51 := range v.Conflict {
+			t52 := t50[t51*8:]
+			if err := canon.StoreString(c, t52, v.Conflict[t51]); err != nil {
 				return canon.Wrap("vcs-fault.conflict[]", err)
 			}
 		}
-		if err := c.WriteBytes(t49, t46); err != nil {
+		if err := c.WriteBytes(t53, t50); err != nil {
 			return canon.Wrap("vcs-fault.conflict", err)
 		}
 	case VCSFaultNothing:
@@ -463,11 +526,11 @@ func liftDiffOptions(c *wasmhost.Call, f []uint64, v *DiffOptions) error {
 	case 0:
 		v.Effect = nil
 	case 1:
-		t50 := new(string)
-		if err := canon.LiftString(c, f[1], f[2], t50); err != nil {
+		t54 := new(string)
+		if err := canon.LiftString(c, f[1], f[2], t54); err != nil {
 			return canon.Wrap("diff-options.effect", err)
 		}
-		v.Effect = t50
+		v.Effect = t54
 	default:
 		return canon.BadCase("diff-options.effect", uint32(f[0]), 2)
 	}
@@ -475,9 +538,9 @@ func liftDiffOptions(c *wasmhost.Call, f []uint64, v *DiffOptions) error {
 	case 0:
 		v.Turn = nil
 	case 1:
-		t51 := new(uint32)
-		(*t51) = uint32(f[4])
-		v.Turn = t51
+		t55 := new(uint32)
+		(*t55) = uint32(f[4])
+		v.Turn = t55
 	default:
 		return canon.BadCase("diff-options.turn", uint32(f[3]), 2)
 	}
@@ -485,11 +548,11 @@ func liftDiffOptions(c *wasmhost.Call, f []uint64, v *DiffOptions) error {
 	case 0:
 		v.Older = nil
 	case 1:
-		t52 := new(string)
-		if err := canon.LiftString(c, f[6], f[7], t52); err != nil {
+		t56 := new(string)
+		if err := canon.LiftString(c, f[6], f[7], t56); err != nil {
 			return canon.Wrap("diff-options.older", err)
 		}
-		v.Older = t52
+		v.Older = t56
 	default:
 		return canon.BadCase("diff-options.older", uint32(f[5]), 2)
 	}
@@ -497,11 +560,11 @@ func liftDiffOptions(c *wasmhost.Call, f []uint64, v *DiffOptions) error {
 	case 0:
 		v.Newer = nil
 	case 1:
-		t53 := new(string)
-		if err := canon.LiftString(c, f[9], f[10], t53); err != nil {
+		t57 := new(string)
+		if err := canon.LiftString(c, f[9], f[10], t57); err != nil {
 			return canon.Wrap("diff-options.newer", err)
 		}
-		v.Newer = t53
+		v.Newer = t57
 	default:
 		return canon.BadCase("diff-options.newer", uint32(f[8]), 2)
 	}
@@ -515,17 +578,17 @@ func storeDiffResult(c *wasmhost.Call, b []byte, v *DiffResult) error {
 	if err := canon.StoreString(c, b[8:], v.Newer); err != nil {
 		return canon.Wrap("diff-result.newer", err)
 	}
-	t57, t54, err := canon.AllocList(c, b[16:], len(v.Files), 20, 4)
+	t61, t58, err := canon.AllocList(c, b[16:], len(v.Files), 20, 4)
 	if err != nil {
 		return canon.Wrap("diff-result.files", err)
 	}
-	for t55 := range v.Files {
-		t56 := t54[t55*20:]
-		if err := storeFileChange(c, t56, &v.Files[t55]); err != nil {
+	for t59 := range v.Files {
+		t60 := t58[t59*20:]
+		if err := storeFileChange(c, t60, &v.Files[t59]); err != nil {
 			return err
 		}
 	}
-	if err := c.WriteBytes(t57, t54); err != nil {
+	if err := c.WriteBytes(t61, t58); err != nil {
 		return canon.Wrap("diff-result.files", err)
 	}
 	return nil
@@ -539,17 +602,17 @@ func storeSnapshotTaken(c *wasmhost.Call, b []byte, v *SnapshotTaken) error {
 		return canon.Wrap("snapshot-taken.entry", err)
 	}
 	binary.LittleEndian.PutUint32(b[16:], uint32(v.Files))
-	t61, t58, err := canon.AllocList(c, b[20:], len(v.Changed), 20, 4)
+	t65, t62, err := canon.AllocList(c, b[20:], len(v.Changed), 20, 4)
 	if err != nil {
 		return canon.Wrap("snapshot-taken.changed", err)
 	}
-	for t59 := range v.Changed {
-		t60 := t58[t59*20:]
-		if err := storeFileChange(c, t60, &v.Changed[t59]); err != nil {
+	for t63 := range v.Changed {
+		t64 := t62[t63*20:]
+		if err := storeFileChange(c, t64, &v.Changed[t63]); err != nil {
 			return err
 		}
 	}
-	if err := c.WriteBytes(t61, t58); err != nil {
+	if err := c.WriteBytes(t65, t62); err != nil {
 		return canon.Wrap("snapshot-taken.changed", err)
 	}
 	if err := canon.StoreString(c, b[28:], v.Effect); err != nil {
@@ -571,17 +634,17 @@ func storeOperation(c *wasmhost.Call, b []byte, v *Operation) error {
 	if err := canon.StoreString(c, b[8:], v.After); err != nil {
 		return canon.Wrap("operation.after", err)
 	}
-	t65, t62, err := canon.AllocList(c, b[16:], len(v.Changed), 20, 4)
+	t69, t66, err := canon.AllocList(c, b[16:], len(v.Changed), 20, 4)
 	if err != nil {
 		return canon.Wrap("operation.changed", err)
 	}
-	for t63 := range v.Changed {
-		t64 := t62[t63*20:]
-		if err := storeFileChange(c, t64, &v.Changed[t63]); err != nil {
+	for t67 := range v.Changed {
+		t68 := t66[t67*20:]
+		if err := storeFileChange(c, t68, &v.Changed[t67]); err != nil {
 			return err
 		}
 	}
-	if err := c.WriteBytes(t65, t62); err != nil {
+	if err := c.WriteBytes(t69, t66); err != nil {
 		return canon.Wrap("operation.changed", err)
 	}
 	if v.Rewound != nil {
@@ -607,102 +670,102 @@ func lowerDeclareOptions(c *wasmhost.Call, f []uint64, v *DeclareOptions) error 
 }
 
 func loadContributions(c *wasmhost.Call, b []byte, v *Contributions) error {
-	t66, err := canon.LoadList(c, b[0:], 24, 4)
+	t70, err := canon.LoadList(c, b[0:], 24, 4)
 	if err != nil {
 		return canon.Wrap("contributions.tools", err)
 	}
-	v.Tools = make([]ToolDefinition, len(t66)/24)
-	for t67 := range v.Tools {
-		t68 := t66[t67*24:]
-		if err := loadToolDefinition(c, t68, &v.Tools[t67]); err != nil {
+	v.Tools = make([]ToolDefinition, len(t70)/24)
+	for t71 := range v.Tools {
+		t72 := t70[t71*24:]
+		if err := loadToolDefinition(c, t72, &v.Tools[t71]); err != nil {
 			return err
 		}
 	}
-	t69, err := canon.LoadList(c, b[8:], 28, 4)
+	t73, err := canon.LoadList(c, b[8:], 28, 4)
 	if err != nil {
 		return canon.Wrap("contributions.commands", err)
 	}
-	v.Commands = make([]CommandDefinition, len(t69)/28)
-	for t70 := range v.Commands {
-		t71 := t69[t70*28:]
-		if err := loadCommandDefinition(c, t71, &v.Commands[t70]); err != nil {
+	v.Commands = make([]CommandDefinition, len(t73)/28)
+	for t74 := range v.Commands {
+		t75 := t73[t74*28:]
+		if err := loadCommandDefinition(c, t75, &v.Commands[t74]); err != nil {
 			return err
 		}
 	}
-	t72, err := canon.LoadList(c, b[16:], 32, 4)
+	t76, err := canon.LoadList(c, b[16:], 32, 4)
 	if err != nil {
 		return canon.Wrap("contributions.providers", err)
 	}
-	v.Providers = make([]ProviderDefinition, len(t72)/32)
-	for t73 := range v.Providers {
-		t74 := t72[t73*32:]
-		if err := loadProviderDefinition(c, t74, &v.Providers[t73]); err != nil {
+	v.Providers = make([]ProviderDefinition, len(t76)/32)
+	for t77 := range v.Providers {
+		t78 := t76[t77*32:]
+		if err := loadProviderDefinition(c, t78, &v.Providers[t77]); err != nil {
 			return err
 		}
 	}
-	t75, err := canon.LoadList(c, b[24:], 36, 4)
+	t79, err := canon.LoadList(c, b[24:], 36, 4)
 	if err != nil {
 		return canon.Wrap("contributions.models", err)
 	}
-	v.Models = make([]ModelDefinition, len(t75)/36)
-	for t76 := range v.Models {
-		t77 := t75[t76*36:]
-		if err := loadModelDefinition(c, t77, &v.Models[t76]); err != nil {
+	v.Models = make([]ModelDefinition, len(t79)/36)
+	for t80 := range v.Models {
+		t81 := t79[t80*36:]
+		if err := loadModelDefinition(c, t81, &v.Models[t80]); err != nil {
 			return err
 		}
 	}
-	t78, err := canon.LoadList(c, b[32:], 1, 1)
+	t82, err := canon.LoadList(c, b[32:], 1, 1)
 	if err != nil {
 		return canon.Wrap("contributions.subscriptions", err)
 	}
-	v.Subscriptions = make([]EventKind, len(t78)/1)
-	for t79 := range v.Subscriptions {
-		t80 := t78[t79*1:]
-		if err := loadEventKind(c, t80, &v.Subscriptions[t79]); err != nil {
+	v.Subscriptions = make([]EventKind, len(t82)/1)
+	for t83 := range v.Subscriptions {
+		t84 := t82[t83*1:]
+		if err := loadEventKind(c, t84, &v.Subscriptions[t83]); err != nil {
 			return err
 		}
 	}
-	t81, err := canon.LoadList(c, b[40:], 16, 4)
+	t85, err := canon.LoadList(c, b[40:], 16, 4)
 	if err != nil {
 		return canon.Wrap("contributions.prompts", err)
 	}
-	v.Prompts = make([]PromptDefinition, len(t81)/16)
-	for t82 := range v.Prompts {
-		t83 := t81[t82*16:]
-		if err := loadPromptDefinition(c, t83, &v.Prompts[t82]); err != nil {
+	v.Prompts = make([]PromptDefinition, len(t85)/16)
+	for t86 := range v.Prompts {
+		t87 := t85[t86*16:]
+		if err := loadPromptDefinition(c, t87, &v.Prompts[t86]); err != nil {
 			return err
 		}
 	}
-	t84, err := canon.LoadList(c, b[48:], 16, 4)
+	t88, err := canon.LoadList(c, b[48:], 16, 4)
 	if err != nil {
 		return canon.Wrap("contributions.context-transforms", err)
 	}
-	v.ContextTransforms = make([]ContextTransformDefinition, len(t84)/16)
-	for t85 := range v.ContextTransforms {
-		t86 := t84[t85*16:]
-		if err := loadContextTransformDefinition(c, t86, &v.ContextTransforms[t85]); err != nil {
+	v.ContextTransforms = make([]ContextTransformDefinition, len(t88)/16)
+	for t89 := range v.ContextTransforms {
+		t90 := t88[t89*16:]
+		if err := loadContextTransformDefinition(c, t90, &v.ContextTransforms[t89]); err != nil {
 			return err
 		}
 	}
-	t87, err := canon.LoadList(c, b[56:], 16, 4)
+	t91, err := canon.LoadList(c, b[56:], 16, 4)
 	if err != nil {
 		return canon.Wrap("contributions.key-bindings", err)
 	}
-	v.KeyBindings = make([]KeyBinding, len(t87)/16)
-	for t88 := range v.KeyBindings {
-		t89 := t87[t88*16:]
-		if err := loadKeyBinding(c, t89, &v.KeyBindings[t88]); err != nil {
+	v.KeyBindings = make([]KeyBinding, len(t91)/16)
+	for t92 := range v.KeyBindings {
+		t93 := t91[t92*16:]
+		if err := loadKeyBinding(c, t93, &v.KeyBindings[t92]); err != nil {
 			return err
 		}
 	}
-	t90, err := canon.LoadList(c, b[64:], 16, 4)
+	t94, err := canon.LoadList(c, b[64:], 16, 4)
 	if err != nil {
 		return canon.Wrap("contributions.theme", err)
 	}
-	v.Theme = make([]ThemeStyle, len(t90)/16)
-	for t91 := range v.Theme {
-		t92 := t90[t91*16:]
-		if err := loadThemeStyle(c, t92, &v.Theme[t91]); err != nil {
+	v.Theme = make([]ThemeStyle, len(t94)/16)
+	for t95 := range v.Theme {
+		t96 := t94[t95*16:]
+		if err := loadThemeStyle(c, t96, &v.Theme[t95]); err != nil {
 			return err
 		}
 	}
@@ -710,11 +773,11 @@ func loadContributions(c *wasmhost.Call, b []byte, v *Contributions) error {
 	case 0:
 		v.Layout = nil
 	case 1:
-		t93 := new(ScreenLayout)
-		if err := loadScreenLayout(c, b[72:][4:], t93); err != nil {
+		t97 := new(ScreenLayout)
+		if err := loadScreenLayout(c, b[72:][4:], t97); err != nil {
 			return err
 		}
-		v.Layout = t93
+		v.Layout = t97
 	default:
 		return canon.BadCase("contributions.layout", uint32(b[72:][0]), 2)
 	}
@@ -868,17 +931,17 @@ func storeRuntimeFacts(c *wasmhost.Call, b []byte, v *RuntimeFacts) error {
 	if err := storeModelIdentity(c, b[64:], &v.Model); err != nil {
 		return err
 	}
-	t97, t94, err := canon.AllocList(c, b[88:], len(v.Tools), 8, 4)
+	t101, t98, err := canon.AllocList(c, b[88:], len(v.Tools), 8, 4)
 	if err != nil {
 		return canon.Wrap("runtime-facts.tools", err)
 	}
-	for t95 := range v.Tools {
-		t96 := t94[t95*8:]
-		if err := canon.StoreString(c, t96, v.Tools[t95]); err != nil {
+	for t99 := range v.Tools {
+		t100 := t98[t99*8:]
+		if err := canon.StoreString(c, t100, v.Tools[t99]); err != nil {
 			return canon.Wrap("runtime-facts.tools[]", err)
 		}
 	}
-	if err := c.WriteBytes(t97, t94); err != nil {
+	if err := c.WriteBytes(t101, t98); err != nil {
 		return canon.Wrap("runtime-facts.tools", err)
 	}
 	if v.ConfigurationDirectory != nil {
@@ -963,25 +1026,25 @@ func loadRequestTemplate(c *wasmhost.Call, b []byte, v *RequestTemplate) error {
 	if err := loadHTTPMethod(c, b[0:], &v.Method); err != nil {
 		return err
 	}
-	t98, err := canon.LoadList(c, b[4:], 12, 4)
+	t102, err := canon.LoadList(c, b[4:], 12, 4)
 	if err != nil {
 		return canon.Wrap("request-template.url", err)
 	}
-	v.URL = make([]TemplatePart, len(t98)/12)
-	for t99 := range v.URL {
-		t100 := t98[t99*12:]
-		if err := loadTemplatePart(c, t100, &v.URL[t99]); err != nil {
+	v.URL = make([]TemplatePart, len(t102)/12)
+	for t103 := range v.URL {
+		t104 := t102[t103*12:]
+		if err := loadTemplatePart(c, t104, &v.URL[t103]); err != nil {
 			return err
 		}
 	}
-	t101, err := canon.LoadList(c, b[12:], 16, 4)
+	t105, err := canon.LoadList(c, b[12:], 16, 4)
 	if err != nil {
 		return canon.Wrap("request-template.headers", err)
 	}
-	v.Headers = make([]HeaderTemplate, len(t101)/16)
-	for t102 := range v.Headers {
-		t103 := t101[t102*16:]
-		if err := loadHeaderTemplate(c, t103, &v.Headers[t102]); err != nil {
+	v.Headers = make([]HeaderTemplate, len(t105)/16)
+	for t106 := range v.Headers {
+		t107 := t105[t106*16:]
+		if err := loadHeaderTemplate(c, t107, &v.Headers[t106]); err != nil {
 			return err
 		}
 	}
@@ -1024,22 +1087,22 @@ func lowerClassifyOptions(c *wasmhost.Call, f []uint64, v *ClassifyOptions) erro
 		return canon.Wrap("classify-options.provider", err)
 	}
 	f[2] = uint64(v.Status)
-	var t104 [8]byte
-	t105, t106, err := canon.AllocList(c, t104[:], len(v.Headers), 16, 4)
+	var t108 [8]byte
+	t109, t110, err := canon.AllocList(c, t108[:], len(v.Headers), 16, 4)
 	if err != nil {
 		return canon.Wrap("classify-options.headers", err)
 	}
-	for t107 := range v.Headers {
-		t108 := t106[t107*16:]
-		if err := storeResponseHeader(c, t108, &v.Headers[t107]); err != nil {
+	for t111 := range v.Headers {
+		t112 := t110[t111*16:]
+		if err := storeResponseHeader(c, t112, &v.Headers[t111]); err != nil {
 			return err
 		}
 	}
-	if err := c.WriteBytes(t105, t106); err != nil {
+	if err := c.WriteBytes(t109, t110); err != nil {
 		return canon.Wrap("classify-options.headers", err)
 	}
-	f[3] = uint64(binary.LittleEndian.Uint32(t104[0:]))
-	f[4] = uint64(binary.LittleEndian.Uint32(t104[4:]))
+	f[3] = uint64(binary.LittleEndian.Uint32(t108[0:]))
+	f[4] = uint64(binary.LittleEndian.Uint32(t108[4:]))
 	return nil
 }
 
@@ -1055,9 +1118,9 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.RetryAfterMs = nil
 	case 1:
-		t109 := new(uint64)
-		(*t109) = binary.LittleEndian.Uint64(b[16:][8:])
-		v.RetryAfterMs = t109
+		t113 := new(uint64)
+		(*t113) = binary.LittleEndian.Uint64(b[16:][8:])
+		v.RetryAfterMs = t113
 	default:
 		return canon.BadCase("failure.retry-after-ms", uint32(b[16:][0]), 2)
 	}
@@ -1065,9 +1128,9 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.HTTPStatus = nil
 	case 1:
-		t110 := new(uint16)
-		(*t110) = binary.LittleEndian.Uint16(b[32:][2:])
-		v.HTTPStatus = t110
+		t114 := new(uint16)
+		(*t114) = binary.LittleEndian.Uint16(b[32:][2:])
+		v.HTTPStatus = t114
 	default:
 		return canon.BadCase("failure.http-status", uint32(b[32:][0]), 2)
 	}
@@ -1075,11 +1138,11 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.ProviderType = nil
 	case 1:
-		t111 := new(string)
-		if err := canon.LoadString(c, b[36:][4:], t111); err != nil {
+		t115 := new(string)
+		if err := canon.LoadString(c, b[36:][4:], t115); err != nil {
 			return canon.Wrap("failure.provider-type", err)
 		}
-		v.ProviderType = t111
+		v.ProviderType = t115
 	default:
 		return canon.BadCase("failure.provider-type", uint32(b[36:][0]), 2)
 	}
@@ -1087,11 +1150,11 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.VendorCode = nil
 	case 1:
-		t112 := new(string)
-		if err := canon.LoadString(c, b[48:][4:], t112); err != nil {
+		t116 := new(string)
+		if err := canon.LoadString(c, b[48:][4:], t116); err != nil {
 			return canon.Wrap("failure.vendor-code", err)
 		}
-		v.VendorCode = t112
+		v.VendorCode = t116
 	default:
 		return canon.BadCase("failure.vendor-code", uint32(b[48:][0]), 2)
 	}
@@ -1099,11 +1162,11 @@ func loadFailure(c *wasmhost.Call, b []byte, v *Failure) error {
 	case 0:
 		v.RequestID = nil
 	case 1:
-		t113 := new(string)
-		if err := canon.LoadString(c, b[60:][4:], t113); err != nil {
+		t117 := new(string)
+		if err := canon.LoadString(c, b[60:][4:], t117); err != nil {
 			return canon.Wrap("failure.request-id", err)
 		}
-		v.RequestID = t113
+		v.RequestID = t117
 	default:
 		return canon.BadCase("failure.request-id", uint32(b[60:][0]), 2)
 	}
@@ -1201,14 +1264,14 @@ func lowerInvokeOptions(c *wasmhost.Call, f []uint64, v *InvokeOptions) error {
 }
 
 func loadToolOutput(c *wasmhost.Call, b []byte, v *ToolOutput) error {
-	t114, err := canon.LoadList(c, b[0:], 20, 4)
+	t118, err := canon.LoadList(c, b[0:], 20, 4)
 	if err != nil {
 		return canon.Wrap("tool-output.content", err)
 	}
-	v.Content = make([]ContentBlock, len(t114)/20)
-	for t115 := range v.Content {
-		t116 := t114[t115*20:]
-		if err := loadContentBlock(c, t116, &v.Content[t115]); err != nil {
+	v.Content = make([]ContentBlock, len(t118)/20)
+	for t119 := range v.Content {
+		t120 := t118[t119*20:]
+		if err := loadContentBlock(c, t120, &v.Content[t119]); err != nil {
 			return err
 		}
 	}
@@ -1216,11 +1279,11 @@ func loadToolOutput(c *wasmhost.Call, b []byte, v *ToolOutput) error {
 	case 0:
 		v.Details = nil
 	case 1:
-		t117 := new(string)
-		if err := canon.LoadString(c, b[8:][4:], t117); err != nil {
+		t121 := new(string)
+		if err := canon.LoadString(c, b[8:][4:], t121); err != nil {
 			return canon.Wrap("tool-output.details", err)
 		}
-		v.Details = t117
+		v.Details = t121
 	default:
 		return canon.BadCase("tool-output.details", uint32(b[8:][0]), 2)
 	}
@@ -1251,6 +1314,29 @@ func loadToolFault(c *wasmhost.Call, b []byte, v *ToolFault) error {
 		}
 	default:
 		return canon.BadCase("tool-fault", uint32(d), 4)
+	}
+	return nil
+}
+
+func storeContentBlock(c *wasmhost.Call, b []byte, v *ContentBlock) error {
+	switch v.Case {
+	case ContentBlockText:
+		b[0] = byte(0)
+		if err := canon.StoreString(c, b[4:], v.Text); err != nil {
+			return canon.Wrap("content-block.text", err)
+		}
+	case ContentBlockImage:
+		b[0] = byte(1)
+		if err := storeImage(c, b[4:], &v.Image); err != nil {
+			return err
+		}
+	case ContentBlockUnknown:
+		b[0] = byte(2)
+		if err := canon.StoreString(c, b[4:], v.Unknown); err != nil {
+			return canon.Wrap("content-block.unknown", err)
+		}
+	default:
+		return canon.BadCase("content-block", uint32(v.Case), 3)
 	}
 	return nil
 }
@@ -1352,11 +1438,11 @@ func loadCommandDefinition(c *wasmhost.Call, b []byte, v *CommandDefinition) err
 	case 0:
 		v.ArgumentHint = nil
 	case 1:
-		t118 := new(string)
-		if err := canon.LoadString(c, b[16:][4:], t118); err != nil {
+		t122 := new(string)
+		if err := canon.LoadString(c, b[16:][4:], t122); err != nil {
 			return canon.Wrap("command-definition.argument-hint", err)
 		}
-		v.ArgumentHint = t118
+		v.ArgumentHint = t122
 	default:
 		return canon.BadCase("command-definition.argument-hint", uint32(b[16:][0]), 2)
 	}
@@ -1370,25 +1456,25 @@ func loadProviderDefinition(c *wasmhost.Call, b []byte, v *ProviderDefinition) e
 	if err := canon.LoadString(c, b[8:], &v.DisplayName); err != nil {
 		return canon.Wrap("provider-definition.display-name", err)
 	}
-	t119, err := canon.LoadList(c, b[16:], 8, 4)
+	t123, err := canon.LoadList(c, b[16:], 8, 4)
 	if err != nil {
 		return canon.Wrap("provider-definition.secret-names", err)
 	}
-	v.SecretNames = make([]string, len(t119)/8)
-	for t120 := range v.SecretNames {
-		t121 := t119[t120*8:]
-		if err := canon.LoadString(c, t121, &v.SecretNames[t120]); err != nil {
+	v.SecretNames = make([]string, len(t123)/8)
+	for t124 := range v.SecretNames {
+		t125 := t123[t124*8:]
+		if err := canon.LoadString(c, t125, &v.SecretNames[t124]); err != nil {
 			return canon.Wrap("provider-definition.secret-names[]", err)
 		}
 	}
-	t122, err := canon.LoadList(c, b[24:], 36, 4)
+	t126, err := canon.LoadList(c, b[24:], 36, 4)
 	if err != nil {
 		return canon.Wrap("provider-definition.options", err)
 	}
-	v.Options = make([]ProviderOption, len(t122)/36)
-	for t123 := range v.Options {
-		t124 := t122[t123*36:]
-		if err := loadProviderOption(c, t124, &v.Options[t123]); err != nil {
+	v.Options = make([]ProviderOption, len(t126)/36)
+	for t127 := range v.Options {
+		t128 := t126[t127*36:]
+		if err := loadProviderOption(c, t128, &v.Options[t127]); err != nil {
 			return err
 		}
 	}
@@ -1445,14 +1531,14 @@ func loadKeyBinding(c *wasmhost.Call, b []byte, v *KeyBinding) error {
 	if err := canon.LoadString(c, b[0:], &v.Action); err != nil {
 		return canon.Wrap("key-binding.action", err)
 	}
-	t125, err := canon.LoadList(c, b[8:], 8, 4)
+	t129, err := canon.LoadList(c, b[8:], 8, 4)
 	if err != nil {
 		return canon.Wrap("key-binding.keys", err)
 	}
-	v.Keys = make([]string, len(t125)/8)
-	for t126 := range v.Keys {
-		t127 := t125[t126*8:]
-		if err := canon.LoadString(c, t127, &v.Keys[t126]); err != nil {
+	v.Keys = make([]string, len(t129)/8)
+	for t130 := range v.Keys {
+		t131 := t129[t130*8:]
+		if err := canon.LoadString(c, t131, &v.Keys[t130]); err != nil {
 			return canon.Wrap("key-binding.keys[]", err)
 		}
 	}
@@ -1470,25 +1556,25 @@ func loadThemeStyle(c *wasmhost.Call, b []byte, v *ThemeStyle) error {
 }
 
 func loadScreenLayout(c *wasmhost.Call, b []byte, v *ScreenLayout) error {
-	t128, err := canon.LoadList(c, b[0:], 8, 4)
+	t132, err := canon.LoadList(c, b[0:], 8, 4)
 	if err != nil {
 		return canon.Wrap("screen-layout.status-left", err)
 	}
-	v.StatusLeft = make([]string, len(t128)/8)
-	for t129 := range v.StatusLeft {
-		t130 := t128[t129*8:]
-		if err := canon.LoadString(c, t130, &v.StatusLeft[t129]); err != nil {
+	v.StatusLeft = make([]string, len(t132)/8)
+	for t133 := range v.StatusLeft {
+		t134 := t132[t133*8:]
+		if err := canon.LoadString(c, t134, &v.StatusLeft[t133]); err != nil {
 			return canon.Wrap("screen-layout.status-left[]", err)
 		}
 	}
-	t131, err := canon.LoadList(c, b[8:], 8, 4)
+	t135, err := canon.LoadList(c, b[8:], 8, 4)
 	if err != nil {
 		return canon.Wrap("screen-layout.status-right", err)
 	}
-	v.StatusRight = make([]string, len(t131)/8)
-	for t132 := range v.StatusRight {
-		t133 := t131[t132*8:]
-		if err := canon.LoadString(c, t133, &v.StatusRight[t132]); err != nil {
+	v.StatusRight = make([]string, len(t135)/8)
+	for t136 := range v.StatusRight {
+		t137 := t135[t136*8:]
+		if err := canon.LoadString(c, t137, &v.StatusRight[t136]); err != nil {
 			return canon.Wrap("screen-layout.status-right[]", err)
 		}
 	}
@@ -1589,14 +1675,14 @@ func loadHeaderTemplate(c *wasmhost.Call, b []byte, v *HeaderTemplate) error {
 	if err := canon.LoadString(c, b[0:], &v.Name); err != nil {
 		return canon.Wrap("header-template.name", err)
 	}
-	t134, err := canon.LoadList(c, b[8:], 12, 4)
+	t138, err := canon.LoadList(c, b[8:], 12, 4)
 	if err != nil {
 		return canon.Wrap("header-template.value", err)
 	}
-	v.Value = make([]TemplatePart, len(t134)/12)
-	for t135 := range v.Value {
-		t136 := t134[t135*12:]
-		if err := loadTemplatePart(c, t136, &v.Value[t135]); err != nil {
+	v.Value = make([]TemplatePart, len(t138)/12)
+	for t139 := range v.Value {
+		t140 := t138[t139*12:]
+		if err := loadTemplatePart(c, t140, &v.Value[t139]); err != nil {
 			return err
 		}
 	}
@@ -1657,11 +1743,11 @@ func loadBlockEnd(c *wasmhost.Call, b []byte, v *BlockEnd) error {
 	case 0:
 		v.Signature = nil
 	case 1:
-		t137 := new(string)
-		if err := canon.LoadString(c, b[4:][4:], t137); err != nil {
+		t141 := new(string)
+		if err := canon.LoadString(c, b[4:][4:], t141); err != nil {
 			return canon.Wrap("block-end.signature", err)
 		}
-		v.Signature = t137
+		v.Signature = t141
 	default:
 		return canon.BadCase("block-end.signature", uint32(b[4:][0]), 2)
 	}
@@ -1669,11 +1755,11 @@ func loadBlockEnd(c *wasmhost.Call, b []byte, v *BlockEnd) error {
 	case 0:
 		v.Encrypted = nil
 	case 1:
-		t138 := new([]byte)
-		if err := canon.LoadBytes(c, b[16:][4:], t138); err != nil {
+		t142 := new([]byte)
+		if err := canon.LoadBytes(c, b[16:][4:], t142); err != nil {
 			return canon.Wrap("block-end.encrypted", err)
 		}
-		v.Encrypted = t138
+		v.Encrypted = t142
 	default:
 		return canon.BadCase("block-end.encrypted", uint32(b[16:][0]), 2)
 	}
@@ -1686,9 +1772,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.Input = nil
 	case 1:
-		t139 := new(uint64)
-		(*t139) = binary.LittleEndian.Uint64(b[0:][8:])
-		v.Input = t139
+		t143 := new(uint64)
+		(*t143) = binary.LittleEndian.Uint64(b[0:][8:])
+		v.Input = t143
 	default:
 		return canon.BadCase("usage.input", uint32(b[0:][0]), 2)
 	}
@@ -1696,9 +1782,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.Output = nil
 	case 1:
-		t140 := new(uint64)
-		(*t140) = binary.LittleEndian.Uint64(b[16:][8:])
-		v.Output = t140
+		t144 := new(uint64)
+		(*t144) = binary.LittleEndian.Uint64(b[16:][8:])
+		v.Output = t144
 	default:
 		return canon.BadCase("usage.output", uint32(b[16:][0]), 2)
 	}
@@ -1706,9 +1792,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.CacheRead = nil
 	case 1:
-		t141 := new(uint64)
-		(*t141) = binary.LittleEndian.Uint64(b[32:][8:])
-		v.CacheRead = t141
+		t145 := new(uint64)
+		(*t145) = binary.LittleEndian.Uint64(b[32:][8:])
+		v.CacheRead = t145
 	default:
 		return canon.BadCase("usage.cache-read", uint32(b[32:][0]), 2)
 	}
@@ -1716,9 +1802,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.CacheWrite = nil
 	case 1:
-		t142 := new(uint64)
-		(*t142) = binary.LittleEndian.Uint64(b[48:][8:])
-		v.CacheWrite = t142
+		t146 := new(uint64)
+		(*t146) = binary.LittleEndian.Uint64(b[48:][8:])
+		v.CacheWrite = t146
 	default:
 		return canon.BadCase("usage.cache-write", uint32(b[48:][0]), 2)
 	}
@@ -1726,9 +1812,9 @@ func loadUsage(c *wasmhost.Call, b []byte, v *Usage) error {
 	case 0:
 		v.Reasoning = nil
 	case 1:
-		t143 := new(uint64)
-		(*t143) = binary.LittleEndian.Uint64(b[64:][8:])
-		v.Reasoning = t143
+		t147 := new(uint64)
+		(*t147) = binary.LittleEndian.Uint64(b[64:][8:])
+		v.Reasoning = t147
 	default:
 		return canon.BadCase("usage.reasoning", uint32(b[64:][0]), 2)
 	}
@@ -1743,11 +1829,11 @@ func loadResponseEnd(c *wasmhost.Call, b []byte, v *ResponseEnd) error {
 	case 0:
 		v.RawStop = nil
 	case 1:
-		t144 := new(string)
-		if err := canon.LoadString(c, b[4:][4:], t144); err != nil {
+		t148 := new(string)
+		if err := canon.LoadString(c, b[4:][4:], t148); err != nil {
 			return canon.Wrap("response-end.raw-stop", err)
 		}
-		v.RawStop = t144
+		v.RawStop = t148
 	default:
 		return canon.BadCase("response-end.raw-stop", uint32(b[4:][0]), 2)
 	}
@@ -1755,11 +1841,11 @@ func loadResponseEnd(c *wasmhost.Call, b []byte, v *ResponseEnd) error {
 	case 0:
 		v.RawUsage = nil
 	case 1:
-		t145 := new(string)
-		if err := canon.LoadString(c, b[16:][4:], t145); err != nil {
+		t149 := new(string)
+		if err := canon.LoadString(c, b[16:][4:], t149); err != nil {
 			return canon.Wrap("response-end.raw-usage", err)
 		}
-		v.RawUsage = t145
+		v.RawUsage = t149
 	default:
 		return canon.BadCase("response-end.raw-usage", uint32(b[16:][0]), 2)
 	}
@@ -1774,11 +1860,11 @@ func loadResponseFailure(c *wasmhost.Call, b []byte, v *ResponseFailure) error {
 	case 0:
 		v.RawStop = nil
 	case 1:
-		t146 := new(string)
-		if err := canon.LoadString(c, b[72:][4:], t146); err != nil {
+		t150 := new(string)
+		if err := canon.LoadString(c, b[72:][4:], t150); err != nil {
 			return canon.Wrap("response-failure.raw-stop", err)
 		}
-		v.RawStop = t146
+		v.RawStop = t150
 	default:
 		return canon.BadCase("response-failure.raw-stop", uint32(b[72:][0]), 2)
 	}
@@ -1786,11 +1872,11 @@ func loadResponseFailure(c *wasmhost.Call, b []byte, v *ResponseFailure) error {
 	case 0:
 		v.RawUsage = nil
 	case 1:
-		t147 := new(string)
-		if err := canon.LoadString(c, b[84:][4:], t147); err != nil {
+		t151 := new(string)
+		if err := canon.LoadString(c, b[84:][4:], t151); err != nil {
 			return canon.Wrap("response-failure.raw-usage", err)
 		}
-		v.RawUsage = t147
+		v.RawUsage = t151
 	default:
 		return canon.BadCase("response-failure.raw-usage", uint32(b[84:][0]), 2)
 	}
@@ -1820,6 +1906,16 @@ func loadContentBlock(c *wasmhost.Call, b []byte, v *ContentBlock) error {
 	return nil
 }
 
+func storeImage(c *wasmhost.Call, b []byte, v *Image) error {
+	if err := canon.StoreString(c, b[0:], v.MediaType); err != nil {
+		return canon.Wrap("image.media-type", err)
+	}
+	if err := canon.StoreBytes(c, b[8:], v.Data); err != nil {
+		return canon.Wrap("image.data", err)
+	}
+	return nil
+}
+
 func storeChangeKind(c *wasmhost.Call, b []byte, v *ChangeKind) error {
 	if *v >= 5 {
 		return canon.BadCase("change-kind", uint32(*v), 5)
@@ -1835,14 +1931,14 @@ func loadProviderOption(c *wasmhost.Call, b []byte, v *ProviderOption) error {
 	if err := loadOptionKind(c, b[8:], &v.Kind); err != nil {
 		return err
 	}
-	t148, err := canon.LoadList(c, b[12:], 8, 4)
+	t152, err := canon.LoadList(c, b[12:], 8, 4)
 	if err != nil {
 		return canon.Wrap("provider-option.allowed", err)
 	}
-	v.Allowed = make([]string, len(t148)/8)
-	for t149 := range v.Allowed {
-		t150 := t148[t149*8:]
-		if err := canon.LoadString(c, t150, &v.Allowed[t149]); err != nil {
+	v.Allowed = make([]string, len(t152)/8)
+	for t153 := range v.Allowed {
+		t154 := t152[t153*8:]
+		if err := canon.LoadString(c, t154, &v.Allowed[t153]); err != nil {
 			return canon.Wrap("provider-option.allowed[]", err)
 		}
 	}

@@ -10,6 +10,60 @@ import (
 	"github.com/smith-agent/smith/wasmhost"
 )
 
+// ComposeImports is what the host implements to serve smith:plugin/compose@0.0.0 to guests. Guests may import it only when granted the capability "compose". Returning the interface's fault type as the error hands it to the guest as the result's error; any other error aborts the guest, whose instance is destroyed.
+//
+// Child tool calls (capability `compose`): a tool call, a command or a
+// handler runs another tool of the session as its child. The host runs
+// the child from the same plugin generation, under the caller's deadline
+// and cancellation, one at a time, and it finishes before
+// `invoke-child` returns: nothing is left running. The permission policy
+// decides the child as it decides the model's calls. The child's effects
+// are limited to the capabilities its caller holds as well as its own, so
+// a plugin cannot reach, through another plugin's tool, what it was not
+// granted; along a chain of children the authority only narrows. Each
+// child is a durable effect of the call that made it.
+type ComposeImports interface {
+	// InvokeChild runs one child call and returns its result.
+	InvokeChild(ctx context.Context, call ChildCall) (ChildResult, error)
+}
+
+func moduleCompose(impl ComposeImports) wasmhost.HostModule {
+	return wasmhost.HostModule{Name: "smith:plugin/compose@0.0.0", Funcs: []wasmhost.HostFuncDef{
+		{Name: "invoke-child", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}, Fn: func(ctx context.Context, c *wasmhost.Call, stack []uint64) error {
+			st, err := stateOf(ctx)
+			if err != nil {
+				return err
+			}
+			_ = st
+			var a0 ChildCall
+			if err := liftChildCall(c, stack[0:], &a0); err != nil {
+				return err
+			}
+			v, callErr := impl.InvokeChild(ctx, a0)
+			var fault ChildFault
+			isFault := false
+			if callErr != nil {
+				if !errors.As(callErr, &fault) {
+					return callErr
+				}
+				isFault = true
+			}
+			ret := make([]byte, 16)
+			if isFault {
+				ret[0] = 1
+				if err := storeChildFault(c, ret[4:], &fault); err != nil {
+					return err
+				}
+			} else {
+				if err := storeChildResult(c, ret[4:], &v); err != nil {
+					return err
+				}
+			}
+			return canon.WriteRecord(c, uint32(stack[4]), 4, ret)
+		}},
+	}}
+}
+
 // FsImports is what the host implements to serve smith:plugin/fs@0.0.0 to guests. Guests may import it only when granted the capability "fs". Returning the interface's fault type as the error hands it to the guest as the result's error; any other error aborts the guest, whose instance is destroyed.
 //
 // File effects (capability `fs`). Every call is a recorded effect, bounded
@@ -1040,6 +1094,8 @@ func moduleProviderResources() wasmhost.HostModule {
 
 // Hosts holds the host's implementations of the world's imported interfaces.
 type Hosts struct {
+	// Compose serves smith:plugin/compose@0.0.0; nil means the interface is not served.
+	Compose ComposeImports
 	// Fs serves smith:plugin/fs@0.0.0; nil means the interface is not served.
 	Fs FsImports
 	// HTTP serves smith:plugin/http@0.0.0; nil means the interface is not served.
@@ -1068,6 +1124,12 @@ func HostModules(h Hosts, granted ...string) ([]wasmhost.HostModule, error) {
 	grantSet := map[string]bool{}
 	for _, g := range granted {
 		grantSet[g] = true
+	}
+	if h.Compose != nil {
+		if !grantSet["compose"] {
+			return nil, errors.New("pluginabi: Hosts.Compose is set but the capability \"compose\" is not granted; grant it or leave the field nil")
+		}
+		mods = append(mods, moduleCompose(h.Compose))
 	}
 	if h.Fs != nil {
 		if !grantSet["fs"] {

@@ -124,7 +124,7 @@ func TestCapabilityGrants(t *testing.T) {
 	if !errors.As(err, &ve) || !strings.Contains(err.Error(), `import "smith:plugin/fs@0.0.0" "read-file"`) || !strings.Contains(err.Error(), "not granted") {
 		t.Fatalf("Compile without the fs grant = %v; want a validation error naming the import", err)
 	}
-	if !reflect.DeepEqual(pluginabi.Capabilities, []string{"fs", "http", "log", "process", "secrets", "state", "ui", "vcs"}) {
+	if !reflect.DeepEqual(pluginabi.Capabilities, []string{"compose", "fs", "http", "log", "process", "secrets", "state", "ui", "vcs"}) {
 		t.Errorf("Capabilities = %v", pluginabi.Capabilities)
 	}
 }

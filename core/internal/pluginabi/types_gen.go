@@ -6,6 +6,106 @@ import (
 	"strconv"
 )
 
+// ChildCall is the WIT record "child-call" (smith:plugin/compose@0.0.0).
+//
+// A child call.
+type ChildCall struct {
+	// The tool's name, as the model sees it.
+	Name string
+	// The arguments, a JSON object the tool's schema must accept.
+	Arguments string
+}
+
+// ChildResult is the WIT record "child-result" (smith:plugin/compose@0.0.0).
+//
+// What a child returned.
+type ChildResult struct {
+	// The content the tool returned, in order.
+	Content []ContentBlock
+	// Whether it is an error result (the tool failed, or refused its
+	// arguments); the content says why.
+	IsError bool
+}
+
+// ChildFault is the WIT variant "child-fault" (smith:plugin/compose@0.0.0). Case says which case it holds; the field named after that case holds its payload.
+//
+// Why a child did not run.
+type ChildFault struct {
+	// Case is the case the value holds.
+	Case ChildFaultCase
+	// No active tool of that name in this generation; says which.
+	// Valid when Case is ChildFaultUnavailable.
+	Unavailable string
+	// The caller's authority does not cover the child: says which
+	// capability it lacks.
+	// Valid when Case is ChildFaultUnauthorized.
+	Unauthorized string
+	// The permission policy refused the call; carries its reason.
+	// Valid when Case is ChildFaultDenied.
+	Denied string
+	// The chain of children is deeper than the host allows, or the call
+	// made more children than it allows; says which.
+	// Valid when Case is ChildFaultExhausted.
+	Exhausted string
+	// Any other failure, described.
+	// Valid when Case is ChildFaultUnknown.
+	Unknown string
+}
+
+// ChildFaultCase names the cases of ChildFault.
+type ChildFaultCase uint8
+
+// The cases of ChildFault.
+const (
+	// No active tool of that name in this generation; says which.
+	ChildFaultUnavailable ChildFaultCase = iota
+	// The caller's authority does not cover the child: says which
+	// capability it lacks.
+	ChildFaultUnauthorized
+	// The permission policy refused the call; carries its reason.
+	ChildFaultDenied
+	// The chain of children is deeper than the host allows, or the call
+	// made more children than it allows; says which.
+	ChildFaultExhausted
+	// Any other failure, described.
+	ChildFaultUnknown
+)
+
+// String returns the WIT name of the case.
+func (v ChildFaultCase) String() string {
+	switch v {
+	case ChildFaultUnavailable:
+		return "unavailable"
+	case ChildFaultUnauthorized:
+		return "unauthorized"
+	case ChildFaultDenied:
+		return "denied"
+	case ChildFaultExhausted:
+		return "exhausted"
+	case ChildFaultUnknown:
+		return "unknown"
+	}
+	return "child-fault#" + strconv.Itoa(int(v))
+}
+
+// Error describes the fault as "child-fault <case>: <payload>".
+func (v ChildFault) Error() string {
+	s := "child-fault " + v.Case.String()
+	switch v.Case {
+	case ChildFaultUnavailable:
+		s += ": " + v.Unavailable
+	case ChildFaultUnauthorized:
+		s += ": " + v.Unauthorized
+	case ChildFaultDenied:
+		s += ": " + v.Denied
+	case ChildFaultExhausted:
+		s += ": " + v.Exhausted
+	case ChildFaultUnknown:
+		s += ": " + v.Unknown
+	}
+	return s
+}
+
 // FileFault is the WIT variant "file-fault" (smith:plugin/fs@0.0.0). Case says which case it holds; the field named after that case holds its payload.
 //
 // Why a file effect failed.

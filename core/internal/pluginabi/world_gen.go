@@ -8,7 +8,7 @@ import (
 
 // Capabilities lists the grants that make capability interfaces importable,
 // each named after its interface.
-var Capabilities = []string{"fs", "http", "log", "process", "secrets", "state", "ui", "vcs"}
+var Capabilities = []string{"compose", "fs", "http", "log", "process", "secrets", "state", "ui", "vcs"}
 
 // WorldSpec returns what the host expects of an artifact of the world
 // smith:plugin@0.0.0 (plugin): every import it may use and every export it may or
@@ -19,6 +19,7 @@ func WorldSpec() wasmhost.WorldSpec {
 		Package: "smith:plugin",
 		Version: "0.0.0",
 		Imports: []wasmhost.ImportSpec{
+			{Module: "smith:plugin/compose@0.0.0", Name: "invoke-child", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}},
 			{Module: "smith:plugin/fs@0.0.0", Name: "read-file", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I64, wasmhost.I32}, Results: nil}},
 			{Module: "smith:plugin/fs@0.0.0", Name: "write-file", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32}, Results: nil}},
 			{Module: "smith:plugin/fs@0.0.0", Name: "edit-file", Sig: wasmhost.Signature{Params: []wasmhost.ValueType{wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I32, wasmhost.I64, wasmhost.I32}, Results: nil}},

@@ -33,11 +33,11 @@ var toolsWasm []byte
 // the toolchains that built them (a rebuild is byte-identical only with
 // the same one).
 var pins = []pin{
-	{name: "permissions", file: "permissions.wasm", size: 95236, sha256: "a43c888bc6e468e047a276d9a407c8771913500d2cc42996330e28e8a71e7090", toolchain: "rustc 1.63.0", data: permissionsWasm},
-	{name: "product", file: "product.wasm", size: 107673, sha256: "6b53cd09506b936af67a7fc02ab765db154bf89a1b8a35ccc2846fb7bb1f70ba", toolchain: "rustc 1.63.0", data: productWasm},
-	{name: "providers-anthropic", file: "providers-anthropic.wasm", size: 302260, sha256: "9b1a3de541fd277c44cb84476fba6f14ff0313a827147fe7874d7d07e329498a", toolchain: "rustc 1.63.0", data: providersanthropicWasm},
-	{name: "providers-openai-responses", file: "providers-openai-responses.wasm", size: 308969, sha256: "a9128ef763ea9062f9af72333b2ed63c8e50a5fad5fa78112785e334cee14b02", toolchain: "rustc 1.63.0", data: providersopenairesponsesWasm},
-	{name: "providers-openai-chat", file: "providers-openai-chat.wasm", size: 313272, sha256: "a6ee4af1af8ff9ff42d37ae5f4cd89443f22aa85b4b7f2d6d7b94d6730d8a831", toolchain: "rustc 1.63.0", data: providersopenaichatWasm},
-	{name: "providers-gemini", file: "providers-gemini.wasm", size: 362010, sha256: "f5025c9d629b028eb809d088e7e17ddbf5deaf87eb41d0ec20eb351d30e456ea", toolchain: "rustc 1.63.0", data: providersgeminiWasm},
-	{name: "tools", file: "tools.wasm", size: 112612, sha256: "df21b85e08015d555d8720e96f9efe0b4d87f71e6b7ade8fcbbc5801385b879e", toolchain: "rustc 1.63.0", data: toolsWasm},
+	{name: "permissions", file: "permissions.wasm", size: 95236, sha256: "819dbef6411a586d7d07ab929f6a4aa83d3096e993e6fde510dcdd122847e13f", toolchain: "rustc 1.63.0", data: permissionsWasm},
+	{name: "product", file: "product.wasm", size: 107673, sha256: "758a715e0aa045605b405d47905ff5975428d798420b27b69b9a44c440f536ca", toolchain: "rustc 1.63.0", data: productWasm},
+	{name: "providers-anthropic", file: "providers-anthropic.wasm", size: 302260, sha256: "62be5fc13fa5cb142f7b9e65e9c2f87bc93821d47f7282573ab105e0502573d3", toolchain: "rustc 1.63.0", data: providersanthropicWasm},
+	{name: "providers-openai-responses", file: "providers-openai-responses.wasm", size: 308969, sha256: "f6fbcd6d8b53472073bb2d2ed04d622da4e4475f3e50ae3086a8798f587a8751", toolchain: "rustc 1.63.0", data: providersopenairesponsesWasm},
+	{name: "providers-openai-chat", file: "providers-openai-chat.wasm", size: 313272, sha256: "c91c1c75ab2e6339407bb3f1aac88d754066ae842a42d9e16f37697b760d2331", toolchain: "rustc 1.63.0", data: providersopenaichatWasm},
+	{name: "providers-gemini", file: "providers-gemini.wasm", size: 362010, sha256: "e7c77421afe40c08fa984930128b360485236f447ebf5155cf384573248cc43f", toolchain: "rustc 1.63.0", data: providersgeminiWasm},
+	{name: "tools", file: "tools.wasm", size: 112612, sha256: "2f6bcb7290c154a79cc857778e966f3fa9f0f7b2adf46d5b4a2532bfe4401ffd", toolchain: "rustc 1.63.0", data: toolsWasm},
 }
