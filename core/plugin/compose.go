@@ -35,8 +35,9 @@ type childKey struct{}
 
 // child is what a child call inherits from the call that made it.
 type child struct {
-	depth   int             // 1 for a child of a top-level call
-	allowed map[string]bool // the capabilities its effects may use
+	depth    int             // 1 for a child of a top-level call
+	allowed  map[string]bool // the capabilities its effects may use
+	readOnly bool            // its caller may only read (a handler, a prompt)
 }
 
 // composeHost serves the compose capability of one plugin.
@@ -90,7 +91,10 @@ func (c *composeHost) InvokeChild(ctx context.Context, call pluginabi.ChildCall)
 			allowed[g] = true
 		}
 	}
-	if why := st.binding.decide(ctx, fmt.Sprintf("%s/child-%d", st.callID, n), call); why != "" {
+	cctx := context.WithValue(ctx, childKey{}, child{depth: st.depth + 1, allowed: allowed, readOnly: st.readOnly})
+	// The decision runs as a child too: a handler that makes children of
+	// its own is bounded by the same depth.
+	if why := st.binding.decide(cctx, fmt.Sprintf("%s/child-%d", st.callID, n), call); why != "" {
 		return pluginabi.ChildResult{}, pluginabi.ChildFault{Case: pluginabi.ChildFaultDenied, Denied: why}
 	}
 	// The child is the tool.child effect of its caller's call: its id is
@@ -105,7 +109,6 @@ func (c *composeHost) InvokeChild(ctx context.Context, call pluginabi.ChildCall)
 		return pluginabi.ChildResult{}, pluginabi.ChildFault{Case: pluginabi.ChildFaultUnknown, Unknown: fmt.Sprintf("compose: recording the child failed: %v", err)}
 	}
 	id := e.Intent().ID
-	cctx := context.WithValue(ctx, childKey{}, child{depth: st.depth + 1, allowed: allowed})
 	res, err := target.Execute(cctx, &agent.Call{ID: id, Arguments: json.RawMessage(call.Arguments), Cwd: inv.Cwd})
 	o := effect.Outcome{Mutation: res.Mutation, Err: err}
 	if err == nil {
@@ -173,6 +176,15 @@ func (b *Binding) decide(ctx context.Context, id string, call pluginabi.ChildCal
 		}
 	}
 	return ""
+}
+
+// inherit makes st a child's when ctx is a child call's (compose): its
+// depth, the capabilities it may use, and whether it may only read.
+func (st *callState) inherit(ctx context.Context) {
+	if c, ok := ctx.Value(childKey{}).(child); ok {
+		st.depth, st.allowed = c.depth, c.allowed
+		st.readOnly = st.readOnly || c.readOnly
+	}
 }
 
 // permits returns why the call's effects may not use capability cap

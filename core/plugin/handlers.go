@@ -185,6 +185,7 @@ func (h *handlers) call(ctx context.Context, bud *budget, l *loaded, kind string
 	defer in.Release()
 	parent := "handler:" + kind
 	st := &callState{ops: h.b.ops, readOnly: true, ui: h.b.ui, vcs: h.b.vcs, state: h.b.state, binding: h.b, callID: parent, budget: bud}
+	st.inherit(ctx)
 	ictx := context.WithValue(hostops.WithInvocation(ctx, hostops.Invocation{Cwd: h.b.cwd, CallID: parent, Generation: h.b.gen.id}), callKey{}, st)
 	got, err := pluginabi.Bind(in).HandleEvent(ictx, pluginabi.Event{Kind: eventKinds[kind], Sequence: seq, Payload: payload},
 		pluginabi.HandleOptions{DecisionRequired: decision, Configuration: l.configuration()})

@@ -189,9 +189,7 @@ func (p *pluginTool) Execute(ctx context.Context, call *agent.Call) (agent.Resul
 		cwd = p.b.cwd
 	}
 	st := &callState{ops: p.b.ops, ui: p.b.ui, vcs: p.b.vcs, state: p.b.state, callID: call.ID, binding: p.b}
-	if c, ok := ctx.Value(childKey{}).(child); ok {
-		st.depth, st.allowed = c.depth, c.allowed
-	}
+	st.inherit(ctx)
 	ictx := context.WithValue(hostops.WithInvocation(ctx, hostops.Invocation{Cwd: cwd, CallID: call.ID, Generation: p.b.gen.id}), callKey{}, st)
 	// A command's output reaches the caller as it runs: the run's
 	// tool_execution_update events, MCP's progress.
