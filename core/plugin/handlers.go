@@ -42,6 +42,7 @@ var eventKinds = map[string]pluginabi.EventKind{
 	"compaction_end":        pluginabi.EventKindCompactionEnd,
 	"model_change":          pluginabi.EventKindModelChange,
 	"notice":                pluginabi.EventKindNotice,
+	"plugins_reloaded":      pluginabi.EventKindPluginsReloaded,
 }
 
 // disabledHandlers are the plugins whose handler failed in a generation:

@@ -13,7 +13,7 @@ var EventTypes = []string{
 	"agent_start", "turn_start", "message_start", "message_update", "message_end",
 	"tool_execution_start", "tool_execution_update", "tool_execution_end", "turn_end",
 	"compaction_start", "compaction_end", "queue_update", "provider_retry",
-	"provider_failover", "model_change", "notice", "confirmation_request", "confirmation_end",
+	"provider_failover", "model_change", "plugins_reloaded", "notice", "confirmation_request", "confirmation_end",
 	"agent_end", "settled",
 }
 
@@ -51,6 +51,8 @@ func EventType(e Event) string {
 		return "provider_failover"
 	case ModelChange:
 		return "model_change"
+	case PluginsReloaded:
+		return "plugins_reloaded"
 	case Notice:
 		return "notice"
 	case ConfirmationRequest:
@@ -157,6 +159,8 @@ func UnmarshalEvent(b []byte) (Event, error) {
 		return decode[ProviderFailover](b, typ)
 	case "model_change":
 		return decode[ModelChange](b, typ)
+	case "plugins_reloaded":
+		return decode[PluginsReloaded](b, typ)
 	case "notice":
 		return decode[Notice](b, typ)
 	case "confirmation_request":

@@ -181,6 +181,19 @@ type ModelChange struct {
 	Thinking string `json:"thinking,omitempty"`
 }
 
+// PluginsReloaded reports that a new generation of the plugins was
+// published (smith plugin reload, /reload, a handler's reload-plugins):
+// the session's next run binds it; a run in progress finishes on the
+// generation it started on (Deferred counts such sessions). Plugins are
+// the new generation's, by name.
+type PluginsReloaded struct {
+	Seq
+	Generation uint64   `json:"generation"`
+	Previous   uint64   `json:"previous"`
+	Plugins    []string `json:"plugins"`
+	Deferred   int      `json:"deferred,omitempty"`
+}
+
 // NoticeLevel grades a [Notice].
 type NoticeLevel string
 
@@ -288,6 +301,7 @@ func (QueueUpdate) isEvent()         {}
 func (ProviderRetry) isEvent()       {}
 func (ProviderFailover) isEvent()    {}
 func (ModelChange) isEvent()         {}
+func (PluginsReloaded) isEvent()     {}
 func (Notice) isEvent()              {}
 func (ConfirmationRequest) isEvent() {}
 func (ConfirmationEnd) isEvent()     {}

@@ -35,6 +35,7 @@ func samples() []Event {
 		ProviderRetry{Seq: Seq{N: 13}, Target: "anthropic/claude", Attempt: 1, Error: rate, WaitMillis: 2000},
 		ProviderFailover{Seq: Seq{N: 14}, From: "anthropic/claude", To: "openai/gpt-5", Error: rate},
 		ModelChange{Seq: Seq{N: 15}, Model: "fast", Thinking: "high"},
+		PluginsReloaded{Seq: Seq{N: 15}, Generation: 3, Previous: 2, Plugins: []string{"tools", "product", "shout"}, Deferred: 1},
 		Notice{Seq: Seq{N: 16}, Level: NoticeWarning, Text: "AGENTS.md was cut at 32 KiB", Plugin: "notes"},
 		ConfirmationRequest{Seq: Seq{N: 17}, ID: "q1", Plugin: "permissions", CallID: "handler:tool_execution_start",
 			Prompt: "May bash run `git push`?", TimeoutMillis: 600000},

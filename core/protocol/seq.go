@@ -54,6 +54,9 @@ func Numbered(ev Event, n uint64) Event {
 	case ModelChange:
 		e.Seq = s
 		return e
+	case PluginsReloaded:
+		e.Seq = s
+		return e
 	case Notice:
 		e.Seq = s
 		return e

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -122,5 +123,42 @@ func TestHandlersSeeEventsBetweenRuns(t *testing.T) {
 	}
 	if strings.Join(got, " ") != "model_change queue_update" {
 		t.Fatalf("events after the model change: %v", got)
+	}
+}
+
+// TestHandlersSeeReload: a reload binds an idle session to the new
+// generation, whose handler sees plugins_reloaded first; the frontends
+// get the event with the generations and the plugins.
+func TestHandlersSeeReload(t *testing.T) {
+	w := newWorld(t)
+	w.write("h.mock.json", mockScript(mockText("one", 10, 1, 1)))
+	guard := guardPlugin(t)
+	rt := w.open(map[string]string{"model": "mock/h.mock.json"}, func(c *Config) { c.Plugins = append(c.Plugins, guard) })
+	s, err := rt.NewSession(context.Background(), NewSessionOptions{Name: "reload"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runPrompt(t, s, "hi")
+	sub := s.Subscribe()
+	defer sub.Close()
+	res, err := rt.Reload(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ev := range sub.Events() {
+		if r, ok := ev.(protocol.PluginsReloaded); ok {
+			if r.Generation != res.Generation || r.Previous != res.Previous || !slices.Contains(r.Plugins, "guard") {
+				t.Fatalf("plugins_reloaded %+v; reload %+v", r, res)
+			}
+			break
+		}
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if q := s.Queue(); len(q.FollowUp) == 1 && strings.Contains(model.TextOf(q.FollowUp[0].Content), "handlerguest saw the reload") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the new generation's handler never saw the reload: %+v", s.Queue())
+		}
 	}
 }

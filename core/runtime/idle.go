@@ -57,6 +57,13 @@ func (s *Session) deliverIdle() {
 				return // Close unbinds the agent without the lock
 			}
 			a := s.agent
+			if _, reloaded := ev.(protocol.PluginsReloaded); reloaded && a == nil && !s.running() {
+				// The reload unbound the session: bind the new
+				// generation now, so its handlers see the reload first.
+				if s.prepare(s.ctx) == nil {
+					a = s.agent
+				}
+			}
 			s.mu.Unlock()
 			if a == nil {
 				continue // no run has bound the plugins yet

@@ -3,7 +3,10 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/smith-agent/smith/core/protocol"
 )
 
 // ReloadResult is what [Runtime.Reload] published.
@@ -70,6 +73,10 @@ func (rt *Runtime) Reload(ctx context.Context) (ReloadResult, error) {
 			_ = s.unbind()
 		}
 		s.mu.Unlock()
+	}
+	for _, s := range sessions {
+		s.publishIdle(protocol.PluginsReloaded{Seq: protocol.Seq{N: s.hub.next()}, Generation: res.Generation, Previous: res.Previous,
+			Plugins: slices.Clone(res.Plugins), Deferred: res.Deferred})
 	}
 	rt.plugins.prepare(toolsPlugin, productPlugin)
 	return res, nil

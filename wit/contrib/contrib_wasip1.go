@@ -157,8 +157,8 @@ func storeModelDefinition(b []byte, v *ModelDefinition) {
 }
 
 func storeTypesEventKind(b []byte, v *types.EventKind) {
-	if *v >= 19 {
-		cabi.BadCase("event-kind", uint32(*v), 19)
+	if *v >= 20 {
+		cabi.BadCase("event-kind", uint32(*v), 20)
 	}
 	b[0] = byte(*v)
 }

@@ -112,8 +112,8 @@ func storeAction(b []byte, v *Action) {
 
 func liftTypesEventKind(f []uint64, v *types.EventKind) {
 	d := uint32(f[0])
-	if d >= 19 {
-		cabi.BadCase("event-kind", uint32(d), 19)
+	if d >= 20 {
+		cabi.BadCase("event-kind", uint32(d), 20)
 	}
 	*v = types.EventKind(d)
 }

@@ -2102,6 +2102,9 @@ pub mod types {
         ModelChange,
         /// A notice for the user (not part of the conversation).
         Notice,
+        /// A new generation of the plugins was published; the new
+        /// generation's handlers see it first.
+        PluginsReloaded,
         /// An event kind newer than this world.
         Unknown,
     }
@@ -2129,8 +2132,9 @@ pub mod types {
                 15 => EventKind::CompactionEnd,
                 16 => EventKind::ModelChange,
                 17 => EventKind::Notice,
-                18 => EventKind::Unknown,
-                d => rt::bad("types.event-kind", d as u32, 19),
+                18 => EventKind::PluginsReloaded,
+                19 => EventKind::Unknown,
+                d => rt::bad("types.event-kind", d as u32, 20),
             }
         }
         unsafe fn store(&self, p: usize, _keep: &mut rt::Keep) {
@@ -2156,8 +2160,9 @@ pub mod types {
                 15 => EventKind::CompactionEnd,
                 16 => EventKind::ModelChange,
                 17 => EventKind::Notice,
-                18 => EventKind::Unknown,
-                d => rt::bad("types.event-kind", d as u32, 19),
+                18 => EventKind::PluginsReloaded,
+                19 => EventKind::Unknown,
+                d => rt::bad("types.event-kind", d as u32, 20),
             }
         }
         unsafe fn lower(&self, f: &mut [u64], _keep: &mut rt::Keep) {

@@ -1500,8 +1500,8 @@ func loadModelDefinition(c *wasmhost.Call, b []byte, v *ModelDefinition) error {
 
 func loadEventKind(c *wasmhost.Call, b []byte, v *EventKind) error {
 	d := uint32(b[0])
-	if d >= 19 {
-		return canon.BadCase("event-kind", uint32(d), 19)
+	if d >= 20 {
+		return canon.BadCase("event-kind", uint32(d), 20)
 	}
 	*v = EventKind(d)
 	return nil
@@ -1588,8 +1588,8 @@ func loadScreenLayout(c *wasmhost.Call, b []byte, v *ScreenLayout) error {
 }
 
 func lowerEventKind(c *wasmhost.Call, f []uint64, v *EventKind) error {
-	if *v >= 19 {
-		return canon.BadCase("event-kind", uint32(*v), 19)
+	if *v >= 20 {
+		return canon.BadCase("event-kind", uint32(*v), 20)
 	}
 	f[0] = uint64(*v)
 	return nil

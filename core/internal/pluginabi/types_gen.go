@@ -877,6 +877,9 @@ const (
 	EventKindModelChange
 	// A notice for the user (not part of the conversation).
 	EventKindNotice
+	// A new generation of the plugins was published; the new
+	// generation's handlers see it first.
+	EventKindPluginsReloaded
 	// An event kind newer than this world.
 	EventKindUnknown
 )
@@ -920,6 +923,8 @@ func (v EventKind) String() string {
 		return "model-change"
 	case EventKindNotice:
 		return "notice"
+	case EventKindPluginsReloaded:
+		return "plugins-reloaded"
 	case EventKindUnknown:
 		return "unknown"
 	}

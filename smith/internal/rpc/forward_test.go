@@ -13,7 +13,7 @@ import (
 
 // TestEveryEventForwarded: every event of the vocabulary — the run, the
 // messages and their deltas, tools, compaction, the queue, retries,
-// failovers, model changes and notices — becomes one notification line,
+// failovers, model changes, plugin reloads and notices — becomes one notification line,
 // in order, carrying the event exactly as protocol.MarshalEvent writes it.
 func TestEveryEventForwarded(t *testing.T) {
 	err := model.NewError(model.ErrOverloaded, "busy")
@@ -33,6 +33,7 @@ func TestEveryEventForwarded(t *testing.T) {
 		protocol.ProviderRetry{Seq: protocol.Seq{N: 13}, Target: "a/b", Attempt: 1, Error: err, WaitMillis: 500},
 		protocol.ProviderFailover{Seq: protocol.Seq{N: 14}, From: "a/b", To: "c/d", Error: err},
 		protocol.ModelChange{Seq: protocol.Seq{N: 15}, Model: "fast"},
+		protocol.PluginsReloaded{Seq: protocol.Seq{N: 15}, Generation: 2, Previous: 1, Plugins: []string{"tools"}},
 		protocol.Notice{Seq: protocol.Seq{N: 16}, Level: protocol.NoticeWarning, Text: "careful"},
 		protocol.ConfirmationRequest{Seq: protocol.Seq{N: 17}, ID: "q1", Plugin: "permissions", Prompt: "Run `bash`?", TimeoutMillis: 1000},
 		protocol.ConfirmationEnd{Seq: protocol.Seq{N: 18}, ID: "q1", Outcome: protocol.ConfirmNoUser},

@@ -33,11 +33,11 @@ var toolsWasm []byte
 // the toolchains that built them (a rebuild is byte-identical only with
 // the same one).
 var pins = []pin{
-	{name: "permissions", file: "permissions.wasm", size: 95236, sha256: "819dbef6411a586d7d07ab929f6a4aa83d3096e993e6fde510dcdd122847e13f", toolchain: "rustc 1.63.0", data: permissionsWasm},
-	{name: "product", file: "product.wasm", size: 107673, sha256: "758a715e0aa045605b405d47905ff5975428d798420b27b69b9a44c440f536ca", toolchain: "rustc 1.63.0", data: productWasm},
-	{name: "providers-anthropic", file: "providers-anthropic.wasm", size: 302260, sha256: "62be5fc13fa5cb142f7b9e65e9c2f87bc93821d47f7282573ab105e0502573d3", toolchain: "rustc 1.63.0", data: providersanthropicWasm},
-	{name: "providers-openai-responses", file: "providers-openai-responses.wasm", size: 308969, sha256: "f6fbcd6d8b53472073bb2d2ed04d622da4e4475f3e50ae3086a8798f587a8751", toolchain: "rustc 1.63.0", data: providersopenairesponsesWasm},
-	{name: "providers-openai-chat", file: "providers-openai-chat.wasm", size: 313272, sha256: "c91c1c75ab2e6339407bb3f1aac88d754066ae842a42d9e16f37697b760d2331", toolchain: "rustc 1.63.0", data: providersopenaichatWasm},
-	{name: "providers-gemini", file: "providers-gemini.wasm", size: 362010, sha256: "e7c77421afe40c08fa984930128b360485236f447ebf5155cf384573248cc43f", toolchain: "rustc 1.63.0", data: providersgeminiWasm},
-	{name: "tools", file: "tools.wasm", size: 112612, sha256: "2f6bcb7290c154a79cc857778e966f3fa9f0f7b2adf46d5b4a2532bfe4401ffd", toolchain: "rustc 1.63.0", data: toolsWasm},
+	{name: "permissions", file: "permissions.wasm", size: 95236, sha256: "ada6fc7e7529d50d3191240748beae78395ee3b0ade35b548e8513a045855419", toolchain: "rustc 1.63.0", data: permissionsWasm},
+	{name: "product", file: "product.wasm", size: 107673, sha256: "a72d2b535a27e051cbfcfa83531a3ab13839b75703093a18e3cf8a827186286e", toolchain: "rustc 1.63.0", data: productWasm},
+	{name: "providers-anthropic", file: "providers-anthropic.wasm", size: 302260, sha256: "a83a9ad41cd08b1765b138b10f9cd816f1bb8a68400a8a9da07616f9e241f3f6", toolchain: "rustc 1.63.0", data: providersanthropicWasm},
+	{name: "providers-openai-responses", file: "providers-openai-responses.wasm", size: 308969, sha256: "00a3d3c9222a82c9d9416516f40a1f1743eab8c535e7c9ca409a594e86973a4d", toolchain: "rustc 1.63.0", data: providersopenairesponsesWasm},
+	{name: "providers-openai-chat", file: "providers-openai-chat.wasm", size: 313272, sha256: "a077f23b44b157262557eba32421ce583814bbdc670be9998bcb8efc560d0885", toolchain: "rustc 1.63.0", data: providersopenaichatWasm},
+	{name: "providers-gemini", file: "providers-gemini.wasm", size: 362010, sha256: "659fc5f95ac75fc37cbe5e2a7f24cc7dd6471d86cabfefc2769d7900cf02c93d", toolchain: "rustc 1.63.0", data: providersgeminiWasm},
+	{name: "tools", file: "tools.wasm", size: 112612, sha256: "187ff6b142c4c09257c7b986c3d2fac9447f3ed5b698f34a0a5ef1a2f288b61f", toolchain: "rustc 1.63.0", data: toolsWasm},
 }

@@ -10,7 +10,8 @@
 // model" selects another; a decision it is asked for says so in the
 // queued input; a user message saying "follow up please" queues a
 // follow-up (message_start); a model change to a model named "announce"
-// queues a follow-up (model_change, also between runs). A call whose arguments say "confirm" is asked about
+// queues a follow-up (model_change, also between runs), and so does a
+// reload of the plugins (plugins_reloaded). A call whose arguments say "confirm" is asked about
 // (ui request-confirmation, after a ui notification): it runs when the
 // person says yes and is denied, with the answer or the fault, otherwise.
 package main
@@ -35,7 +36,8 @@ type plugin struct{}
 
 func (plugin) DeclareContributions(contrib.DeclareOptions) (contrib.Contributions, error) {
 	return contrib.Contributions{Subscriptions: []types.EventKind{types.EventKindTurnEnd, types.EventKindToolExecutionStart,
-		types.EventKindMessageEnd, types.EventKindSettled, types.EventKindMessageStart, types.EventKindModelChange}}, nil
+		types.EventKindMessageEnd, types.EventKindSettled, types.EventKindMessageStart, types.EventKindModelChange,
+		types.EventKindPluginsReloaded}}, nil
 }
 
 // settledRuns counts the settled events seen: guest-local state.
@@ -44,6 +46,8 @@ var settledRuns int
 func (plugin) HandleEvent(ev handler.Event, opts handler.HandleOptions) ([]handler.Action, error) {
 	p := ev.Payload
 	switch ev.Kind {
+	case types.EventKindPluginsReloaded:
+		return []handler.Action{{Case: handler.ActionQueueFollowUp, QueueFollowUp: "handlerguest saw the reload"}}, nil
 	case types.EventKindModelChange:
 		if strings.Contains(p, "announce") {
 			return []handler.Action{{Case: handler.ActionQueueFollowUp, QueueFollowUp: "handlerguest saw the model change"}}, nil
