@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"sync"
@@ -25,48 +26,74 @@ func (p Paths) PluginLog() string { return filepath.Join(p.Data, "logs", "plugin
 type pluginLog struct {
 	path string
 	now  func() time.Time
-	// redact replaces the registered secrets in a write (nil: none);
-	// a secret split across two writes of a plugin's stdout is missed.
+	// redact replaces the registered secrets in a line (nil: none). A
+	// line is redacted whole, once it is complete, so a secret a plugin
+	// writes to stdout in two pieces is still caught.
 	redact func([]byte) []byte
 
-	mu   sync.Mutex
-	f    *os.File
-	size int64
-	bol  bool // the next byte starts a line
+	mu      sync.Mutex
+	f       *os.File
+	size    int64
+	pending []byte // the line being written, up to pendingLimit
 }
+
+// pendingLimit bounds a line held back for its end: 16 KiB. A longer one
+// is written (redacted) as it stands.
+const pendingLimit = 16 << 10
 
 func newPluginLog(path string) *pluginLog {
-	return &pluginLog{path: path, now: time.Now, bol: true}
+	return &pluginLog{path: path, now: time.Now}
 }
 
-// Write appends b, stamping each line it starts; it always reports success.
+// Write appends the complete lines of b (with what earlier writes left of
+// their line), each stamped and redacted; the rest of b waits for its
+// line's end. It always reports success.
 func (l *pluginLog) Write(b []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.f == nil && !l.open() {
+	l.pending = append(l.pending, b...)
+	end := bytes.LastIndexByte(l.pending, '\n') + 1
+	if end == 0 && len(l.pending) < pendingLimit {
 		return len(b), nil
 	}
-	n := len(b)
-	if l.redact != nil {
-		b = l.redact(b)
+	if end == 0 {
+		end = len(l.pending)
 	}
-	out := make([]byte, 0, len(b)+32)
+	l.flush(l.pending[:end])
+	l.pending = append(l.pending[:0], l.pending[end:]...)
+	return len(b), nil
+}
+
+// flush writes lines, redacted, each prefixed with the time. Called with
+// l.mu held.
+func (l *pluginLog) flush(lines []byte) {
+	if len(lines) == 0 || l.f == nil && !l.open() {
+		return
+	}
 	stamp := l.now().UTC().Format("2006-01-02T15:04:05.000Z ")
-	for _, c := range b {
-		if l.bol {
-			out = append(out, stamp...)
+	out := make([]byte, 0, len(lines)+64)
+	for len(lines) > 0 {
+		i := bytes.IndexByte(lines, '\n') + 1
+		if i == 0 {
+			i = len(lines)
 		}
-		out = append(out, c)
-		l.bol = c == '\n'
+		line := lines[:i]
+		if l.redact != nil {
+			line = l.redact(line)
+		}
+		out = append(append(out, stamp...), line...)
+		lines = lines[i:]
+	}
+	if out[len(out)-1] != '\n' {
+		out = append(out, '\n') // a line cut at the bound, or left at close
 	}
 	w, _ := l.f.Write(out)
 	l.size += int64(w)
-	if l.size >= PluginLogLimit && l.bol {
+	if l.size >= PluginLogLimit {
 		_ = l.f.Close()
 		l.f = nil
 		_ = os.Rename(l.path, l.path+".1")
 	}
-	return n, nil
 }
 
 // open opens the log for appending, creating its directory.
@@ -87,10 +114,12 @@ func (l *pluginLog) open() bool {
 	return true
 }
 
-// close closes the file, if open.
+// close writes the line left unfinished, if any, and closes the file.
 func (l *pluginLog) close() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.flush(l.pending)
+	l.pending = nil
 	if l.f != nil {
 		_ = l.f.Close()
 		l.f = nil

@@ -50,7 +50,8 @@ func TestPluginLog(t *testing.T) {
 }
 
 // TestPluginLogRedacts: a secret a plugin logs is written as its
-// reference.
+// reference, also when it arrives split across writes, and a line left
+// unfinished is written (redacted) at close.
 func TestPluginLogRedacts(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "plugins.log")
 	var set secret.Set
@@ -60,9 +61,13 @@ func TestPluginLogRedacts(t *testing.T) {
 	l := newPluginLog(path)
 	l.redact = func(b []byte) []byte { r, _ := set.Redact(b); return r }
 	_, _ = l.Write([]byte("plugin a: info: the token is s3cr3t-value-123456\n"))
+	// Written to stdout in pieces, the secret is still caught.
+	for _, w := range []string{"the token is s3cr", "3t-val", "ue-123456 again\n", "and unfinished: s3cr3t-value-123456"} {
+		_, _ = l.Write([]byte(w))
+	}
 	l.close()
 	b, _ := os.ReadFile(path)
-	if strings.Contains(string(b), "s3cr3t") || !strings.Contains(string(b), "${secret:TOKEN}") {
+	if strings.Contains(string(b), "s3cr") || strings.Count(string(b), "${secret:TOKEN}") != 3 || !strings.HasSuffix(string(b), "unfinished: ${secret:TOKEN}\n") {
 		t.Fatalf("log: %s", b)
 	}
 }
