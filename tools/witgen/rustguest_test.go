@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"go.bytecodealliance.org/wit"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -98,6 +99,7 @@ func TestRustGuestRoundTrips(t *testing.T) {
 	in := g.acquire(t)
 	defer in.Release()
 	const maxU64 = ^uint64(0)
+	unknownKind := lastCase(t, plugin(t), "event-kind")
 	invoke := func(id, name, arguments string) any {
 		return g.call(t, in, "tool", "invoke-tool", []any{id, name, arguments}, []any{uint32(1 << 20), "/work"})
 	}
@@ -123,7 +125,7 @@ func TestRustGuestRoundTrips(t *testing.T) {
 				[]any{[]any{"compact", "Compacts.", cv{1, "<model>"}}, []any{"clear", "Clears.", none()}},
 				[]any{[]any{"example", "Example", []any{"api-key", "org?"}, []any{[]any{"wire-field", cv{1, nil}, []any{"a", "b"}, `"a"`, "Names the field."}}}},
 				[]any{[]any{"example", "m1", "M1", uint32(200000), uint32(4294967295), true, false}},
-				[]any{cv{2, nil}, cv{0, nil}, cv{18, nil}},
+				[]any{cv{2, nil}, cv{0, nil}, cv{unknownKind, nil}},
 				[]any{[]any{"system", "Says who."}},
 				[]any{[]any{"notes", ""}},
 				[]any{[]any{"submit", []any{"enter", "ctrl+s"}}},
@@ -252,7 +254,7 @@ func TestRustGuestRoundTrips(t *testing.T) {
 		{
 			name: "handler-fault",
 			got: func() any {
-				return g.call(t, in, "handler", "handle-event", []any{cv{18, nil}, uint64(0), "bad"}, []any{false, "{}"})
+				return g.call(t, in, "handler", "handle-event", []any{cv{unknownKind, nil}, uint64(0), "bad"}, []any{false, "{}"})
 			},
 			want: cv{1, cv{0, "bad"}},
 		},
@@ -454,4 +456,19 @@ func TestRustBindingsCompileWarningFree(t *testing.T) {
 	if !bytes.Contains(b, []byte("cabi_realloc")) {
 		t.Errorf("cabi_realloc is not exported")
 	}
+}
+
+// lastCase is the discriminant of the last case of enum name in m (the
+// `unknown` catch-all of the world's enums).
+func lastCase(t *testing.T, m *model, name string) int {
+	t.Helper()
+	for _, in := range m.ifaces {
+		for _, td := range in.types {
+			if e, ok := td.Kind.(*wit.Enum); ok && td.Name != nil && *td.Name == name {
+				return len(e.Cases) - 1
+			}
+		}
+	}
+	t.Fatalf("no enum %s in the world", name)
+	return 0
 }
