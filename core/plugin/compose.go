@@ -158,6 +158,14 @@ func (b *Binding) toolNames() []string {
 	return out
 }
 
+// Decide asks the permission policy (the generation's handlers that
+// decide tool_execution_start) about a call a frontend makes outside any
+// run — an MCP tools/call — as the agent asks about the model's calls. It
+// returns why the call may not run, or "". Safe for concurrent use.
+func (b *Binding) Decide(ctx context.Context, callID, name string, args json.RawMessage) string {
+	return b.decide(ctx, callID, pluginabi.ChildCall{Name: name, Arguments: string(args)})
+}
+
 // decide asks the handlers that decide tool calls (the permission policy)
 // about a child call, as the agent asks about the model's; it returns why
 // the call may not run, or "".

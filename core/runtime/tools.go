@@ -91,6 +91,15 @@ func (s *Session) CallTool(ctx context.Context, p protocol.CallToolParams, progr
 		return model.ToolResultMessage{}, err
 	}
 	c := model.ToolCall{ID: p.CallID, Name: p.Name, Arguments: args}
+	// The permission policy decides a frontend's call as it decides the
+	// model's: a deny rule or a mode holds for every caller.
+	s.mu.Lock()
+	b := s.binding
+	s.mu.Unlock()
+	if why := b.Decide(ctx, c.ID, c.Name, c.Arguments); why != "" {
+		return model.ToolResultMessage{CallID: c.ID, Name: c.Name, IsError: true, Mutation: model.MutationNotApplied,
+			Content: []model.Content{model.Text{Text: "not executed: " + why}}}, nil
+	}
 	if progress == nil {
 		return s.snapshotCall(ctx, func() model.ToolResultMessage { return agent.Invoke(ctx, t, c, s.rt.cfg.Cwd, ToolAbortGrace, nil) }), nil
 	}

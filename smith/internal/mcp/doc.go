@@ -21,7 +21,9 @@
 // Every active tool of the session — the built-in tools and the active
 // plugins' — is an MCP tool with the same name, description and JSON
 // Schema ([runtime.Session.Tools]). A tools/call runs through
-// [runtime.Session.CallTool]: the arguments are validated against the
+// [runtime.Session.CallTool]: the permission policy decides it as it
+// decides the model's calls (a deny rule of smith.kdl refuses it, naming
+// the rule), the arguments are validated against the
 // schema before any effect, and the effects are journaled in the server's
 // session exactly as a model's calls are, confined to the working
 // directory.

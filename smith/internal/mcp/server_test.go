@@ -267,3 +267,27 @@ func TestStdioBinary(t *testing.T) {
 		t.Errorf("session show: %v\n%s", err, out)
 	}
 }
+
+// TestCallToolDecidedByPolicy: the permission policy decides an MCP call
+// as it decides the model's: a deny rule of the user's smith.kdl refuses
+// it before any effect, naming the rule; other calls run.
+func TestCallToolDecidedByPolicy(t *testing.T) {
+	w := newWorld(t)
+	if err := os.WriteFile(filepath.Join(w.home, "smith.kdl"), []byte("permissions {\n    deny \"bash\" \"rm *\"\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs, _, _ := inProcess(t, w, "policy", nil)
+	res, err := cs.CallTool(bounded(t), &sdk.CallToolParams{Name: "bash", Arguments: map[string]any{"command": "rm hello.txt"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.IsError || !strings.Contains(textOf(res.Content), `deny "bash" "rm *"`) || res.Meta["smith/mutation"] != "not_applied" {
+		t.Fatalf("a denied call: error=%v meta=%v %q", res.IsError, res.Meta, textOf(res.Content))
+	}
+	if _, err := os.Stat(filepath.Join(w.project, "hello.txt")); err != nil {
+		t.Fatalf("the denied command ran: %v", err)
+	}
+	if res, err := cs.CallTool(bounded(t), &sdk.CallToolParams{Name: "bash", Arguments: map[string]any{"command": "echo ok"}}); err != nil || res.IsError {
+		t.Fatalf("an allowed call: %v %v", res, err)
+	}
+}
