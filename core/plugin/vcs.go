@@ -36,6 +36,10 @@ type VCSCaller struct {
 	CallID string
 }
 
+// String names the call as a session records it: "plugin NAME,
+// command:NAME".
+func (c VCSCaller) String() string { return "plugin " + c.Plugin + ", " + c.CallID }
+
 // VCSRefusal is an error of a [VCS] method that the plugin is given as the
 // matching vcs-fault case (any other error is an unknown fault with its
 // text). It wraps the error a frontend would get.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/smith-agent/smith/core/agent"
 	"github.com/smith-agent/smith/core/model"
+	"github.com/smith-agent/smith/core/plugin"
 	"github.com/smith-agent/smith/core/protocol"
 )
 
@@ -86,16 +87,13 @@ func (s *Session) CallTool(ctx context.Context, p protocol.CallToolParams, progr
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}
-	t, err := s.toolsPrepareCall(ctx, p.Name)
+	t, b, err := s.toolsPrepareCall(ctx, p.Name)
 	if err != nil {
 		return model.ToolResultMessage{}, err
 	}
 	c := model.ToolCall{ID: p.CallID, Name: p.Name, Arguments: args}
 	// The permission policy decides a frontend's call as it decides the
 	// model's: a deny rule or a mode holds for every caller.
-	s.mu.Lock()
-	b := s.binding
-	s.mu.Unlock()
 	if why := b.Decide(ctx, c.ID, c.Name, c.Arguments); why != "" {
 		return model.ToolResultMessage{CallID: c.ID, Name: c.Name, IsError: true, Mutation: model.MutationNotApplied,
 			Content: []model.Content{model.Text{Text: "not executed: " + why}}}, nil
@@ -123,18 +121,19 @@ func (s *Session) CallTool(ctx context.Context, p protocol.CallToolParams, progr
 }
 
 // toolsPrepareCall finds the active tool called name and makes the
-// session ready to journal its effects.
-func (s *Session) toolsPrepareCall(ctx context.Context, name string) (agent.Tool, error) {
+// session ready to journal its effects; it returns the binding the tool
+// is of, which decides the call.
+func (s *Session) toolsPrepareCall(ctx context.Context, name string) (agent.Tool, *plugin.Binding, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return nil, errClosed
+		return nil, nil, errClosed
 	}
 	if s.running() {
-		return nil, ErrBusy
+		return nil, nil, ErrBusy
 	}
 	if err := s.bindTools(ctx); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	tools := s.binding.Tools()
 	var names []string
@@ -142,12 +141,12 @@ func (s *Session) toolsPrepareCall(ctx context.Context, name string) (agent.Tool
 		n := t.Definition().Name
 		if n == name {
 			if err := s.beginFile(); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
-			return t, nil
+			return t, s.binding, nil
 		}
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	return nil, usagef("runtime: tool %q is not available; available tools: %s", name, strings.Join(names, ", "))
+	return nil, nil, usagef("runtime: tool %q is not available; available tools: %s", name, strings.Join(names, ", "))
 }

@@ -180,9 +180,7 @@ func (s *Session) diffEffect(ref string, v vcsView, st *vcs.Store) (protocol.Dif
 		if err != nil {
 			return res, fmt.Errorf("runtime: the files around effect %s are not in the shadow repository of %s: %w", e.intent.ID, st.Worktree(), err)
 		}
-		for _, c := range cs {
-			res.Files = append(res.Files, protocol.FileChange{Path: c.Path, Kind: string(c.Kind), Binary: c.Binary, Patch: c.Patch})
-		}
+		res.Files = fileChanges(cs)
 		return res, nil
 	case kindSnapshot:
 		var out struct {
@@ -206,9 +204,7 @@ func (s *Session) diffEffect(ref string, v vcsView, st *vcs.Store) (protocol.Dif
 		if err != nil {
 			return res, fmt.Errorf("runtime: diff effect %s: %w", e.intent.ID, err)
 		}
-		for _, c := range cs {
-			res.Files = append(res.Files, protocol.FileChange{Path: c.Path, Kind: string(c.Kind), Binary: c.Binary, Patch: c.Patch})
-		}
+		res.Files = fileChanges(cs)
 		return res, nil
 	case "vcs." + session.VCSUndo, "vcs." + session.VCSRedo, "vcs." + session.VCSRestore:
 		var op vcs.Op
@@ -219,9 +215,7 @@ func (s *Session) diffEffect(ref string, v vcsView, st *vcs.Store) (protocol.Dif
 		if err != nil {
 			return res, fmt.Errorf("runtime: diff effect %s: %w", e.intent.ID, err)
 		}
-		for _, c := range cs {
-			res.Files = append(res.Files, protocol.FileChange{Path: c.Path, Kind: string(c.Kind), Binary: c.Binary, Patch: c.Patch})
-		}
+		res.Files = fileChanges(cs)
 		return res, nil
 	}
 	return res, &plugin.VCSRefusal{Reason: plugin.VCSTarget, Err: usagef(

@@ -64,7 +64,7 @@ func (s *Session) snapshotLocked(ctx context.Context, p protocol.SnapshotParams,
 	var byText string
 	cause := fmt.Sprintf("entry %s (manual snapshot)", ts.parent)
 	if by != nil {
-		byText = fmt.Sprintf("plugin %s, %s", by.Plugin, by.CallID)
+		byText = by.String()
 		cause = fmt.Sprintf("entry %s (manual snapshot by %s)", ts.parent, byText)
 	}
 	input, _ := json.Marshal(map[string]any{"phase": session.PhaseManual, "turn": ts.turn, "worktree": ts.store.Worktree(), "note": note, "by": byText})
@@ -89,13 +89,11 @@ func (s *Session) snapshotLocked(ctx context.Context, p protocol.SnapshotParams,
 		Skipped: op.Skipped, Effect: c.ID}
 	s.store.View(func(sess *sessionfmt.Session) { res.Entry = sess.ID(sess.Selected()).String() })
 	if !sn.Reused && !sn.Parent.IsZero() {
-		cs, err := ts.store.Diff(sn.Parent, sn.ID)
+		cs, err := ts.store.Changes(sn.Parent, sn.ID)
 		if err != nil {
 			return res, fmt.Errorf("runtime: snapshot %s was taken and recorded, but comparing it with the one before failed: %w", sn.ID, err)
 		}
-		for _, ch := range cs {
-			res.Changed = append(res.Changed, protocol.FileChange{Path: ch.Path, Kind: string(ch.Kind), Binary: ch.Binary})
-		}
+		res.Changed = fileChanges(cs)
 	}
 	return res, nil
 }

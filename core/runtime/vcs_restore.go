@@ -49,7 +49,7 @@ func (s *Session) restoreLocked(ctx context.Context, kind string, force, rewind 
 	cause := fmt.Sprintf("entry %s (%s)", v.leaf, kind)
 	var byText string
 	if by != nil {
-		byText = fmt.Sprintf("plugin %s, %s", by.Plugin, by.CallID)
+		byText = by.String()
 		cause = fmt.Sprintf("entry %s (%s by %s)", v.leaf, kind, byText)
 	}
 	var op vcs.Op
@@ -116,11 +116,10 @@ func (s *Session) restoreLocked(ctx context.Context, kind string, force, rewind 
 	case jerr != nil:
 		return protocol.VCSResult{}, jerr
 	}
-	res := protocol.VCSResult{Op: kind, From: op.From.String(), To: op.To.String(), Effect: c.ID, Changed: []protocol.FileChange{}}
+	res := protocol.VCSResult{Op: kind, From: op.From.String(), To: op.To.String(), Effect: c.ID, Changed: fileChanges(done.Changes)}
 	rec := session.VCSOperation{Op: kind, Snapshot: op.To.String(), From: op.From.String(), Worktree: st.Worktree(), Cause: v.leaf,
 		Forced: force, Rewind: rewindTo, By: byText}
 	for _, ch := range done.Changes {
-		res.Changed = append(res.Changed, protocol.FileChange{Path: ch.Path, Kind: string(ch.Kind), Binary: ch.Binary})
 		rec.Changed = append(rec.Changed, ch.Path)
 	}
 	if err := s.store.RecordVCS(c.ID, rec); err != nil {
@@ -240,7 +239,7 @@ func (s *Session) turns() ([]protocol.TurnSnapshots, error) {
 		} else if st, err := s.rt.vcsStore(t.worktree); err == nil {
 			a, _ := vcs.ParseID(t.start)
 			b, _ := vcs.ParseID(t.end)
-			if cs, err := st.Diff(a, b); err == nil {
+			if cs, err := st.Changes(a, b); err == nil {
 				ts.Changed = len(cs)
 			}
 		}
@@ -324,9 +323,16 @@ func (s *Session) diff(ctx context.Context, p protocol.DiffParams) (protocol.Dif
 	if err != nil {
 		return res, fmt.Errorf("runtime: diff %s against %s: %w", res.From, res.To, err)
 	}
-	res.Files = make([]protocol.FileChange, 0, len(cs))
-	for _, c := range cs {
-		res.Files = append(res.Files, protocol.FileChange{Path: c.Path, Kind: string(c.Kind), Binary: c.Binary, Patch: c.Patch})
-	}
+	res.Files = fileChanges(cs)
 	return res, nil
+}
+
+// fileChanges are the changes cs as the protocol carries them (their
+// patches, when they have them); never nil.
+func fileChanges(cs []vcs.Change) []protocol.FileChange {
+	out := make([]protocol.FileChange, 0, len(cs))
+	for _, c := range cs {
+		out = append(out, protocol.FileChange{Path: c.Path, Kind: string(c.Kind), Binary: c.Binary, Patch: c.Patch})
+	}
+	return out
 }

@@ -105,6 +105,16 @@ func (s *Store) patch(c *Change) error {
 // Diff returns the changes from snapshot from to snapshot to (commit
 // ids), sorted by path, with a unified diff for each text change.
 func (s *Store) Diff(from, to ID) ([]Change, error) {
+	cs, err := s.Changes(from, to)
+	if err != nil {
+		return nil, err
+	}
+	return s.withPatches(cs)
+}
+
+// Changes is [Store.Diff] without the patches: the paths that differ
+// between the two snapshots, sorted, and how (no blob is read).
+func (s *Store) Changes(from, to ID) ([]Change, error) {
 	a, err := s.files(from)
 	if err != nil {
 		return nil, err
@@ -113,7 +123,7 @@ func (s *Store) Diff(from, to ID) ([]Change, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.withPatches(changes(a, b))
+	return changes(a, b), nil
 }
 
 // DiffWorktree returns the changes from snapshot from to the live

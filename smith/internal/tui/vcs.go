@@ -121,13 +121,7 @@ func snapshotSummary(res protocol.SnapshotResult) string {
 	}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "snapshot: %d file(s) changed since the last snapshot", len(res.Changed))
-	for i, c := range res.Changed {
-		if i == 20 {
-			fmt.Fprintf(&sb, "\n  … and %d more", len(res.Changed)-20)
-			break
-		}
-		fmt.Fprintf(&sb, "\n  %-9s %s", c.Kind, c.Path)
-	}
+	listChanges(&sb, res.Changed)
 	sb.WriteString("\n/undo now goes back over them and /redo returns to them")
 	return sb.String()
 }
@@ -136,17 +130,22 @@ func snapshotSummary(res protocol.SnapshotResult) string {
 func vcsSummary(res protocol.VCSResult) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%s: %d file(s) restored", res.Op, len(res.Changed))
-	for i, c := range res.Changed {
-		if i == 20 {
-			fmt.Fprintf(&sb, "\n  … and %d more", len(res.Changed)-20)
-			break
-		}
-		fmt.Fprintf(&sb, "\n  %-9s %s", c.Kind, c.Path)
-	}
+	listChanges(&sb, res.Changed)
 	if res.Rewound != "" {
 		sb.WriteString("\nthe conversation is back to before that turn; the next prompt starts a branch there (/tree shows the old one)")
 	}
 	return sb.String()
+}
+
+// listChanges adds a line per changed path to sb, at most 20.
+func listChanges(sb *strings.Builder, cs []protocol.FileChange) {
+	for i, c := range cs {
+		if i == 20 {
+			fmt.Fprintf(sb, "\n  … and %d more", len(cs)-20)
+			return
+		}
+		fmt.Fprintf(sb, "\n  %-9s %s", c.Kind, c.Path)
+	}
 }
 
 // cmdDiff shows what a turn changed.
