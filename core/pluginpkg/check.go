@@ -69,7 +69,7 @@ func CheckSurface(s wasmhost.Surface) []Finding {
 }
 
 func checkSurface(s wasmhost.Surface, w wasmhost.WorldSpec, deps []Deprecation) []Finding {
-	c := checker{w: w, deps: deps, imports: map[string]bool{}, exports: map[string]bool{}}
+	c := checker{w: w, deps: deps, imports: map[string]bool{}, exports: map[string]bool{}, seen: map[string]bool{}}
 	for _, imp := range w.Imports {
 		c.imports[imp.Module+" "+imp.Name] = true
 	}
@@ -108,8 +108,8 @@ type checker struct {
 	w                wasmhost.WorldSpec
 	deps             []Deprecation
 	imports, exports map[string]bool
-	other, otherUse  string // another world version the artifact targets, and where
-	seen             map[string]bool
+	other, otherUse  string          // another world version the artifact targets, and where
+	seen             map[string]bool // the deprecation entries already reported
 	out              []Finding
 }
 
@@ -131,9 +131,6 @@ func (c *checker) check(iface, fn, ver, use string, present bool) {
 		item = iface // a resource's function: the interface is what is deprecated
 	}
 	if d := c.deprecation(item, iface); d != nil {
-		if c.seen == nil {
-			c.seen = map[string]bool{}
-		}
 		if c.seen[d.Item] {
 			return
 		}
